@@ -1,0 +1,124 @@
+"""Commands in and outgoing effects out: the platform-neutral language between bot and adapters.
+
+An adapter turns a platform update into a :class:`Command`, hands it to the service, and
+carries out each returned effect by its type. Nothing here is an SDK object; only
+platform-neutral ids are kept (platform, chat id, thread id, user id).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+__all__ = ["ChatRef", "UserRef", "Command", "Button", "TableMessage", "HandMessage", "Toast", "Notice",
+           "JoinLink", "Outgoing"]
+
+
+@dataclass(frozen=True)
+class ChatRef:
+    """A group chat, a forum topic in it (``thread``), or a private chat."""
+
+    platform: str
+    chat_id: str
+    thread: str = ""
+    title: str = ""
+    private: bool = False
+
+    @property
+    def key(self) -> str:
+        """The id the store indexes tables by: one open table per chat or topic."""
+        return f"{self.platform}:{self.chat_id}:{self.thread}"
+
+
+@dataclass(frozen=True)
+class UserRef:
+    """A player: platform user id and the name to show."""
+
+    platform: str
+    user_id: str
+    name: str = ""
+
+    @property
+    def key(self) -> str:
+        """The id the store indexes a user's tables by."""
+        return f"{self.platform}:{self.user_id}"
+
+
+@dataclass(frozen=True)
+class Command:
+    """One thing a user asked for: a text command (``verb`` and ``args``) or a button ``token``.
+
+    ``lang`` is the user's client language if the platform tells it ("de", "en", ...).
+    ``update_id`` identifies the platform update so a redelivered one is applied once.
+    """
+
+    chat: ChatRef
+    user: UserRef
+    verb: str = ""
+    args: tuple[str, ...] = ()
+    token: str = ""
+    lang: str = ""
+    update_id: str = ""
+
+
+@dataclass(frozen=True)
+class Button:
+    """A button: its label and either a token to send back or a URL to open."""
+
+    label: str
+    token: str = ""
+    url: str = ""
+
+
+@dataclass(frozen=True)
+class TableMessage:
+    """Show the table in its chat: edit the table's message in place, or post it if there is none."""
+
+    chat: ChatRef
+    table_id: str
+    text: str
+    buttons: tuple[tuple[Button, ...], ...] = ()
+    repost: bool = False
+
+
+@dataclass(frozen=True)
+class HandMessage:
+    """Show one player his hand privately (edit in place where possible). Never sent to anyone else."""
+
+    user: UserRef
+    chat: ChatRef
+    table_id: str
+    text: str
+    buttons: tuple[tuple[Button, ...], ...] = ()
+
+
+@dataclass(frozen=True)
+class Toast:
+    """A short answer only the user who acted sees (a refusal, "already played")."""
+
+    user: UserRef
+    chat: ChatRef
+    text: str
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A message posted in the chat: a reminder, an automatic move, a result; may mention users."""
+
+    chat: ChatRef
+    text: str
+    mentions: tuple[UserRef, ...] = ()
+    table_id: str = ""
+
+
+@dataclass(frozen=True)
+class JoinLink:
+    """The bot cannot write to ``user`` privately: offer a link that opens the private chat and joins."""
+
+    user: UserRef
+    chat: ChatRef
+    table_id: str
+    payload: str
+    text: str = ""
+
+
+Outgoing = TableMessage | HandMessage | Toast | Notice | JoinLink

@@ -1,0 +1,105 @@
+"""Computer-only matches for statistics and speed: ``stammtisch simulate``."""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+import engine
+from engine.state import PLAY_PHASE, State
+
+__all__ = ["simulate", "random_deal"]
+
+OFFER_CHANCE = 0.05
+"""How often a random player takes an out-of-turn offer (doubling, playing alone) when one exists."""
+
+
+def random_deal(state: State, rng: random.Random) -> int:
+    """Play ``state``'s deal to its end in place with random legal actions; return the card plays."""
+    plays = 0
+    choice = rng.choice
+    while state.to_act is not None:
+        if state.phase == PLAY_PHASE:
+            offers = state.offers()
+            if offers and rng.random() < OFFER_CHANCE:
+                seat = choice(sorted(offers))
+                state.do(seat, choice(offers[seat]))
+                continue
+            if state.PLAY_VARIANTS:
+                state.do(state.to_act, choice(state.play_actions()))
+            else:
+                mask = state.legal_cards()
+                cards = []
+                while mask:
+                    low = mask & -mask
+                    cards.append(low.bit_length() - 1)
+                    mask ^= low
+                state.play_card(choice(cards))
+            plays += 1
+        else:
+            seat = state.to_act
+            state.do(seat, choice(state.legal()))
+    return plays
+
+
+def simulate(game: str, players: int | None = None, deals: int | None = None, matches: int | None = None,
+             seed: int = 0, options: dict | None = None) -> dict[str, Any]:
+    """Play ``deals`` deals (or ``matches`` whole matches) with random players; return the statistics."""
+    rng = random.Random(seed)
+    state = engine.new_match(game, rng, players, options)
+    n_deals = plays = 0
+    sums: dict[str, list[float]] = {}
+    flags: dict[str, int] = {}
+    match_wins: dict[str, int] = {}
+    matches_done = 0
+    start = time.perf_counter()
+    while True:
+        plays += random_deal(state, rng)
+        n_deals += 1
+        _collect(state.result, sums, flags)
+        if state.match_over():
+            matches_done += 1
+            key = str(state.match.get("winner", state.match.get("ranking", [None])[0]))
+            match_wins[key] = match_wins.get(key, 0) + 1
+        if deals is not None and n_deals >= deals:
+            break
+        if matches is not None and matches_done >= matches:
+            break
+        if state.match_over():
+            state = engine.new_match(game, rng, state.n, options, dealer=rng.randrange(state.n))
+        else:
+            state = engine.next_deal(state, rng)
+    seconds = time.perf_counter() - start
+    return {
+        "game": game,
+        "players": state.n,
+        "seed": seed,
+        "options": state.options.model_dump(),
+        "deals": n_deals,
+        "matches": matches_done,
+        "card_plays": plays,
+        "stats": {
+            "average": {k: [round(x / n_deals, 3) for x in v] for k, v in sorted(sums.items())},
+            "deals_with": dict(sorted(flags.items())),
+            "match_winners": dict(sorted(match_wins.items())),
+        },
+        "timing": {
+            "seconds": round(seconds, 3),
+            "card_plays_per_second": round(plays / seconds) if seconds else None,
+        },
+    }
+
+
+def _collect(result: dict | None, sums: dict[str, list[float]], flags: dict[str, int]) -> None:
+    """Add a deal's result to the running sums (numeric lists) and flag counts."""
+    for key, value in (result or {}).items():
+        if isinstance(value, list) and value and all(isinstance(x, (int, float)) for x in value):
+            acc = sums.setdefault(key, [0.0] * len(value))
+            for i, x in enumerate(value):
+                acc[i] += x
+        elif isinstance(value, bool) and value:
+            flags[key] = flags.get(key, 0) + 1
+        elif isinstance(value, int) and not isinstance(value, bool) and key.endswith(("winner", "chalk", "brot")):
+            name = f"{key}={value}"
+            flags[name] = flags.get(name, 0) + 1

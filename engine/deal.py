@@ -1,0 +1,33 @@
+"""Starting deals: deck shuffles and the checks every dealt hand must pass."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .cards import card_str, cards_in
+
+__all__ = ["check_cards", "shuffled"]
+
+
+def check_cards(deck: int, groups: Sequence[tuple[str, Sequence[int], int]]) -> None:
+    """Raise ``ValueError`` unless every card is in ``deck``, appears once, and each group has its size.
+
+    ``groups`` holds (name, cards, expected size) triples, e.g. ("hand of seat 0", [...], 8).
+    """
+    seen: dict[int, str] = {}
+    for name, cards, size in groups:
+        if len(cards) != size:
+            raise ValueError(f"{name} has {len(cards)} cards, expected {size}")
+        for c in cards:
+            if not deck >> c & 1:
+                raise ValueError(f"{card_str(c)} is not in this game's deck ({name})")
+            if c in seen:
+                raise ValueError(f"{card_str(c)} appears twice ({seen[c]} and {name})")
+            seen[c] = name
+
+
+def shuffled(deck: int, rng) -> list[int]:
+    """The cards of ``deck`` in an order drawn by ``rng`` (anything with ``shuffle``)."""
+    cards = cards_in(deck)
+    rng.shuffle(cards)
+    return cards

@@ -1,0 +1,38 @@
+"""The registry of games: each game module registers its state class under its id."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .state import State
+
+__all__ = ["register", "game_class", "game_ids"]
+
+_GAMES: dict[str, type["State"]] = {}
+
+
+def register(cls: type["State"]) -> type["State"]:
+    """Class decorator: make ``cls`` the state class of game ``cls.GAME``."""
+    _GAMES[cls.GAME] = cls
+    return cls
+
+
+def game_class(game_id: str) -> type["State"]:
+    """The state class of ``game_id``; ``ValueError`` for an unknown game."""
+    _load()
+    try:
+        return _GAMES[game_id]
+    except KeyError:
+        raise ValueError(f"unknown game: {game_id!r} (games: {', '.join(game_ids())})") from None
+
+
+def game_ids() -> list[str]:
+    """The ids of all registered games, in registration order."""
+    _load()
+    return list(_GAMES)
+
+
+def _load() -> None:
+    if not _GAMES:
+        from . import bauernstoss, bauerchen, bauer, rams  # noqa: F401  (they register)

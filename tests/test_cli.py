@@ -1,0 +1,86 @@
+"""The ``stammtisch replay`` and ``simulate`` contracts: output, determinism, exit codes, one-line errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from tests.vectors import load_vector, vector_files
+
+
+def run(*args, stdin=None):
+    return subprocess.run([sys.executable, "-m", "bot.cli", *args], input=stdin, capture_output=True, text=True,
+                          check=False)
+
+
+def good_replay() -> dict:
+    return load_vector(vector_files()[0])["replay"]
+
+
+def broken(**change) -> str:
+    data = good_replay()
+    for key, value in change.items():
+        if key == "hands":
+            data["deal"]["hands"] = value(data["deal"]["hands"])
+        else:
+            data[key] = value
+    return json.dumps(data)
+
+
+@pytest.mark.parametrize(("name", "text"), [
+    ("bad json", "{not json"),
+    ("not an object", "[1, 2]"),
+    ("unknown game", broken(game="skat")),
+    ("unknown option", broken(options={"no_such_option": True})),
+    ("bad card", broken(hands=lambda h: [["XX"] + h[0][1:]] + h[1:])),
+    ("duplicate card", broken(hands=lambda h: [[h[1][0]] + h[0][1:]] + h[1:])),
+    ("wrong hand size", broken(hands=lambda h: [h[0][1:]] + h[1:])),
+    ("bad action", broken(actions=[{"seat": 0, "action": "fly"}])),
+])
+def test_replay_rejects_bad_files_with_one_line_and_status_2(name, text):
+    proc = run("replay", "-", stdin=text)
+    assert proc.returncode == 2, (name, proc.stdout, proc.stderr)
+    assert proc.stdout == ""
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in proc.stderr, proc.stderr
+
+
+def test_replay_missing_file():
+    proc = run("replay", "/nonexistent/replay.json")
+    assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_illegal_action_is_reported_in_json_with_status_0():
+    data = good_replay()
+    data["actions"] = data["actions"][:1] + [data["actions"][0]]
+    proc = run("replay", "-", stdin=json.dumps(data))
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["ok"] is False and out["error"]["index"] == 1 and out["error"]["reason"]
+
+
+def test_simulate_prints_one_json_object_and_is_deterministic():
+    args = ("simulate", "--game", "bauer", "--deals", "30", "--seed", "7")
+    a, b = run(*args), run(*args)
+    assert a.returncode == 0, a.stderr
+    one, two = json.loads(a.stdout), json.loads(b.stdout)
+    for out in (one, two):
+        assert out["deals"] == 30 and out["card_plays"] > 0
+        assert out["timing"]["seconds"] >= 0 and out["timing"]["card_plays_per_second"] > 0
+        del out["timing"]
+    assert one == two
+
+
+@pytest.mark.parametrize("args", [
+    ("simulate", "--game", "skat"),
+    ("simulate", "--game", "bauer", "--options", "{bad"),
+    ("simulate", "--game", "bauer", "--options", '{"nope": 1}'),
+    ("simulate", "--game", "bauer", "--players", "9"),
+    ("simulate", "--game", "bauer", "--deals", "0"),
+])
+def test_simulate_rejects_bad_input(args):
+    proc = run(*args)
+    assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr

@@ -57,7 +57,7 @@ def simulate(game: str, players: int | None = None, deals: int | None = None, ma
     while True:
         plays += random_deal(state, rng)
         n_deals += 1
-        _collect(state.result, sums, flags)
+        _collect(state.result, sums, flags, getattr(state, "SEAT_LISTS", ()), state.n)
         if state.match_over():
             matches_done += 1
             key = str(state.match.get("winner", state.match.get("ranking", [None])[0]))
@@ -91,9 +91,15 @@ def simulate(game: str, players: int | None = None, deals: int | None = None, ma
     }
 
 
-def _collect(result: dict | None, sums: dict[str, list[float]], flags: dict[str, int]) -> None:
-    """Add a deal's result to the running sums (numeric lists) and flag counts."""
+def _collect(result: dict | None, sums: dict[str, list[float]], flags: dict[str, int],
+             seat_lists: tuple[str, ...] = (), n: int = 0) -> None:
+    """Add a deal's result to the running sums (numeric lists) and flag counts.
+
+    ``seat_lists`` name result keys that list seats (Rams' ``kartoffeln``); they count per seat.
+    """
     for key, value in (result or {}).items():
+        if key in seat_lists:
+            value = [int(s in value) for s in range(n)]
         if isinstance(value, list) and value and all(isinstance(x, (int, float)) for x in value):
             acc = sums.setdefault(key, [0.0] * len(value))
             for i, x in enumerate(value):

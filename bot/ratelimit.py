@@ -1,0 +1,69 @@
+"""A send-rate limiter in Redis, shared by every process that sends to the same chats.
+
+A sliding-window log: each allowed send is a member of a sorted set scored by the server's clock
+(``TIME``, so processes on different hosts agree), and a send is allowed only while fewer than
+``limit`` sends lie in the last ``window_s``. Unlike a token bucket or GCRA, which let a burst
+plus the steady rate through in one window, this never allows more than ``limit`` in any window
+of that length, which is what Telegram's limits ask for. It costs one small set per key (at most
+``limit`` members, expiring with the window).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+
+from redis.asyncio import Redis
+
+__all__ = ["Limiter"]
+
+# KEYS: the window. ARGV: limit, window (µs), member. Returns 0 (sent, recorded) or µs to wait.
+_WINDOW = r"""
+local limit, window = tonumber(ARGV[1]), tonumber(ARGV[2])
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+if redis.call('ZCARD', KEYS[1]) < limit then
+  redis.call('ZADD', KEYS[1], now, ARGV[3])
+  redis.call('PEXPIRE', KEYS[1], math.ceil(window / 1000))
+  return 0
+end
+local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+return tonumber(oldest[2]) + window - now
+"""
+
+
+class Limiter:
+    """At most ``limit`` sends per ``window_s`` seconds per key, across all processes.
+
+    Args:
+        redis: an asyncio Redis client.
+        prefix: the first part of the limiter's keys (``<prefix>:rl:<key>``).
+    """
+
+    def __init__(self, redis: Redis, prefix: str = "st") -> None:
+        self._prefix = prefix
+        self._window = redis.register_script(_WINDOW)
+
+    async def wait_time(self, key: str, limit: int, window_s: float) -> float:
+        """Try to send now.
+
+        Args:
+            key: what is limited, e.g. ``group:<chat id>`` or ``chat:<chat id>``.
+            limit: sends allowed per window (at least 1).
+            window_s: the window in seconds.
+
+        Returns:
+            0.0 if the send is allowed, and then it is recorded; otherwise the seconds until it
+            would be, and nothing is recorded.
+        """
+        if limit < 1 or window_s <= 0:
+            raise ValueError("limit must be at least 1 and window_s positive")
+        micros = await self._window(keys=[f"{self._prefix}:rl:{key}"],
+                                    args=[int(limit), round(window_s * 1e6), secrets.token_hex(8)])
+        return micros / 1e6
+
+    async def acquire(self, key: str, limit: int, window_s: float) -> None:
+        """Wait until a send is allowed under :meth:`wait_time`'s rule, and record it."""
+        while (wait := await self.wait_time(key, limit, window_s)) > 0:
+            await asyncio.sleep(wait)

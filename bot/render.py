@@ -1,0 +1,426 @@
+"""The table and the hands as text plus buttons: what players see, short enough for a phone.
+
+The public table message is built from ``engine.view(state, None)`` only, a hand from
+``engine.view(state, seat)`` only, so no renderer ever sees a card hidden from its reader.
+Buttons carry tokens of :mod:`bot.tokens`; engine actions travel as :mod:`bot.actarg` args.
+"""
+
+from __future__ import annotations
+
+from typing import Any, get_args
+
+import engine
+from engine.actions import Action
+from engine.cards import RANKS, SUITS, card_str, parse_card
+from engine.state import State
+
+from . import actarg, tokens
+from .cardtext import card_label, cards_label, suit_label, suit_name
+from .i18n import game_name, hint, t
+from .outgoing import Button, HandMessage, TableMessage
+from .table import Table
+
+__all__ = ["OFFER_KINDS", "table_message", "hand_message", "action_label", "seat_name", "team_name",
+           "deal_line", "summary", "ago", "option_fields", "hand_signature"]
+
+OFFER_KINDS = ("spritz", "stoss", "ledig", "karten_weg")
+"""Out-of-turn actions that need no secret: buttons on the public table message."""
+_JACK_GAMES = ("bauernstoss", "alter_schafkopf", "bauerchen")
+_ROW = 4
+Rows = tuple[tuple[Button, ...], ...]
+
+
+# ----------------------------------------------------------------- names and small pieces
+def seat_name(table: Table, seat: int) -> str:
+    """The name shown for ``seat``: the player, ``Computer N`` or ``–``."""
+    s = table.seats[seat]
+    if s.human:
+        return s.name
+    if s.bot:
+        return t(table.lang, "computer", n=seat + 1)
+    return t(table.lang, "empty_seat")
+
+
+def team_name(table: Table, team: int) -> str:
+    """A team as its two names: ``Anna+Cleo``."""
+    return "+".join(seat_name(table, s) for s in range(team, table.n, 2))
+
+
+def ago(seconds: float, lang: str) -> str:
+    """A short duration: ``5 Min.``, ``2 Std.``, ``3 Tg.``."""
+    minutes = int(seconds // 60)
+    if minutes < 60:
+        return t(lang, "minutes", n=max(minutes, 1))
+    if minutes < 48 * 60:
+        return t(lang, "hours", n=minutes // 60)
+    return t(lang, "days", n=minutes // 1440)
+
+
+def _rows(buttons: list[Button], width: int = _ROW) -> Rows:
+    return tuple(tuple(buttons[i:i + width]) for i in range(0, len(buttons), width))
+
+
+def _token(table: Table, version: int, verb: str, arg: str = "") -> str:
+    return tokens.make(table.id, version, verb, arg)
+
+
+def _sorted_cards(cards: list[str], game: str, trump: str | None) -> list[str]:
+    """Cards grouped for reading: jacks (where always trump), the trump suit, then the other suits."""
+    def key(c: str) -> tuple[int, int, int]:
+        if game in _JACK_GAMES and c[0] == "J":
+            return 0, SUITS.index(c[1]), 0
+        return (1 if c[1] == trump else 2), SUITS.index(c[1]), RANKS.index(c[0])
+    return sorted(cards, key=key)
+
+
+def option_fields(game: str) -> list[tuple[str, tuple]]:
+    """The options of ``game`` that a button can switch: (name, the values it cycles through)."""
+    out = []
+    for name, field in engine.game_class(game).OPTIONS.model_fields.items():
+        if field.annotation is bool:
+            out.append((name, (False, True)))
+        elif get_args(field.annotation) and all(isinstance(v, (int, str)) for v in get_args(field.annotation)):
+            out.append((name, get_args(field.annotation)))
+    return out
+
+
+def _option_value(lang: str, value: Any) -> str:
+    if isinstance(value, bool):
+        return t(lang, "on" if value else "off")
+    return str(value)
+
+
+# ----------------------------------------------------------------- actions
+def action_label(lang: str, action: Action, game: str, view: dict[str, Any]) -> str:
+    """The button label of an engine ``action`` for the reader of ``view``."""
+    kind = action.kind
+    public = view.get("public") or {}
+    if kind == "play":
+        label = card_label(card_str(action.card), lang)
+        if action.meld:
+            meld = 40 if view.get("trump") == SUITS[action.card // 9] else 20
+            return t(lang, "act.meld", card=label, meld=meld)
+        return label
+    if kind in ("give", "exchange"):
+        return t(lang, f"act.{kind}", card=card_label(card_str(action.card), lang))
+    if kind == "name_trump":
+        return f"{suit_label(action.suit)} {suit_name(action.suit, lang)}"
+    if kind == "announce":
+        suit = SUITS[action.suit]
+        count = sum(1 for c in view.get("hand", ()) if c[0] == "J" or c[1] == suit)
+        key = "act.mit" if public.get("best") == count else "act.announce"
+        return t(lang, key, count=count, suit=suit_label(suit))
+    if kind == "solo":
+        if game == "alter_schafkopf":
+            return t(lang, "act.lechdich")
+        return t(lang, f"act.solo_{action.size}")
+    if kind == "pass":
+        return t(lang, "act.pass_rams" if game == "rams" else "act.pass")
+    if kind == "spritz":
+        calls = public.get("spritz") or 0
+        return t(lang, "act.spritz_back", times=2 ** (calls + 1)) if calls else t(lang, "act.spritz")
+    if kind == "stoss":
+        return t(lang, "act.stoss_back" if public.get("stoss") else "act.stoss")
+    return t(lang, f"act.{kind}")
+
+
+def _act_button(table: Table, version: int, action: Action, view: dict[str, Any]) -> Button:
+    return Button(action_label(table.lang, action, table.game, view), _token(table, version, "act", actarg.encode(action)))
+
+
+# ----------------------------------------------------------------- game lines
+def _score_lines(table: Table, view: dict[str, Any]) -> list[str]:
+    lang, game, match, public = table.lang, table.game, view["match"], view.get("public") or {}
+    opts = engine.parse_options(game, table.options)
+    if game in ("bauernstoss", "alter_schafkopf"):
+        chalk = match.get("chalk")
+        holder = team_name(table, chalk) if chalk is not None else t(lang, "bs.nobody")
+        return [t(lang, "bs.score", a=match["striche"][0], b=match["striche"][1], target=opts.target, chalk=holder)]
+    if game == "bauerchen":
+        end = 31 if opts.weiterschreiben else 12
+        return [t(lang, "bc.score", a=match["score"][0], b=match["score"][1], end=end, ka=match["knoddel"][0],
+                  kb=match["knoddel"][1], sa=match["steine"][0], sb=match["steine"][1])]
+    if game == "bauer":
+        return [t(lang, "ba.score", a=match["score"][0], b=match["score"][1], ba=match["brote"][0],
+                  bb=match["brote"][1], target=opts.target_brote)]
+    items = " · ".join(f"{seat_name(table, s)} {n}" + (f" (+{won})" if won else "")
+                       for s, (n, won) in enumerate(zip(match["tricks"], view["won"])))
+    lines = [t(lang, "rs.score", items=items, target=public.get("target", ""))]
+    if any(match["kartoffeln"]):
+        lines.append(t(lang, "rs.potatoes", items=" · ".join(
+            f"{seat_name(table, s)} {n}" for s, n in enumerate(match["kartoffeln"]) if n)))
+    return lines
+
+
+def _info_line(table: Table, view: dict[str, Any]) -> str:
+    """Trump and what was announced or doubled this deal, in one line (never a hand)."""
+    lang, game, public = table.lang, table.game, view.get("public") or {}
+    parts = []
+    trump = view.get("trump")
+    namer = public.get("namer", public.get("caller"))
+    if game == "bauerchen" and trump:
+        namer = None if public.get("ledig") is not None else (view["dealer"] + 1) % table.n
+    if trump:
+        suit = suit_label(trump)
+        parts.append(t(lang, "trump_by", suit=suit, name=seat_name(table, namer)) if namer is not None
+                     else t(lang, "trump", suit=suit))
+    elif view["phase"] != "over":
+        parts.append(t(lang, "no_trump_yet"))
+    if game in ("bauernstoss", "alter_schafkopf"):
+        calls = []
+        for s, c in enumerate(public.get("calls", [])):
+            if c is None:
+                continue
+            if c == "pass":
+                calls.append(t(lang, "bs.passed", name=seat_name(table, s)))
+            elif isinstance(c, int):
+                calls.append(t(lang, "bs.count", name=seat_name(table, s), count=c))
+        if calls and not trump:
+            parts.append(t(lang, "bs.announced", items=", ".join(calls)))
+        solo = public.get("solo")
+        if solo:
+            name = t(lang, "act.lechdich") if game == "alter_schafkopf" else t(lang, f"act.solo_{solo['kind']}")
+            parts.append(t(lang, "bs.solo", name=seat_name(table, solo["seat"]), solo=name))
+        if public.get("returned_jack"):
+            parts.append(card_label(public["returned_jack"], lang))
+    elif game == "bauerchen":
+        if trump:
+            parts.append(t(lang, "bc.home", team=team_name(table, public["home"])))
+        if public.get("letzte"):
+            parts.append(t(lang, "bc.letzte", card=card_label(public["letzte"], lang)))
+        if public.get("spritz"):
+            parts.append(t(lang, "bc.spritz", times=2 ** public["spritz"]))
+        if public.get("ledig") is not None:
+            parts.append(t(lang, "bc.ledig", name=seat_name(table, public["ledig"])))
+        if any(public.get("melds", ())):
+            parts.append(t(lang, "bc.melds", a=public["melds"][0], b=public["melds"][1]))
+    elif game == "bauer":
+        if public.get("stoss"):
+            parts.append(t(lang, "ba.stoss", names=", ".join(seat_name(table, s) for s in public["stoss"])))
+        if public.get("karten_weg") is not None:
+            parts.append(t(lang, "ba.alone", name=seat_name(table, public["karten_weg"])))
+    elif game == "rams":
+        if public.get("turned"):
+            parts.append(t(lang, "rs.kehrer", cards=cards_label(public["turned"], lang)))
+        passed = [seat_name(table, s) for s, c in enumerate(public.get("choices", [])) if c == "pass"]
+        if passed:
+            parts.append(t(lang, "rs.passed", names=", ".join(passed)))
+        if public.get("blind_taker") is not None:
+            parts.append(t(lang, "rs.blind", name=seat_name(table, public["blind_taker"])))
+    return " · ".join(parts)
+
+
+def _trick_line(table: Table, trick: list[dict], to_act: int | None, key: str = "trick", no: int = 0) -> str:
+    cards = [f"{seat_name(table, e['seat'])} {card_label(e['card'], table.lang)}" for e in trick]
+    if to_act is not None:
+        cards.append(f"{seat_name(table, to_act)} …")
+    return t(table.lang, key, no=no, cards=" · ".join(cards))
+
+
+def deal_line(table: Table, result: dict[str, Any]) -> str:
+    """The result of a finished deal in one line."""
+    lang, game = table.lang, table.game
+    if result.get("thrown_in"):
+        return t(lang, "thrown_in")
+    if game in ("bauernstoss", "alter_schafkopf"):
+        win = 0 if result["striche"][0] > result["striche"][1] else 1
+        return t(lang, "bs.result", team=team_name(table, win), eyes=result["eyes"][win],
+                 other=result["eyes"][1 - win], striche=result["striche"][win])
+    if game == "bauerchen":
+        if result["points"] == [0, 0]:
+            return t(lang, "bc.ledig_won", team=team_name(table, result["round_winner"]))
+        win = 0 if result["points"][0] else 1
+        points = result["points"][win]
+        line = t(lang, "bc.result", team=team_name(table, win), eyes=result["eyes"][win],
+                 other=result["eyes"][1 - win], points=points, unit=t(lang, "bc.point" if points == 1 else "bc.points"))
+        if result.get("round_winner") is not None:
+            line += " · " + t(lang, "bc.round_won", team=team_name(table, result["round_winner"]))
+        return line
+    if game == "bauer":
+        if result["change"] == [0, 0]:
+            return t(lang, "ba.brot", team=team_name(table, result["brot"]))
+        win = 0 if result["change"][0] < 0 else 1
+        line = t(lang, "ba.result", team=team_name(table, win), tricks=result["tricks"][win],
+                 other=result["tricks"][1 - win])
+        if result.get("brot") is not None:
+            line += " · " + t(lang, "ba.brot", team=team_name(table, result["brot"]))
+        return line
+    items = " · ".join(f"{seat_name(table, s)} {n}" for s, n in enumerate(result["tricks"]) if n)
+    line = t(lang, "rs.result", items=items or "–")
+    if result.get("kartoffeln"):
+        line += " · " + t(lang, "rs.kartoffel", names=", ".join(seat_name(table, s) for s in result["kartoffeln"]))
+    return line
+
+
+def summary(table: Table, match: dict[str, Any]) -> list[str]:
+    """The final summary: winners, scores, rounds, best trick, for Rams ranking and settlement."""
+    lang, game = table.lang, table.game
+    if game == "rams":
+        ranking = match["ranking"]
+        lines = [t(lang, "winner_one", name=seat_name(table, ranking[0]))]
+        lines.append(t(lang, "ranking", items=" · ".join(
+            f"{i + 1}. {seat_name(table, s)} {match['tricks'][s]}" for i, s in enumerate(ranking))))
+        pays = []
+        for s in ranking[1:]:
+            item = f"{seat_name(table, s)} {match['settlement'][s]:.2f}"
+            if match["kartoffeln"][s]:
+                item += f" ({match['kartoffeln'][s]} 🥔)"
+            pays.append(item)
+        lines.append(t(lang, "settlement", items=" · ".join(pays)))
+        return lines
+    win = match["winner"]
+    if game in ("bauernstoss", "alter_schafkopf"):
+        what = t(lang, "what.bs", a=match["striche"][win], b=match["striche"][1 - win])
+    elif game == "bauerchen":
+        what = t(lang, "what.bc", a=match["steine"][win], b=match["steine"][1 - win])
+    else:
+        what = t(lang, "what.ba", a=match["brote"][win], b=match["brote"][1 - win])
+    lines = [t(lang, "winner", team=team_name(table, win), what=what)]
+    if table.marks:
+        knoddel, items = [0, 0], []
+        for a, b, winner in table.marks:
+            item = f"{a}:{b}"
+            if knoddel == [1, 1]:
+                item += f" ({t(lang, 'decider')})"
+            items.append(item)
+            knoddel[1 - winner] += 1
+            if knoddel[1 - winner] == 2:
+                knoddel = [0, 0]
+        lines.append(t(lang, "rounds", items=" · ".join(items)))
+    if table.best:
+        lines.append(t(lang, "best_trick", name=seat_name(table, table.best[0]), eyes=table.best[1]))
+    lines.append(t(lang, "deals_played", n=table.deals))
+    return lines
+
+
+# ----------------------------------------------------------------- the table message
+def table_message(table: Table, state: State | None, version: int, now: float) -> TableMessage:
+    """The public table message: lobby, running deal, final summary or abort note, with buttons."""
+    if table.status == "lobby":
+        text, buttons = _lobby(table, version)
+    elif table.status == "playing":
+        text, buttons = _playing(table, state, version, now)
+    elif table.status == "finished":
+        text = "\n".join(summary(table, engine.view(state, None)["match"]))
+        buttons = ((Button(t(table.lang, "btn.rematch"), _token(table, version, "rematch")),
+                    Button(t(table.lang, "btn.new"), _token(table, version, "new"))),)
+    else:
+        text = t(table.lang, "aborted_title", game=game_name(table.game, table.lang))
+        buttons = ((Button(t(table.lang, "btn.new"), _token(table, version, "new")),),)
+    return TableMessage(table.chat, table.id, text, buttons)
+
+
+def _lobby(table: Table, version: int) -> tuple[str, Rows]:
+    lang = table.lang
+    opener = table.seats[table.seat_of(table.opener)].name if table.seat_of(table.opener) is not None else ""
+    lines = [t(lang, "lobby_title", game=game_name(table.game, lang), name=opener or "–")]
+    rules = [f"{k} {_option_value(lang, v)}" for k, v in table.options.items()]
+    lines.append(t(lang, "house_rules", rules=" · ".join(rules) if rules else t(lang, "standard")))
+    lines.append(" · ".join(f"{i + 1} {seat_name(table, i)}" for i in range(table.n)))
+    if table.game != "rams":
+        lines.append(t(lang, "partners", a=team_name(table, 0), b=team_name(table, 1)))
+    if any(s.empty for s in table.seats):
+        lines.append(t(lang, "need_players"))
+    if table.show_opts:
+        lines.append(t(lang, "options_help"))
+        opts = engine.parse_options(table.game, table.options)
+        buttons = [Button(f"{name}: {_option_value(lang, getattr(opts, name))}", _token(table, version, "opt", str(i)))
+                   for i, (name, _) in enumerate(option_fields(table.game))]
+        rows = _rows(buttons, 2) + ((Button(t(lang, "btn.done"), _token(table, version, "opts", "0")),),)
+        return "\n".join(lines), rows
+    b = lambda key, verb: Button(t(lang, f"btn.{key}"), _token(table, version, verb))  # noqa: E731
+    rows = ((b("join", "join"), b("leave", "leave"), b("bot", "bot"), b("bot_remove", "botx")),
+            (b("rules", "rules"), Button(t(lang, "btn.options"), _token(table, version, "opts", "1")),
+             b("start", "start")))
+    return "\n".join(lines), rows
+
+
+def _playing(table: Table, state: State, version: int, now: float) -> tuple[str, Rows]:
+    lang = table.lang
+    view = engine.view(state, None)
+    lines = [f"{t(lang, 'play_title', game=game_name(table.game, lang))} · {t(lang, 'deal_no', no=table.deals + 1)}"]
+    lines += _score_lines(table, view)
+    if table.game != "rams":
+        lines.append(f"{team_name(table, 0)} – {team_name(table, 1)}")
+    info = _info_line(table, view)
+    if info:
+        lines.append(info)
+    to_act = view["to_act"]
+    if view["trick"] or view["phase"] == "play":
+        lines.append(_trick_line(table, view["trick"], to_act, no=len(view["tricks"]) + 1))
+    if view["tricks"]:
+        last = view["tricks"][-1]
+        lines.append(t(lang, "last_trick", name=seat_name(table, last["winner"]), cards=cards_label(last["cards"], lang)))
+    elif table.last is not None:
+        lines.append(t(lang, "last_deal", line=deal_line(table, table.last)))
+    turn = t(lang, "turn", name=seat_name(table, to_act))
+    if now - table.since >= 60:
+        turn += t(lang, "since", ago=ago(now - table.since, lang))
+    lines.append(turn)
+    buttons = [Button(t(lang, "btn.hand"), _token(table, version, "hand"))]
+    offered: dict[str, Action] = {}
+    for acts in [*engine.offers(state).values(), engine.legal_actions(state)]:
+        for a in acts:
+            if a.kind in OFFER_KINDS:
+                offered.setdefault(a.kind, a)
+    buttons += [_act_button(table, version, a, view) for a in offered.values()]
+    return "\n".join(lines), _rows(buttons, 3)
+
+
+# ----------------------------------------------------------------- the hand
+def hand_signature(state: State | None, seat: int, status: str) -> tuple:
+    """What a hand message shows besides the trick: it is re-sent when this changes."""
+    if state is None:
+        return (status,)
+    return (status, state.visible_hand(seat), state.trump, state.phase, state.to_act == seat,
+            state.active[seat])
+
+
+def hand_message(table: Table, state: State, seat: int, version: int) -> HandMessage:
+    """Seat ``seat``'s private hand: his cards, the legal ones as buttons, his decisions."""
+    lang, game = table.lang, table.game
+    view = engine.view(state, seat)
+    title_key = "hand_title_private" if table.chat.private else "hand_title"
+    title = t(lang, title_key, game=game_name(game, lang), chat=table.chat.title or table.chat.chat_id)
+    if view.get("trump"):
+        title += " · " + t(lang, "trump", suit=suit_label(view["trump"]))
+    lines = [title]
+    if table.status != "playing":
+        lines.append(t(lang, "match_over"))
+        return HandMessage(table.user(seat), table.chat, table.id, "\n".join(lines))
+    if game != "rams" and table.n == 4:
+        others = [seat_name(table, s) for s in ((seat + 1) % 4, (seat + 3) % 4)]
+        lines.append(t(lang, "with_partner", partner=seat_name(table, (seat + 2) % 4), a=others[0], b=others[1]))
+    if not view["active"][seat]:
+        lines.append(t(lang, "sitting_out"))
+    if view["trick"]:
+        lines.append(t(lang, "in_trick", cards=", ".join(
+            f"{card_label(e['card'], lang)} ({seat_name(table, e['seat'])})" for e in view["trick"])))
+    if view.get("committed") and not view.get("trump"):
+        lines.append(t(lang, "committed", suit=suit_label(view["committed"])))
+    hand = _sorted_cards(view["hand"], game, view.get("trump"))
+    legal = [Action.from_dict(a) for a in view.get("legal", [])]
+    mine = view["to_act"] == seat
+    if mine:
+        restriction = view.get("restriction")
+        lines.append(hint(lang, restriction) if restriction else t(lang, "your_turn"))
+    elif view["to_act"] is not None:
+        lines.append(t(lang, "wait_for", name=seat_name(table, view["to_act"])))
+    lines.append(t(lang, "your_cards", cards=cards_label(hand, lang)) if hand else t(lang, "no_cards"))
+    buttons: list[Button] = []
+    if mine and view["phase"] == "play":
+        plays = {a.card: a for a in legal if a.kind == "play" and not a.meld}
+        for c in hand:
+            card = parse_card(c)
+            if card in plays:
+                buttons.append(_act_button(table, version, plays[card], view))
+            else:
+                buttons.append(Button(card_label(c, lang) + " ·", _token(table, version, "why", c)))
+        rows = _rows(buttons)
+        extra = [a for a in legal if a.kind != "play" or a.meld]
+    else:
+        rows = ()
+        extra = legal if mine else []
+    decisions = [_act_button(table, version, a, view) for a in extra]
+    rows += _rows(decisions, 3)
+    return HandMessage(table.user(seat), table.chat, table.id, "\n".join(lines), rows)

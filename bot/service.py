@@ -1,0 +1,610 @@
+"""The table service: every command from every adapter, and the turn timers.
+
+One change is always: load the table, check the command, let the engine (and the computer
+players) act, save with a compare-and-set on the version plus one move-log entry, then
+return the outgoing effects. A lost race reloads and tries again; a button pressed on an
+old version of the table is answered "already played" with a fresh view and never applied.
+
+Buttons whose effect depends on what the presser saw (engine actions, start, computer
+players, options, rematch) must carry the current version; joining, leaving, "my hand" and
+explanations concern only the presser and are applied whatever version they carry.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import engine
+from engine.cards import parse_card
+
+from . import actarg, players, render, textcmd, tokens
+from .i18n import LANGS, game_name, hint_key, supported, t
+from .outgoing import ChatRef, Command, JoinLink, Notice, Outgoing, Toast, UserRef
+from .play import Match
+from .settings import Settings, parse_duration
+from .store import Store
+from .table import Refused, Seat, Table
+
+__all__ = ["Service", "join_payload"]
+
+ATTEMPTS = 10
+"""How often a change is retried after losing a compare-and-set race."""
+_VERSIONED = frozenset({"act", "start", "bot", "botx", "opt", "opts", "rematch"})
+_PAYLOAD = re.compile(r"^join-([0-9A-Za-z]{1,16})$")
+_REJECTED = {engine.Code.DEAL_OVER: "deal_over", engine.Code.WRONG_PHASE: "wrong_phase",
+             engine.Code.NOT_YOUR_TURN: "not_your_turn"}
+
+
+def join_payload(table_id: str) -> str:
+    """The deep-link payload that opens the private chat and joins ``table_id`` (<= 64 of ``A-Za-z0-9_-``)."""
+    return f"join-{table_id}"
+
+
+@dataclass
+class _Ctx:
+    """One attempt at a change: the loaded table and what the command adds to the answer."""
+
+    cmd: Command | None
+    table: Table
+    match: Match
+    version: int
+    now: float
+    out: list[Outgoing] = field(default_factory=list)
+    hands: set[int] = field(default_factory=set)
+    quiet: bool = False
+    """Nothing to save: answer with ``out`` (and the hands in ``hands``) only."""
+    show_table: bool = True
+    repost: bool = False
+
+    @property
+    def user(self) -> UserRef:
+        """Who sent the command."""
+        return self.cmd.user
+
+    def seat(self) -> int:
+        """The presser's seat, or a refusal."""
+        seat = self.table.seat_of(self.user.key)
+        if seat is None:
+            raise Refused("not_seated")
+        return seat
+
+
+def _seconds(value) -> int | None:
+    return None if value is None else int(value.total_seconds())
+
+
+def _rejection(rej: engine.Rejected) -> Refused:
+    if rej.code in _REJECTED:
+        return Refused(_REJECTED[rej.code])
+    return Refused(hint_key(rej.hint))
+
+
+class Service:
+    """Runs tables for any adapter.
+
+    Args:
+        store: the Redis store.
+        settings: timer defaults and the default language.
+        rng: shuffles the deals (``secrets.SystemRandom()`` unless a test gives a seeded one).
+        clock: the time in epoch seconds.
+    """
+
+    def __init__(self, store: Store, settings: Settings, rng=None, clock: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.settings = settings
+        self.rng = rng or secrets.SystemRandom()
+        self.clock = clock
+
+    join_payload = staticmethod(join_payload)
+
+    @staticmethod
+    def games() -> list[str]:
+        """The ids of the games a table can be opened for."""
+        return engine.game_ids()
+
+    async def open_game(self, chat: ChatRef) -> str | None:
+        """The game of the chat's open table, or ``None`` if none is open."""
+        table_id = await self.store.table_for_chat(chat.key)
+        loaded = await self.store.load(table_id) if table_id else None
+        return Table.load(loaded[1]).game if loaded else None
+
+    # ------------------------------------------------------------------ entry points
+    async def handle(self, cmd: Command) -> list[Outgoing]:
+        """Carry out one command (typed or a button token) and return what to show."""
+        if cmd.update_id and not await self.store.first_delivery(f"{cmd.chat.platform}:{cmd.update_id}"):
+            return []
+        try:
+            if cmd.token:
+                return await self._press(cmd)
+            return await self._typed(cmd)
+        except Refused as r:
+            lang = await self._chat_lang(cmd)
+            return [Toast(cmd.user, cmd.chat, t(lang, r.key, **r.params))]
+
+    async def tick(self, now: float | None = None) -> list[Outgoing]:
+        """Fire the due turn timers this process wins: reminders and automatic moves."""
+        now = self.clock() if now is None else now
+        out: list[Outgoing] = []
+        for table_id, version, kind in await self.store.due(now):
+            if not await self.store.claim(table_id, version, kind):
+                continue
+            if kind == "remind":
+                out += await self._remind(table_id, version, now)
+                continue
+            try:
+                out += await self._change(table_id, None, lambda ctx, v=version: self._autoplay(ctx, v))
+            except Refused:
+                continue
+        return out
+
+    # ------------------------------------------------------------------ the change cycle
+    async def _change(self, table_id: str, cmd: Command | None, fn: Callable[[_Ctx], None]) -> list[Outgoing]:
+        for _ in range(ATTEMPTS):
+            loaded = await self.store.load(table_id)
+            if loaded is None:
+                raise Refused("unknown_table")
+            version, data = loaded
+            table = Table.load(data)
+            now = self.clock()
+            match = Match(table, self.rng, now)
+            before = {i: render.hand_signature(match.state, i, table.status) for i in table.humans()}
+            ctx = _Ctx(cmd, table, match, version, now)
+            reclaimed = self._reclaim(ctx)
+            try:
+                fn(ctx)
+            except Refused as r:
+                return self._refusal(ctx, r)
+            if ctx.quiet and not reclaimed:
+                return self._answer(ctx, version, before, save=False)
+            match.save()
+            status = "open" if table.open else "finished"
+            entry = {"v": version, "by": cmd.user.key if cmd else "timer", "cmd": self._what(cmd), "moves": match.log}
+            if await self.store.save(table_id, version, table.dump(), log=[json.dumps(entry, separators=(",", ":"))],
+                                     status=status, user_keys=table.user_keys(), chat_key=table.chat.key):
+                await self._timers(table, match, version + 1, now)
+                return self._answer(ctx, version + 1, before, save=True)
+        raise Refused("busy")
+
+    @staticmethod
+    def _what(cmd: Command | None) -> str:
+        if cmd is None:
+            return "timer"
+        return cmd.token or " ".join((cmd.verb, *cmd.args))
+
+    @staticmethod
+    def _reclaim(ctx: _Ctx) -> bool:
+        """A player whose turns the timer played takes his seat back by acting at the table."""
+        if ctx.cmd is None:
+            return False
+        seat = ctx.table.seat_of(ctx.user.key)
+        if seat is None or not ctx.table.seats[seat].auto:
+            return False
+        ctx.table.seats[seat].auto = False
+        return True
+
+    def _refusal(self, ctx: _Ctx, r: Refused) -> list[Outgoing]:
+        table = ctx.table
+        out: list[Outgoing] = [Toast(ctx.user, ctx.cmd.chat, t(table.lang, r.key, **r.params))]
+        if r.fresh:
+            out.append(render.table_message(table, ctx.match.state, ctx.version, ctx.now))
+            seat = table.seat_of(ctx.user.key)
+            if seat is not None and ctx.match.state is not None:
+                out.append(render.hand_message(table, ctx.match.state, seat, ctx.version))
+        return out
+
+    def _answer(self, ctx: _Ctx, version: int, before: dict[int, tuple], save: bool) -> list[Outgoing]:
+        table, state = ctx.table, ctx.match.state
+        out: list[Outgoing] = []
+        if ctx.show_table:
+            message = render.table_message(table, state, version, ctx.now)
+            out.append(replace(message, repost=True) if ctx.repost else message)
+        if state is not None and table.status != "lobby":
+            to_act = ctx.match.to_act()
+            for seat in table.humans():
+                changed = save and (before.get(seat) != render.hand_signature(state, seat, table.status)
+                                    or seat == to_act)
+                if changed or seat in ctx.hands:
+                    out.append(render.hand_message(table, state, seat, version))
+        return out + ctx.out
+
+    async def _timers(self, table: Table, match: Match, version: int, now: float) -> None:
+        """Set the first turn timer of the new version: the reminder, or the automatic move if it comes first.
+
+        A table in a private chat has no timers: its only person plays against the computer.
+        """
+        if not table.open:
+            await self.store.cancel(table.id)
+            return
+        seat = match.to_act()
+        if seat is None or table.seats[seat].computer or table.chat.private:
+            return
+        if table.remind and not (table.auto and table.auto <= table.remind):
+            await self.store.schedule(table.id, version, "remind", now + table.remind)
+        elif table.auto:
+            await self.store.schedule(table.id, version, "auto", now + table.auto)
+
+    # ------------------------------------------------------------------ languages
+    async def _chat_lang(self, cmd: Command) -> str:
+        lang = await self.store.get_chat_setting(cmd.chat.key, "lang")
+        if supported(lang):
+            return lang
+        if cmd.chat.private and supported(cmd.lang):
+            return cmd.lang
+        return self.settings.lang
+
+    # ------------------------------------------------------------------ typed commands
+    async def _typed(self, cmd: Command) -> list[Outgoing]:
+        if cmd.chat.private:
+            await self.store.set_chat_setting(cmd.user.key, "dm", "1")
+        verb = cmd.verb.strip()
+        if cmd.chat.private and verb.lower().lstrip("/") == "start" and cmd.args:
+            m = _PAYLOAD.match(cmd.args[0])
+            if m:
+                return await self._change(m.group(1), cmd, self._join_from_link)
+        parsed = textcmd.parse(verb, cmd.args) if verb else None
+        if parsed is None:
+            raise Refused("unknown_command", verb=verb)
+        lang = await self._chat_lang(cmd)
+        if parsed.kind == "table":
+            if parsed.name == "help":
+                return [self._help(cmd, lang)]
+            if parsed.name == "language":
+                return await self._language(cmd, parsed.args)
+            if parsed.name == "new":
+                return await self._new(cmd, lang, parsed.args)
+            if parsed.name == "rules" and parsed.args:
+                game = textcmd.game_id(parsed.args[0])
+                if game is None:
+                    raise Refused("unknown_game", word=parsed.args[0], games=textcmd.games_text())
+                return [Notice(cmd.chat, self._rules(game, {}, lang))]
+        table_id = await self.store.table_for_chat(cmd.chat.key)
+        if table_id is None:
+            if parsed.kind == "table" and parsed.name in ("start", "rules", "table", "hand"):
+                return [self._help(cmd, lang)]
+            raise Refused("no_table")
+        if parsed.kind == "action":
+            return await self._change(table_id, cmd, lambda ctx: self._typed_action(ctx, parsed))
+        reachable = parsed.name != "join" or await self._reachable(cmd)
+        return await self._change(table_id, cmd, lambda ctx: self._table_verb(ctx, parsed, reachable))
+
+    def _help(self, cmd: Command, lang: str) -> Notice:
+        return Notice(cmd.chat, t(lang, "help", games=textcmd.games_text()))
+
+    @staticmethod
+    def _rules(game: str, options: dict, lang: str) -> str:
+        opts = engine.parse_options(game, options).model_dump()
+        target = opts.get("target") or "21/15"
+        return t(lang, f"rules.{game}", target=target)
+
+    async def _reachable(self, cmd: Command) -> bool:
+        return cmd.chat.private or await self.store.get_chat_setting(cmd.user.key, "dm") is not None
+
+    async def _language(self, cmd: Command, args: tuple[str, ...]) -> list[Outgoing]:
+        lang = args[0].lower() if args else ""
+        if lang not in LANGS:
+            raise Refused("lang_unknown")
+        await self.store.set_chat_setting(cmd.chat.key, "lang", lang)
+        notice = Notice(cmd.chat, t(lang, "lang_set"))
+        table_id = await self.store.table_for_chat(cmd.chat.key)
+        if table_id is None:
+            return [notice]
+
+        def switch(ctx: _Ctx) -> None:
+            ctx.table.lang = lang
+            ctx.hands.update(ctx.table.humans() if ctx.table.status == "playing" else ())
+            ctx.out.append(notice)
+        return await self._change(table_id, cmd, switch)
+
+    async def _new(self, cmd: Command, lang: str, args: tuple[str, ...], seats: list[Seat] | None = None,
+                   game: str | None = None, options: dict | None = None) -> list[Outgoing]:
+        """Open a table in the command's chat; a private chat starts a match against the computer at once."""
+        players = len(seats) if seats else None
+        if game is None:
+            game, players, options = textcmd.new_args(args)
+        cls = engine.game_class(game)
+        lo, hi = cls.PLAYERS
+        n = players or cls.DEFAULT_PLAYERS
+        if not lo <= n <= hi:
+            raise Refused("bad_players", game=game_name(game, lang), lo=lo, hi=hi)
+        try:
+            opts = engine.parse_options(game, options)
+        except ValueError as exc:
+            raise Refused("bad_option", reason=str(exc)) from None
+        now = self.clock()
+        table = Table(id=self.store.new_id(), chat=cmd.chat, game=game, n=n,
+                      options=opts.model_dump(exclude_defaults=True), lang=lang, opener=cmd.user.key,
+                      seats=seats or [Seat() for _ in range(n)], remind=_seconds(self.settings.reminder_after),
+                      auto=_seconds(self.settings.autoplay_after), created=now, since=now)
+        if seats is None:
+            table.join(cmd.user)
+        if not await self.store.create(table.id, cmd.chat.key, table.dump(), table.user_keys()):
+            raise Refused("table_exists")
+        if cmd.chat.private or seats is not None:
+            return await self._change(table.id, cmd, self._start)
+        out: list[Outgoing] = [render.table_message(table, None, 1, now)]
+        if not await self._reachable(cmd):
+            out.append(self._join_link(table, cmd.user))
+        return out
+
+    def _join_link(self, table: Table, user: UserRef) -> JoinLink:
+        return JoinLink(user, table.chat, table.id, join_payload(table.id), t(table.lang, "join_link"))
+
+    # ------------------------------------------------------------------ table commands
+    def _table_verb(self, ctx: _Ctx, parsed: textcmd.Parsed, reachable: bool) -> None:
+        name, args, table = parsed.name, parsed.args, ctx.table
+        if name == "join":
+            self._join(ctx, reachable)
+        elif name == "leave":
+            self._leave(ctx)
+        elif name == "seat":
+            table.move(ctx.user, textcmd.seat_number(args, table.n))
+        elif name == "computer":
+            if args and args[0].lower() in ("weg", "remove", "raus", "-", "rm"):
+                table.remove_bot(textcmd.seat_number(args[1:], table.n) if args[1:] else None)
+            else:
+                table.add_bot()
+        elif name == "start":
+            self._start(ctx)
+        elif name == "hand":
+            self._hand(ctx)
+        elif name == "table":
+            ctx.quiet = True
+            ctx.repost = True
+        elif name == "abort":
+            self._abort(ctx)
+        elif name == "rematch":
+            raise Refused("not_finished")
+        elif name == "rules":
+            self._rules_notice(ctx)
+        elif name == "option":
+            self._option(ctx, args)
+        else:  # "new", "help", "language" were handled before loading a table
+            raise Refused("unknown_command", verb=name)
+
+    def _join(self, ctx: _Ctx, reachable: bool) -> None:
+        ctx.table.join(ctx.user)
+        if not reachable:
+            ctx.out.append(self._join_link(ctx.table, ctx.user))
+
+    def _join_from_link(self, ctx: _Ctx) -> None:
+        table = ctx.table
+        seat = table.seat_of(ctx.user.key)
+        if seat is None:
+            table.join(ctx.user)
+        else:
+            ctx.quiet = True
+            ctx.show_table = False
+            if table.status == "playing":
+                ctx.hands.add(seat)
+        ctx.out.append(Toast(ctx.user, ctx.cmd.chat,
+                             t(table.lang, "joined_from_link", chat=table.chat.title or table.chat.chat_id)))
+
+    def _leave(self, ctx: _Ctx) -> None:
+        table = ctx.table
+        name = table.seats[ctx.seat()].name
+        table.leave(ctx.user.key)
+        if table.status == "playing":
+            ctx.out.append(Notice(table.chat, t(table.lang, "left_playing", name=name), table_id=table.id))
+            players.play_computers(ctx.match)
+
+    def _start(self, ctx: _Ctx) -> None:
+        table = ctx.table
+        if table.status != "lobby":
+            raise Refused("game_running" if table.status == "playing" else "table_closed")
+        if not table.is_opener(ctx.user.key):
+            ctx.seat()
+        ctx.match.start()
+        players.play_computers(ctx.match)
+
+    def _hand(self, ctx: _Ctx) -> None:
+        seat = ctx.seat()
+        if ctx.table.status != "playing":
+            raise Refused("not_started")
+        ctx.quiet = True
+        ctx.show_table = False
+        ctx.hands.add(seat)
+
+    def _abort(self, ctx: _Ctx) -> None:
+        table = ctx.table
+        if table.vote_abort(ctx.user.key):
+            ctx.out.append(Notice(table.chat, t(table.lang, "aborted"), table_id=table.id))
+            return
+        need = len(table.humans()) // 2 + 1
+        votes = len([v for v in table.votes if table.seat_of(v) is not None])
+        name = table.seats[ctx.seat()].name
+        ctx.out.append(Notice(table.chat, t(table.lang, "abort_vote", name=name, votes=votes, need=need),
+                              table_id=table.id))
+
+    def _rules_notice(self, ctx: _Ctx) -> None:
+        table = ctx.table
+        ctx.quiet = True
+        ctx.show_table = False
+        ctx.out.append(Notice(table.chat, self._rules(table.game, table.options, table.lang), table_id=table.id))
+
+    def _option(self, ctx: _Ctx, args: tuple[str, ...]) -> None:
+        table = ctx.table
+        names = [*engine.game_class(table.game).OPTIONS.model_fields, "reminder_after", "autoplay_after"]
+        if len(args) != 2 or args[0] not in names:
+            raise Refused("option_unknown", names=", ".join(names))
+        if not table.is_opener(ctx.user.key):
+            raise Refused("only_opener", name=self._opener_name(table))
+        name, value = args
+        if name in ("reminder_after", "autoplay_after"):
+            try:
+                seconds = _seconds(parse_duration(value))
+            except ValueError as exc:
+                raise Refused("bad_option", reason=str(exc)) from None
+            setattr(table, "remind" if name == "reminder_after" else "auto", seconds)
+            return
+        self._set_option(table, name, textcmd.option_value(value))
+
+    @staticmethod
+    def _opener_name(table: Table) -> str:
+        seat = table.seat_of(table.opener)
+        return table.seats[seat].name if seat is not None else table.opener.partition(":")[2]
+
+    def _set_option(self, table: Table, name: str, value: Any) -> None:
+        if table.status != "lobby":
+            raise Refused("game_running")
+        options = {**table.options, name: value}
+        try:
+            opts = engine.parse_options(table.game, options)
+        except ValueError as exc:
+            raise Refused("bad_option", reason=str(exc)) from None
+        table.options = opts.model_dump(exclude_defaults=True)
+
+    # ------------------------------------------------------------------ engine actions
+    def _act(self, ctx: _Ctx, seat: int, action: engine.Action) -> None:
+        try:
+            ctx.match.act(seat, action, ctx.user.key)
+        except engine.Rejected as rej:
+            raise _rejection(rej) from None
+        players.play_computers(ctx.match)
+
+    def _typed_action(self, ctx: _Ctx, parsed: textcmd.Parsed) -> None:
+        seat = ctx.seat()
+        match = ctx.match
+        if not match.running:
+            raise Refused("not_started" if ctx.table.status == "lobby" else "deal_over")
+        state = match.state
+        legal = engine.legal_actions(state) if state.to_act == seat else state.offers_for(seat)
+        self._act(ctx, seat, textcmd.action_for(parsed.name, parsed.args, legal))
+
+    # ------------------------------------------------------------------ buttons
+    async def _press(self, cmd: Command) -> list[Outgoing]:
+        tok = tokens.parse(cmd.token)
+        if tok is None:
+            raise Refused("forged")
+        if tok.verb in ("rematch", "new"):
+            return await self._again(cmd, tok)
+        reachable = await self._reachable(cmd) if tok.verb == "join" else True
+        return await self._change(tok.table, cmd, lambda ctx: self._pressed(ctx, tok, reachable))
+
+    def _pressed(self, ctx: _Ctx, tok: tokens.Token, reachable: bool) -> None:
+        table, verb = ctx.table, tok.verb
+        if verb in _VERSIONED and tok.version != ctx.version:
+            if tok.version > ctx.version:
+                raise Refused("forged")
+            raise Refused("already_played", fresh=True)
+        if verb == "act":
+            action = actarg.decode(tok.arg)
+            if action is None:
+                raise Refused("forged")
+            self._act(ctx, ctx.seat(), action)
+        elif verb == "why":
+            self._why(ctx, tok.arg)
+        elif verb == "hand":
+            self._hand(ctx)
+        elif verb == "join":
+            self._join(ctx, reachable)
+        elif verb == "leave":
+            self._leave(ctx)
+        elif verb == "bot":
+            table.add_bot()
+        elif verb == "botx":
+            table.remove_bot(None)
+        elif verb == "start":
+            self._start(ctx)
+        elif verb == "rules":
+            self._rules_notice(ctx)
+        elif verb in ("opts", "opt"):
+            self._option_button(ctx, verb, tok.arg)
+        else:
+            raise Refused("forged")
+
+    def _why(self, ctx: _Ctx, arg: str) -> None:
+        seat = ctx.seat()
+        try:
+            card = parse_card(arg)
+        except ValueError:
+            raise Refused("forged") from None
+        match = ctx.match
+        if not match.running:
+            raise Refused("not_started" if ctx.table.status == "lobby" else "deal_over")
+        state = match.state
+        if state.to_act != seat:
+            raise Refused("not_your_turn")
+        if not state.visible_hand(seat) >> card & 1:
+            raise Refused(hint_key("not_in_hand"))
+        if any(a.kind == "play" and a.card == card for a in engine.legal_actions(state)):
+            raise Refused("hint.free")
+        raise Refused(hint_key(state.restriction()))
+
+    def _option_button(self, ctx: _Ctx, verb: str, arg: str) -> None:
+        table = ctx.table
+        if table.status != "lobby":
+            raise Refused("game_running")
+        if not table.is_opener(ctx.user.key):
+            raise Refused("only_opener", name=self._opener_name(table))
+        if verb == "opts":
+            table.show_opts = arg == "1"
+            return
+        fields = render.option_fields(table.game)
+        if not arg.isdigit() or int(arg) >= len(fields):
+            raise Refused("forged")
+        name, values = fields[int(arg)]
+        current = getattr(engine.parse_options(table.game, table.options), name)
+        self._set_option(table, name, values[(values.index(current) + 1) % len(values)])
+
+    async def _again(self, cmd: Command, tok: tokens.Token) -> list[Outgoing]:
+        """Rematch (same seats, started at once) or a new lobby for the same game, from a closed table."""
+        claimed: list[Table] = []
+
+        def claim(ctx: _Ctx) -> None:
+            table = ctx.table
+            if table.open:
+                raise Refused("not_finished")
+            if tok.verb == "rematch":
+                if table.status != "finished":
+                    raise Refused("not_finished")
+                if table.rematched or tok.version != ctx.version:
+                    raise Refused("already_played")
+                ctx.seat()
+                table.rematched = True
+            else:
+                ctx.quiet = True
+            claimed.append(table)
+        refused = await self._change(tok.table, cmd, claim)
+        if not claimed:
+            return refused
+        old = claimed[-1]
+        seats = [Seat(user=s.user, name=s.name, bot=s.bot) for s in old.seats] if tok.verb == "rematch" else None
+        return await self._new(cmd, old.lang, (), seats=seats, game=old.game, options=old.options)
+
+    # ------------------------------------------------------------------ timers
+    async def _remind(self, table_id: str, version: int, now: float) -> list[Outgoing]:
+        """Remind the player to act if nothing changed; then set the automatic move's timer."""
+        loaded = await self.store.load(table_id)
+        if loaded is None or loaded[0] != version:
+            return []
+        table = Table.load(loaded[1])
+        seat = table.state.get("to_act") if table.status == "playing" and table.state else None
+        if seat is None or table.seats[seat].computer:
+            return []
+        if table.auto:
+            await self.store.schedule(table_id, version, "auto", max(now, table.since + table.auto))
+        user = table.user(seat)
+        text = t(table.lang, "reminder", name=user.name, game=game_name(table.game, table.lang))
+        return [Notice(table.chat, text, (user,), table.id)]
+
+    def _autoplay(self, ctx: _Ctx, version: int) -> None:
+        table = ctx.table
+        seat = ctx.match.to_act()
+        if version != ctx.version or seat is None or table.seats[seat].computer:
+            ctx.quiet = True
+            ctx.show_table = False
+            return
+        user = table.user(seat)
+        state = ctx.match.state
+        action = players.autoplay(ctx.match, seat)
+        if action.kind in ("announce", "give", "exchange"):  # the suit or card stays secret
+            label = t(table.lang, "act.hidden")
+        else:
+            label = render.action_label(table.lang, action, table.game, engine.view(state, seat))
+        ctx.out.append(Notice(table.chat, t(table.lang, "autoplayed", name=user.name, action=label), (user,), table.id))

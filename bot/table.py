@@ -1,0 +1,231 @@
+"""The table record stored in Redis, and the lobby rules that change it.
+
+One :class:`Table` per table: where it is, which game with which options, who sits where,
+the engine state of the running deal and what the final summary needs. It is written as
+compact JSON (defaults left out). Lobby changes are pure methods that raise :class:`Refused`
+with an i18n key when a command is not allowed; the service stores the result.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from .outgoing import ChatRef, UserRef
+
+__all__ = ["Refused", "Seat", "Table", "Status", "user_ref"]
+
+Status = Literal["lobby", "playing", "finished", "aborted"]
+
+
+class Refused(Exception):
+    """A command that is not allowed now: ``key`` names the player's message in :mod:`bot.i18n`.
+
+    ``fresh`` asks the service to send the presser a fresh view with the message (stale buttons).
+    """
+
+    def __init__(self, key: str, fresh: bool = False, **params: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.fresh = fresh
+        self.params = params
+
+
+def user_ref(key: str, name: str = "") -> UserRef:
+    """The :class:`UserRef` of a stored user key (``platform:user_id``)."""
+    platform, _, user_id = key.partition(":")
+    return UserRef(platform, user_id, name)
+
+
+class Seat(BaseModel):
+    """One seat: a human (``user`` key and ``name``), a computer player (``bot``) or empty.
+
+    ``auto`` marks a human whose turn the timer played: the computer plays for him at once
+    until he acts again.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+    user: str = ""
+    name: str = ""
+    bot: bool = False
+    auto: bool = False
+
+    @property
+    def empty(self) -> bool:
+        """Whether nobody sits here."""
+        return not self.user and not self.bot
+
+    @property
+    def human(self) -> bool:
+        """Whether a person holds this seat."""
+        return bool(self.user)
+
+    @property
+    def computer(self) -> bool:
+        """Whether the computer acts for this seat now (a computer player, or a timed-out human)."""
+        return self.bot or self.auto
+
+
+class Table(BaseModel):
+    """A table in one chat: lobby, running match or its final summary.
+
+    ``state`` is the running deal as ``engine.to_json`` wrote it. ``deals`` counts finished
+    deals, ``marks`` holds each finished Bauerchen round as [score0, score1, winner],
+    ``best`` the best trick so far as [seat, eyes], ``last`` the last finished deal's result.
+    ``remind`` and ``auto`` are the turn timers in seconds (``None``: off), ``since`` is when
+    the seat to act got its turn, ``rematched`` whether the rematch was started.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+    id: str
+    chat: ChatRef
+    game: str
+    n: int
+    options: dict[str, Any] = {}
+    lang: str = "de"
+    status: Status = "lobby"
+    opener: str
+    seats: list[Seat]
+    state: dict[str, Any] | None = None
+    deals: int = 0
+    marks: list[list[int]] = []
+    best: list[int] = []
+    last: dict[str, Any] | None = None
+    votes: list[str] = []
+    remind: int | None = None
+    auto: int | None = None
+    created: float = 0.0
+    since: float = 0.0
+    show_opts: bool = False
+    rematched: bool = False
+
+    # ----------------------------------------------------------- JSON
+    def dump(self) -> str:
+        """The compact JSON the store keeps."""
+        return self.model_dump_json(exclude_defaults=True)
+
+    @classmethod
+    def load(cls, data: str | bytes) -> "Table":
+        """The table from its stored JSON."""
+        return cls.model_validate_json(data)
+
+    # ----------------------------------------------------------- who is where
+    @property
+    def open(self) -> bool:
+        """Whether the table still takes commands (lobby or playing)."""
+        return self.status in ("lobby", "playing")
+
+    def seat_of(self, user_key: str) -> int | None:
+        """The seat ``user_key`` holds, or ``None``."""
+        for i, seat in enumerate(self.seats):
+            if seat.user == user_key:
+                return i
+        return None
+
+    def humans(self) -> list[int]:
+        """The seats held by people."""
+        return [i for i, s in enumerate(self.seats) if s.human]
+
+    def user_keys(self) -> list[str]:
+        """The keys of everybody seated (for the store's user index)."""
+        return [s.user for s in self.seats if s.user]
+
+    def user(self, seat: int) -> UserRef:
+        """The :class:`UserRef` of the person in ``seat``."""
+        s = self.seats[seat]
+        return user_ref(s.user, s.name)
+
+    def is_opener(self, user_key: str) -> bool:
+        """Whether ``user_key`` opened this table."""
+        return user_key == self.opener
+
+    # ----------------------------------------------------------- lobby
+    def _lobby(self) -> None:
+        if self.status == "playing":
+            raise Refused("game_running")
+        if self.status != "lobby":
+            raise Refused("table_closed")
+
+    def join(self, user: UserRef, seat: int | None = None) -> int:
+        """Seat ``user`` (in ``seat``, 0-based, or the first free one); return his seat."""
+        self._lobby()
+        if self.seat_of(user.key) is not None:
+            raise Refused("already_seated")
+        free = [i for i, s in enumerate(self.seats) if s.empty]
+        if seat is None:
+            if not free:
+                raise Refused("table_full")
+            seat = free[0]
+        elif seat not in free:
+            raise Refused("seat_taken", seat=seat + 1)
+        self.seats[seat] = Seat(user=user.key, name=user.name or user.user_id)
+        return seat
+
+    def move(self, user: UserRef, seat: int) -> None:
+        """Move ``user`` to the free ``seat`` (0-based), joining if he was not seated."""
+        self._lobby()
+        if not 0 <= seat < self.n:
+            raise Refused("no_such_seat", seats=self.n)
+        old = self.seat_of(user.key)
+        if old == seat:
+            return
+        if not self.seats[seat].empty:
+            raise Refused("seat_taken", seat=seat + 1)
+        if old is None:
+            self.join(user, seat)
+            return
+        self.seats[seat], self.seats[old] = self.seats[old], Seat()
+
+    def leave(self, user_key: str) -> int:
+        """Stand ``user_key`` up; during play a computer player takes the seat. Return the seat."""
+        seat = self.seat_of(user_key)
+        if seat is None:
+            raise Refused("not_seated")
+        if self.status == "lobby":
+            self.seats[seat] = Seat()
+        elif self.status == "playing":
+            self.seats[seat] = Seat(bot=True)
+            self.votes = [v for v in self.votes if v != user_key]
+        else:
+            raise Refused("table_closed")
+        return seat
+
+    def add_bot(self) -> int:
+        """Put a computer player in the first free seat; return it."""
+        self._lobby()
+        for i, s in enumerate(self.seats):
+            if s.empty:
+                self.seats[i] = Seat(bot=True)
+                return i
+        raise Refused("table_full")
+
+    def remove_bot(self, seat: int | None) -> int:
+        """Take the computer player out of ``seat`` (0-based; ``None``: the last one); return it."""
+        self._lobby()
+        bots = [i for i, s in enumerate(self.seats) if s.bot]
+        if seat is None and bots:
+            seat = bots[-1]
+        if seat not in bots:
+            raise Refused("no_computer_there")
+        self.seats[seat] = Seat()
+        return seat
+
+    def fill(self) -> None:
+        """Put computer players in every free seat (the start of a match)."""
+        self.seats = [Seat(bot=True) if s.empty else s for s in self.seats]
+
+    def vote_abort(self, user_key: str) -> bool:
+        """The opener aborts at once; seated people vote. Return whether the table is aborted now."""
+        if not self.open:
+            raise Refused("table_closed")
+        seated = self.seat_of(user_key) is not None
+        if not self.is_opener(user_key) and not seated:
+            raise Refused("not_seated")
+        if user_key not in self.votes:
+            self.votes.append(user_key)
+        humans = len(self.humans())
+        if self.is_opener(user_key) or len([v for v in self.votes if self.seat_of(v) is not None]) * 2 > humans:
+            self.status = "aborted"
+            return True
+        return False

@@ -1,0 +1,40 @@
+"""A second OS process for the service tests.
+
+``python -m tests.service_worker play URL PREFIX SEED TABLE:CHAT ...`` plays the given tables as all
+four test users (:func:`tests.servicekit.hammer`) and prints the counts as JSON.
+``python -m tests.service_worker tick URL PREFIX NOW`` fires the timers due at NOW and prints the
+notices it produced as JSON.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+
+import redis.asyncio as aioredis
+
+from bot.outgoing import ChatRef, Notice
+from bot.store import Store
+from tests.servicekit import hammer, service, user
+
+
+async def main(mode: str, url: str, prefix: str, args: list[str]) -> None:
+    client = aioredis.Redis.from_url(url, decode_responses=True)
+    try:
+        store = Store(client, prefix=prefix)
+        if mode == "play":
+            seed = int(args[0])
+            chat_of = {t: ChatRef("test", c) for t, c in (x.split(":") for x in args[1:])}
+            print(json.dumps(await hammer(service(store, seed=seed), store, chat_of, [user(i) for i in range(4)], seed)))
+        else:
+            now = float(args[0])
+            effects = await service(store, clock=lambda: now).tick(now)
+            print(json.dumps([{"text": e.text, "mentions": [u.user_id for u in e.mentions]}
+                              for e in effects if isinstance(e, Notice)]))
+    finally:
+        await client.aclose()
+
+
+if __name__ == "__main__":
+    asyncio.run(main(sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]))

@@ -1,0 +1,205 @@
+"""Helpers for the service tests: players that press buttons, and the move-log audit."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+
+import engine
+from bot import actarg, tokens
+from bot.outgoing import ChatRef, Command, HandMessage, TableMessage, Toast, UserRef
+from bot.service import Service
+from bot.settings import load_settings
+from bot.store import Store
+from bot.table import Table
+from engine.actions import Action
+
+GROUP = ChatRef("test", "g1", title="Stammtisch Lautern")
+NAMES = ["Anna", "Ben", "Cleo", "Dora", "Emil", "Fritz", "Gerd"]
+
+
+def user(i: int) -> UserRef:
+    """Test user number ``i``."""
+    return UserRef("test", f"u{i}", NAMES[i % len(NAMES)])
+
+
+def private(u: UserRef) -> ChatRef:
+    """The private chat of ``u``."""
+    return ChatRef(u.platform, u.user_id, title=u.name, private=True)
+
+
+def service(store: Store, seed: int = 0, clock=time.time, **settings) -> Service:
+    """A service with a seeded shuffle (tests only) and default settings."""
+    return Service(store, load_settings(**settings), rng=random.Random(seed), clock=clock)
+
+
+def say(chat: ChatRef, u: UserRef, text: str) -> Command:
+    """A typed command."""
+    verb, *args = text.split()
+    return Command(chat, u, verb=verb, args=tuple(args))
+
+
+def press(chat: ChatRef, u: UserRef, token: str, update: str = "") -> Command:
+    """A button press."""
+    return Command(chat, u, token=token, update_id=update)
+
+
+def of(effects: list, kind: type) -> list:
+    """The effects of one type."""
+    return [e for e in effects if isinstance(e, kind)]
+
+
+def table_msg(effects: list) -> TableMessage:
+    """The one table message among ``effects``."""
+    (msg,) = of(effects, TableMessage)
+    return msg
+
+
+def button(msg, verb: str):
+    """The first button of ``msg`` whose token has ``verb``."""
+    for row in msg.buttons:
+        for b in row:
+            tok = tokens.parse(b.token)
+            if tok and tok.verb == verb:
+                return b
+    raise AssertionError(f"no {verb} button in {msg.text!r}")
+
+
+def act_buttons(msg) -> list:
+    """The buttons of ``msg`` that apply an engine action."""
+    return [b for row in msg.buttons for b in row if ":act:" in b.token]
+
+
+def typed(action: Action) -> str:
+    """The typed command for an engine action (the text path of the service)."""
+    words = {"pass": "weg", "let_partner_name": "partner", "die_letzte": "dieletzte", "spritz": "spritzen",
+             "stoss": "stoßen", "ledig": "ledig", "karten_weg": "kartenweg", "take_blind": "blind"}
+    d = action.to_dict()
+    if action.kind == "play":
+        return f"{'melde' if action.meld else 'spiel'} {d['card']}"
+    if action.kind == "play_hand":
+        return "spielen"
+    if action.kind in ("give", "exchange"):
+        return f"{'gib' if action.kind == 'give' else 'rauben'} {d['card']}"
+    if action.kind in ("announce", "name_trump"):
+        return f"{'ansagen' if action.kind == 'announce' else 'trumpf'} {d['suit']}"
+    if action.kind == "solo":
+        return f"solo {'klein' if action.size == 'small' else 'groß'}"
+    return words[action.kind]
+
+
+class Players:
+    """Scripted people at one table: each keeps the last hand he was sent and presses its buttons."""
+
+    def __init__(self, svc: Service, chat: ChatRef, users: list[UserRef], seed: int = 0, typing: float = 0.0):
+        self.svc = svc
+        self.chat = chat
+        self.users = {u.key: u for u in users}
+        self.hands: dict[str, HandMessage] = {}
+        self.table: TableMessage | None = None
+        self.rng = random.Random(seed)
+        self.typing = typing
+        self.effects: list = []
+
+    def take(self, effects: list) -> list:
+        """Remember the latest table and hands of ``effects``; check each hand goes to a player here."""
+        self.effects += effects
+        for e in effects:
+            if isinstance(e, HandMessage):
+                assert e.user.key in self.users, "a hand went to someone not at the table"
+                self.hands[e.user.key] = e
+            elif isinstance(e, TableMessage):
+                self.table = e
+        return effects
+
+    async def send(self, cmd: Command) -> list:
+        """Hand a command to the service and remember what came back."""
+        return self.take(await self.svc.handle(cmd))
+
+    def to_act(self) -> tuple[UserRef, object] | None:
+        """The player who holds action buttons, with one of them chosen at random."""
+        for key, hand in self.hands.items():
+            buttons = act_buttons(hand)
+            if buttons:
+                return self.users[key], self.rng.choice(buttons)
+        return None
+
+    async def step(self) -> list:
+        """One move by the player to act: a pressed button, or the same action typed."""
+        u, b = self.to_act()
+        if self.rng.random() < self.typing:
+            action = actarg.decode(tokens.parse(b.token).arg)
+            chat = self.chat
+            return await self.send(say(chat, u, typed(action)))
+        return await self.send(press(self.chat, u, b.token))
+
+    async def play_out(self, limit: int = 5000) -> TableMessage:
+        """Play until the match is over; return the final table message."""
+        for _ in range(limit):
+            if self.table is not None and "🏆" in self.table.text:
+                return self.table
+            effects = await self.step()
+            assert not of(effects, Toast), [t.text for t in of(effects, Toast)]
+        raise AssertionError("the match did not end")
+
+
+async def audit(store: Store, table_id: str) -> dict:
+    """Check a table's move log: versions 1, 2, 3 ... once each, every move legal, deals only after a
+    finished deal, and the stored state is what the log replays to. Returns counts."""
+    entries = [json.loads(e) for e in await store.log(table_id)]
+    versions = [e["v"] for e in entries]
+    assert versions == list(range(1, len(entries) + 1)), versions
+    state = None
+    moves = deals = 0
+    for entry in entries:
+        for m in entry["moves"]:
+            if "deal" in m:
+                assert state is None or engine.is_over(state), "a new deal before the last one ended"
+                state = engine.from_json(m["deal"])
+                deals += 1
+            else:
+                state, _ = engine.apply(state, m["s"], Action.from_dict(m["a"]))
+                moves += 1
+    version, data = await store.load(table_id)
+    assert version == len(entries) + 1
+    table = Table.load(data)
+    if state is not None:
+        assert engine.to_json(state) == table.state
+    return {"moves": moves, "deals": deals, "saves": len(entries), "table": table}
+
+
+async def hammer(svc: Service, store: Store, chat_of: dict[str, ChatRef], users: list[UserRef], seed: int,
+                 max_presses: int = 100_000) -> dict:
+    """Every user of every table as a task of its own: ask for the hand, press a legal button (sometimes
+    twice, sometimes an old one) until the tables are finished. Returns what was applied and refused."""
+    import asyncio
+
+    counts = {"applied": 0, "refused": 0, "presses": 0}
+
+    async def one(table_id: str, u: UserRef, rng: random.Random) -> None:
+        chat = chat_of[table_id]
+        old: list[str] = []
+        while counts["presses"] < max_presses:
+            loaded = await store.load(table_id)
+            if loaded is None or Table.load(loaded[1]).status != "playing":
+                return
+            hands = of(await svc.handle(Command(chat, u, verb="hand")), HandMessage)
+            buttons = act_buttons(hands[0]) if hands else []
+            if not buttons:
+                await asyncio.sleep(0.001 * rng.random())
+                continue
+            token = rng.choice(buttons).token
+            for t in [token] * (2 if rng.random() < 0.3 else 1) + old[-1:] * (rng.random() < 0.2):
+                counts["presses"] += 1
+                effects = await svc.handle(press(chat, u, t))
+                if of(effects, Toast):
+                    counts["refused"] += 1
+                else:
+                    assert of(effects, TableMessage)
+                    counts["applied"] += 1
+            old.append(token)
+
+    rng = random.Random(seed)
+    await asyncio.gather(*(one(t, u, random.Random(rng.random())) for t in chat_of for u in users))
+    return counts

@@ -1,0 +1,61 @@
+"""The console adapter, driven as players use it: ``stammtisch play`` in a subprocess through stdin."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import subprocess
+import sys
+
+import pytest
+
+
+@pytest.fixture
+def env(redis_url):
+    """The environment of a terminal player of his own (his login name keys his console table)."""
+    e = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "STAMMTISCH_"))}
+    e.update(REDIS_URL=redis_url, USER=f"test{secrets.token_hex(4)}", LOGNAME="", PYTHONUNBUFFERED="1")
+    return e
+
+
+def stammtisch(env, *args, stdin: str = "") -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "bot.cli", *args], input=stdin, capture_output=True, text=True,
+                          env=env, timeout=120, check=False)
+
+
+def test_play_quit_and_resume(env):
+    moves = "".join(f"{n}\n" for _ in range(12) for n in (1, 2, 3, 4, 5))
+    run = stammtisch(env, "play", "bauer", "--options", '{"short_deck": true}', stdin="hilfe\nB♣\n" + moves + "quit\n")
+    assert run.returncode == 0, run.stderr
+    out = run.stdout
+    assert "🃏 Bauer · Spiel 1" in out and "Deine Karten:" in out and "[1] " in out
+    assert "Karte tippen" in out and "neu SPIEL" in out
+    assert "Letzter Stich:" in out
+    assert out.rstrip().endswith("Der Tisch bleibt stehen. Weiter mit: stammtisch play --resume")
+    again = stammtisch(env, "play", "--resume", stdin="tisch\nquit\n")
+    assert again.returncode == 0, again.stderr
+    assert "🃏 Bauer" in again.stdout and "Deine Karten:" in again.stdout
+    other = stammtisch(env, "play", "rams", stdin="abbrechen\nquit\n")
+    assert "Hier läuft noch ein Tisch (bauer)" in other.stdout and "Tisch abgebrochen." in other.stdout
+    gone = stammtisch(env, "play", "--resume", stdin="")
+    assert gone.returncode == 1 and "Hier ist kein Tisch offen" in gone.stdout
+
+
+def test_run_without_a_token_plays_in_the_terminal(env):
+    run = stammtisch(env, "run", stdin="rams\n1\nquit\n")
+    assert run.returncode == 0, run.stderr
+    assert "Welches Spiel?" in run.stdout and "🃏 Rams · Spiel 1" in run.stdout
+    stammtisch(env, "play", "--resume", stdin="abbrechen\n")
+
+
+def test_no_arguments_and_no_token_explains_what_to_do(env):
+    run = stammtisch(env)
+    assert run.returncode == 0
+    assert "stammtisch play bauerchen" in run.stdout and "TELEGRAM_TOKEN" in run.stdout
+
+
+def test_bad_play_arguments(env):
+    assert "--options is not JSON" in stammtisch(env, "play", "bauer", "--options", "{").stderr
+    assert "which game?" in stammtisch(env, "play").stderr
+    bad = stammtisch(env, "play", "skat", stdin="quit\n")
+    assert "»skat« kenne ich nicht" in bad.stdout

@@ -1,0 +1,111 @@
+"""Texts in German and English, typed commands in both, card labels and what players type."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+import engine
+from bot import i18n, textcmd
+from bot.cardtext import card_label, parse_card_text, parse_suit_text
+from bot.table import Refused
+from engine.actions import Action
+from engine.cards import ALL_CARDS, card, card_str
+
+PLACEHOLDER = re.compile(r"{(\w+)}")
+
+
+@pytest.mark.parametrize("key", sorted(i18n.TEXTS))
+def test_every_text_in_both_languages_with_the_same_placeholders(key):
+    de, en = i18n.TEXTS[key]
+    assert de.strip() and en.strip()
+    assert set(PLACEHOLDER.findall(de)) == set(PLACEHOLDER.findall(en))
+
+
+def test_unknown_language_falls_back_to_german():
+    assert i18n.t("fr", "btn.hand") == "Meine Karten" and i18n.t("en", "btn.hand") == "My hand"
+
+
+def test_every_restriction_the_engine_gives_has_its_own_words():
+    rng = random.Random(1)
+    seen = set()
+    for game in engine.game_ids():
+        state = engine.new_match(game, rng, 4)
+        for _ in range(3000):
+            if engine.is_over(state):
+                state = engine.next_deal(state, rng) if not engine.match_over(state) else engine.new_match(game, rng, 4)
+            if state.phase == "play":
+                seen.add(state.restriction())
+            state, _ = engine.apply(state, state.to_act, rng.choice(engine.legal_actions(state)))
+    seen.discard("")
+    assert {"must_follow", "must_trump", "must_overtrump", "must_lead_trump"} <= seen
+    for key in seen | {"not_in_hand"}:
+        assert i18n.hint_key(key) != "hint.other", key
+    assert i18n.hint("de", "must_trump") == "Du musst stechen."
+    assert i18n.hint("de", "jack_rule") == "Bube muss überstochen werden."
+
+
+def test_the_games_own_words():
+    texts = " ".join(de for de, _ in i18n.TEXTS.values())
+    for word in ("Kreide", "Striche", "Knoddel", "Brot", "Kartoffel", "Stein", "Trumpf", "Stich", "Spritzen",
+                 "Stoßen", "Ledig", "Karten weg", "Blinden", "Abrechnung", "Gehampelter", "Augen", "Kehrer"):
+        assert word in texts, word
+
+
+def test_card_labels():
+    assert card_label("JC") == "B♣" and card_label("JC", "en") == "J♣"
+    assert card_label("TH") == "10♥" and card_label("QD") == "D♦" and card_label("QD", "en") == "Q♦"
+    for c in ALL_CARDS:
+        for lang in ("de", "en"):
+            assert parse_card_text(card_label(card_str(c), lang)) == card_str(c)
+        assert parse_card_text(card_str(c)) == card_str(c) and parse_card_text(card_str(c).lower()) == card_str(c)
+
+
+@pytest.mark.parametrize(("text", "card"), [("b♣", "JC"), ("10♥", "TH"), ("dame herz", "QH"), ("As Pik", "AS"),
+                                            ("7 ecken", "7D"), ("K♡", "KH"), ("jack of clubs", None), ("xx", None),
+                                            ("", None), ("10", None), ("♥", None)])
+def test_typed_cards(text, card):
+    assert parse_card_text(text) == card
+
+
+def test_typed_suits():
+    assert [parse_suit_text(x) for x in ("♥", "herz", "Hearts", "h", "karo", "schaufel", "x")] == \
+        ["H", "H", "H", "H", "D", "S", None]
+
+
+@pytest.mark.parametrize(("de", "en"), [("neu", "new"), ("mitspielen", "join"), ("aufstehen", "leave"),
+                                        ("platz", "seat"), ("computer", "bot"), ("los", "start"), ("tisch", "table"),
+                                        ("abbrechen", "abort"), ("revanche", "rematch"), ("regeln", "rules"),
+                                        ("hilfe", "help"), ("sprache", "language"), ("/Neu", "/new")])
+def test_table_commands_in_both_languages(de, en):
+    assert textcmd.parse(de, ()) == textcmd.parse(en, ()) and textcmd.parse(de, ()).kind == "table"
+
+
+def test_typed_actions():
+    legal = [Action("play", card("J", "C")), Action("karten_weg")]
+    assert textcmd.action_for("play", ("B♣",), legal) == Action("play", card("J", "C"))
+    assert textcmd.action_for("meld", ("K♥",), legal) == Action("play", card("K", "H"), meld=True)
+    assert textcmd.action_for("meld", ("♥",), legal) == Action("announce", suit=2)
+    assert textcmd.action_for("alone", (), legal) == Action("karten_weg")
+    assert textcmd.action_for("alone", (), []) == Action("ledig")
+    assert textcmd.action_for("play", (), [Action("play_hand")]) == Action("play_hand")
+    assert textcmd.action_for("solo", ("groß",), []) == Action("solo", size="grand")
+    assert textcmd.parse("gib", ("mir", "eine")) == textcmd.Parsed("action", "solo_small")
+    assert textcmd.parse("karten", ("weg",)) == textcmd.Parsed("action", "alone")
+    with pytest.raises(Refused) as err:
+        textcmd.action_for("play", ("Ober",), legal)
+    assert err.value.key == "not_a_card"
+
+
+def test_new_table_arguments():
+    assert textcmd.new_args(("Bauernstoß", "4", "target=10")) == ("bauernstoss", 4, {"target": 10})
+    assert textcmd.new_args(("schafkopf",)) == ("alter_schafkopf", None, {})
+    assert textcmd.new_args(("bauerchen", "die_letzte=aus")) == ("bauerchen", None, {"die_letzte": False})
+    assert textcmd.new_args(("rams", '{"sixes":', "true}")) == ("rams", None, {"sixes": True})
+    for bad, key in [((), "new_needs_game"), (("skat",), "unknown_game"), (("rams", "x"), "bad_option_syntax"),
+                     (("rams", "{x"), "bad_options_json")]:
+        with pytest.raises(Refused) as err:
+            textcmd.new_args(bad)
+        assert err.value.key == key

@@ -1,0 +1,169 @@
+"""Rendering tables and hands to text and buttons (no Redis: tables built in memory)."""
+
+from __future__ import annotations
+
+import random
+import string
+
+import pytest
+
+import engine
+from bot import actarg, tokens
+from bot.outgoing import ChatRef
+from bot.render import ago, deal_line, hand_message, summary, table_message
+from bot.simulate import random_deal
+from bot.table import Seat, Table
+from engine.actions import Action
+
+GROUP = ChatRef("test", "g1", title="Stammtisch Lautern")
+GAMES = ["bauernstoss", "alter_schafkopf", "bauerchen", "bauer", "rams"]
+
+
+def make_table(game: str, n: int = 4, status: str = "lobby", lang: str = "de") -> Table:
+    names = ["Anna", "Ben", "Cleo", "Dora", "Emil", "Fritz", "Gerd"]
+    seats = [Seat(user=f"test:u{i}", name=names[i]) for i in range(n)]
+    return Table(id="T1", chat=GROUP, game=game, n=n, lang=lang, status=status, opener="test:u0", seats=seats)
+
+
+def all_buttons(message) -> list:
+    return [b for row in message.buttons for b in row]
+
+
+def test_lobby_like_the_sketch():
+    table = make_table("bauerchen")
+    table.seats[1] = Seat()
+    table.seats[3] = Seat(bot=True)
+    msg = table_message(table, None, 3, 0)
+    assert msg.text.splitlines()[:3] == ["🃏 Bauerchen – Tisch von Anna", "Regeln: Standard",
+                                         "1 Anna · 2 – · 3 Cleo · 4 Computer 4"]
+    assert "Partner sitzen sich gegenüber: Anna+Cleo gegen –+Computer 4" in msg.text
+    assert [b.label for b in all_buttons(msg)] == ["Mitspielen", "Aufstehen", "+ Computer", "− Computer",
+                                                   "Regeln", "Optionen", "Los geht's"]
+    for b in all_buttons(msg):
+        tok = tokens.parse(b.token)
+        assert tok.table == "T1" and tok.version == 3 and len(b.token.encode()) <= 64
+
+
+def test_lobby_option_buttons():
+    table = make_table("bauerchen")
+    table.show_opts = True
+    labels = [b.label for b in all_buttons(table_message(table, None, 1, 0))]
+    assert "die_letzte: an" in labels and "trump_after_cards: 2" in labels and labels[-1] == "Fertig"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_play_messages_every_game(game):
+    rng = random.Random(1)
+    table = make_table(game, status="playing")
+    state = engine.new_match(game, rng, 4)
+    table.state = engine.to_json(state)
+    for _ in range(60):
+        if engine.is_over(state):
+            break
+        msg = table_message(table, state, 9, 0)
+        assert "ist dran" in msg.text and msg.buttons[0][0].label == "Meine Karten"
+        seat = state.to_act
+        hand = hand_message(table, state, seat, 9)
+        assert hand.user.user_id == f"u{seat}" and "Deine Karten" in hand.text
+        legal = engine.legal_actions(state)
+        pressed = {actarg.decode(tokens.parse(b.token).arg) for b in all_buttons(hand) if ":act:" in b.token}
+        assert pressed == set(legal)
+        dimmed = [b for b in all_buttons(hand) if ":why:" in b.token]
+        assert all(b.label.endswith(" ·") for b in dimmed)
+        other = hand_message(table, state, (seat + 1) % 4, 9)
+        assert not [b for b in all_buttons(other) if ":act:" in b.token]
+        state, _ = engine.apply(state, seat, rng.choice(legal))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_action_args_round_trip(game):
+    rng = random.Random(2)
+    state = engine.new_match(game, rng, 4)
+    seen = 0
+    for _ in range(300):
+        if engine.is_over(state):
+            state = engine.next_deal(state, rng) if not engine.match_over(state) else engine.new_match(game, rng, 4)
+        acts = engine.legal_actions(state) + [a for v in engine.offers(state).values() for a in v]
+        for a in acts:
+            arg = actarg.encode(a)
+            assert actarg.decode(arg) == a and len(arg) <= 16
+            seen += 1
+        state, _ = engine.apply(state, state.to_act, rng.choice(engine.legal_actions(state)))
+    assert seen > 300
+
+
+def test_action_args_refuse_junk():
+    rng = random.Random(3)
+    for junk in ["", "pl", "pl.XX", "pl.JC.x", "nt.X", "so.m", "sp.JC", "zz", "pl.JC.m.m", "an.HH", "pa.H"]:
+        assert actarg.decode(junk) is None, junk
+    for _ in range(2000):
+        text = "".join(rng.choice(string.ascii_letters + string.digits + "._-") for _ in range(rng.randrange(1, 8)))
+        action = actarg.decode(text)
+        assert action is None or actarg.encode(action) == text
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_final_summary_every_game(game):
+    rng = random.Random(4)
+    table = make_table(game, status="finished")
+    state = engine.new_match(game, rng, 4)
+    results = []
+    while True:
+        random_deal(state, rng)
+        results.append(state.result)
+        if engine.match_over(state):
+            break
+        state = engine.next_deal(state, rng)
+    for result in results:
+        line = deal_line(table, result)
+        assert line and "{" not in line
+    table.state = engine.to_json(state)
+    msg = table_message(table, state, 50, 0)
+    assert msg.text.startswith("🏆") and [b.label for b in all_buttons(msg)] == ["Revanche", "Neuer Tisch"]
+    lines = summary(table, engine.view(state, None)["match"])
+    if game == "rams":
+        assert lines[1].startswith("Rangliste: 1. ") and lines[2].startswith("Abrechnung: ")
+    else:
+        assert " gewinnen " in lines[0]
+
+
+def test_rounds_of_a_stein_and_best_trick():
+    table = make_table("bauerchen", status="finished")
+    table.marks = [[12, 7, 0], [9, 12, 1], [12, 10, 0]]
+    table.best = [2, 41]
+    table.deals = 9
+    lines = summary(table, {"score": [0, 0], "knoddel": [0, 0], "steine": [1, 0], "winner": 0})
+    assert lines == ["🏆 Anna+Cleo gewinnen den Stein (1 : 0 Steine)", "Runden: 12:7 · 9:12 · 12:10 (Gehampelter)",
+                     "Bester Stich: Cleo, 41 Augen", "9 Spiele"]
+
+
+def test_english_and_waiting_time():
+    table = make_table("bauer", status="playing", lang="en")
+    state = engine.new_match("bauer", random.Random(5), 4)
+    msg = table_message(table, state, 1, 7300)
+    assert "➡️ Ben's turn (for 2 h)" in msg.text and msg.buttons[0][0].label == "My hand"
+    assert ago(30, "de") == "1 Min." and ago(3 * 3600, "de") == "3 Std." and ago(3 * 86400, "en") == "3 d"
+
+
+def test_private_hand_title_and_partner_line():
+    table = make_table("bauer", status="playing")
+    table.chat = ChatRef("test", "u0", title="Anna", private=True)
+    state = engine.new_match("bauer", random.Random(6), 4)
+    hand = hand_message(table, state, 0, 1).text.splitlines()
+    assert hand[0] == "Bauer" and hand[1] == "Du spielst mit Cleo gegen Ben und Dora."
+    group = make_table("bauer", status="playing")
+    assert hand_message(group, state, 0, 1).text.startswith("Bauer bei »Stammtisch Lautern«")
+
+
+def test_action_labels_in_the_games_words():
+    table = make_table("bauerchen", status="playing")
+    state = engine.new_match("bauerchen", random.Random(7), 4)
+    hand = hand_message(table, state, state.to_act, 1)
+    labels = [b.label for b in all_buttons(hand)]
+    assert "♥ Herz" in labels
+    bauer = make_table("bauer", status="playing")
+    state = engine.new_match("bauer", random.Random(7), 4)
+    state, _ = engine.apply(state, state.to_act, Action("name_trump", suit=0))
+    public = [b.label for b in all_buttons(table_message(bauer, state, 2, 0))]
+    assert public == ["Meine Karten", "Stoßen", "Karten weg"]
+    assert "Trumpf ♣ (von " in table_message(bauer, state, 2, 0).text

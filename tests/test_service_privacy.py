@@ -1,0 +1,67 @@
+"""Privacy: over many deals of every game, no public message shows a card still hidden in a hand,
+and no hand message shows a card its owner may not see.
+
+Hidden: the cards in hands, set aside (blind, discards) and not yet dealt to their holder, less
+the cards every player has seen (the engine's public view: turned cards, a meld's partner ...).
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import engine
+from bot.cardtext import card_label
+from bot.outgoing import HandMessage, Notice, TableMessage
+from bot.table import Table
+from engine.cards import ALL_CARDS, card_str, cards_in, mask_of
+from tests.servicekit import GROUP, Players, button, press, say, service, table_msg, user
+
+CASES = [("bauernstoss", 4, ""), ("alter_schafkopf", 4, ""), ("bauerchen", 4, ""),
+         ("bauerchen", 4, "trump_after_cards=5"), ("bauer", 4, ""), ("bauer", 4, "short_deck=1"),
+         ("rams", 4, ""), ("rams", 6, "sixes=1"), ("rams", 7, "")]
+DEALS = 12
+
+
+def labels(mask: int) -> set[str]:
+    return {card_label(card_str(c), lang) for c in cards_in(mask) for lang in ("de", "en")}
+
+
+def shown(message) -> str:
+    return message.text + " " + " ".join(b.label for row in getattr(message, "buttons", ()) for b in row)
+
+
+def leaks(text: str, secret: set[str]) -> set[str]:
+    return {label for label in secret if label in text}
+
+
+@pytest.mark.parametrize(("game", "n", "options"), CASES, ids=[f"{g}-{n}-{o or 'std'}" for g, n, o in CASES])
+async def test_no_public_message_shows_a_hidden_card(store, game, n, options):
+    svc = service(store, seed=n * 31 + len(options))
+    users = [user(i) for i in range(n)]
+    players = Players(svc, GROUP, users, seed=5)
+    table = table_msg(await players.send(say(GROUP, users[0], f"neu {game} {n} {options}".strip())))
+    for u in users[1:]:
+        table = table_msg(await players.send(press(GROUP, u, button(table, "join").token)))
+    effects = await players.send(press(GROUP, users[0], button(table, "start").token))
+    checked = 0
+    while True:
+        data = Table.load((await store.load(table.table_id))[1])
+        state = engine.from_json(data.state)
+        public_view = json.dumps(engine.view(state, None))
+        known = state.known_cards() | mask_of(c for c in ALL_CARDS if f'"{card_str(c)}"' in public_view)
+        hidden = [state.hands[s] & ~known for s in range(state.n)]
+        secret = labels(0 if data.status != "playing" else (sum(hidden) | state.set_aside()) & ~known)
+        for e in effects:
+            if isinstance(e, (TableMessage, Notice)):
+                assert not leaks(shown(e), secret), (shown(e), leaks(shown(e), secret))
+                checked += 1
+            elif isinstance(e, HandMessage) and data.status == "playing":
+                seat = data.seat_of(e.user.key)
+                unseen = sum(hidden[s] for s in range(state.n) if s != seat) | (state.hands[seat] & ~state.visible_hand(seat))
+                assert not leaks(shown(e), labels(unseen & ~known)), shown(e)
+        if data.status != "playing" or data.deals >= DEALS:
+            break
+        effects = await players.step()
+    assert checked > 20

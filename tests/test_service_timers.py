@@ -1,0 +1,92 @@
+"""Turn timers: a reminder and an automatic move fire once, even with two processes ticking."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from bot.outgoing import HandMessage, Notice
+from bot.table import Table
+from tests.servicekit import GROUP, audit, button, of, press, say, service, table_msg, user
+
+T0 = 1_800_000_000.0
+REMIND, AUTO = 12 * 3600, 48 * 3600
+
+
+def tick_in_two_processes(redis_url: str, key_prefix: str, now: float) -> list[dict]:
+    procs = [subprocess.Popen([sys.executable, "-m", "tests.service_worker", "tick", redis_url, key_prefix, str(now)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    notices = []
+    for p in procs:
+        out, err = p.communicate(timeout=120)
+        assert p.returncode == 0, err
+        notices += json.loads(out)
+    return notices
+
+
+async def start_table(store, clock):
+    svc = service(store, seed=3, clock=clock)
+    anna, ben = user(0), user(1)
+    table = table_msg(await svc.handle(say(GROUP, anna, "neu bauer")))
+    table = table_msg(await svc.handle(press(GROUP, ben, button(table, "join").token)))
+    await svc.handle(press(GROUP, anna, button(table, "start").token))
+    return svc, table.table_id
+
+
+async def to_act(store, table_id):
+    version, data = await store.load(table_id)
+    table = Table.load(data)
+    return version, table, table.state["to_act"]
+
+
+async def test_reminder_and_autoplay_fire_once_with_two_processes(store, redis_url, key_prefix):
+    now = [T0]
+    svc, table_id = await start_table(store, lambda: now[0])
+    version, table, seat = await to_act(store, table_id)
+    assert table.seats[seat].human
+    name = table.seats[seat].name
+    assert await svc.tick(T0 + REMIND - 1) == []
+    notices = tick_in_two_processes(redis_url, key_prefix, T0 + REMIND + 1)
+    assert notices == [{"text": f"⏰ {name}, du bist dran (Bauer).", "mentions": [table.seats[seat].user.split(":")[1]]}]
+    assert (await store.load(table_id))[0] == version, "a reminder changes nothing"
+    notices = tick_in_two_processes(redis_url, key_prefix, T0 + AUTO + 1)
+    assert len(notices) == 1 and notices[0]["text"].startswith(f"⏱ {name} war zu lange weg")
+    assert notices[0]["mentions"] == [table.seats[seat].user.split(":")[1]]
+    assert tick_in_two_processes(redis_url, key_prefix, T0 + AUTO + 10) == []
+    counts = await audit(store, table_id)
+    after = counts["table"]
+    assert after.seats[seat].auto
+    timer_entries = [json.loads(e) for e in await store.log(table_id) if json.loads(e)["by"] == "timer"]
+    assert len(timer_entries) == 1 and timer_entries[0]["moves"][0]["by"] == "timer"
+    # he takes his seat back by acting at the table
+    now[0] = T0 + AUTO + 100
+    owner = user(0) if after.seats[seat].user == user(0).key else user(1)
+    effects = await svc.handle(say(GROUP, owner, "hand"))
+    assert of(effects, HandMessage)
+    assert not (await audit(store, table_id))["table"].seats[seat].auto
+
+
+async def test_a_timer_of_an_old_version_does_nothing(store):
+    now = [T0]
+    svc, table_id = await start_table(store, lambda: now[0])
+    version, table, seat = await to_act(store, table_id)
+    mover = user(0) if table.seats[seat].user == user(0).key else user(1)
+    hand = of(await svc.handle(say(GROUP, mover, "hand")), HandMessage)[0]
+    now[0] = T0 + 60
+    await svc.handle(press(GROUP, mover, hand.buttons[0][0].token))
+    assert (await store.load(table_id))[0] == version + 1
+    # the old version's reminder is due but gone; the new version's fires if a person is to act
+    assert await svc.tick(T0 + REMIND + 1) == []
+    _, table, seat = await to_act(store, table_id)
+    notices = of(await svc.tick(T0 + 60 + REMIND + 1), Notice)
+    assert len(notices) == (1 if table.seats[seat].human else 0)
+
+
+async def test_timers_off(store):
+    now = [T0]
+    svc = service(store, seed=3, clock=lambda: now[0], autoplay_after="off", reminder_after="off")
+    anna = user(0)
+    await svc.handle(say(GROUP, anna, "neu bauer"))
+    await svc.handle(say(GROUP, anna, "los"))
+    assert await store.due(T0 + 10 * AUTO) == []

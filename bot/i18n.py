@@ -110,6 +110,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "hint.trump_ace_first": ("Trumpfass zuerst.", "Lead the trump ace first."),
     "hint.jack_rule": ("Bube muss überstochen werden.", "You must beat the jack with a higher jack."),
     "hint.not_in_hand": ("Die Karte hast du nicht.", "You don't hold that card."),
+    "hint.not_now": ("Das darfst du gerade nicht.", "You may not do that now."),
     "hint.other": ("Diese Karte darfst du jetzt nicht spielen.", "You may not play that card now."),
     "hint.free": ("Die darfst du spielen.", "You may play that one."),
     # --- notices and toasts
@@ -248,7 +249,7 @@ TEXTS: dict[str, tuple[str, str]] = {
 }
 
 _HINTS = {"must_follow", "must_trump", "must_overtrump", "must_lead_trump", "trump_ace_first", "jack_rule",
-          "not_in_hand"}
+          "not_in_hand", "not_now"}
 
 
 def supported(lang: str | None) -> bool:

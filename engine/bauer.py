@@ -85,6 +85,7 @@ class BauerState(State):
     """One deal of Bauer with the running Brot score and the Brote won."""
 
     GAME: ClassVar[str] = "bauer"
+    OFFERS: ClassVar[frozenset[str]] = frozenset({"stoss", "karten_weg"})
     OPTIONS: ClassVar[type[BaseModel]] = BauerOptions
     FIELDS: ClassVar[dict[str, str]] = {
         "first": "masks", "caller": "plain", "stossed": "plain", "alone": "plain", "out": "mask",

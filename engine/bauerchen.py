@@ -123,6 +123,7 @@ class BauerchenState(State):
     """One Bauerchen deal: naming trump, Spritzen, Ledig, five tricks with melds, and the match around it."""
 
     GAME: ClassVar[str] = "bauerchen"
+    OFFERS: ClassVar[frozenset[str]] = frozenset({"spritz", "ledig"})
     OPTIONS: ClassVar[type[BaseModel]] = BauerchenOptions
     PLAY_VARIANTS: ClassVar[bool] = True
     FIELDS: ClassVar[dict[str, str]] = {

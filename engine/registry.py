@@ -10,6 +10,7 @@ if TYPE_CHECKING:
 __all__ = ["register", "game_class", "game_ids"]
 
 _GAMES: dict[str, type["State"]] = {}
+ORDER = ("bauernstoss", "alter_schafkopf", "bauerchen", "bauer", "rams")
 
 
 def register(cls: type["State"]) -> type["State"]:
@@ -28,11 +29,11 @@ def game_class(game_id: str) -> type["State"]:
 
 
 def game_ids() -> list[str]:
-    """The ids of all registered games, in registration order."""
+    """The ids of all registered games, in the order the rules list them."""
     _load()
-    return list(_GAMES)
+    return sorted(_GAMES, key=lambda g: (ORDER.index(g) if g in ORDER else len(ORDER), g))
 
 
 def _load() -> None:
-    if not _GAMES:
-        from . import bauernstoss, bauerchen, bauer, rams  # noqa: F401  (they register)
+    """Import every game module (each registers itself), whichever was imported first."""
+    from . import bauernstoss, bauerchen, bauer, rams  # noqa: F401

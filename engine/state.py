@@ -103,6 +103,8 @@ class State:
         self.phase = ""
         self.events = []
 
+    OFFERS: ClassVar[frozenset[str]] = frozenset()
+    """Action kinds a seat takes out of turn (doubling, playing alone)."""
     PLAY_VARIANTS: ClassVar[bool] = False
     """True where a card can be played in more than one way (a meld), see ``play_actions``."""
     PLAYERS: ClassVar[tuple[int, int]] = (4, 4)
@@ -308,9 +310,13 @@ class State:
         if seat != self.to_act:
             if action in self.offers_for(seat):
                 return
+            if action.kind in self.OFFERS:
+                raise Rejected(Code.ILLEGAL, f"seat {seat} may not {action.kind} now", "not_now")
             raise Rejected(Code.NOT_YOUR_TURN, f"not seat {seat}'s turn (seat {self.to_act} is to act)")
         if action not in self.legal():
-            if action.kind == PLAY and not (self.hands[seat] >> action.card & 1):
+            if action.kind != PLAY:
+                raise Rejected(Code.ILLEGAL, f"{action} is not allowed now", "not_now")
+            if not self.hands[seat] >> action.card & 1:
                 raise Rejected(Code.ILLEGAL, f"seat {seat} does not hold {card_str(action.card)}", "not_in_hand")
             raise Rejected(Code.ILLEGAL, f"{action} is not allowed now", self.restriction())
 

@@ -276,16 +276,16 @@ def test_stoss_then_stoss_back_once_each():
     st = run(deal(), "0 name_H")
     assert offers(st) == {1: {"stoss", "karten_weg"}, 2: {"karten_weg"}, 3: {"stoss", "karten_weg"}}
     assert {a.kind for a in engine.legal_actions(st)} == {"play", "karten_weg"}
-    refused(st, 2, Action("stoss"), Code.NOT_YOUR_TURN)
+    refused(st, 2, Action("stoss"), Code.ILLEGAL)
     refused(st, 0, Action("stoss"), Code.ILLEGAL)
     st, events = engine.apply(st, 3, Action("stoss"))
     assert events == [{"type": "stoss", "seat": 3, "level": 1}]
     assert engine.view(st, None)["public"]["stoss"] == [3]
-    refused(st, 1, Action("stoss"), Code.NOT_YOUR_TURN)
+    refused(st, 1, Action("stoss"), Code.ILLEGAL)
     assert offers(st)[2] == {"stoss", "karten_weg"} and "stoss" in {a.kind for a in engine.legal_actions(st)}
     st = run(st, "0 JD; 2 stoss")
     assert st.stossed == [3, 2] and offers(st) == {}
-    refused(st, 0, Action("stoss"), Code.NOT_YOUR_TURN)
+    refused(st, 0, Action("stoss"), Code.ILLEGAL)
     refused(st, 1, Action("stoss"), Code.ILLEGAL)
 
 
@@ -299,7 +299,7 @@ def test_stoss_until_the_trump_team_has_five_tricks():
     assert set(offers(st)) == {1, 3}  # 4 tricks to 0: still open
     st = run(st, "; ".join(steps[16:20]))
     assert offers(st) == {} and st.won[0] + st.won[2] == 5
-    refused(st, 3, Action("stoss"), Code.NOT_YOUR_TURN)
+    refused(st, 3, Action("stoss"), Code.ILLEGAL)
     # a Stoß given before: the Stoß back closes at the same moment
     st = run(deal(hands), "0 name_H; 1 stoss; " + "; ".join(steps[:20]))
     assert offers(st) == {} and "stoss" not in {a.kind for a in engine.legal_actions(st)}
@@ -405,13 +405,13 @@ def test_karten_weg_any_player_after_the_deal_before_the_first_lead():
     assert engine.view(st, None)["public"]["karten_weg"] == 1
     assert legal_cards(st) == {"9H", "8H"}
     assert refused(st, 1, action("7C"), Code.ILLEGAL).hint == "must_lead_trump"
-    refused(st, 0, Action("karten_weg"), Code.NOT_YOUR_TURN)  # once per deal
+    refused(st, 0, Action("karten_weg"), Code.ILLEGAL)  # once per deal
     refused(st, 1, Action("karten_weg"), Code.ILLEGAL)
     st = run(st, "1 9H; 2 7H")
     assert st.to_act == 0  # seat 3 is skipped
     st = run(run(deal(STRONG), "0 name_H"), "0 JH")
     refused(st, 1, Action("karten_weg"), Code.ILLEGAL)  # the first card is out
-    refused(st, 2, Action("karten_weg"), Code.NOT_YOUR_TURN)
+    refused(st, 2, Action("karten_weg"), Code.ILLEGAL)
 
 
 def test_karten_weg_lost_at_the_first_lost_trick():
@@ -451,8 +451,8 @@ def test_karten_weg_stoss_roles():
     st = run(deal(STRONG), "0 name_H; 1 karten_weg")  # the team that did not name trump plays alone
     assert offers(st) == {}  # seat 3 laid his cards away, the trump team waits for a Stoß
     assert {a.kind for a in engine.legal_actions(st)} == {"play", "stoss"}
-    refused(st, 3, Action("stoss"), Code.NOT_YOUR_TURN)
-    refused(st, 2, Action("stoss"), Code.NOT_YOUR_TURN)
+    refused(st, 3, Action("stoss"), Code.ILLEGAL)
+    refused(st, 2, Action("stoss"), Code.ILLEGAL)
     st = run(st, "1 stoss")
     assert offers(st) == {0: {"stoss"}, 2: {"stoss"}}
 

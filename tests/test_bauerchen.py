@@ -330,10 +330,10 @@ def test_spritzen_alternate_between_teams():
     st = run(deal(), "0 name H")
     assert engine.offers(st) == {1: [Action("spritz"), Action("ledig")], 2: [Action("ledig")],
                                  3: [Action("spritz"), Action("ledig")]}
-    refused(st, 2, Action("spritz"), Code.NOT_YOUR_TURN)
+    refused(st, 2, Action("spritz"), Code.ILLEGAL)
     refused(st, 0, Action("spritz"), Code.ILLEGAL)
     st = run(st, "3 spritz")
-    refused(st, 1, Action("spritz"), Code.NOT_YOUR_TURN)
+    refused(st, 1, Action("spritz"), Code.ILLEGAL)
     st = run(st, "2 spritz; 0 play KH; 1 spritz; 0 spritz")
     assert st.spritz == 4
     assert engine.view(st, None)["public"]["spritz_next"] == 1
@@ -357,7 +357,7 @@ def test_spritzen_timing():
     st = run(st, "3 play KC")
     assert st.team_eyes() == [75, 18]  # home holds 66
     assert all(Action("spritz") not in st.offers_for(s) for s in range(4))
-    refused(st, 1, Action("spritz"), Code.NOT_YOUR_TURN)
+    refused(st, 1, Action("spritz"), Code.ILLEGAL)
     hands, script = AWAY_65
     st = run(deal(hands), script)
     assert st.team_eyes()[1] < 65 and Action("spritz") in st.offers_for(1)
@@ -378,7 +378,7 @@ def test_ledig_window():
     st = run(deal(), "0 name H")
     assert all(Action("ledig") in st.offers_for(s) for s in range(4))
     st = run(st, "0 play KH")
-    refused(st, 2, Action("ledig"), Code.NOT_YOUR_TURN)
+    refused(st, 2, Action("ledig"), Code.ILLEGAL)
     refused(st, 1, Action("ledig"), Code.ILLEGAL)
 
 
@@ -389,7 +389,7 @@ def test_ledig_partner_sits_out_and_spritzen_lapse():
     assert st.spritz == 0 and st.active == [True, True, False, True]
     assert st.hands[2] == 0 and st.set_aside() == mask_of(parse_hands(LEDIG_HANDS)[2])
     assert engine.offers(st) == {} and engine.legal_actions(st)[-1].kind == "play"
-    refused(st, 1, Action("spritz"), Code.NOT_YOUR_TURN)
+    refused(st, 1, Action("spritz"), Code.ILLEGAL)
     refused(st, 2, action("play", "AC"), Code.NOT_YOUR_TURN)
     st = run(st, "0 play JC; 1 play JD; 3 play TC")
     assert st.tricks[-1] == (0, tuple(parse_card(c) for c in ("JC", "JD", "TC")), 0)

@@ -32,7 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .actions import Action
 from .cards import DECK20, DECK32, EYES, SUITS, card, card_str
-from .deal import check_cards
+from .deal import check_cards, deal_rounds
 from .order import TrumpOrder
 from .registry import register
 from .state import OVER, PLAY_PHASE, State
@@ -147,12 +147,7 @@ class BauerState(State):
     def packets(cls, options: BauerOptions, n: int, match: dict, dealer: int,
                 order: list[int]) -> tuple[list[list[int]], list[int], list[int]]:
         """4 then 4 cards to each seat from the forehand on (3 then 2 with ``short_deck``)."""
-        first = 3 if options.short_deck else 4
-        rest = len(order) // n - first
-        # the i-th seat from the forehand on gets packet i of each round
-        dealt = [order[i * first:(i + 1) * first] + order[n * first + i * rest:n * first + (i + 1) * rest]
-                 for i in range(n)]
-        return [dealt[(seat - dealer - 1) % n] for seat in range(n)], [], []
+        return deal_rounds(order, n, dealer, (3, 2) if options.short_deck else (4, 4)), [], []
 
     @classmethod
     def start(cls, options: BauerOptions, n: int, dealer: int, match: dict, hands: list[list[int]],

@@ -31,7 +31,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .actions import PLAY, Action
 from .cards import DECK20, JACKS, SUITS, bit, card, card_str, card_strs, cards_in, mask_of, suit_of
-from .deal import check_cards
+from .deal import check_cards, deal_rounds
 from .order import TRUMP, TrumpOrder
 from .registry import register
 from .state import PLAY_PHASE, State
@@ -177,13 +177,7 @@ class BauerchenState(State):
     def packets(cls, options: BaseModel, n: int, match: dict, dealer: int,
                 order: list[int]) -> tuple[list[list[int]], list[int], list[int]]:
         """Deal 2 then 3 cards to each seat from the forehand on; hands keep the dealt order."""
-        hands: list[list[int]] = [[] for _ in range(n)]
-        pos = 0
-        for size in (2, 3):
-            for i in range(n):
-                hands[(dealer + 1 + i) % n].extend(order[pos:pos + size])
-                pos += size
-        return hands, [], []
+        return deal_rounds(order, n, dealer, (2, 3)), [], []
 
     @classmethod
     def start(cls, options: BaseModel, n: int, dealer: int, match: dict, hands: list[list[int]],

@@ -35,7 +35,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .actions import Action
 from .cards import DECK32, JACKS, SUIT_MASKS, SUITS, card, card_str, cards_in, mask_of
-from .deal import check_cards
+from .deal import check_cards, deal_rounds
 from .order import TRUMP, TrumpOrder
 from .registry import register
 from .state import OVER, PLAY_PHASE, State
@@ -180,11 +180,7 @@ class Bauernstoss(State):
     def packets(cls, options: BaseModel, n: int, match: dict, dealer: int,
                 order: list[int]) -> tuple[list[list[int]], list[int], list[int]]:
         """Deal 4 + 4 cards to each seat from the forehand on."""
-        hands: list[list[int]] = [[] for _ in range(n)]
-        for k in range(2 * n):
-            seat = (dealer + 1 + k) % n
-            hands[seat] += order[4 * k:4 * k + 4]
-        return hands, [], []
+        return deal_rounds(order, n, dealer, (4, 4)), [], []
 
     @classmethod
     def start(cls, options: BaseModel, n: int, dealer: int, match: dict, hands: list[list[int]],

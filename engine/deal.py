@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from .cards import card_str, cards_in
 
-__all__ = ["check_cards", "shuffled"]
+__all__ = ["check_cards", "deal_rounds", "shuffled"]
 
 
 def check_cards(deck: int, groups: Sequence[tuple[str, Sequence[int], int]]) -> None:
@@ -31,3 +31,17 @@ def shuffled(deck: int, rng) -> list[int]:
     cards = cards_in(deck)
     rng.shuffle(cards)
     return cards
+
+
+def deal_rounds(order: Sequence[int], n: int, dealer: int, sizes: Sequence[int]) -> list[list[int]]:
+    """Deal ``order`` in rounds of packets (``sizes``, e.g. 2 then 3) from the forehand on.
+
+    Returns each seat's hand in the order it was dealt, seat 0 first.
+    """
+    hands: list[list[int]] = [[] for _ in range(n)]
+    pos = 0
+    for size in sizes:
+        for i in range(n):
+            hands[(dealer + 1 + i) % n].extend(order[pos:pos + size])
+            pos += size
+    return hands

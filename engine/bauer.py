@@ -32,7 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .actions import Action
 from .cards import DECK20, DECK32, EYES, SUITS, card, card_str
-from .deal import check_cards, deal_rounds
+from .deal import check_hands, deal_rounds
 from .order import TrumpOrder
 from .registry import register
 from .state import OVER, PLAY_PHASE, State
@@ -155,8 +155,7 @@ class BauerState(State):
         """The deal before trump is named; the forehand names it."""
         deck = cls.deck(options, n, match)
         size = deck.bit_count() // n
-        check_cards(deck, [(f"hand of seat {i}", h, size) for i, h in enumerate(hands)]
-                    + [("blind", blind, 0), ("turned", turned, 0)])
+        check_hands(deck, hands, size, blind, turned)
         return cls._dealt(options, n, dealer, match, hands)
 
     def next_deal(self, order: list[int]) -> "BauerState":

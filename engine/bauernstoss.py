@@ -35,7 +35,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .actions import Action
 from .cards import DECK32, JACKS, SUIT_MASKS, SUITS, card, card_str, cards_in, mask_of
-from .deal import check_cards, deal_rounds
+from .deal import check_hands, deal_rounds
 from .order import TRUMP, TrumpOrder
 from .registry import register
 from .state import OVER, PLAY_PHASE, State
@@ -109,6 +109,7 @@ class Bauernstoss(State):
     """One deal of Bauernstoß with the partie's Striche and chalk around it."""
 
     GAME = "bauernstoss"
+    DECK = DECK32
     OPTIONS = BauernstossOptions
     FIELDS: ClassVar[dict[str, str]] = {
         "calls": "plain", "committed": "plain", "best": "plain", "tied": "plain", "soloist": "plain",
@@ -172,11 +173,6 @@ class Bauernstoss(State):
         return match
 
     @classmethod
-    def deck(cls, options: BaseModel, n: int, match: dict) -> int:
-        """The 32-card deck."""
-        return DECK32
-
-    @classmethod
     def packets(cls, options: BaseModel, n: int, match: dict, dealer: int,
                 order: list[int]) -> tuple[list[list[int]], list[int], list[int]]:
         """Deal 4 + 4 cards to each seat from the forehand on."""
@@ -186,8 +182,7 @@ class Bauernstoss(State):
     def start(cls, options: BaseModel, n: int, dealer: int, match: dict, hands: list[list[int]],
               blind: list[int], turned: list[int]) -> "Bauernstoss":
         """The announcing round of a new deal; ``ValueError`` unless four hands of 8 share the 32 cards."""
-        check_cards(DECK32, [(f"hand of seat {i}", h, 8) for i, h in enumerate(hands)]
-                    + [("blind", blind, 0), ("turned cards", turned, 0)])
+        check_hands(cls.DECK, hands, 8, blind, turned)
         st = object.__new__(cls)
         st.init_core(options, n, dealer, match, [mask_of(h) for h in hands])
         st.phase = ANNOUNCE

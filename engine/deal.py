@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from .cards import card_str, cards_in
 
-__all__ = ["check_cards", "deal_rounds", "shuffled"]
+__all__ = ["check_cards", "check_hands", "deal_rounds", "shuffled"]
 
 
 def check_cards(deck: int, groups: Sequence[tuple[str, Sequence[int], int]]) -> None:
@@ -24,6 +24,13 @@ def check_cards(deck: int, groups: Sequence[tuple[str, Sequence[int], int]]) -> 
             if c in seen:
                 raise ValueError(f"{card_str(c)} appears twice ({seen[c]} and {name})")
             seen[c] = name
+
+
+def check_hands(deck: int, hands: Sequence[Sequence[int]], size: int, blind: Sequence[int] = (),
+                turned: Sequence[int] = ()) -> None:
+    """:func:`check_cards` for a game without blind or turned cards: every hand of ``size`` cards."""
+    check_cards(deck, [(f"hand of seat {i}", h, size) for i, h in enumerate(hands)]
+                + [("blind", blind, 0), ("turned cards", turned, 0)])
 
 
 def shuffled(deck: int, rng) -> list[int]:

@@ -107,6 +107,8 @@ class State:
     """Action kinds a seat takes out of turn (doubling, playing alone)."""
     PLAY_VARIANTS: ClassVar[bool] = False
     """True where a card can be played in more than one way (a meld), see ``play_actions``."""
+    DECK: ClassVar[int] = 0
+    """The cards of a deal, for games whose deck does not depend on options or players."""
     PLAYERS: ClassVar[tuple[int, int]] = (4, 4)
     DEFAULT_PLAYERS: ClassVar[int] = 4
 
@@ -123,8 +125,8 @@ class State:
 
     @classmethod
     def deck(cls, options: BaseModel, n: int, match: dict) -> int:
-        """The mask of the cards used in a deal."""
-        raise NotImplementedError
+        """The mask of the cards used in a deal (by default the class's ``DECK``)."""
+        return cls.DECK
 
     @classmethod
     def packets(cls, options: BaseModel, n: int, match: dict, dealer: int,

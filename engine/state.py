@@ -258,6 +258,13 @@ class State:
         self.events.append({"type": "trick", "leader": leader, "cards": card_strs(cards), "winner": winner})
         self.after_trick(winner)
 
+    def played(self) -> int:
+        """The mask of every card played in this deal, the running trick included."""
+        m = mask_of(self.trick)
+        for _, cards, _ in self.tricks:
+            m |= mask_of(cards)
+        return m
+
     def trick_seats(self) -> list[int]:
         """The seats that played the cards of the current trick, in order."""
         seats, s = [], self.leader

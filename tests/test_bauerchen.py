@@ -575,13 +575,7 @@ def test_random_play_invariants():
             union = 0
             for h in st.hands:
                 union |= h
-            played = 0
-            for _, cards, _ in st.tricks:
-                for c in cards:
-                    played |= 1 << c
-            for c in st.trick:
-                played |= 1 << c
-            assert union | played | st.set_aside() == DECK20
+            assert union | st.played() | st.set_aside() == DECK20
         if st.ledig is None:
             assert sum(st.result["eyes"]) == 130
         st = engine.new_match("bauerchen", rng) if engine.match_over(st) else engine.next_deal(st, rng)

@@ -36,16 +36,6 @@ def cases():
                 yield pytest.param(game, n, opts, id=f"{game}-{n or 4}p-opts{i}")
 
 
-def played(state) -> int:
-    m = 0
-    for _, cards, _ in state.tricks:
-        for c in cards:
-            m |= 1 << c
-    for c in state.trick:
-        m |= 1 << c
-    return m
-
-
 def card_tokens(obj) -> set[str]:
     """Every card notation that appears as a JSON string anywhere in ``obj``."""
     text = json.dumps(obj)
@@ -58,7 +48,7 @@ def check_invariants(state, deck: int) -> None:
     for h in hands:
         assert union & h == 0, "hands overlap"
         union |= h
-    out = played(state)
+    out = state.played()
     aside = state.set_aside()
     assert union & out == 0 and union & aside == 0 and out & aside == 0, "a card is in two places"
     assert union | out | aside == deck, "cards not conserved"

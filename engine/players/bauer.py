@@ -69,12 +69,7 @@ def expected_tricks(order: TrumpOrder, hand: int, unseen: int) -> float:
 
 def _unseen(state: BauerState, seat: int) -> int:
     """The cards of the deal that ``seat`` has neither in hand nor seen played."""
-    seen = state.hands[seat]
-    for _, cards, _ in state.tricks:
-        for c in cards:
-            seen |= 1 << c
-    for c in state.trick:
-        seen |= 1 << c
+    seen = state.hands[seat] | state.played()
     return state.deck(state.options, state.n, state.match) & ~seen
 
 

@@ -101,7 +101,7 @@ def _play(state: State, seat: int, legal: int) -> int:
     cards = cards_in(legal)
     if len(cards) == 1:
         return cards[0]
-    outstanding = DECK32 & ~state.hands[seat] & ~_played(state)
+    outstanding = DECK32 & ~state.hands[seat] & ~state.played()
     if not state.trick:
         return _lead(order, state.hands[seat], cards, outstanding)
     best_i = order.winner_index(state.trick)
@@ -153,17 +153,6 @@ def _beats(order: TrumpOrder, c: int, best: int) -> bool:
     if order.eff[c] == order.eff[best]:
         return order.strength[c] > order.strength[best]
     return order.eff[c] == TRUMP
-
-
-def _played(state: State) -> int:
-    """Every card played so far in the deal, the running trick included."""
-    m = 0
-    for _, cards, _ in state.tricks:
-        for c in cards:
-            m |= 1 << c
-    for c in state.trick:
-        m |= 1 << c
-    return m
 
 
 def _by_strength(order: TrumpOrder, mask: int) -> list[int]:

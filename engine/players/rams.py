@@ -30,10 +30,7 @@ _TRUMP_CHANCE = (0.95, 0.7, 0.45, 0.25, 0.12)
 
 def _unknown(state: RamsState, seat: int) -> int:
     """Cards ``seat`` cannot see that may still be played: not his, not played, not a turned card left out."""
-    gone = 0
-    for _, cards, _ in state.tricks:
-        gone |= mask_of(cards)
-    gone |= mask_of(state.trick)
+    gone = state.played()
     left_out = mask_of(state.turned[:len(state.turned) - state.robbed])
     return state.deal_deck & ~state.hands[seat] & ~gone & ~left_out
 

@@ -1,0 +1,214 @@
+"""The running Telegram bot: the PTB application, its update handler, the timers and the outbox.
+
+Updates come by long polling, or by webhook when ``TELEGRAM_WEBHOOK_URL`` is set (PTB's
+webhook server checks the secret token header on every request; run several processes behind
+a load balancer that way). Each update becomes a :class:`~bot.outgoing.Command` for the service
+and the returned effects are carried out by :class:`~adapters.telegram.deliver.Delivery`.
+
+A button press is answered exactly once and at once: the answer is the first call made for it,
+and it waits for the service's verdict at most ``ack_deadline_s`` (the service takes
+milliseconds), so a refusal's toast or a deep link can ride on it; a press the service has not
+decided by then is answered empty.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+from urllib.parse import urlsplit
+
+from telegram import BotCommand, CallbackQuery, Update
+from telegram.error import BadRequest
+from telegram.ext import Application, ApplicationBuilder, ContextTypes, TypeHandler
+
+from bot import tokens
+from bot.outgoing import ChatRef, Command, JoinLink, Outgoing, Toast
+from bot.settings import Settings
+
+from . import commands, markup
+from .deliver import Delivery, Refs
+from .outbox import Outbox, Pacer, SharedLimit
+from .translate import PLATFORM, SYSTEM, command_of, migrate_command
+from .tuning import Tuning
+
+__all__ = ["TelegramBot", "serve", "JOIN_VERB", "ALLOWED_UPDATES"]
+
+log = logging.getLogger(__name__)
+
+JOIN_VERB = "join"
+"""The command and button verb that seats a player: the bot must be able to write to him first."""
+
+ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY]
+
+
+class TelegramBot:
+    """The adapter while it runs.
+
+    Args:
+        settings: the token, webhook and API base URL settings.
+        service: the bot layer: ``handle(cmd)``, ``tick()``, ``join_payload(table_id)``.
+        refs: where message ids are kept per table (the store).
+        tuning: flood limits and timings.
+        shared: the flood limit shared by every process (a Redis limiter); ``None`` for one process.
+    """
+
+    def __init__(self, settings: Settings, service, refs: Refs, tuning: Tuning | None = None,
+                 shared: SharedLimit | None = None):
+        self.settings = settings
+        self.service = service
+        self.refs = refs
+        self.tuning = tuning or Tuning()
+        if settings.telegram_token is None:
+            raise ValueError("TELEGRAM_TOKEN is not set")
+        builder = ApplicationBuilder().token(settings.telegram_token.get_secret_value()).concurrent_updates(True)
+        if settings.telegram_api_base_url:
+            builder = builder.base_url(settings.telegram_api_base_url)
+        self.app: Application = builder.build()
+        self.app.add_handler(TypeHandler(Update, self.on_update))
+        self.app.add_error_handler(self._error)
+        self.outbox = Outbox(Pacer(self.tuning, shared), self._migrated)
+        self.delivery: Delivery | None = None
+        self._ticker: asyncio.Task | None = None
+
+    @property
+    def username(self) -> str:
+        """The bot's username (known once started)."""
+        return self.app.bot.username
+
+    async def start(self) -> None:
+        """Connect, register the command menus, start receiving updates and the timer loop."""
+        await self.app.initialize()
+        self.delivery = Delivery(self.app.bot, self.refs, self.outbox, self.service.join_payload, self.username,
+                                 self.tuning.lazy_s)
+        for lang in ("de", "en"):
+            await self.app.bot.set_my_commands([BotCommand(n, d) for n, d in commands.menu(lang)],
+                                               language_code="de" if lang == "de" else None)
+        await self.app.start()
+        url = self.settings.telegram_webhook_url
+        if url:
+            listen = self.settings.telegram_webhook_listen
+            await self.app.updater.start_webhook(
+                listen=listen.host, port=listen.port, url_path=urlsplit(url).path.lstrip("/"), webhook_url=url,
+                secret_token=self.settings.telegram_webhook_secret.get_secret_value(),
+                allowed_updates=ALLOWED_UPDATES)
+        else:
+            await self.app.updater.start_polling(timeout=self.tuning.poll_timeout_s, allowed_updates=ALLOWED_UPDATES)
+        self._ticker = asyncio.get_running_loop().create_task(self._tick_loop())
+
+    async def stop(self, flush_s: float = 5.0) -> None:
+        """Stop receiving, send what is still queued (for at most ``flush_s``), disconnect."""
+        if self._ticker:
+            self._ticker.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._ticker
+        if self.app.updater and self.app.updater.running:
+            await self.app.updater.stop()
+        if self.app.running:
+            await self.app.stop()
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self.outbox.idle(), flush_s)
+        await self.outbox.close()
+        await self.app.shutdown()
+
+    async def on_update(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Handle one update: a press, a text command, a group's migration."""
+        cmd = command_of(update, self.username)
+        query = update.callback_query
+        if cmd is None:
+            if query is not None:
+                await self._answer(query)
+            return
+        if cmd.lang:
+            self.delivery.langs[cmd.user.user_id] = cmd.lang
+        if query is not None:
+            await self._press(query, cmd)
+        elif cmd.user == SYSTEM:
+            await self._system(cmd)
+        else:
+            await self._text(cmd)
+
+    async def _press(self, query: CallbackQuery, cmd: Command) -> None:
+        token = tokens.parse(cmd.token)
+        joining = token is not None and token.verb == JOIN_VERB and not cmd.chat.private
+        if joining and not await self.delivery.reachable(cmd.user):
+            await self._answer(query, url=markup.deep_link(self.username, self.service.join_payload(token.table)))
+            return
+        task = asyncio.ensure_future(self.service.handle(cmd))
+        outs: list[Outgoing] = []
+        try:
+            done, _ = await asyncio.wait({task}, timeout=self.tuning.ack_deadline_s)
+            if done:
+                outs = task.result()
+        finally:
+            answer = next((o for o in outs if isinstance(o, (Toast, JoinLink)) and o.user.key == cmd.user.key
+                           and not (joining and isinstance(o, JoinLink))), None)
+            if isinstance(answer, JoinLink):
+                await self._answer(query, url=markup.deep_link(self.username, answer.payload))
+            else:
+                await self._answer(query, text=answer.text if answer else None)
+        resend = cmd.user if token and token.verb == "hand" else None
+        mine = (Toast, JoinLink)
+        self.delivery.carry_out([o for o in outs if o is not answer and not (isinstance(o, mine) and o.user.key ==
+                                                                               cmd.user.key)], resend)
+        if not done:
+            late = await task
+            self.delivery.carry_out([o for o in late if not isinstance(o, mine)], resend)
+
+    async def _text(self, cmd: Command) -> None:
+        self.delivery.carry_out(await self.service.handle(cmd), cmd.user if cmd.verb == "hand" else None)
+
+    async def _system(self, cmd: Command) -> None:
+        outs = await self.service.handle(cmd)
+        self.delivery.carry_out([o for o in outs if not isinstance(o, (Toast, JoinLink))])
+
+    async def _migrated(self, old: int, new: int) -> None:
+        await self._system(migrate_command(ChatRef(PLATFORM, str(old)), new))
+
+    @staticmethod
+    async def _answer(query: CallbackQuery, text: str | None = None, url: str | None = None) -> None:
+        try:
+            await query.answer(text=text, url=url)
+        except BadRequest as exc:  # a redelivered update: its query was answered the first time
+            log.info("callback query %s not answered: %s", query.id, exc.message)
+
+    async def _tick_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.tuning.tick_interval_s)
+            try:
+                self.delivery.carry_out(await self.service.tick())
+            except Exception:
+                log.exception("the turn timers failed; trying again")
+
+    @staticmethod
+    async def _error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+        log.error("update %s failed", getattr(update, "update_id", "?"), exc_info=context.error)
+
+
+async def serve(settings: Settings, service, refs: Refs, shared: SharedLimit | None = None,
+                tuning: Tuning | None = None, stop: asyncio.Event | None = None) -> None:
+    """Serve Telegram until ``stop`` is set (default: until SIGINT or SIGTERM).
+
+    Args:
+        settings: needs ``telegram_token``; ``telegram_webhook_*`` for webhook mode,
+            ``telegram_api_base_url`` for a local Bot API server or a test server.
+        service: the bot layer's service.
+        refs: the store (``get_ref``/``set_ref``) that keeps message ids per table.
+        shared: the Redis limiter shared by every process (``acquire(key, limit, window_s)``).
+        tuning: flood limits and timings (default: from ``TELEGRAM_*`` variables).
+        stop: set it to stop serving.
+    """
+    if stop is None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+    bot = TelegramBot(settings, service, refs, tuning, shared)
+    await bot.start()
+    log.info("serving Telegram as @%s (%s)", bot.username,
+             "webhook" if settings.telegram_webhook_url else "long polling")
+    try:
+        await stop.wait()
+    finally:
+        await bot.stop()

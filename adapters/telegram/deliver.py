@@ -1,0 +1,244 @@
+"""Carrying out the bot layer's outgoing effects with Bot API calls, through the outbox.
+
+- :class:`~bot.outgoing.TableMessage`: edit the table's message in place (its id is kept in the
+  store's refs with the version it shows), or post it if there is none, it is gone, or the
+  effect asks for a repost.
+- :class:`~bot.outgoing.HandMessage`: the same for the player's hand in his private chat. If
+  Telegram refuses (he never started the bot, or blocked it) the group is told, once, how he
+  gets his cards: a deep link that opens the private chat.
+- :class:`~bot.outgoing.Notice`: a new message in the chat, its users mentioned.
+- :class:`~bot.outgoing.Toast` and :class:`~bot.outgoing.JoinLink` outside a button press (a
+  refused text command): a message in the chat; on a press they answer the callback query
+  instead (see :mod:`adapters.telegram.app`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+from collections.abc import Callable
+from typing import NamedTuple, Protocol
+
+from telegram import Bot, InlineKeyboardMarkup, MessageEntity
+from telegram.constants import ChatAction
+from telegram.error import BadRequest, Forbidden
+
+from bot import tokens
+from bot.outgoing import Button, ChatRef, HandMessage, JoinLink, Notice, Outgoing, TableMessage, Toast, UserRef
+
+from . import markup, texts
+from .outbox import Job, Outbox
+
+__all__ = ["Refs", "Delivery", "version_of", "not_modified"]
+
+log = logging.getLogger(__name__)
+
+TABLE_REF = "tg:table"
+
+
+class Refs(Protocol):
+    """Where message ids are kept per table (the store's refs)."""
+
+    async def get_ref(self, table_id: str, key: str) -> str | None:
+        """The value kept under ``key`` for the table, if any."""
+
+    async def set_ref(self, table_id: str, key: str, value: str) -> None:
+        """Keep ``value`` under ``key`` for the table."""
+
+
+class _Ref(NamedTuple):
+    chat_id: int
+    message_id: int
+    version: int
+
+    def __str__(self) -> str:
+        return f"{self.chat_id}:{self.message_id}:{self.version}"
+
+    @classmethod
+    def parse(cls, text: str | None) -> "_Ref | None":
+        try:
+            chat, msg, version = (text or "").split(":")
+            return cls(int(chat), int(msg), int(version))
+        except ValueError:
+            return None
+
+
+def version_of(outs: list[Outgoing]) -> int | None:
+    """The table version a batch of effects shows: the newest version their button tokens carry.
+
+    One answer of the service renders one version of one table, so the version read from the
+    table message's buttons holds for the hands without buttons too, and lets a late hand
+    from another process be told from a newer one.
+    """
+    versions = [t.version for out in outs for row in getattr(out, "buttons", ()) for b in row
+                if (t := tokens.parse(b.token))]
+    return max(versions) if versions else None
+
+
+def not_modified(exc: BadRequest) -> bool:
+    """Whether Telegram refused an edit only because nothing changed (that is success)."""
+    return "not modified" in exc.message.lower()
+
+
+def _gone(exc: BadRequest) -> bool:
+    text = exc.message.lower()
+    return "message to edit not found" in text or "message can't be edited" in text
+
+
+def _hand_ref(user: UserRef) -> str:
+    """The refs key of a player's hand message of a table."""
+    return f"tg:hand:{user.user_id}"
+
+
+def _thread(chat: ChatRef) -> int | None:
+    return int(chat.thread) if chat.thread else None
+
+
+class Delivery:
+    """Turns outgoing effects into outbox jobs.
+
+    Args:
+        bot: the PTB bot that makes the calls.
+        refs: the store's refs for message ids.
+        outbox: the per-chat senders.
+        join_payload: the deep-link payload that joins a table (the service's ``join_payload``).
+        username: the bot's username, for deep links.
+        lazy_s: how long a hand without buttons (nothing to do for its owner) may wait to be
+            replaced by the next one: a player's hand after his card usually becomes, a moment
+            later, his hand for his next turn, and one edit does for both.
+    """
+
+    def __init__(self, bot: Bot, refs: Refs, outbox: Outbox, join_payload: Callable[[str], str], username: str,
+                 lazy_s: float = 0.0):
+        self.bot = bot
+        self.lazy_s = lazy_s
+        self.refs = refs
+        self.outbox = outbox
+        self.join_payload = join_payload
+        self.username = username
+        self.langs: dict[str, str] = {}
+        self._reposts: set[tuple[str, str]] = set()
+        self._unreachable: set[tuple[str, str]] = set()
+        self._notices = itertools.count()
+
+    def carry_out(self, outs: list[Outgoing], resend_hand_of: UserRef | None = None) -> None:
+        """Queue every effect; the hand of ``resend_hand_of`` is posted anew instead of edited."""
+        version = version_of(outs)
+        for out in outs:
+            if isinstance(out, TableMessage):
+                self.table(out, version)
+            elif isinstance(out, HandMessage):
+                self.hand(out, version, repost=resend_hand_of is not None and out.user.key == resend_hand_of.key)
+            elif isinstance(out, Notice):
+                self.post(out.chat, *markup.mentions(out.text, out.mentions))
+            elif isinstance(out, Toast):
+                self.post(out.chat, out.text, [])
+            elif isinstance(out, JoinLink):
+                self.join_link(out.user, out.chat, out.payload, out.text, check=True)
+
+    def table(self, out: TableMessage, version: int | None) -> None:
+        """Show the table in its chat, edited in place (``version``: the table version it shows)."""
+        if out.repost:
+            self._reposts.add((out.table_id, TABLE_REF))
+        self._put_in_place(int(out.chat.chat_id), _thread(out.chat), out.table_id, TABLE_REF, out.text,
+                           out.buttons, version)
+
+    def hand(self, out: HandMessage, version: int | None, repost: bool = False) -> None:
+        """Show a player his hand in his private chat, edited in place (``version``: the table version it shows)."""
+        key = _hand_ref(out.user)
+        if repost:
+            self._reposts.add((out.table_id, key))
+        unreachable = (out.user.key, out.table_id)
+
+        def refused(exc: Forbidden) -> None:
+            if unreachable in self._unreachable:
+                return
+            self._unreachable.add(unreachable)
+            reason = "blocked" if "blocked" in exc.message.lower() else "cannot_dm"
+            lang = self.langs.get(out.user.user_id, "de")
+            self.join_link(out.user, out.chat, self.join_payload(out.table_id),
+                           texts.text(reason, lang, name=out.user.name or out.user.user_id))
+
+        def reached() -> None:
+            self._unreachable.discard(unreachable)
+
+        self._put_in_place(int(out.user.user_id), None, out.table_id, key, out.text, out.buttons, version,
+                           reached=reached, refused=refused, linger=0.0 if out.buttons or repost else self.lazy_s)
+
+    def join_link(self, user: UserRef, chat: ChatRef, payload: str, text: str, check: bool = False) -> None:
+        """Post in ``chat`` a message mentioning ``user`` with a button that opens the private chat.
+
+        With ``check``, nothing is posted if the bot can write to him after all (the bot layer
+        only knows who wrote to the bot since it keeps track; Telegram knows better).
+        """
+        lang = self.langs.get(user.user_id, "de")
+        body, entities = markup.mentions(text or texts.text("cannot_dm", lang, name=user.name), [user])
+        kb = markup.keyboard([[Button(texts.text("open", lang), url=markup.deep_link(self.username, payload))]])
+        self.post(chat, body, entities, kb, unless_reachable=user if check else None)
+
+    async def reachable(self, user: UserRef) -> bool:
+        """Whether the bot may write to ``user`` privately (he started it and did not block it)."""
+        try:
+            await self.bot.send_chat_action(int(user.user_id), ChatAction.TYPING)
+        except (Forbidden, BadRequest):
+            return False
+        return True
+
+    def post(self, chat: ChatRef, text: str, entities: list[MessageEntity],
+             keyboard: InlineKeyboardMarkup | None = None, unless_reachable: UserRef | None = None) -> None:
+        """Post a new message in ``chat`` (not if ``unless_reachable`` is given and the bot can write to him)."""
+        thread = _thread(chat)
+
+        async def send(chat_id: int) -> None:
+            if unless_reachable is not None and await self.reachable(unless_reachable):
+                return
+            try:
+                await self.bot.send_message(chat_id, text, entities=entities or None, reply_markup=keyboard,
+                                            message_thread_id=thread)
+            except Forbidden as exc:
+                log.warning("cannot post in chat %s: %s", chat_id, exc.message)
+
+        self.outbox.put(Job(int(chat.chat_id), f"post:{next(self._notices)}", send))
+
+    def _put_in_place(self, chat_id: int, thread: int | None, table_id: str, key: str, text: str,
+                      buttons: tuple[tuple[Button, ...], ...], version: int | None,
+                      reached: Callable[[], None] = lambda: None,
+                      refused: Callable[[Forbidden], None] | None = None, linger: float = 0.0) -> None:
+        """Queue the edit (or first post) of the message kept under ``key``; ``reached``/``refused`` report 403s."""
+        kb = markup.keyboard(buttons)
+
+        async def send(chat_id: int) -> None:
+            repost = (table_id, key) in self._reposts
+            self._reposts.discard((table_id, key))
+            ref = _Ref.parse(await self.refs.get_ref(table_id, key))
+            try:
+                if ref and ref.chat_id == chat_id and not repost:
+                    if version is not None and version < ref.version:
+                        return
+                    if await self._edit(chat_id, ref.message_id, text, kb):
+                        if version is not None and version != ref.version:
+                            await self.refs.set_ref(table_id, key, str(ref._replace(version=version)))
+                        reached()
+                        return
+                msg = await self.bot.send_message(chat_id, text, reply_markup=kb, message_thread_id=thread)
+            except Forbidden as exc:
+                if refused is None:
+                    raise
+                refused(exc)
+                return
+            await self.refs.set_ref(table_id, key, str(_Ref(chat_id, msg.message_id, version or 0)))
+            reached()
+
+        self.outbox.put(Job(chat_id, f"{key}:{table_id}", send, version, linger))
+
+    async def _edit(self, chat_id: int, message_id: int, text: str, kb: InlineKeyboardMarkup | None) -> bool:
+        """Edit a message; false if it is gone (then it must be posted anew)."""
+        try:
+            await self.bot.edit_message_text(text, chat_id=chat_id, message_id=message_id, reply_markup=kb)
+        except BadRequest as exc:
+            if not_modified(exc):
+                return True
+            if _gone(exc):
+                return False
+            raise
+        return True

@@ -1,0 +1,217 @@
+"""The outbox: one sender task per chat that paces, coalesces and retries what the bot posts.
+
+Every message or edit for a chat goes through that chat's queue of *slots*. A slot is what a
+job updates (the table message, one player's hand, or a fresh notice): a newer job for a
+pending slot replaces the older one in place, so a burst of moves becomes one edit. A job
+that carries a version older than one already queued or sent for its slot is dropped, so a
+late render never overwrites a newer one. The sender waits for the chat's pace (local and,
+across processes, the shared limiter) before each call, honours ``RetryAfter``, follows a
+group's migration to a supergroup and retries network failures a few times. A job that is not
+urgent may linger a moment so that the next one for its slot replaces it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import math
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, replace
+from datetime import timedelta
+from typing import Protocol
+
+from telegram.error import ChatMigrated, NetworkError, RetryAfter, TelegramError, TimedOut
+
+from .tuning import Tuning
+
+__all__ = ["Job", "Outbox", "Pacer", "SharedLimit"]
+
+log = logging.getLogger(__name__)
+
+_NETWORK_TRIES = 3
+
+
+@dataclass(frozen=True)
+class Job:
+    """One call for a chat: ``send(chat_id)`` performs it (the id may change by migration).
+
+    ``slot`` names what the call updates; ``version`` is the table version it shows, if known.
+    ``linger`` lets a job that is not urgent wait that many seconds for a newer job of its slot
+    to replace it (a job never waits longer than the first lingering job of its slot asked).
+    """
+
+    chat_id: int
+    slot: str
+    send: Callable[[int], Awaitable[None]]
+    version: int | None = None
+    linger: float = 0.0
+
+
+class SharedLimit(Protocol):
+    """A rate limit shared by every process (:class:`bot.ratelimit.Limiter`)."""
+
+    async def wait_time(self, key: str, limit: int, window_s: float) -> float:
+        """0 if a send under ``limit`` per ``window_s`` for ``key`` may go now (and record it), else the wait."""
+
+
+class Pacer:
+    """Spaces the calls to each chat by its smallest gap, here and (with ``shared``) across processes.
+
+    The local gap counts from the end of the previous call, so network jitter never brings two
+    calls closer at Telegram's side; the shared window adds ``tuning.slack_s`` for the same reason.
+    """
+
+    def __init__(self, tuning: Tuning, shared: SharedLimit | None = None):
+        self.tuning = tuning
+        self.shared = shared
+        self._next: dict[int, float] = {}
+
+    async def wait(self, chat_id: int) -> None:
+        """Return when a call to ``chat_id`` may go out."""
+        gap = self.tuning.interval(chat_id < 0)
+        while True:
+            delay = self._next.get(chat_id, 0.0) - time.monotonic()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            wait = await self.shared.wait_time(f"tg:{chat_id}", 1, gap + self.tuning.slack_s) if self.shared else 0.0
+            if wait <= 0:
+                return
+            self._next[chat_id] = time.monotonic() + wait
+
+    def sent(self, chat_id: int) -> None:
+        """A call to ``chat_id`` has just finished: book the chat's next free moment."""
+        self._next[chat_id] = max(self._next.get(chat_id, 0.0), time.monotonic() + self.tuning.interval(chat_id < 0))
+
+    def hold(self, chat_id: int, seconds: float) -> None:
+        """Send nothing to ``chat_id`` for ``seconds`` (Telegram asked us to wait)."""
+        self._next[chat_id] = max(self._next.get(chat_id, 0.0), time.monotonic() + seconds)
+
+
+def _seconds(retry_after: int | float | timedelta) -> float:
+    return retry_after.total_seconds() if isinstance(retry_after, timedelta) else float(retry_after)
+
+
+class _Queue:
+    def __init__(self) -> None:
+        self.pending: OrderedDict[str, Job] = OrderedDict()
+        self.due: dict[str, float] = {}
+        self.wake = asyncio.Event()
+        self.task: asyncio.Task | None = None
+
+    def first_due(self) -> str | None:
+        now = time.monotonic()
+        return next((slot for slot in self.pending if self.due[slot] <= now), None)
+
+    async def until_due(self) -> None:
+        """Return once a pending job is due (a new job wakes the wait)."""
+        while self.first_due() is None:
+            self.wake.clear()
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self.wake.wait(), min(self.due.values()) - time.monotonic())
+
+
+class Outbox:
+    """The per-chat queues and their sender tasks.
+
+    Args:
+        pacer: spaces the calls per chat.
+        on_migrated: awaited with (old chat id, new chat id) when Telegram says a group became
+            a supergroup; the pending jobs move to the new id.
+    """
+
+    def __init__(self, pacer: Pacer, on_migrated: Callable[[int, int], Awaitable[None]]):
+        self.pacer = pacer
+        self.on_migrated = on_migrated
+        self._queues: dict[int, _Queue] = {}
+        self._shown: dict[tuple[int, str], int] = {}
+        self._moved: dict[int, int] = {}
+
+    def put(self, job: Job) -> None:
+        """Queue ``job``, replacing a pending job of its slot; drop it if a newer version is known."""
+        chat_id = self._moved.get(job.chat_id, job.chat_id)
+        if chat_id != job.chat_id:
+            job = replace(job, chat_id=chat_id)
+        q = self._queues.setdefault(chat_id, _Queue())
+        if job.version is not None:
+            old = q.pending.get(job.slot)
+            newest = max(v for v in (self._shown.get((chat_id, job.slot)), old and old.version, -1) if v is not None)
+            if job.version < newest:
+                return
+        q.pending[job.slot] = job
+        q.due[job.slot] = min(q.due.get(job.slot, math.inf), time.monotonic() + job.linger)
+        q.wake.set()
+        if q.task is None or q.task.done():
+            q.task = asyncio.get_running_loop().create_task(self._run(chat_id, q))
+
+    async def idle(self) -> None:
+        """Wait until every queue is empty and every sender has finished."""
+        while True:
+            tasks = [q.task for q in self._queues.values() if q.task and not q.task.done()]
+            if not tasks:
+                return
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def close(self) -> None:
+        """Stop every sender; jobs still pending are dropped."""
+        tasks = [q.task for q in self._queues.values() if q.task and not q.task.done()]
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def _run(self, chat_id: int, q: _Queue) -> None:
+        tries = 0
+        while q.pending:
+            await q.until_due()
+            await self.pacer.wait(chat_id)
+            slot = q.first_due()
+            job = q.pending.pop(slot)
+            del q.due[slot]
+            try:
+                try:
+                    await job.send(chat_id)
+                finally:
+                    self.pacer.sent(chat_id)
+            except RetryAfter as exc:
+                log.warning("telegram asks to wait %s s for chat %s", exc.retry_after, chat_id)
+                self.pacer.hold(chat_id, _seconds(exc.retry_after))
+                self._requeue(q, slot, job)
+                continue
+            except ChatMigrated as exc:
+                self._requeue(q, slot, job)
+                await self._migrate(chat_id, int(exc.new_chat_id), q)
+                return
+            except (TimedOut, NetworkError) as exc:
+                tries += 1
+                if tries < _NETWORK_TRIES:
+                    log.warning("network error for chat %s (%s), retrying", chat_id, exc)
+                    self.pacer.hold(chat_id, 0.5 * tries)
+                    self._requeue(q, slot, job)
+                    continue
+                log.error("giving up a message to chat %s: %s", chat_id, exc)
+            except TelegramError as exc:
+                log.error("telegram refused a message to chat %s: %s", chat_id, exc)
+            tries = 0
+            if job.version is not None:
+                self._shown[(chat_id, slot)] = max(job.version, self._shown.get((chat_id, slot), -1))
+
+    @staticmethod
+    def _requeue(q: _Queue, slot: str, job: Job) -> None:
+        if slot not in q.pending:
+            q.pending[slot] = job
+            q.pending.move_to_end(slot, last=False)
+            q.due[slot] = time.monotonic()
+
+    async def _migrate(self, old: int, new: int, q: _Queue) -> None:
+        self._moved[old] = new
+        jobs = list(q.pending.values())
+        q.pending.clear()
+        q.due.clear()
+        try:
+            await self.on_migrated(old, new)
+        except Exception:  # the table moves on the next command; the jobs still go to the new chat
+            log.exception("moving the tables of chat %s to %s failed", old, new)
+        for job in jobs:
+            self.put(job)

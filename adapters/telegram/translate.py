@@ -1,0 +1,70 @@
+"""Telegram updates to the bot layer's :class:`~bot.outgoing.Command`.
+
+Only platform-neutral ids leave this module: the chat (with the forum topic as ``thread``),
+the user with his name, his client language and the update id for de-duplication. A button's
+``callback_data`` is passed on untouched as the command's token: it is client-controlled and the
+bot layer validates it.
+"""
+
+from __future__ import annotations
+
+from telegram import Chat, Message, Update, User
+
+from bot.outgoing import ChatRef, Command, UserRef
+
+from . import commands
+
+__all__ = ["PLATFORM", "SYSTEM", "chat_ref", "user_ref", "command_of", "migrate_command"]
+
+PLATFORM = "telegram"
+SYSTEM = UserRef(PLATFORM, "0", "Telegram")
+"""The sender of commands that no user sent (a group's migration to a supergroup)."""
+
+
+def chat_ref(chat: Chat, message: Message | None = None) -> ChatRef:
+    """The :class:`ChatRef` of ``chat``; a message in a forum topic names the topic as ``thread``."""
+    thread = ""
+    if message is not None and message.is_topic_message and message.message_thread_id:
+        thread = str(message.message_thread_id)
+    return ChatRef(PLATFORM, str(chat.id), thread, chat.title or chat.full_name or "",
+                   private=chat.type == Chat.PRIVATE)
+
+
+def user_ref(user: User) -> UserRef:
+    """The :class:`UserRef` of ``user`` with his full name."""
+    return UserRef(PLATFORM, str(user.id), user.full_name)
+
+
+def _lang(user: User | None) -> str:
+    return ((user.language_code if user else "") or "")[:2].lower()
+
+
+def migrate_command(old: ChatRef, new_chat_id: int | str, update_id: str = "") -> Command:
+    """The command that moves the tables of ``old`` to the supergroup ``new_chat_id`` (sent by :data:`SYSTEM`)."""
+    return Command(old, SYSTEM, verb="migrate", args=(str(new_chat_id),), update_id=update_id)
+
+
+def command_of(update: Update, bot_username: str) -> Command | None:
+    """The command an update asks for, ``None`` if it asks for nothing (chatter, other bots' commands)."""
+    uid = str(update.update_id)
+    query = update.callback_query
+    if query is not None:
+        if query.message is None:
+            return None
+        return Command(chat_ref(query.message.chat, query.message if isinstance(query.message, Message) else None),
+                       user_ref(query.from_user), token=query.data or "", lang=_lang(query.from_user),
+                       update_id=uid)
+    message = update.message
+    if message is None:
+        return None
+    if message.migrate_to_chat_id:
+        return migrate_command(chat_ref(message.chat), message.migrate_to_chat_id, uid)
+    if message.from_user is None or message.from_user.is_bot:
+        return None
+    chat = chat_ref(message.chat, message)
+    parsed = commands.parse(message.text or "", bot_username, chat.private)
+    if parsed is None:
+        return None
+    verb, args = parsed
+    return Command(chat, user_ref(message.from_user), verb=verb, args=args, lang=_lang(message.from_user),
+                   update_id=uid)

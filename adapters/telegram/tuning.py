@@ -1,0 +1,34 @@
+"""How fast the Telegram adapter may talk: flood limits, timers and polling, from the environment."""
+
+from __future__ import annotations
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+__all__ = ["Tuning"]
+
+
+class Tuning(BaseSettings):
+    """Flood limits and timings of the Telegram adapter (``TELEGRAM_*`` environment variables).
+
+    The defaults are Telegram's published limits: about 20 messages a minute in a group and
+    one a second in any chat. Tests shrink the windows to play fast against a fake server
+    that enforces the same numbers.
+    """
+
+    model_config = SettingsConfigDict(env_prefix="TELEGRAM_", extra="ignore")
+
+    group_messages: int = Field(20, ge=1, description="messages allowed in a group per group window")
+    group_window_s: float = Field(60.0, gt=0, description="the group window in seconds")
+    chat_messages: int = Field(1, ge=1, description="messages allowed in any chat per chat window")
+    chat_window_s: float = Field(1.0, gt=0, description="the chat window in seconds")
+    slack_s: float = Field(0.05, ge=0, description="safety margin added to the shared window for network jitter")
+    lazy_s: float = Field(2.0, ge=0, description="how long a hand without buttons may wait for a newer one")
+    ack_deadline_s: float = Field(1.0, gt=0, description="longest wait for the verdict before answering a press")
+    tick_interval_s: float = Field(5.0, gt=0, description="how often the turn timers are checked")
+    poll_timeout_s: int = Field(10, ge=0, description="long polling timeout of getUpdates")
+
+    def interval(self, group: bool) -> float:
+        """The smallest gap between two messages to one chat (a group paces by both limits)."""
+        gap = self.chat_window_s / self.chat_messages
+        return max(gap, self.group_window_s / self.group_messages) if group else gap

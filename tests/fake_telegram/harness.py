@@ -1,0 +1,193 @@
+"""The real bot on the fake Telegram: wiring, simulated players who press the buttons they get.
+
+:func:`running_bot` starts the whole stack in this process: the real store on the test's Redis
+prefix, the real service, the real python-telegram-bot Application talking HTTP to the fake.
+:class:`Players` are simulated people: each looks at the newest hand message in his private
+chat and presses one of its buttons, as a person would, one press at a time, waiting for the
+answer; a refused press (a dimmed card) is not pressed again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+
+from adapters.telegram import TelegramBot, Tuning
+from bot import tokens
+from bot.ratelimit import Limiter
+from bot.service import Service
+from bot.settings import load_settings
+from bot.store import Store
+from bot.table import Table
+
+from .server import FakeTelegram, FakeUser, Sent
+
+__all__ = ["FAST", "fake_for", "running_bot", "Players", "table_tokens", "newest", "press_verb", "open_table",
+           "version", "watching"]
+
+FAST = Tuning(group_messages=20, group_window_s=0.6, chat_messages=1, chat_window_s=0.03, slack_s=0.03,
+              lazy_s=0.05, tick_interval_s=0.2, poll_timeout_s=1, ack_deadline_s=2.0)
+"""Telegram's limits with the windows shrunk (the same ratios), for games played in seconds."""
+
+
+def fake_for(tuning: Tuning, **kw) -> FakeTelegram:
+    """A fake server enforcing the same limits the adapter is tuned to."""
+    return FakeTelegram(group_limit=(tuning.group_messages, tuning.group_window_s),
+                        chat_limit=(tuning.chat_messages, tuning.chat_window_s), **kw)
+
+
+@asynccontextmanager
+async def running_bot(tg: FakeTelegram, store: Store, redis, key_prefix: str, tuning: Tuning = FAST,
+                      **settings) -> AsyncIterator[TelegramBot]:
+    """The whole bot, long polling the fake server, until the block ends."""
+    conf = load_settings(telegram_token=tg.token, telegram_api_base_url=tg.base_url, **settings)
+    bot = TelegramBot(conf, Service(store, conf), store, tuning, Limiter(redis, prefix=key_prefix))
+    await bot.start()
+    try:
+        yield bot
+    finally:
+        await bot.stop()
+
+
+@asynccontextmanager
+async def watching(store: Store, table_id: str, every: float = 0.05) -> AsyncIterator[Callable[[], Table | None]]:
+    """While the block runs, a function that returns the table as last loaded from the store."""
+    latest: list[Table | None] = [None]
+
+    async def watch() -> None:
+        while True:
+            loaded = await store.load(table_id)
+            latest[0] = Table.load(loaded[1]) if loaded else None
+            await asyncio.sleep(every)
+
+    task = asyncio.ensure_future(watch())
+    try:
+        yield lambda: latest[0]
+    finally:
+        task.cancel()
+
+
+def table_tokens(message: Sent, table_id: str) -> list[tokens.Token]:
+    """The parsed tokens of ``message``'s buttons that belong to ``table_id``."""
+    out = [tokens.parse(b.get("callback_data", "")) for b in message.buttons]
+    return [t for t in out if t and t.table == table_id]
+
+
+def newest(tg: FakeTelegram, chat_id: int, table_id: str) -> Sent | None:
+    """The newest message in ``chat_id`` with buttons of ``table_id``."""
+    for m in reversed(tg.chat(chat_id)):
+        if table_tokens(m, table_id):
+            return m
+    return None
+
+
+async def press_verb(tg: FakeTelegram, user: FakeUser, chat_id: int, table_id: str, verb: str,
+                     arg: str | None = None) -> dict:
+    """Press the button with token ``verb`` (and ``arg``) on the newest table message in ``chat_id``; the answer."""
+    def button():
+        message = newest(tg, chat_id, table_id)
+        for t in table_tokens(message, table_id) if message else []:
+            if t.verb == verb and (arg is None or t.arg == arg):
+                return message, str(t)
+        return None
+    message, data = await tg.wait_for(button, what=f"a {verb} button in {chat_id}")
+    return await tg.wait_answer(user.press(message, data=data))
+
+
+async def open_table(tg: FakeTelegram, chat_id: int, opener: FakeUser, joiners: list[FakeUser], game: str,
+                     *args: str, command: str = "/neu", thread: int | None = None, computers: int = 0,
+                     before_start: Callable[[], None] = lambda: None) -> str:
+    """``opener`` opens a table for ``game`` in ``chat_id``, the ``joiners`` press Join, he adds
+    ``computers`` computer players, ``before_start()`` runs, then he starts the game.
+
+    Returns the table id (read from the table message's buttons).
+    """
+    before = {m.message_id for m in tg.chat(chat_id)}
+    opener.send(chat_id, " ".join([command, game, *args]), thread)
+
+    def table_id():
+        for m in tg.chat(chat_id):
+            if m.message_id not in before:
+                found = [t for b in m.buttons if (t := tokens.parse(b.get("callback_data", ""))) and t.verb == "join"]
+                if found:
+                    return found[0].table
+        return None
+    tid = await tg.wait_for(table_id, what="the table message")
+    for user, verb in [(u, "join") for u in joiners] + [(opener, "bot")] * computers:
+        seen = version(tg, chat_id, tid)
+        answer = await press_verb(tg, user, chat_id, tid, verb)
+        assert not answer.get("text") and not answer.get("url"), answer
+        await tg.wait_for(lambda: version(tg, chat_id, tid) > seen, what=f"the table to show the {verb}")
+    before_start()
+    await press_verb(tg, opener, chat_id, tid, "start")
+    return tid
+
+
+def version(tg: FakeTelegram, chat_id: int, table_id: str) -> int:
+    """The table version the newest table message in ``chat_id`` shows (-1 if none)."""
+    message = newest(tg, chat_id, table_id)
+    return max((t.version for t in table_tokens(message, table_id)), default=-1) if message else -1
+
+
+class Players:
+    """Simulated humans who play their hands by pressing buttons in their private chats.
+
+    Args:
+        tg: the fake server.
+        users: the players.
+        table_id: the table they play at.
+        seed: for their random choices.
+    """
+
+    def __init__(self, tg: FakeTelegram, users: list[FakeUser], table_id: str, seed: int = 0, careful: bool = False):
+        self.tg = tg
+        self.users = users
+        self.table_id = table_id
+        self.rng = random.Random(seed)
+        self.careful = careful
+        self.presses: list[tuple[int, str, dict]] = []
+        self._refused: set[tuple[int, str]] = set()
+        self._played: dict[int, int] = {}
+
+    async def play(self, until: Callable[[], bool], timeout: float = 120.0) -> None:
+        """Everybody plays until ``until()`` holds (``AssertionError`` after ``timeout``)."""
+        deadline = time.monotonic() + timeout
+        tasks = [asyncio.ensure_future(self._player(u, until, deadline)) for u in self.users]
+        try:
+            await asyncio.gather(*tasks)
+        finally:
+            for task in tasks:
+                task.cancel()
+        assert until(), f"the game did not end in time; last presses {self.presses[-4:]}; hands: " + " | ".join(
+            f"{u.first_name}: {self.tg.last(u.id).text!r}" for u in self.users if self.tg.chat(u.id))
+
+    def _choices(self, user: FakeUser, message: Sent | None) -> list[tokens.Token]:
+        """The buttons he may try: of this table, newer than his last accepted press, not refused before.
+
+        A careful player presses only the cards and choices offered as playable (``act``) and
+        doubles only when there is nothing else to do; a curious one also presses the dimmed
+        cards, which explain themselves.
+        """
+        out = [t for t in (table_tokens(message, self.table_id) if message else [])
+               if t.version > self._played.get(user.id, -1) and (user.id, str(t)) not in self._refused
+               and t.verb in (("act",) if self.careful else ("act", "why"))]
+        calm = [t for t in out if t.arg not in ("sp", "st")]
+        return calm if self.careful and calm else out
+
+    async def _player(self, user: FakeUser, until: Callable[[], bool], deadline: float) -> None:
+        while not until() and time.monotonic() < deadline:
+            message = newest(self.tg, user.id, self.table_id)
+            choices = self._choices(user, message)
+            if not choices:
+                await asyncio.sleep(0.005)
+                continue
+            token = self.rng.choice(choices)
+            answer = await self.tg.wait_answer(user.press(message, data=str(token)))
+            self.presses.append((user.id, str(token), answer))
+            if answer.get("text"):
+                self._refused.add((user.id, str(token)))
+            else:
+                self._played[user.id] = token.version

@@ -1,0 +1,170 @@
+"""The outbox and the delivery of outgoing effects, against the fake Bot API and a real Redis store."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import pytest
+from telegram import Bot
+
+from adapters.telegram.deliver import Delivery
+from adapters.telegram.outbox import Outbox, Pacer
+from adapters.telegram.tuning import Tuning
+from bot.outgoing import Button, ChatRef, HandMessage, Notice, TableMessage, Toast, UserRef
+from bot.ratelimit import Limiter
+from tests.fake_telegram import FakeTelegram
+
+GROUP = -1001
+TABLE = "T1"
+FAST = Tuning(group_messages=20, group_window_s=2.0, chat_messages=1, chat_window_s=0.1)
+
+
+def group_ref(chat_id: int = GROUP) -> ChatRef:
+    return ChatRef("telegram", str(chat_id), title="Stammtisch Lautern")
+
+
+def player(user_id: int, name: str) -> UserRef:
+    return UserRef("telegram", str(user_id), name)
+
+
+def table(text: str, version: int, chat: ChatRef | None = None, repost: bool = False) -> TableMessage:
+    buttons = ((Button("Mitspielen", token=f"st1:{TABLE}:{version}:join:"),),)
+    return TableMessage(chat or group_ref(), TABLE, text, buttons, repost)
+
+
+def hand(user: UserRef, text: str, version: int) -> HandMessage:
+    return HandMessage(user, group_ref(), TABLE, text, ((Button("A♠", token=f"st1:{TABLE}:{version}:play:AS"),),))
+
+
+class Rig:
+    """A delivery on a real bot, talking to the fake server, keeping refs in the real store."""
+
+    def __init__(self, tg: FakeTelegram, bot: Bot, store, tuning: Tuning, shared=None):
+        self.tg = tg
+        self.migrations: list[tuple[int, int]] = []
+        self.outbox = Outbox(Pacer(tuning, shared), self._migrated)
+        self.delivery = Delivery(bot, store, self.outbox, lambda table_id: f"join_{table_id}", tg.username)
+
+    async def _migrated(self, old: int, new: int) -> None:
+        self.migrations.append((old, new))
+
+    async def run(self, outs, **kw) -> None:
+        self.delivery.carry_out(outs, **kw)
+        await asyncio.wait_for(self.outbox.idle(), 10)
+
+
+@pytest.fixture
+async def tg():
+    async with FakeTelegram(group_limit=(20, 2.0), chat_limit=(1, 0.1)) as server:
+        server.group(GROUP, "Stammtisch Lautern")
+        yield server
+
+
+@pytest.fixture
+async def rig(tg, store):
+    assert await store.create(TABLE, f"telegram:{GROUP}:", "{}", [])
+    async with Bot(tg.token, base_url=tg.base_url) as bot:
+        await bot.initialize()
+        yield Rig(tg, bot, store, FAST)
+
+
+async def test_a_burst_of_table_renders_is_coalesced(tg, rig):
+    await rig.run([table(f"Tisch v{v}", v) for v in range(1, 11)])
+    assert [m.history for m in tg.chat(GROUP)] == [[("Tisch v10", tg.last(GROUP).markup)]]
+    await asyncio.sleep(0.15)
+    rig.delivery.carry_out([table("Tisch v11", 11)])
+    await asyncio.sleep(0.02)
+    rig.delivery.carry_out([table(f"Tisch v{v}", v) for v in range(12, 20)])
+    await asyncio.wait_for(rig.outbox.idle(), 10)
+    assert [text for text, _ in tg.last(GROUP).history] == ["Tisch v10", "Tisch v11", "Tisch v19"]
+    assert tg.violations == []
+
+
+async def test_an_older_render_never_overwrites_a_newer_one(tg, rig):
+    await rig.run([table("Tisch v5", 5)])
+    await rig.run([table("Tisch v3", 3), table("Tisch v4", 4)])
+    assert tg.last(GROUP).text == "Tisch v5" and len(tg.last(GROUP).history) == 1
+
+
+async def test_not_modified_is_success_and_a_repost_posts_anew(tg, rig, caplog):
+    await rig.run([table("Tisch", 1)])
+    with caplog.at_level(logging.WARNING):
+        await rig.run([table("Tisch", 1)])
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert any(status == 400 for _, m, _, status in tg.calls if m == "editMessageText")
+    await rig.run([table("Tisch neu", 2, repost=True)])
+    assert [m.text for m in tg.chat(GROUP)] == ["Tisch", "Tisch neu"]
+    await rig.run([table("Tisch 3", 3)])
+    assert [m.text for m in tg.chat(GROUP)] == ["Tisch", "Tisch 3"]
+
+
+async def test_a_deleted_table_message_is_posted_again(tg, rig):
+    await rig.run([table("Tisch", 1)])
+    tg.messages[GROUP].clear()
+    await rig.run([table("Tisch 2", 2)])
+    assert [m.text for m in tg.chat(GROUP)] == ["Tisch 2"]
+
+
+async def test_hands_go_to_their_owners_edited_in_place(tg, rig):
+    anna, ben = tg.user(11, "Anna", started=True), tg.user(12, "Ben", started=True)
+    await rig.run([hand(player(11, "Anna"), "Anna: A♠ K♠", 1), hand(player(12, "Ben"), "Ben: B♣", 1)])
+    await rig.run([hand(player(11, "Anna"), "Anna: K♠", 2)])
+    assert [m.text for m in tg.chat(anna.id)] == ["Anna: K♠"] and [m.text for m in tg.chat(ben.id)] == ["Ben: B♣"]
+    await rig.run([hand(player(11, "Anna"), "Anna: K♠ (again)", 2)], resend_hand_of=player(11, "Anna"))
+    assert [m.text for m in tg.chat(anna.id)] == ["Anna: K♠", "Anna: K♠ (again)"]
+
+
+async def test_an_unreachable_player_is_told_once_in_the_group_how_to_get_his_hand(tg, rig):
+    cleo = tg.user(13, "Cleo", language_code="en")
+    rig.delivery.langs["13"] = "en"
+    await rig.run([hand(player(13, "Cleo"), "Cleo: A♠", 1)])
+    await rig.run([hand(player(13, "Cleo"), "Cleo: A♠ K♠", 2)])
+    notes = tg.chat(GROUP)
+    assert len(notes) == 1 and "so I can send you your cards" in notes[0].text
+    assert notes[0].entities[0]["type"] == "text_mention" and notes[0].entities[0]["user"]["id"] == 13
+    url = notes[0].button("My cards")["url"]
+    assert url == f"https://t.me/{tg.username}?start=join_{TABLE}"
+    cleo.start()
+    await rig.run([hand(player(13, "Cleo"), "Cleo: K♠", 3)])
+    assert tg.last(cleo.id).text == "Cleo: K♠"
+    cleo.block()
+    await rig.run([hand(player(13, "Cleo"), "Cleo: -", 4)])
+    assert "block" in tg.last(GROUP).text and len(tg.chat(GROUP)) == 2
+
+
+async def test_notices_mention_and_toasts_outside_a_press_are_posted(tg, rig):
+    await rig.run([Notice(group_ref(), "Anna, du bist dran.", (player(11, "Anna"),)),
+                   Toast(player(11, "Anna"), group_ref(), "Hier ist kein Tisch.")])
+    first, second = tg.chat(GROUP)
+    assert first.entities == [{"type": "text_mention", "offset": 0, "length": 4,
+                               "user": {"id": 11, "is_bot": False, "first_name": "Anna"}}]
+    assert second.text == "Hier ist kein Tisch."
+
+
+async def test_retry_after_is_honoured(tg, rig):
+    tg.chat_limit = (1, 0.5)
+    await rig.run([Notice(group_ref(), "eins"), Notice(group_ref(), "zwei")])
+    assert [m.text for m in tg.chat(GROUP)] == ["eins", "zwei"]
+    assert len(tg.violations) == 1
+
+
+async def test_a_migrated_group_gets_its_messages_at_the_new_id(tg, rig):
+    tg.migrate(GROUP, -100777)
+    await rig.run([table("Tisch", 1), Notice(group_ref(), "Hallo")])
+    assert rig.migrations == [(GROUP, -100777)]
+    assert [m.text for m in tg.chat(-100777)] == ["Tisch", "Hallo"]
+    await rig.run([table("Tisch 2", 2)])
+    assert [m.text for m in tg.chat(-100777)] == ["Tisch 2", "Hallo"]
+
+
+async def test_the_shared_limiter_paces_two_outboxes_together(tg, store, redis, key_prefix):
+    assert await store.create(TABLE, f"telegram:{GROUP}:", "{}", [])
+    slow = Tuning(group_messages=20, group_window_s=2.0, chat_messages=1, chat_window_s=0.1)
+    async with Bot(tg.token, base_url=tg.base_url) as bot:
+        rigs = [Rig(tg, bot, store, slow, Limiter(redis, prefix=key_prefix)) for _ in range(2)]
+        for i in range(4):
+            for r in rigs:
+                r.delivery.carry_out([Notice(group_ref(), f"{i} from {id(r)}")])
+        await asyncio.wait_for(asyncio.gather(*(r.outbox.idle() for r in rigs)), 20)
+    assert len(tg.chat(GROUP)) == 8 and tg.violations == []

@@ -8,7 +8,13 @@ senders), :mod:`.deliver` (outgoing effects to API calls), :mod:`.texts` (Telegr
 :mod:`.tuning` (flood limits and timings), :mod:`.app` (the running bot).
 """
 
-from .app import TelegramBot, serve
-from .tuning import Tuning
+import os
+
+# RetryAfter.retry_after as a timedelta now, as it will be in the next major version (the
+# outbox reads both); this also silences PTB's deprecation warning about it.
+os.environ.setdefault("PTB_TIMEDELTA", "1")
+
+from .app import TelegramBot, serve  # noqa: E402
+from .tuning import Tuning  # noqa: E402
 
 __all__ = ["TelegramBot", "Tuning", "serve"]

@@ -30,13 +30,17 @@ class Match:
         table: the table to change in place.
         rng: shuffles new deals (``secrets.SystemRandom()`` in the service).
         now: the clock reading for turn timestamps.
+        state: ``table.state`` already decoded, if the caller has it (engine states are never
+            changed in place, so one decoded state may serve many commands).
     """
 
-    def __init__(self, table: Table, rng, now: float) -> None:
+    def __init__(self, table: Table, rng, now: float, state: State | None = None) -> None:
         self.table = table
         self.rng = rng
         self.now = now
-        self.state: State | None = engine.from_json(table.state) if table.state else None
+        if state is None and table.state:
+            state = engine.from_json(table.state)
+        self.state: State | None = state
         self.log: list[dict[str, Any]] = []
         self.moves = 0
         self.dealt = 0

@@ -7,11 +7,12 @@ Buttons carry tokens of :mod:`bot.tokens`; engine actions travel as :mod:`bot.ac
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, get_args
 
 import engine
 from engine.actions import Action
-from engine.cards import RANKS, SUITS, card_str, parse_card
+from engine.cards import RANKS, SUITS, card_str
 from engine.state import State
 
 from . import actarg, tokens
@@ -27,6 +28,8 @@ OFFER_KINDS = ("spritz", "stoss", "ledig", "karten_weg")
 """Out-of-turn actions that need no secret: buttons on the public table message."""
 _JACK_GAMES = ("bauernstoss", "alter_schafkopf", "bauerchen")
 _ROW = 4
+_SUIT_ORDER = {suit: i for i, suit in enumerate(SUITS)}
+_RANK_ORDER = {rank: i for i, rank in enumerate(RANKS)}
 Rows = tuple[tuple[Button, ...], ...]
 
 
@@ -66,10 +69,12 @@ def _token(table: Table, version: int, verb: str, arg: str = "") -> str:
 
 def _sorted_cards(cards: list[str], game: str, trump: str | None) -> list[str]:
     """Cards grouped for reading: jacks (where always trump), the trump suit, then the other suits."""
+    jacks = game in _JACK_GAMES
+
     def key(c: str) -> tuple[int, int, int]:
-        if game in _JACK_GAMES and c[0] == "J":
-            return 0, SUITS.index(c[1]), 0
-        return (1 if c[1] == trump else 2), SUITS.index(c[1]), RANKS.index(c[0])
+        if jacks and c[0] == "J":
+            return 0, _SUIT_ORDER[c[1]], 0
+        return (1 if c[1] == trump else 2), _SUIT_ORDER[c[1]], _RANK_ORDER[c[0]]
     return sorted(cards, key=key)
 
 
@@ -124,8 +129,19 @@ def action_label(lang: str, action: Action, game: str, view: dict[str, Any]) -> 
     return t(lang, f"act.{kind}")
 
 
+@lru_cache(maxsize=4096)
+def _action(items: tuple[tuple[str, Any], ...]) -> Action:
+    """An action of a view's ``legal`` list (its dict's items), parsed once per process."""
+    return Action.from_dict(dict(items))
+
+
+@lru_cache(maxsize=4096)
+def _action_arg(action: Action) -> str:
+    return actarg.encode(action)
+
+
 def _act_button(table: Table, version: int, action: Action, view: dict[str, Any]) -> Button:
-    return Button(action_label(table.lang, action, table.game, view), _token(table, version, "act", actarg.encode(action)))
+    return Button(action_label(table.lang, action, table.game, view), _token(table, version, "act", _action_arg(action)))
 
 
 # ----------------------------------------------------------------- game lines
@@ -399,7 +415,7 @@ def hand_message(table: Table, state: State, seat: int, version: int) -> HandMes
     if view.get("committed") and not view.get("trump"):
         lines.append(t(lang, "committed", suit=suit_label(view["committed"])))
     hand = _sorted_cards(view["hand"], game, view.get("trump"))
-    legal = [Action.from_dict(a) for a in view.get("legal", [])]
+    legal = [_action(tuple(a.items())) for a in view.get("legal", [])]
     mine = view["to_act"] == seat
     if mine:
         restriction = view.get("restriction")
@@ -409,11 +425,10 @@ def hand_message(table: Table, state: State, seat: int, version: int) -> HandMes
     lines.append(t(lang, "your_cards", cards=cards_label(hand, lang)) if hand else t(lang, "no_cards"))
     buttons: list[Button] = []
     if mine and view["phase"] == "play":
-        plays = {a.card: a for a in legal if a.kind == "play" and not a.meld}
+        plays = {card_str(a.card): a for a in legal if a.kind == "play" and not a.meld}
         for c in hand:
-            card = parse_card(c)
-            if card in plays:
-                buttons.append(_act_button(table, version, plays[card], view))
+            if c in plays:
+                buttons.append(_act_button(table, version, plays[c], view))
             else:
                 buttons.append(Button(card_label(c, lang) + " ·", _token(table, version, "why", c)))
         rows = _rows(buttons)

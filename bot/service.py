@@ -1,9 +1,12 @@
 """The table service: every command from every adapter, and the turn timers.
 
 One change is always: load the table, check the command, let the engine (and the computer
-players) act, save with a compare-and-set on the version plus one move-log entry, then
-return the outgoing effects. A lost race reloads and tries again; a button pressed on an
-old version of the table is answered "already played" with a fresh view and never applied.
+players) act, save with a compare-and-set on the version plus one move-log entry and the turn
+timer, then return the outgoing effects. A lost race tries again with the record the refused
+save returned; a button pressed on an old version of the table is answered "already played"
+with a fresh view and never applied. A table this process saved last is not loaded again: the
+change starts from the record it saved, and the compare-and-set proves that it is still current
+(see :class:`_Recent`).
 
 Buttons whose effect depends on what the presser saw (engine actions, start, computer
 players, options, rematch) must carry the current version; joining, leaving, "my hand" and
@@ -16,12 +19,14 @@ import json
 import re
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 import engine
 from engine.cards import parse_card
+from engine.state import State
 
 from . import actarg, players, render, textcmd, tokens
 from .i18n import LANGS, game_name, hint_key, supported, t
@@ -35,6 +40,8 @@ __all__ = ["Service", "join_payload"]
 
 ATTEMPTS = 10
 """How often a change is retried after losing a compare-and-set race."""
+RECENT = 1024
+"""How many tables a service remembers as it last saved them (see :class:`_Recent`)."""
 _VERSIONED = frozenset({"act", "start", "bot", "botx", "opt", "opts", "rematch"})
 _PAYLOAD = re.compile(r"^join-([0-9A-Za-z]{1,16})$")
 _REJECTED = {engine.Code.DEAL_OVER: "deal_over", engine.Code.WRONG_PHASE: "wrong_phase",
@@ -75,6 +82,39 @@ class _Ctx:
         return seat
 
 
+class _Recent:
+    """The tables this process saved last, as it saved them: version, record, decoded engine state.
+
+    A change starts from the remembered record instead of loading it: the compare-and-set of the
+    save proves that it was still the stored one (a refused save returns the stored record to
+    try again with). An answer that saves nothing (a refusal, a quiet command) is only ever
+    given from a record just read from Redis. Least recently used tables are forgotten first.
+    """
+
+    def __init__(self, size: int = RECENT) -> None:
+        self._size = size
+        self._items: OrderedDict[str, tuple[int, str, State | None]] = OrderedDict()
+
+    def get(self, table_id: str) -> tuple[int, str, State | None] | None:
+        """The remembered ``(version, record, state)`` of the table, if any."""
+        record = self._items.get(table_id)
+        if record is not None:
+            self._items.move_to_end(table_id)
+        return record
+
+    def record(self, table_id: str, version: int, data: str) -> tuple[int, str, State | None]:
+        """``(version, data, state)``: the remembered state if ``data`` is the remembered record, else ``None``."""
+        record = self._items.get(table_id)
+        return record if record is not None and record[0] == version and record[1] == data else (version, data, None)
+
+    def put(self, table_id: str, version: int, data: str, state: State | None) -> None:
+        """Remember what the table was saved as."""
+        self._items[table_id] = (version, data, state)
+        self._items.move_to_end(table_id)
+        if len(self._items) > self._size:
+            self._items.popitem(last=False)
+
+
 def _seconds(value) -> int | None:
     return None if value is None else int(value.total_seconds())
 
@@ -100,6 +140,7 @@ class Service:
         self.settings = settings
         self.rng = rng or secrets.SystemRandom()
         self.clock = clock
+        self._recent = _Recent()
 
     join_payload = staticmethod(join_payload)
 
@@ -145,30 +186,45 @@ class Service:
 
     # ------------------------------------------------------------------ the change cycle
     async def _change(self, table_id: str, cmd: Command | None, fn: Callable[[_Ctx], None]) -> list[Outgoing]:
+        record, fresh = self._recent.get(table_id), False
         for _ in range(ATTEMPTS):
-            loaded = await self.store.load(table_id)
-            if loaded is None:
-                raise Refused("unknown_table")
-            version, data = loaded
+            if record is None:
+                loaded = await self.store.load(table_id)
+                if loaded is None:
+                    raise Refused("unknown_table")
+                record, fresh = self._recent.record(table_id, *loaded), True
+            version, data, state = record
             table = Table.load(data)
             now = self.clock()
-            match = Match(table, self.rng, now)
+            match = Match(table, self.rng, now, state)
             before = {i: render.hand_signature(match.state, i, table.status) for i in table.humans()}
             ctx = _Ctx(cmd, table, match, version, now)
             reclaimed = self._reclaim(ctx)
             try:
                 fn(ctx)
             except Refused as r:
-                return self._refusal(ctx, r)
+                if fresh:
+                    return self._refusal(ctx, r)
+                record = None
+                continue
             if ctx.quiet and not reclaimed:
-                return self._answer(ctx, version, before, save=False)
+                if fresh:
+                    return self._answer(ctx, version, before, save=False)
+                record = None
+                continue
             match.save()
             status = "open" if table.open else "finished"
             entry = {"v": version, "by": cmd.user.key if cmd else "timer", "cmd": self._what(cmd), "moves": match.log}
-            if await self.store.save(table_id, version, table.dump(), log=[json.dumps(entry, separators=(",", ":"))],
-                                     status=status, user_keys=table.user_keys(), chat_key=table.chat.key):
-                await self._timers(table, match, version + 1, now)
+            data = table.dump()
+            saved = await self.store.save(table_id, version, data, log=[json.dumps(entry, separators=(",", ":"))],
+                                          status=status, user_keys=table.user_keys(), chat_key=table.chat.key,
+                                          timer=self._timer(table, match, now))
+            if saved:
+                self._recent.put(table_id, version + 1, data, match.state)
                 return self._answer(ctx, version + 1, before, save=True)
+            if saved.current is None:
+                raise Refused("unknown_table")
+            record, fresh = self._recent.record(table_id, *saved.current), True
         raise Refused("busy")
 
     @staticmethod
@@ -213,21 +269,21 @@ class Service:
                     out.append(render.hand_message(table, state, seat, version))
         return out + ctx.out
 
-    async def _timers(self, table: Table, match: Match, version: int, now: float) -> None:
-        """Set the first turn timer of the new version: the reminder, or the automatic move if it comes first.
+    @staticmethod
+    def _timer(table: Table, match: Match, now: float) -> tuple[str, float] | None:
+        """The first turn timer of the new version: the reminder, or the automatic move if it comes first.
 
-        A table in a private chat has no timers: its only person plays against the computer.
+        The store drops a closed table's timers. A table in a private chat has none: its only person
+        plays against the computer.
         """
-        if not table.open:
-            await self.store.cancel(table.id)
-            return
         seat = match.to_act()
         if seat is None or table.seats[seat].computer or table.chat.private:
-            return
+            return None
         if table.remind and not (table.auto and table.auto <= table.remind):
-            await self.store.schedule(table.id, version, "remind", now + table.remind)
-        elif table.auto:
-            await self.store.schedule(table.id, version, "auto", now + table.auto)
+            return "remind", now + table.remind
+        if table.auto:
+            return "auto", now + table.auto
+        return None
 
     # ------------------------------------------------------------------ languages
     async def _chat_lang(self, cmd: Command) -> str:
@@ -557,6 +613,7 @@ class Service:
         claimed: list[Table] = []
 
         def claim(ctx: _Ctx) -> None:
+            claimed.clear()  # only the attempt that counts may claim
             table = ctx.table
             if table.open:
                 raise Refused("not_finished")

@@ -18,13 +18,15 @@ keys share one Redis Cluster slot):
 
 Lifetimes: an open table's keys, its chat index and its users' sets expire ``abandoned_ttl``
 after the last change; a finished table's keys expire ``finished_ttl`` after it ends, and it
-leaves the chat and user indexes at once.
+leaves the chat and user indexes and loses its timers at once.
 
 Redis Cluster: each Lua script declares the keys it touches, except that :meth:`Store.create`
 and :meth:`Store.save` also update the chat and user indexes, whose keys they derive from the
-prefix. One script keeps a table and its indexes consistent in one round trip, which is what the
-deployments in view (the embedded server, one Redis) need. On Cluster the table's part (one slot)
-stays as it is and the index updates move to a second call after a successful save.
+prefix, and :meth:`Store.save` sets the turn timer too (the deadline keys, declared, live in a
+slot of their own). One script keeps a table, its indexes and its timer consistent in one round
+trip, which is what the deployments in view (the embedded server, one Redis) need. On Cluster the
+table's part (one slot) stays as it is and the index and timer updates move to a second call
+after a successful save.
 """
 
 from __future__ import annotations
@@ -33,11 +35,12 @@ import re
 import secrets
 import string
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Literal
 
 from redis.asyncio import Redis
 
-__all__ = ["Store", "MAX_LOG_PER_SAVE"]
+__all__ = ["Store", "Saved", "MAX_LOG_PER_SAVE"]
 
 MAX_LOG_PER_SAVE = 1000
 """At most this many log entries per save (a Lua ``unpack`` limit, far above any real move)."""
@@ -66,6 +69,38 @@ local function index_users(prefix, id, users, ttl, open)
 end
 """
 
+# Sets a timer (member '<id>:<version>:<kind>' due at ``at``) unless the table has one for a newer
+# version, dropping those of older versions; and drops all of a table's timers.
+_TIMERS = r"""
+local function schedule_timer(due, tables, id, version, member, at)
+  local members = redis.call('HGET', tables, id) or ''
+  for m in string.gmatch(members, '%S+') do
+    if tonumber(string.match(m, '^[^:]+:(%d+):')) > version then return 0 end
+  end
+  local keep = {}
+  for m in string.gmatch(members, '%S+') do
+    if tonumber(string.match(m, '^[^:]+:(%d+):')) < version then
+      redis.call('ZREM', due, m)
+    elseif m ~= member then
+      keep[#keep + 1] = m
+    end
+  end
+  keep[#keep + 1] = member
+  redis.call('ZADD', due, at, member)
+  redis.call('HSET', tables, id, table.concat(keep, ' '))
+  return 1
+end
+
+local function cancel_timers(due, tables, id)
+  local n = 0
+  for m in string.gmatch(redis.call('HGET', tables, id) or '', '%S+') do
+    n = n + redis.call('ZREM', due, m)
+  end
+  redis.call('HDEL', tables, id)
+  return n
+end
+"""
+
 # KEYS: rec. ARGV: id, data, ttl, prefix, chat key, users.
 _CREATE = _INDEX_USERS + r"""
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
@@ -76,15 +111,17 @@ index_users(ARGV[4], ARGV[1], ARGV[6], ARGV[3], true)
 return 1
 """
 
-# KEYS: rec, log, msg. ARGV: expected version, data, open (1/0), ttl, id, prefix, chat key, users,
-# log entries...
-_SAVE = _INDEX_USERS + r"""
+# KEYS: rec, log, msg, due, tables. ARGV: expected version, data, open (1/0), ttl, id, prefix, chat key,
+# users, timer member ('' for none), timer due time, log entries... Returns 1, 0 (no such table) or
+# the stored version and data.
+_SAVE = _INDEX_USERS + _TIMERS + r"""
 local version = redis.call('HGET', KEYS[1], 'version')
-if version ~= ARGV[1] then return 0 end
+if not version then return 0 end
+if version ~= ARGV[1] then return {version, redis.call('HGET', KEYS[1], 'data')} end
 local open, ttl, id, prefix = ARGV[3] == '1', ARGV[4], ARGV[5], ARGV[6]
 local before = redis.call('HGET', KEYS[1], 'users') or ''
 redis.call('HSET', KEYS[1], 'version', tonumber(version) + 1, 'data', ARGV[2], 'users', ARGV[8])
-if #ARGV > 8 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 9)) end
+if #ARGV > 10 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 11)) end
 for i = 1, 3 do redis.call('EXPIRE', KEYS[i], ttl) end
 local chat = prefix .. ':chat:' .. ARGV[7]
 local holder = redis.call('GET', chat)
@@ -96,6 +133,11 @@ end
 local seated = index_users(prefix, id, ARGV[8], ttl, open)
 for u in string.gmatch(before, '%S+') do
   if not seated[u] then redis.call('SREM', prefix .. ':user:' .. u, id) end
+end
+if not open then
+  cancel_timers(KEYS[4], KEYS[5], id)
+elseif ARGV[9] ~= '' then
+  schedule_timer(KEYS[4], KEYS[5], id, tonumber(version) + 1, ARGV[9], ARGV[10])
 end
 return 1
 """
@@ -116,24 +158,8 @@ return 1
 """
 
 # KEYS: due, tables. ARGV: id, version, member, due time.
-_SCHEDULE = r"""
-local version = tonumber(ARGV[2])
-local members = redis.call('HGET', KEYS[2], ARGV[1]) or ''
-for m in string.gmatch(members, '%S+') do
-  if tonumber(string.match(m, '^[^:]+:(%d+):')) > version then return 0 end
-end
-local keep = {}
-for m in string.gmatch(members, '%S+') do
-  if tonumber(string.match(m, '^[^:]+:(%d+):')) < version then
-    redis.call('ZREM', KEYS[1], m)
-  elseif m ~= ARGV[3] then
-    keep[#keep + 1] = m
-  end
-end
-keep[#keep + 1] = ARGV[3]
-redis.call('ZADD', KEYS[1], ARGV[4], ARGV[3])
-redis.call('HSET', KEYS[2], ARGV[1], table.concat(keep, ' '))
-return 1
+_SCHEDULE = _TIMERS + r"""
+return schedule_timer(KEYS[1], KEYS[2], ARGV[1], tonumber(ARGV[2]), ARGV[3], ARGV[4])
 """
 
 # KEYS: due, tables. ARGV: id, member.
@@ -152,14 +178,26 @@ return 1
 """
 
 # KEYS: due, tables. ARGV: id.
-_CANCEL = r"""
-local n = 0
-for m in string.gmatch(redis.call('HGET', KEYS[2], ARGV[1]) or '', '%S+') do
-  n = n + redis.call('ZREM', KEYS[1], m)
-end
-redis.call('HDEL', KEYS[2], ARGV[1])
-return n
+_CANCEL = _TIMERS + r"""
+return cancel_timers(KEYS[1], KEYS[2], ARGV[1])
 """
+
+
+@dataclass(frozen=True)
+class Saved:
+    """What :meth:`Store.save` did; true if it saved.
+
+    Attributes:
+        ok: whether the record was replaced.
+        current: when it was not, the stored version and record (``None``: there is no such
+            table), so that the caller can try again without loading.
+    """
+
+    ok: bool
+    current: tuple[int, str] | None = None
+
+    def __bool__(self) -> bool:
+        return self.ok
 
 
 def _table_id(table_id: str) -> str:
@@ -232,14 +270,14 @@ class Store:
 
     async def save(self, table_id: str, expected_version: int, data_json: str, *, log: Sequence[str] = (),
                    status: Literal["open", "finished"] = "open", user_keys: Sequence[str],
-                   chat_key: str) -> bool:
+                   chat_key: str, timer: tuple[str, float] | None = None) -> Saved:
         """Replace the record if it is still at ``expected_version``; all or nothing, in one script.
 
         On success the version becomes ``expected_version + 1``, ``log`` is appended to the move
         log, and the lifetimes and indexes follow ``status``: an open table keeps (or takes, if it is
         free) the chat's index and is in the sets of ``user_keys`` (users seated before but not any
         more leave it), all refreshed to ``abandoned_ttl``; a finished one leaves the chat and user
-        indexes and its keys expire after ``finished_ttl``.
+        indexes, loses its timers and its keys expire after ``finished_ttl``.
 
         Args:
             table_id: the table.
@@ -249,20 +287,28 @@ class Store:
             status: "open" or "finished".
             user_keys: the users seated now.
             chat_key: the table's chat.
+            timer: ``(kind, due_ts)``: set the open table's ``kind`` timer for the new version, as
+                :meth:`schedule` does, in the same script.
 
         Returns:
-            False, writing nothing, if the stored version differs (or the table is gone).
+            A :class:`Saved` that is false, writing nothing, if the stored version differs (it
+            then holds the stored record) or the table is gone.
         """
         if status not in ("open", "finished"):
             raise ValueError(f"bad status {status!r}")
         if len(log) > MAX_LOG_PER_SAVE:
             raise ValueError(f"at most {MAX_LOG_PER_SAVE} log entries per save")
         is_open = status == "open"
-        keys = [self._key(table_id, part) for part in ("rec", "log", "msg")]
+        member, due_ts = ("", 0.0) if timer is None else (self._member(table_id, expected_version + 1, timer[0]),
+                                                          float(timer[1]))
+        keys = [*(self._key(table_id, part) for part in ("rec", "log", "msg")), self._due, self._due_tables]
         args = [int(expected_version), data_json, int(is_open),
                 self._abandoned_ttl if is_open else self._finished_ttl,
-                table_id, self._prefix, chat_key, _users(user_keys), *log]
-        return bool(await self._save(keys=keys, args=args))
+                table_id, self._prefix, chat_key, _users(user_keys), member, due_ts, *log]
+        result = await self._save(keys=keys, args=args)
+        if isinstance(result, list):
+            return Saved(False, (int(result[0]), result[1]))
+        return Saved(result == 1)
 
     async def log(self, table_id: str) -> list[str]:
         """The table's move log, oldest first."""

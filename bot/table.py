@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from .outgoing import ChatRef, UserRef
 
@@ -82,17 +82,17 @@ class Table(BaseModel):
     chat: ChatRef
     game: str
     n: int
-    options: dict[str, Any] = {}
+    options: dict[str, Any] = Field(default_factory=dict)
     lang: str = "de"
     status: Status = "lobby"
     opener: str
     seats: list[Seat]
     state: dict[str, Any] | None = None
     deals: int = 0
-    marks: list[list[int]] = []
-    best: list[int] = []
+    marks: list[list[int]] = Field(default_factory=list)
+    best: list[int] = Field(default_factory=list)
     last: dict[str, Any] | None = None
-    votes: list[str] = []
+    votes: list[str] = Field(default_factory=list)
     remind: int | None = None
     auto: int | None = None
     created: float = 0.0

@@ -241,6 +241,39 @@ async def test_a_table_survives_a_restart_mid_deal(store, redis_url, key_prefix)
         await client.aclose()
 
 
+async def test_two_processes_take_turns_at_one_table(store):
+    """Each service starts from the record it saved last; a move made by the other one meanwhile is
+    never hidden by that: every move is applied once, and nothing is refused for a stale memory."""
+    first, second = service(store, seed=5), service(store, seed=6)
+    players, table_id = await open_group_table(first, "bauer", humans=4)
+    players.typing = 0.5  # typed moves carry no version: only the compare-and-set catches a stale memory
+    for i in range(60):
+        players.svc = (second, first)[i % 2]
+        effects = await players.step()
+        assert not of(effects, Toast), [t.text for t in of(effects, Toast)]
+    assert (await audit(store, table_id))["saves"] >= 60
+
+
+async def test_a_stale_press_gets_the_current_table_from_either_process(store):
+    first, second = service(store, seed=5), service(store, seed=6)
+    players, table_id = await open_group_table(first, "bauer", humans=4)
+    await players.step()
+    u, b = players.to_act()
+    await players.send(press(GROUP, u, b.token))
+    version = (await store.load(table_id))[0]
+    for svc in (first, second, first):
+        effects = await svc.handle(press(GROUP, u, b.token))
+        assert [t.text for t in of(effects, Toast)] == ["Schon gespielt."]
+        assert tokens.parse(table_msg(effects).buttons[0][0].token).version == version
+    players.svc = second
+    await players.step()  # the other process moves on ...
+    u, b = players.to_act()
+    players.svc = first  # ... and the first one, whose memory is one move behind, takes the next press
+    assert not of(await players.send(press(GROUP, u, b.token)), Toast)
+    assert (await store.load(table_id))[0] == version + 2
+    await audit(store, table_id)
+
+
 async def test_abort_by_opener_and_by_vote(store):
     svc = service(store)
     anna, ben, cleo = user(0), user(1), user(2)

@@ -126,6 +126,16 @@ async def test_stale_version_is_refused_and_writes_nothing(store, redis, key_pre
         assert await redis.pttl(key) <= before
 
 
+async def test_a_refused_save_returns_the_stored_record(store):
+    table_id = await new_table(store)
+    saved = await save(store, table_id, 1, 1)
+    assert saved.ok and saved.current is None
+    refused = await save(store, table_id, 1, 9)
+    assert not refused and refused.current == (2, rec({"n": 1}))
+    gone = await save(store, store.new_id(), 1, 1)
+    assert not gone and gone.current is None
+
+
 async def test_save_of_unknown_table_is_refused(store):
     missing = store.new_id()
     assert not await save(store, missing, 1, 1, log=["x"])
@@ -319,6 +329,50 @@ async def test_a_new_version_replaces_the_tables_timers(store):
     assert await store.due(now=1000) == [(b, 1, "remind"), (a, 4, "remind")]
     assert await store.schedule(a, 4, "remind", 20)
     assert await store.due(now=1000) == [(a, 4, "remind"), (b, 1, "remind")]
+
+
+async def test_save_sets_the_timer_of_the_new_version(store):
+    table_id, other = await new_table(store), store.new_id()
+    await store.schedule(other, 1, "remind", 50)
+    assert await save(store, table_id, 1, 1, timer=("remind", 100))
+    assert await store.due(now=1000) == [(other, 1, "remind"), (table_id, 2, "remind")]
+    await store.schedule(table_id, 2, "autoplay", 150)
+    assert await save(store, table_id, 2, 2, timer=("autoplay", 20))
+    assert await store.due(now=1000) == [(table_id, 3, "autoplay"), (other, 1, "remind")]
+
+
+async def test_save_without_a_timer_keeps_the_timers(store):
+    table_id = await new_table(store)
+    await store.schedule(table_id, 1, "remind", 100)
+    assert await save(store, table_id, 1, 1)
+    assert await store.due(now=1000) == [(table_id, 1, "remind")]
+
+
+async def test_a_refused_save_sets_no_timer(store):
+    table_id = await new_table(store)
+    await store.schedule(table_id, 1, "remind", 100)
+    for stale in (0, 2, 7):
+        assert not await save(store, table_id, stale, 9, timer=("autoplay", 10))
+    assert not await save(store, store.new_id(), 1, 1, timer=("autoplay", 10))
+    assert await store.due(now=1000) == [(table_id, 1, "remind")]
+
+
+async def test_a_finished_save_drops_the_timers(store, redis, key_prefix):
+    table_id, other = await new_table(store), store.new_id()
+    await store.schedule(table_id, 1, "remind", 100)
+    await store.schedule(table_id, 1, "autoplay", 200)
+    await store.schedule(other, 4, "remind", 100)
+    assert await save(store, table_id, 1, 1, status="finished", timer=("remind", 300))
+    assert await store.due(now=1000) == [(other, 4, "remind")]
+    assert await redis.hkeys(f"{key_prefix}:{{deadlines}}:tables") == [other]
+
+
+async def test_a_bad_timer_kind_writes_nothing(store):
+    table_id = await new_table(store)
+    with pytest.raises(ValueError):
+        await save(store, table_id, 1, 1, timer=("Bad-Kind", 10))
+    assert await store.load(table_id) == (1, rec({"n": 0}))
+    assert await store.due(now=1000) == []
 
 
 async def test_claim_once_and_cancel(store):

@@ -40,9 +40,12 @@ def parse_suit(text: object) -> int:
     return SUITS.index(text)
 
 
+_NOTATION = tuple(RANKS[c % 9] + SUITS[c // 9] for c in ALL_CARDS)
+
+
 def card_str(c: int) -> str:
     """The two-letter notation of card id ``c``."""
-    return RANKS[c % 9] + SUITS[c // 9]
+    return _NOTATION[c]
 
 
 def suit_of(c: int) -> int:
@@ -81,7 +84,7 @@ def cards_in(mask: int) -> list[int]:
 def card_strs(mask_or_cards: int | Iterable[int]) -> list[str]:
     """Card notation for a mask or a sequence of ids (sequence order kept)."""
     seq = cards_in(mask_or_cards) if isinstance(mask_or_cards, int) else mask_or_cards
-    return [card_str(c) for c in seq]
+    return [_NOTATION[c] for c in seq]
 
 
 def popcount(mask: int) -> int:

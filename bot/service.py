@@ -184,6 +184,28 @@ class Service:
                 continue
         return out
 
+    async def migrate(self, old: ChatRef, new_chat_id: str) -> list[Outgoing]:
+        """A group got a new chat id (Telegram's upgrade to a supergroup): its table and language move along.
+
+        Not a typed command: only an adapter that heard it from the platform calls this. Idempotent.
+        """
+        new = replace(old, chat_id=new_chat_id)
+        lang = await self.store.get_chat_setting(old.key, "lang")
+        if lang is not None:
+            await self.store.set_chat_setting(new.key, "lang", lang)
+        table_id = await self.store.table_for_chat(old.key)
+        if table_id is None:
+            return []
+
+        def move(ctx: _Ctx) -> None:
+            ctx.table.chat = replace(ctx.table.chat, chat_id=new_chat_id)
+            ctx.repost = True
+
+        mover = UserRef(old.platform, "migration")
+        out = await self._change(table_id, Command(new, mover, verb="migrate", args=(new_chat_id,)), move)
+        await self.store.release_chat(old.key, table_id)
+        return out
+
     # ------------------------------------------------------------------ the change cycle
     async def _change(self, table_id: str, cmd: Command | None, fn: Callable[[_Ctx], None]) -> list[Outgoing]:
         record, fresh = self._recent.get(table_id), False

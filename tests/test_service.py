@@ -321,6 +321,24 @@ async def test_language_per_chat(store):
     assert "Tisch von Anna" in table_msg(await svc.handle(say(other, anna, "neu rams"))).text
 
 
+async def test_a_migrated_group_keeps_its_table_and_language(store):
+    svc = service(store)
+    anna, ben = user(0), user(1)
+    await svc.handle(say(GROUP, anna, "neu bauerchen"))
+    await svc.handle(say(GROUP, anna, "language en"))
+    typed = await svc.handle(say(GROUP, anna, "migrate g-new"))
+    assert of(typed, Toast) and await store.table_for_chat(GROUP.key) is not None, "only an adapter may migrate"
+    moved = await svc.migrate(GROUP, "g-new")
+    new = GROUP.__class__(GROUP.platform, "g-new", title=GROUP.title)
+    message = table_msg(moved)
+    assert message.repost and message.chat.chat_id == "g-new" and "Anna's table" in message.text
+    assert await store.table_for_chat(GROUP.key) is None
+    table_id = await store.table_for_chat(new.key)
+    assert table_id == message.table_id
+    assert "Ben" in table_msg(await svc.handle(press(new, ben, button(message, "join").token))).text
+    assert await svc.migrate(GROUP, "g-new") == [], "a repeated migration changes nothing"
+
+
 async def test_leaving_during_play_hands_the_seat_to_a_computer(store):
     svc = service(store, seed=6)
     players, table_id = await open_group_table(svc, "rams", humans=2)

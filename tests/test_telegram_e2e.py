@@ -266,7 +266,6 @@ async def test_reminders_and_autoplay_appear_in_the_group(store, redis, key_pref
             _ = tid
 
 
-@pytest.mark.xfail(reason="the service has no 'migrate' command yet (reported to the service engineer)", strict=False)
 async def test_a_group_upgraded_to_a_supergroup_keeps_its_table(store, redis, key_prefix):
     async with fake_for(FAST) as tg:
         tg.group(-555, "Stammtisch")

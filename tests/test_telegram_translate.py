@@ -6,7 +6,7 @@ import pytest
 from telegram import Update
 
 from adapters.telegram import commands, markup
-from adapters.telegram.translate import command_of
+from adapters.telegram.translate import command_of, migration_of
 from bot.outgoing import Button, UserRef
 
 BOT = "stammtisch_test_bot"
@@ -33,8 +33,8 @@ def message(text: str, chat=GROUP, **extra) -> dict:
     ("/unknown", False, None),
     (f"/unknown@{BOT}", False, ("unknown", ())),
     ("/unknown", True, ("unknown", ())),
-    (f"/migrate@{BOT} -100999", False, None),
-    ("/migrate -100999", True, None),
+    (f"/migrate@{BOT} -100999", False, ("migrate", ("-100999",))),
+    ("/migrate -100999", True, ("migrate", ("-100999",))),
     ("hallo", True, None),
     ("/", True, None),
 ])
@@ -71,9 +71,12 @@ def test_a_press_passes_the_callback_data_untouched():
 
 
 def test_migration_and_chatter():
-    cmd = command_of(update(message={"message_id": 3, "date": 0, "chat": {**GROUP, "type": "group"},
-                                     "migrate_to_chat_id": -100555}), BOT)
-    assert cmd.verb == "migrate" and cmd.args == ("-100555",) and cmd.chat.chat_id == "-1001"
+    moved = update(message={"message_id": 3, "date": 0, "chat": {**GROUP, "type": "group"},
+                            "migrate_to_chat_id": -100555})
+    assert command_of(moved, BOT) is None
+    old, new = migration_of(moved)
+    assert old.chat_id == "-1001" and new == "-100555"
+    assert migration_of(update(message=message("/neu"))) is None
     assert command_of(update(message=message("guten Abend")), BOT) is None
     assert command_of(update(edited_message=message("/neu")), BOT) is None
 

@@ -30,7 +30,7 @@ from bot.settings import Settings
 from . import commands, markup
 from .deliver import Delivery, Refs
 from .outbox import Outbox, Pacer, SharedLimit
-from .translate import PLATFORM, SYSTEM, command_of, migrate_command
+from .translate import PLATFORM, command_of, migration_of
 from .tuning import Tuning
 
 __all__ = ["TelegramBot", "serve", "JOIN_VERB", "ALLOWED_UPDATES"]
@@ -114,6 +114,10 @@ class TelegramBot:
 
     async def on_update(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Handle one update: a press, a text command, a group's migration."""
+        moved = migration_of(update)
+        if moved is not None:
+            await self._move(*moved)
+            return
         cmd = command_of(update, self.username)
         query = update.callback_query
         if cmd is None:
@@ -124,8 +128,6 @@ class TelegramBot:
             self.delivery.langs[cmd.user.user_id] = cmd.lang
         if query is not None:
             await self._press(query, cmd)
-        elif cmd.user == SYSTEM:
-            await self._system(cmd)
         else:
             await self._text(cmd)
 
@@ -159,12 +161,13 @@ class TelegramBot:
     async def _text(self, cmd: Command) -> None:
         self.delivery.carry_out(await self.service.handle(cmd), cmd.user if cmd.verb == "hand" else None)
 
-    async def _system(self, cmd: Command) -> None:
-        outs = await self.service.handle(cmd)
+    async def _move(self, old: ChatRef, new_chat_id: str) -> None:
+        """The group became a supergroup: its table moves to the new chat id and is posted there."""
+        outs = await self.service.migrate(old, new_chat_id)
         self.delivery.carry_out([o for o in outs if not isinstance(o, (Toast, JoinLink))])
 
     async def _migrated(self, old: int, new: int) -> None:
-        await self._system(migrate_command(ChatRef(PLATFORM, str(old)), new))
+        await self._move(ChatRef(PLATFORM, str(old)), str(new))
 
     @staticmethod
     async def _answer(query: CallbackQuery, text: str | None = None, url: str | None = None) -> None:

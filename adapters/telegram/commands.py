@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-__all__ = ["Entry", "ENTRIES", "VERBS", "RESERVED", "menu", "parse"]
+__all__ = ["Entry", "ENTRIES", "VERBS", "menu", "parse"]
 
 
 class Entry(NamedTuple):
@@ -38,8 +38,6 @@ ENTRIES: tuple[Entry, ...] = (
 VERBS: dict[str, str] = {name: e.verb for e in ENTRIES for name in (e.de, e.en)} | {"start": "start"}
 """Every command name (German, English, ``start``) to its verb."""
 
-RESERVED = frozenset({"migrate"})
-"""Verbs only the adapter itself may send (a user typing ``/migrate`` gets nothing)."""
 
 
 def menu(lang: str) -> list[tuple[str, str]]:
@@ -65,6 +63,6 @@ def parse(text: str, bot_username: str, private: bool) -> tuple[str, tuple[str, 
     if target and not addressed:
         return None
     verb = VERBS.get(name.lower())
-    if verb is None and (private or addressed) and name.lower() not in RESERVED:
+    if verb is None and (private or addressed):
         verb = name.lower()
     return (verb, tuple(words[1:])) if verb else None

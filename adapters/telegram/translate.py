@@ -14,11 +14,9 @@ from bot.outgoing import ChatRef, Command, UserRef
 
 from . import commands
 
-__all__ = ["PLATFORM", "SYSTEM", "chat_ref", "user_ref", "command_of", "migrate_command"]
+__all__ = ["PLATFORM", "chat_ref", "user_ref", "command_of", "migration_of"]
 
 PLATFORM = "telegram"
-SYSTEM = UserRef(PLATFORM, "0", "Telegram")
-"""The sender of commands that no user sent (a group's migration to a supergroup)."""
 
 
 def chat_ref(chat: Chat, message: Message | None = None) -> ChatRef:
@@ -39,9 +37,12 @@ def _lang(user: User | None) -> str:
     return ((user.language_code if user else "") or "")[:2].lower()
 
 
-def migrate_command(old: ChatRef, new_chat_id: int | str, update_id: str = "") -> Command:
-    """The command that moves the tables of ``old`` to the supergroup ``new_chat_id`` (sent by :data:`SYSTEM`)."""
-    return Command(old, SYSTEM, verb="migrate", args=(str(new_chat_id),), update_id=update_id)
+def migration_of(update: Update) -> tuple[ChatRef, str] | None:
+    """The group and its new chat id if ``update`` says the group became a supergroup, else ``None``."""
+    message = update.message
+    if message is not None and message.migrate_to_chat_id:
+        return chat_ref(message.chat), str(message.migrate_to_chat_id)
+    return None
 
 
 def command_of(update: Update, bot_username: str) -> Command | None:
@@ -57,9 +58,7 @@ def command_of(update: Update, bot_username: str) -> Command | None:
     message = update.message
     if message is None:
         return None
-    if message.migrate_to_chat_id:
-        return migrate_command(chat_ref(message.chat), message.migrate_to_chat_id, uid)
-    if message.from_user is None or message.from_user.is_bot:
+    if message.migrate_to_chat_id or message.from_user is None or message.from_user.is_bot:
         return None
     chat = chat_ref(message.chat, message)
     parsed = commands.parse(message.text or "", bot_username, chat.private)

@@ -68,13 +68,16 @@ def _token(table: Table, version: int, verb: str, arg: str = "") -> str:
 
 
 def _sorted_cards(cards: list[str], game: str, trump: str | None) -> list[str]:
-    """Cards grouped for reading: jacks (where always trump), the trump suit, then the other suits."""
+    """Cards grouped for reading: once trump is known, the engine's order (trumps strongest first, then
+    each suit); before, the jacks first where they are always trump, then the suits."""
+    if trump is not None:
+        return cards
     jacks = game in _JACK_GAMES
 
     def key(c: str) -> tuple[int, int, int]:
         if jacks and c[0] == "J":
             return 0, _SUIT_ORDER[c[1]], 0
-        return (1 if c[1] == trump else 2), _SUIT_ORDER[c[1]], _RANK_ORDER[c[0]]
+        return 1, _SUIT_ORDER[c[1]], _RANK_ORDER[c[0]]
     return sorted(cards, key=key)
 
 

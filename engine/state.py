@@ -14,7 +14,7 @@ from pydantic import BaseModel
 
 from .actions import Action, PLAY
 from .cards import EYES, card_str, card_strs, cards_in, mask_of, parse_card, SUITS
-from .order import TrumpOrder
+from .order import TRUMP, TrumpOrder
 from .rejection import Code, Rejected
 
 __all__ = ["State", "OVER", "PLAY_PHASE"]
@@ -265,6 +265,17 @@ class State:
             m |= mask_of(cards)
         return m
 
+    def hand_order(self, mask: int) -> list[int]:
+        """The cards of ``mask`` as a player sorts them: trumps strongest first, then each suit strongest first.
+
+        Before trump is known, by printed suit and rank.
+        """
+        order = self.order
+        if order is None:
+            return cards_in(mask)
+        eff, strength = order.eff, order.strength
+        return sorted(cards_in(mask), key=lambda c: (eff[c] != TRUMP, eff[c], -strength[c]))
+
     def trick_seats(self) -> list[int]:
         """The seats that played the cards of the current trick, in order."""
         seats, s = [], self.leader
@@ -394,7 +405,7 @@ class State:
         }
         if seat is not None:
             out["seat"] = seat
-            out["hand"] = card_strs(self.visible_hand(seat))
+            out["hand"] = card_strs(self.hand_order(self.visible_hand(seat)))
             if self.to_act == seat:
                 out["legal"] = [a.to_dict() for a in self.legal()]
                 out["restriction"] = self.restriction() if self.phase == PLAY_PHASE else ""

@@ -164,7 +164,7 @@ def test_forehand_names_after_two_cards():
     refused(st, 1, action("name", "H"), Code.NOT_YOUR_TURN)
     refused(st, 0, action("play", "JC"), Code.WRONG_PHASE)
     st = run(st, "0 name H")
-    assert st.trump == 2 and engine.view(st, 0)["hand"] == ["JC", "TS", "AH", "KH", "QH"]
+    assert st.trump == 2 and engine.view(st, 0)["hand"] == ["JC", "AH", "KH", "QH", "TS"]
     assert engine.view(st, 2)["hand_sizes"] == [5, 5, 5, 5]
 
 

@@ -193,7 +193,9 @@ TEXTS: dict[str, tuple[str, str]] = {
     "bs.count": ("{name} {count}", "{name} {count}"),
     "bs.passed": ("{name} weg", "{name} pass"),
     "bs.solo": ("{name} spielt {solo}", "{name} plays {solo}"),
-    "bs.result": ("{team} {eyes} : {other} Augen, +{striche} Striche", "{team} {eyes} : {other} eyes, +{striche} Striche"),
+    "bs.result": ("{team} {eyes} : {other} Augen, +{striche} {unit}", "{team} {eyes} : {other} eyes, +{striche} {unit}"),
+    "bs.strich": ("Strich", "Strich"),
+    "bs.striche": ("Striche", "Striche"),
     # Bauerchen
     "bc.score": ("Runde {a} : {b} (bis {end}) · Knoddel {ka} : {kb} · Steine {sa} : {sb}",
                  "Round {a} : {b} (to {end}) · Knoddel {ka} : {kb} · Steine {sa} : {sb}"),

@@ -244,7 +244,8 @@ def deal_line(table: Table, result: dict[str, Any]) -> str:
     if game in ("bauernstoss", "alter_schafkopf"):
         win = 0 if result["striche"][0] > result["striche"][1] else 1
         return t(lang, "bs.result", team=team_name(table, win), eyes=result["eyes"][win],
-                 other=result["eyes"][1 - win], striche=result["striche"][win])
+                 other=result["eyes"][1 - win], striche=result["striche"][win],
+                 unit=t(lang, "bs.strich" if result["striche"][win] == 1 else "bs.striche"))
     if game == "bauerchen":
         if result["points"] == [0, 0]:
             return t(lang, "bc.ledig_won", team=team_name(table, result["round_winner"]))

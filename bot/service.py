@@ -15,7 +15,9 @@ explanations concern only the presser and are applied whatever version they carr
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
 import re
 import secrets
 import time
@@ -37,6 +39,8 @@ from .store import Store
 from .table import Refused, Seat, Table
 
 __all__ = ["Service", "join_payload"]
+
+log = logging.getLogger(__name__)
 
 ATTEMPTS = 10
 """How often a change is retried after losing a compare-and-set race."""
@@ -167,6 +171,11 @@ class Service:
         except Refused as r:
             lang = await self._chat_lang(cmd)
             return [Toast(cmd.user, cmd.chat, t(lang, r.key, **r.params))]
+        except (ValueError, OverflowError, RecursionError):
+            # input no parser above foresaw: refuse it like any other; nothing was saved
+            log.exception("command refused after an unexpected error: %r", cmd)
+            lang = await self._chat_lang(cmd)
+            return [Toast(cmd.user, cmd.chat, t(lang, "not_understood"))]
 
     async def tick(self, now: float | None = None) -> list[Outgoing]:
         """Fire the due turn timers this process wins: reminders and automatic moves."""
@@ -175,13 +184,15 @@ class Service:
         for table_id, version, kind in await self.store.due(now):
             if not await self.store.claim(table_id, version, kind):
                 continue
-            if kind == "remind":
-                out += await self._remind(table_id, version, now)
-                continue
             try:
-                out += await self._change(table_id, None, lambda ctx, v=version: self._autoplay(ctx, v))
+                if kind == "remind":
+                    out += await self._remind(table_id, version, now)
+                else:
+                    out += await self._change(table_id, None, lambda ctx, v=version: self._autoplay(ctx, v))
             except Refused:
                 continue
+            except Exception:  # noqa: BLE001  (one table's failure must not hide the others' moves)
+                log.exception("timer %s of table %s at version %s failed", kind, table_id, version)
         return out
 
     async def migrate(self, old: ChatRef, new_chat_id: str) -> list[Outgoing]:
@@ -302,9 +313,9 @@ class Service:
         if seat is None or table.seats[seat].computer or table.chat.private:
             return None
         if table.remind and not (table.auto and table.auto <= table.remind):
-            return "remind", now + table.remind
+            return "remind", max(now, table.since + table.remind)
         if table.auto:
-            return "auto", now + table.auto
+            return "auto", max(now, table.since + table.auto)
         return None
 
     # ------------------------------------------------------------------ languages
@@ -342,6 +353,10 @@ class Service:
                     raise Refused("unknown_game", word=parsed.args[0], games=textcmd.games_text())
                 return [Notice(cmd.chat, self._rules(game, {}, lang))]
         table_id = await self.store.table_for_chat(cmd.chat.key)
+        if table_id is None and parsed.kind == "table" and parsed.name == "rematch":
+            return await self._typed_rematch(cmd)
+        if table_id is None and parsed.kind == "table" and parsed.name == "hand" and cmd.chat.private:
+            return await self._all_hands(cmd)
         if table_id is None:
             if parsed.kind == "table" and parsed.name in ("start", "rules", "table", "hand"):
                 return [self._help(cmd, lang)]
@@ -350,6 +365,24 @@ class Service:
             return await self._change(table_id, cmd, lambda ctx: self._typed_action(ctx, parsed))
         reachable = parsed.name != "join" or await self._reachable(cmd)
         return await self._change(table_id, cmd, lambda ctx: self._table_verb(ctx, parsed, reachable))
+
+    async def _typed_rematch(self, cmd: Command) -> list[Outgoing]:
+        """``revanche`` typed after the match: the rematch button of the chat's last table."""
+        last = await self.store.get_chat_setting(cmd.chat.key, "last")
+        loaded = await self.store.load(last) if last else None
+        if loaded is None:
+            raise Refused("no_table")
+        return await self._again(cmd, tokens.Token(last, loaded[0], "rematch"))
+
+    async def _all_hands(self, cmd: Command) -> list[Outgoing]:
+        """``hand`` in the private chat: the user's hand at every table he sits at."""
+        out: list[Outgoing] = []
+        for table_id in await self.store.tables_for_user(cmd.user.key):
+            with contextlib.suppress(Refused):
+                out += await self._change(table_id, cmd, self._hand)
+        if not out:
+            raise Refused("no_hands")
+        return out
 
     def _help(self, cmd: Command, lang: str) -> Notice:
         return Notice(cmd.chat, t(lang, "help", games=textcmd.games_text()))
@@ -403,6 +436,7 @@ class Service:
             table.join(cmd.user)
         if not await self.store.create(table.id, cmd.chat.key, table.dump(), table.user_keys()):
             raise Refused("table_exists")
+        await self.store.set_chat_setting(cmd.chat.key, "last", table.id)
         if cmd.chat.private or seats is not None:
             return await self._change(table.id, cmd, self._start)
         out: list[Outgoing] = [render.table_message(table, None, 1, now)]
@@ -552,7 +586,13 @@ class Service:
             raise Refused("not_started" if ctx.table.status == "lobby" else "deal_over")
         state = match.state
         legal = engine.legal_actions(state) if state.to_act == seat else state.offers_for(seat)
-        self._act(ctx, seat, textcmd.action_for(parsed.name, parsed.args, legal))
+        try:
+            self._act(ctx, seat, textcmd.action_for(parsed.name, parsed.args, legal))
+        except Refused as r:
+            # a refusal explains the hand ("you must follow suit", "you don't hold it"): not in a group
+            if r.key.startswith("hint.") and not ctx.cmd.chat.private:
+                raise Refused("use_hand_buttons") from None
+            raise
 
     # ------------------------------------------------------------------ buttons
     async def _press(self, cmd: Command) -> list[Outgoing]:
@@ -624,7 +664,7 @@ class Service:
             table.show_opts = arg == "1"
             return
         fields = render.option_fields(table.game)
-        if not arg.isdigit() or int(arg) >= len(fields):
+        if not (arg.isascii() and arg.isdecimal()) or int(arg) >= len(fields):
             raise Refused("forged")
         name, values = fields[int(arg)]
         current = getattr(engine.parse_options(table.game, table.options), name)

@@ -44,7 +44,10 @@ def parse_duration(text: str) -> timedelta | None:
     m = _DURATION.fullmatch(word)
     if not m or int(m.group(1)) == 0:
         raise ValueError(f"expected a duration like 90s, 15m, 12h, 2d or off, got {text!r}")
-    return timedelta(seconds=int(m.group(1)) * _UNITS[m.group(2)])
+    try:
+        return timedelta(seconds=int(m.group(1)) * _UNITS[m.group(2)])
+    except OverflowError:
+        raise ValueError(f"the duration {text!r} is too long") from None
 
 
 def _duration(value: Any) -> Any:

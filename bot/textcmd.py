@@ -138,13 +138,13 @@ def new_args(args: tuple[str, ...]) -> tuple[str, int | None, dict]:
     players = None
     options: dict = {}
     rest = list(args[1:])
-    if rest and rest[0].isdigit():
+    if rest and (rest[0].isascii() and rest[0].isdecimal()):
         players = int(rest.pop(0))
     text = " ".join(rest).strip()
     if text.startswith("{"):
         try:
             options = json.loads(text)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):
             raise Refused("bad_options_json") from None
         if not isinstance(options, dict):
             raise Refused("bad_options_json")
@@ -159,7 +159,7 @@ def new_args(args: tuple[str, ...]) -> tuple[str, int | None, dict]:
 
 def seat_number(args: tuple[str, ...], n: int) -> int:
     """The 0-based seat of a typed seat number 1..n; refuses anything else."""
-    if not args or not args[0].isdigit() or not 1 <= int(args[0]) <= n:
+    if not args or not (args[0].isascii() and args[0].isdecimal()) or not 1 <= int(args[0]) <= n:
         raise Refused("no_such_seat", seats=n)
     return int(args[0]) - 1
 

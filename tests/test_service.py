@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import engine
 import pytest
+from engine.cards import card_str, cards_in
 import redis.asyncio as aioredis
 
 from bot import tokens
@@ -359,3 +360,63 @@ async def test_hand_and_table_commands(store):
     effects = await svc.handle(press(GROUP, user(0), button(players.table, "hand").token))
     assert [h.user for h in of(effects, HandMessage)] == [user(0)]
     await assert_unchanged(store, table_id, before)
+
+
+async def test_input_no_parser_foresaw_is_refused_without_a_crash(store):
+    svc = service(store)
+    anna = user(0)
+    deep = "neu bauer " + '{"x":' * 1100
+    for text in ("neu bauer ²", deep, "platz ²"):
+        assert of(await svc.handle(say(GROUP, anna, text)), Toast), text
+    await svc.handle(say(GROUP, anna, "neu bauer"))
+    before = await store.load(await store.table_for_chat(GROUP.key))
+    for text in ("platz ²", "option reminder_after 99999999999999999d", "computer weg ³"):
+        assert of(await svc.handle(say(GROUP, anna, text)), Toast), text
+    assert await store.load(await store.table_for_chat(GROUP.key)) == before
+
+
+async def test_a_typed_illegal_card_in_the_group_reveals_nothing_of_the_hand(store):
+    svc = service(store, seed=4)
+    players, table_id = await open_group_table(svc, "bauerchen", humans=4)
+    for _ in range(200):
+        table = await stored_table(store, table_id)
+        state = engine.from_json(table.state)
+        seat = state.to_act
+        legal = {a.card for a in engine.legal_actions(state) if a.kind == "play"}
+        barred = [c for c in cards_in(state.hands[seat]) if c not in legal]
+        if state.phase == "play" and barred:
+            before = await store.load(table_id)
+            who = players.users[table.seats[seat].user]
+            refusal = of(await svc.handle(say(GROUP, who, f"spiel {card_str(barred[0])}")), Toast)[0].text
+            assert refusal == "Das geht so nicht. Spiel deine Karten mit den Knöpfen in unserem privaten Chat."
+            assert await store.load(table_id) == before
+            return
+        await players.step()
+    raise AssertionError("no seat ever held a card it could not play")
+
+
+async def stored_table(store, table_id) -> Table:
+    return Table.load((await store.load(table_id))[1])
+
+
+async def test_revanche_typed_after_the_match_starts_the_rematch(store):
+    svc = service(store, seed=8)
+    players, table_id = await open_group_table(svc, "bauer", humans=2, extra="short_deck=1 target_brote=1")
+    await players.play_out()
+    effects = await svc.handle(say(GROUP, user(1), "revanche"))
+    new = table_msg(effects)
+    assert new.table_id != table_id and {h.user for h in of(effects, HandMessage)} == {user(0), user(1)}
+    assert of(await svc.handle(say(GROUP, user(0), "revanche")), Toast)
+
+
+async def test_hand_in_the_private_chat_shows_every_running_table(store):
+    svc = service(store, seed=5)
+    anna = user(0)
+    for chat in (GROUP, GROUP.__class__(GROUP.platform, "g2", title="Other")):
+        await svc.handle(say(chat, anna, "neu bauer"))
+        await svc.handle(say(chat, anna, "los"))
+    hands = of(await svc.handle(say(private(anna), anna, "hand")), HandMessage)
+    assert len(hands) == 2 and {h.user for h in hands} == {anna}
+    assert {h.chat.chat_id for h in hands} == {GROUP.chat_id, "g2"}
+    assert of(await svc.handle(say(private(user(3)), user(3), "hand")), Toast)[0].text == \
+        "Du sitzt an keinem laufenden Tisch."

@@ -90,3 +90,31 @@ async def test_timers_off(store):
     await svc.handle(say(GROUP, anna, "neu bauer"))
     await svc.handle(say(GROUP, anna, "los"))
     assert await store.due(T0 + 10 * AUTO) == []
+
+
+async def test_a_change_by_someone_else_does_not_push_the_turn_timer(store):
+    now = [T0]
+    svc, table_id = await start_table(store, lambda: now[0])
+    version, table, seat = await to_act(store, table_id)
+    other = user(1) if table.seats[seat].user == user(0).key else user(0)
+    now[0] = T0 + 3600
+    await svc.handle(say(GROUP, other, "sprache en"))
+    assert (await store.load(table_id))[0] == version + 1, "the language switch was saved"
+    due = await store.due(T0 + REMIND + 1)
+    assert [(t, k) for t, _, k in due if t == table_id] == [(table_id, "remind")], "the turn started at T0"
+
+
+async def test_one_broken_table_does_not_hide_the_other_tables_timers(store):
+    now = [T0]
+    svc, broken = await start_table(store, lambda: now[0])
+    other_chat = GROUP.__class__(GROUP.platform, "g2", title="Other")
+    anna, ben = user(0), user(1)
+    table = table_msg(await svc.handle(say(other_chat, anna, "neu bauer")))
+    table = table_msg(await svc.handle(press(other_chat, ben, button(table, "join").token)))
+    await svc.handle(press(other_chat, anna, button(table, "start").token))
+    version, data = await store.load(broken)
+    assert await store.save(broken, version, '{"not": "a table"}', user_keys=[], chat_key=GROUP.key)
+    await store.schedule(broken, version + 1, "remind", T0 + REMIND)
+    fresh = service(store, seed=3, clock=lambda: now[0])  # no cached copy of the broken table
+    notices = of(await fresh.tick(T0 + REMIND + 1), Notice)
+    assert len(notices) == 1 and notices[0].chat == other_chat

@@ -114,7 +114,7 @@ class Console:
             self.say("help")
             await self.send("hilfe")
             return True
-        if text.isdigit():
+        if text.isascii() and text.isdecimal():
             n = int(text)
             if not 1 <= n <= len(self.buttons):
                 self.say("no_button", n=text)

@@ -7,7 +7,7 @@ platform-neutral ids are kept (platform, chat id, thread id, user id).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 __all__ = ["ChatRef", "UserRef", "Command", "Button", "TableMessage", "HandMessage", "Toast", "Notice",
            "JoinLink", "Outgoing"]

@@ -7,11 +7,13 @@ Buttons carry tokens of :mod:`bot.tokens`; engine actions travel as :mod:`bot.ac
 
 from __future__ import annotations
 
+import json
 from functools import lru_cache
 from typing import Any, get_args
 
 import engine
 from engine.actions import Action
+from engine.bauerchen import round_end
 from engine.cards import RANKS, SUITS, card_str
 from engine.state import State
 
@@ -148,15 +150,21 @@ def _act_button(table: Table, version: int, action: Action, view: dict[str, Any]
 
 
 # ----------------------------------------------------------------- game lines
+@lru_cache(maxsize=256)
+def _options(game: str, options_json: str) -> Any:
+    """A table's parsed options (tables share the few option sets there are)."""
+    return engine.parse_options(game, json.loads(options_json))
+
+
 def _score_lines(table: Table, view: dict[str, Any]) -> list[str]:
     lang, game, match, public = table.lang, table.game, view["match"], view.get("public") or {}
-    opts = engine.parse_options(game, table.options)
+    opts = _options(game, json.dumps(table.options, sort_keys=True))
     if game in ("bauernstoss", "alter_schafkopf"):
         chalk = match.get("chalk")
         holder = team_name(table, chalk) if chalk is not None else t(lang, "bs.nobody")
         return [t(lang, "bs.score", a=match["striche"][0], b=match["striche"][1], target=opts.target, chalk=holder)]
     if game == "bauerchen":
-        end = 31 if opts.weiterschreiben else 12
+        end = round_end(opts)
         return [t(lang, "bc.score", a=match["score"][0], b=match["score"][1], end=end, ka=match["knoddel"][0],
                   kb=match["knoddel"][1], sa=match["steine"][0], sb=match["steine"][1])]
     if game == "bauer":
@@ -343,7 +351,7 @@ def _lobby(table: Table, version: int) -> tuple[str, Rows]:
         lines.append(t(lang, "need_players"))
     if table.show_opts:
         lines.append(t(lang, "options_help"))
-        opts = engine.parse_options(table.game, table.options)
+        opts = _options(table.game, json.dumps(table.options, sort_keys=True))
         buttons = [Button(f"{name}: {_option_value(lang, getattr(opts, name))}", _token(table, version, "opt", str(i)))
                    for i, (name, _) in enumerate(option_fields(table.game))]
         rows = _rows(buttons, 2) + ((Button(t(lang, "btn.done"), _token(table, version, "opts", "0")),),)

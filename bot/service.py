@@ -46,7 +46,7 @@ ATTEMPTS = 10
 """How often a change is retried after losing a compare-and-set race."""
 RECENT = 1024
 """How many tables a service remembers as it last saved them (see :class:`_Recent`)."""
-_VERSIONED = frozenset({"act", "start", "bot", "botx", "opt", "opts", "rematch"})
+_VERSIONED = frozenset({"act", "start", "bot", "botx", "opt", "opts"})
 _PAYLOAD = re.compile(r"^join-([0-9A-Za-z]{1,16})$")
 _REJECTED = {engine.Code.DEAL_OVER: "deal_over", engine.Code.WRONG_PHASE: "wrong_phase",
              engine.Code.NOT_YOUR_TURN: "not_your_turn"}

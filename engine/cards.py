@@ -11,7 +11,7 @@ from collections.abc import Iterable
 __all__ = [
     "SUITS", "RANKS", "CLUBS", "SPADES", "HEARTS", "DIAMONDS", "ALL_CARDS",
     "card", "parse_card", "card_str", "suit_of", "rank_of", "bit", "mask_of",
-    "cards_in", "card_strs", "popcount", "EYES", "eyes_of", "SUIT_MASKS",
+    "cards_in", "card_strs", "EYES", "SUIT_MASKS",
     "JACKS", "DECK20", "DECK32", "DECK36", "parse_suit",
 ]
 
@@ -87,19 +87,11 @@ def card_strs(mask_or_cards: int | Iterable[int]) -> list[str]:
     return [_NOTATION[c] for c in seq]
 
 
-def popcount(mask: int) -> int:
-    """How many cards ``mask`` holds."""
-    return mask.bit_count()
-
 
 _EYE_BY_RANK = (11, 10, 4, 3, 2, 0, 0, 0, 0)
 EYES = tuple(_EYE_BY_RANK[c % 9] for c in ALL_CARDS)
 """Eyes (card points) per card id: A 11, T 10, K 4, Q 3, J 2, others 0."""
 
-
-def eyes_of(mask: int) -> int:
-    """The eyes of the cards in ``mask``."""
-    return sum(EYES[c] for c in cards_in(mask))
 
 
 SUIT_MASKS = tuple(((1 << 9) - 1) << (9 * s) for s in range(4))

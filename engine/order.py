@@ -66,6 +66,10 @@ class TrumpOrder:
                     best, best_i = s, i
         return best_i
 
+    def beats(self, c: int, best: int) -> bool:
+        """Whether card ``c`` played now would take the trick from ``best``, the card winning it."""
+        return bool(self.above[best] >> c & 1) or self.eff[c] == TRUMP and self.eff[best] != TRUMP
+
     def highest(self, mask: int) -> int:
         """The strongest card of ``mask`` (one effective suit) or -1 if empty."""
         best, best_c = -1, -1

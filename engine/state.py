@@ -222,13 +222,6 @@ class State:
         self.leader = leader
         self.to_act = leader
 
-    def follow_mask(self, hand: int) -> int:
-        """The cards of ``hand`` that follow the led suit (0 if none or leading)."""
-        if not self.trick:
-            return 0
-        order = self.order
-        return hand & order.suit_mask[order.eff[self.trick[0]]]
-
     def best_in_trick(self) -> int:
         """The card currently winning the trick."""
         return self.trick[self.order.winner_index(self.trick)]

@@ -12,7 +12,7 @@ from bot.outgoing import HandMessage, JoinLink, Notice, TableMessage, Toast
 from bot.service import join_payload
 from bot.store import Store
 from bot.table import Table
-from tests.servicekit import (GROUP, Players, act_buttons, audit, button, of, press, private, say, service,
+from tests.servicekit import (GROUP, Players, audit, button, of, press, private, say, service,
                               table_msg, user)
 
 GAMES = ["bauernstoss", "alter_schafkopf", "bauerchen", "bauer", "rams"]

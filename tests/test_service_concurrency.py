@@ -13,7 +13,7 @@ import subprocess
 import sys
 
 from bot.outgoing import ChatRef
-from tests.servicekit import audit, button, hammer, of, press, say, service, table_msg, user
+from tests.servicekit import audit, button, hammer, press, say, service, table_msg, user
 
 GAMES = [("bauer", "short_deck=1 target_brote=1"), ("rams", "target=6"), ("bauerchen", ""), ("bauernstoss", "target=4")]
 

@@ -19,7 +19,6 @@ import time
 from pathlib import Path
 
 import aiohttp
-import pytest
 
 import engine
 from adapters.telegram import TelegramBot

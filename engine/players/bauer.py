@@ -110,13 +110,6 @@ def offer(state: BauerState, seat: int) -> Action | None:
     return STOSS if won + mine + partner >= need + _STOSS_MARGIN else None
 
 
-def _beats(order: TrumpOrder, c: int, best: int) -> bool:
-    """Whether ``c`` played now would beat the trick's current best card ``best``."""
-    if order.eff[c] == TRUMP:
-        return order.eff[best] != TRUMP or order.strength[c] > order.strength[best]
-    return order.eff[c] == order.eff[best] and order.strength[c] > order.strength[best]
-
-
 class _Seat:
     """What a seat knows in the play phase: its hand, the card order and the cards it has not seen."""
 
@@ -149,7 +142,7 @@ def _play(state: BauerState, seat: int) -> int:
     best = trick[i]
     if state.trick_seats()[i] == seat ^ 2:
         return min(cards, key=me.cost)
-    beaters = [c for c in cards if _beats(order, c, best)]
+    beaters = [c for c in cards if order.beats(c, best)]
     if not beaters:
         return min(cards, key=me.cost)
     if len(trick) + 1 < (3 if state.alone >= 0 else 4):  # somebody plays after this seat

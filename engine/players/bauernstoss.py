@@ -115,7 +115,7 @@ def _play(state: State, seat: int, legal: int) -> int:
             return max(cards, key=lambda c: (order.eff[c] != TRUMP,
                                              EYES[c] if order.eff[c] != TRUMP else -order.strength[c], -c))
         return _lowest(order, cards)
-    winners = [c for c in cards if _beats(order, c, best)]
+    winners = [c for c in cards if order.beats(c, best)]
     if not winners:
         return _lowest(order, cards)
     sure = [c for c in winners if last or not order.above[c] & outstanding]
@@ -146,13 +146,6 @@ def _lead(order: TrumpOrder, hand: int, cards: list[int], outstanding: int) -> i
 def _lowest(order: TrumpOrder, cards: list[int]) -> int:
     """The cheapest card to give up: a plain card before a trump, few eyes, low."""
     return min(cards, key=lambda c: (order.eff[c] == TRUMP, EYES[c], order.strength[c], c))
-
-
-def _beats(order: TrumpOrder, c: int, best: int) -> bool:
-    """Whether card ``c`` played now would beat ``best``, the card winning the trick."""
-    if order.eff[c] == order.eff[best]:
-        return order.strength[c] > order.strength[best]
-    return order.eff[c] == TRUMP
 
 
 def _by_strength(order: TrumpOrder, mask: int) -> list[int]:

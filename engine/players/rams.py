@@ -76,12 +76,6 @@ def _decide(state: RamsState, seat: int) -> Action:
     return Action("pass") if "pass" in kinds else Action("play_hand")
 
 
-def _beats(state: RamsState, c: int, best: int) -> bool:
-    """Whether ``c`` played now would take the trick from ``best``."""
-    order = state.order
-    return order.above[best] >> c & 1 or order.eff[c] == TRUMP and order.eff[best] != TRUMP
-
-
 def _shed(state: RamsState, cards: list[int], hand: int) -> int:
     """The card of ``cards`` worth least: the weakest (plain before trump), from the shortest suit."""
     order = state.order
@@ -103,7 +97,7 @@ def _card(state: RamsState, seat: int) -> int:
         plain = [c for c in legal if order.eff[c] != TRUMP]
         return _shed(state, plain or legal, hand)
     best = state.best_in_trick()
-    winners = [c for c in legal if _beats(state, c, best)]
+    winners = [c for c in legal if state.order.beats(c, best)]
     if not winners:
         return _shed(state, legal, hand)
     last = len(state.trick) == state.active.count(True) - 1

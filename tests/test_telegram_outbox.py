@@ -8,6 +8,7 @@ import logging
 import pytest
 from telegram import Bot
 
+from adapters.telegram.bounded import Bounded
 from adapters.telegram.deliver import Delivery
 from adapters.telegram.outbox import Outbox, Pacer
 from adapters.telegram.tuning import Tuning
@@ -79,6 +80,7 @@ async def test_a_burst_of_table_renders_is_coalesced(tg, rig):
     await asyncio.wait_for(rig.outbox.idle(), 10)
     assert [text for text, _ in tg.last(GROUP).history] == ["Tisch v10", "Tisch v11", "Tisch v19"]
     assert tg.violations == []
+    assert rig.outbox._queues == {}, "an idle chat keeps no queue (memory stays bounded)"
 
 
 async def test_an_older_render_never_overwrites_a_newer_one(tg, rig):
@@ -168,3 +170,11 @@ async def test_the_shared_limiter_paces_two_outboxes_together(tg, store, redis, 
                 r.delivery.carry_out([Notice(group_ref(), f"{i} from {id(r)}")])
         await asyncio.wait_for(asyncio.gather(*(r.outbox.idle() for r in rigs)), 20)
     assert len(tg.chat(GROUP)) == 8 and tg.violations == []
+
+
+def test_bounded_forgets_the_oldest_writes():
+    memory = Bounded(size=3)
+    for i in range(5):
+        memory[i] = i
+    memory[2] = 20
+    assert list(memory.items()) == [(3, 3), (4, 4), (2, 20)]

@@ -27,6 +27,7 @@ from bot import tokens
 from bot.outgoing import Button, ChatRef, HandMessage, JoinLink, Notice, Outgoing, TableMessage, Toast, UserRef
 
 from . import markup, texts
+from .bounded import Bounded
 from .outbox import Job, Outbox
 
 __all__ = ["Refs", "Delivery", "version_of", "not_modified"]
@@ -116,9 +117,9 @@ class Delivery:
         self.outbox = outbox
         self.join_payload = join_payload
         self.username = username
-        self.langs: dict[str, str] = {}
+        self.langs: Bounded[str, str] = Bounded()
         self._reposts: set[tuple[str, str]] = set()
-        self._unreachable: set[tuple[str, str]] = set()
+        self._unreachable: Bounded[tuple[str, str], bool] = Bounded()
         self._notices = itertools.count()
 
     def carry_out(self, outs: list[Outgoing], resend_hand_of: UserRef | None = None) -> None:
@@ -153,14 +154,14 @@ class Delivery:
         def refused(exc: Forbidden) -> None:
             if unreachable in self._unreachable:
                 return
-            self._unreachable.add(unreachable)
+            self._unreachable[unreachable] = True
             reason = "blocked" if "blocked" in exc.message.lower() else "cannot_dm"
             lang = self.langs.get(out.user.user_id, "de")
             self.join_link(out.user, out.chat, self.join_payload(out.table_id),
                            texts.text(reason, lang, name=out.user.name or out.user.user_id))
 
         def reached() -> None:
-            self._unreachable.discard(unreachable)
+            self._unreachable.pop(unreachable, None)
 
         self._put_in_place(int(out.user.user_id), None, out.table_id, key, out.text, out.buttons, version,
                            reached=reached, refused=refused, linger=0.0 if out.buttons or repost else self.lazy_s)

@@ -25,6 +25,7 @@ from typing import Protocol
 
 from telegram.error import ChatMigrated, NetworkError, RetryAfter, TelegramError, TimedOut
 
+from .bounded import Bounded
 from .tuning import Tuning
 
 __all__ = ["Job", "Outbox", "Pacer", "SharedLimit"]
@@ -126,7 +127,7 @@ class Outbox:
         self.pacer = pacer
         self.on_migrated = on_migrated
         self._queues: dict[int, _Queue] = {}
-        self._shown: dict[tuple[int, str], int] = {}
+        self._shown: Bounded[tuple[int, str], int] = Bounded()
         self._moved: dict[int, int] = {}
 
     def put(self, job: Job) -> None:
@@ -196,6 +197,8 @@ class Outbox:
             tries = 0
             if job.version is not None:
                 self._shown[(chat_id, slot)] = max(job.version, self._shown.get((chat_id, slot), -1))
+        if self._queues.get(chat_id) is q:  # idle: a later job starts a new queue
+            del self._queues[chat_id]
 
     @staticmethod
     def _requeue(q: _Queue, slot: str, job: Job) -> None:

@@ -32,7 +32,6 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .actions import Action
 from .cards import DECK20, DECK32, EYES, SUITS, card, card_str
-from .deal import check_hands, deal_rounds
 from .order import TrumpOrder
 from .registry import register
 from .state import OVER, PLAY_PHASE, State
@@ -144,18 +143,15 @@ class BauerState(State):
         return DECK20 if options.short_deck else DECK32
 
     @classmethod
-    def packets(cls, options: BauerOptions, n: int, match: dict, dealer: int,
-                order: list[int]) -> tuple[list[list[int]], list[int], list[int]]:
-        """4 then 4 cards to each seat from the forehand on (3 then 2 with ``short_deck``)."""
-        return deal_rounds(order, n, dealer, (3, 2) if options.short_deck else (4, 4)), [], []
+    def packet_sizes(cls, options: BauerOptions) -> tuple[int, ...]:
+        """4 then 4 cards to each seat (3 then 2 with ``short_deck``)."""
+        return (3, 2) if options.short_deck else (4, 4)
 
     @classmethod
     def start(cls, options: BauerOptions, n: int, dealer: int, match: dict, hands: list[list[int]],
               blind: list[int], turned: list[int]) -> "BauerState":
         """The deal before trump is named; the forehand names it."""
-        deck = cls.deck(options, n, match)
-        size = deck.bit_count() // n
-        check_hands(deck, hands, size, blind, turned)
+        cls.check_dealt(options, n, match, hands, blind, turned)
         return cls._dealt(options, n, dealer, match, hands)
 
     def next_deal(self, order: list[int]) -> "BauerState":
@@ -168,7 +164,7 @@ class BauerState(State):
     def _dealt(cls, options: BauerOptions, n: int, dealer: int, match: dict,
                hands: list[list[int]]) -> "BauerState":
         """The state of a deal of checked hands, before trump is named."""
-        first = 3 if options.short_deck else 4
+        first = cls.packet_sizes(options)[0]
         st = cls()
         st.init_core(options, n, dealer, match, [sum(map(_BITS.__getitem__, h)) for h in hands])
         st.phase = NAME_PHASE

@@ -31,7 +31,6 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .actions import PLAY, Action
 from .cards import DECK20, JACKS, SUITS, bit, card, card_str, card_strs, cards_in, mask_of, suit_of
-from .deal import check_hands, deal_rounds
 from .order import TRUMP, TrumpOrder
 from .registry import register
 from .state import PLAY_PHASE, State
@@ -125,6 +124,7 @@ class BauerchenState(State):
     GAME: ClassVar[str] = "bauerchen"
     OFFERS: ClassVar[frozenset[str]] = frozenset({"spritz", "ledig"})
     DECK: ClassVar[int] = DECK20
+    PACKETS: ClassVar[tuple[int, ...]] = (2, 3)
     OPTIONS: ClassVar[type[BaseModel]] = BauerchenOptions
     PLAY_VARIANTS: ClassVar[bool] = True
     FIELDS: ClassVar[dict[str, str]] = {
@@ -170,16 +170,10 @@ class BauerchenState(State):
         return match
 
     @classmethod
-    def packets(cls, options: BaseModel, n: int, match: dict, dealer: int,
-                order: list[int]) -> tuple[list[list[int]], list[int], list[int]]:
-        """Deal 2 then 3 cards to each seat from the forehand on; hands keep the dealt order."""
-        return deal_rounds(order, n, dealer, (2, 3)), [], []
-
-    @classmethod
     def start(cls, options: BaseModel, n: int, dealer: int, match: dict, hands: list[list[int]],
               blind: list[int], turned: list[int]) -> "BauerchenState":
         """The deal after dealing: the forehand names trump (or, with 5 cards first, too)."""
-        check_hands(cls.DECK, hands, 5, blind, turned)
+        cls.check_dealt(options, n, match, hands, blind, turned)
         st = cls.__new__(cls)
         st.init_core(options, n, dealer, match, [mask_of(h) for h in hands])
         forehand = (dealer + 1) % n

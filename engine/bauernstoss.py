@@ -35,7 +35,6 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .actions import Action
 from .cards import DECK32, JACKS, SUIT_MASKS, SUITS, card, card_str, cards_in, mask_of
-from .deal import check_hands, deal_rounds
 from .order import TRUMP, TrumpOrder
 from .registry import register
 from .state import OVER, PLAY_PHASE, State
@@ -110,6 +109,7 @@ class Bauernstoss(State):
 
     GAME = "bauernstoss"
     DECK = DECK32
+    PACKETS = (4, 4)
     OPTIONS = BauernstossOptions
     FIELDS: ClassVar[dict[str, str]] = {
         "calls": "plain", "committed": "plain", "best": "plain", "tied": "plain", "soloist": "plain",
@@ -173,16 +173,10 @@ class Bauernstoss(State):
         return match
 
     @classmethod
-    def packets(cls, options: BaseModel, n: int, match: dict, dealer: int,
-                order: list[int]) -> tuple[list[list[int]], list[int], list[int]]:
-        """Deal 4 + 4 cards to each seat from the forehand on."""
-        return deal_rounds(order, n, dealer, (4, 4)), [], []
-
-    @classmethod
     def start(cls, options: BaseModel, n: int, dealer: int, match: dict, hands: list[list[int]],
               blind: list[int], turned: list[int]) -> "Bauernstoss":
         """The announcing round of a new deal; ``ValueError`` unless four hands of 8 share the 32 cards."""
-        check_hands(cls.DECK, hands, 8, blind, turned)
+        cls.check_dealt(options, n, match, hands, blind, turned)
         st = object.__new__(cls)
         st.init_core(options, n, dealer, match, [mask_of(h) for h in hands])
         st.phase = ANNOUNCE

@@ -14,6 +14,7 @@ from pydantic import BaseModel
 
 from .actions import Action, PLAY
 from .cards import EYES, card_str, card_strs, cards_in, mask_of, parse_card, SUITS
+from .deal import check_hands, deal_rounds
 from .order import TRUMP, TrumpOrder
 from .rejection import Code, Rejected
 
@@ -109,6 +110,8 @@ class State:
     """True where a card can be played in more than one way (a meld), see ``play_actions``."""
     DECK: ClassVar[int] = 0
     """The cards of a deal, for games whose deck does not depend on options or players."""
+    PACKETS: ClassVar[tuple[int, ...]] = ()
+    """Cards per seat in each round of dealing, for games that deal the whole deck to the seats."""
     PLAYERS: ClassVar[tuple[int, int]] = (4, 4)
     DEFAULT_PLAYERS: ClassVar[int] = 4
 
@@ -129,10 +132,25 @@ class State:
         return cls.DECK
 
     @classmethod
+    def packet_sizes(cls, options: BaseModel) -> tuple[int, ...]:
+        """Cards each seat gets in each round of dealing, e.g. (2, 3); by default the class's ``PACKETS``."""
+        return cls.PACKETS
+
+    @classmethod
     def packets(cls, options: BaseModel, n: int, match: dict, dealer: int,
                 order: list[int]) -> tuple[list[list[int]], list[int], list[int]]:
-        """Split a shuffled deck into hands (in dealt order, seat 0 first), blind and turned cards."""
-        raise NotImplementedError
+        """Split a shuffled deck into hands (in dealt order, seat 0 first), blind and turned cards.
+
+        By default the whole deck goes to the seats in rounds of :meth:`packet_sizes` from the
+        forehand on, with no blind and no turned card.
+        """
+        return deal_rounds(order, n, dealer, cls.packet_sizes(options)), [], []
+
+    @classmethod
+    def check_dealt(cls, options: BaseModel, n: int, match: dict, hands: list[list[int]], blind: list[int],
+                    turned: list[int]) -> None:
+        """``ValueError`` unless ``hands`` share the deck as :meth:`packets` deals it (no blind, no turned card)."""
+        check_hands(cls.deck(options, n, match), hands, sum(cls.packet_sizes(options)), blind, turned)
 
     @classmethod
     def start(cls, options: BaseModel, n: int, dealer: int, match: dict, hands: list[list[int]],

@@ -7,6 +7,8 @@ symbol or a suit name (``JC``, ``10♥``, ``b♣``, ``dame herz``).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from engine.cards import SUITS
 
 __all__ = ["SYMBOLS", "card_label", "cards_label", "suit_label", "suit_name", "parse_card_text",
@@ -50,6 +52,7 @@ def suit_name(suit: str | int, lang: str) -> str:
     return _SUIT_NAMES.get(lang, _SUIT_NAMES["de"])[i]
 
 
+@lru_cache(maxsize=None)
 def card_label(card: str, lang: str = "de") -> str:
     """A player's label for engine notation ``card``: ``JC`` → ``B♣`` (de) or ``J♣`` (en)."""
     rank = _RANK_LABELS.get(lang, _RANK_LABELS["de"]).get(card[0], card[0])

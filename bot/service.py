@@ -672,6 +672,7 @@ class Service:
 
     async def _again(self, cmd: Command, tok: tokens.Token) -> list[Outgoing]:
         """Rematch (same seats, started at once) or a new lobby for the same game, from a closed table."""
+        busy = await self.store.table_for_chat(cmd.chat.key) is not None
         claimed: list[Table] = []
 
         def claim(ctx: _Ctx) -> None:
@@ -684,6 +685,8 @@ class Service:
                     raise Refused("not_finished")
                 if table.rematched or tok.version != ctx.version:
                     raise Refused("already_played")
+                if busy:  # refused before the rematch is claimed, so it is not used up for nothing
+                    raise Refused("table_exists")
                 ctx.seat()
                 table.rematched = True
             else:

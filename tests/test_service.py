@@ -399,6 +399,18 @@ async def stored_table(store, table_id) -> Table:
     return Table.load((await store.load(table_id))[1])
 
 
+async def test_a_rematch_refused_for_an_open_table_stays_available(store):
+    svc = service(store, seed=8)
+    players, table_id = await open_group_table(svc, "bauer", humans=2, extra="short_deck=1 target_brote=1")
+    final = await players.play_out()
+    await svc.handle(say(GROUP, user(2), "neu rams"))
+    refused = await svc.handle(press(GROUP, user(1), button(final, "rematch").token))
+    assert of(refused, Toast)[0].text == "Hier läuft schon ein Tisch. »abbrechen« beendet ihn."
+    await svc.handle(say(GROUP, user(2), "abbrechen"))
+    effects = await svc.handle(press(GROUP, user(1), button(final, "rematch").token))
+    assert table_msg(effects).table_id != table_id and of(effects, HandMessage)
+
+
 async def test_revanche_typed_after_the_match_starts_the_rematch(store):
     svc = service(store, seed=8)
     players, table_id = await open_group_table(svc, "bauer", humans=2, extra="short_deck=1 target_brote=1")

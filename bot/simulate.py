@@ -7,6 +7,7 @@ import time
 from typing import Any
 
 import engine
+from engine.cards import cards_in
 from engine.state import PLAY_PHASE, State
 
 __all__ = ["simulate", "random_deal"]
@@ -29,13 +30,7 @@ def random_deal(state: State, rng: random.Random) -> int:
             if state.PLAY_VARIANTS:
                 state.do(state.to_act, choice(state.play_actions()))
             else:
-                mask = state.legal_cards()
-                cards = []
-                while mask:
-                    low = mask & -mask
-                    cards.append(low.bit_length() - 1)
-                    mask ^= low
-                state.play_card(choice(cards))
+                state.play_card(choice(cards_in(state.legal_cards())))
             plays += 1
         else:
             seat = state.to_act

@@ -385,11 +385,12 @@ class State:
         """Rebuild a state written by :meth:`to_json`."""
         st = object.__new__(cls)
         st.options = cls.OPTIONS.model_validate(data["options"])
+        lists = cls.BASE_LISTS + cls.LISTS
         for fields in (cls.BASE_FIELDS, cls.FIELDS):
             for name, codec in fields.items():
                 value = _DECODE[codec](data[name])
-                if isinstance(value, list) and codec in ("plain",) and name in cls.BASE_LISTS + cls.LISTS:
-                    value = list(value)
+                if codec == "plain" and name in lists:
+                    value = list(value)  # the state's own list, not one of the caller's dict
                 setattr(st, name, value)
         st.order = st.make_order(st.trump) if st.trump >= 0 else None
         st.events = []

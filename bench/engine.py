@@ -56,40 +56,39 @@ def registered_games() -> tuple[list[str], dict[str, str]]:
     return games, problems
 
 
-def bench_fast(game: str, seconds: float, seed: int) -> tuple[int, int, float]:
-    """Random deals in place for about ``seconds``: (card plays, deals, CPU seconds)."""
+def timed_deals(game: str, seconds: float, seed: int, play_deal) -> tuple[int, int, float]:
+    """Deal after deal for about ``seconds`` of CPU, each played by ``play_deal(state, rng) -> (state, plays)``.
+
+    Returns (card plays, deals, CPU seconds); dealing the next deal is timed too.
+    """
     rng = random.Random(seed)
     plays = deals = 0
     start = time.process_time()
     deadline = start + seconds
     state = engine.new_match(game, rng)
     while True:
-        plays += random_deal(state, rng)
-        deals += 1
-        if time.process_time() >= deadline:
-            break
-        state = engine.new_match(game, rng) if state.match_over() else engine.next_deal(state, rng)
-    return plays, deals, time.process_time() - start
-
-
-def bench_apply(game: str, seconds: float, seed: int) -> tuple[int, int, float]:
-    """Random deals through ``engine.apply`` for about ``seconds``: (card plays, deals, CPU seconds)."""
-    rng = random.Random(seed)
-    plays = deals = 0
-    start = time.process_time()
-    deadline = start + seconds
-    state = engine.new_match(game, rng)
-    while True:
-        while not engine.is_over(state):
-            legal = engine.legal_actions(state)
-            action = rng.choice(legal)
-            state, _ = engine.apply(state, engine.to_act(state), action)
-            plays += action.kind == "play"
+        state, n = play_deal(state, rng)
+        plays += n
         deals += 1
         if time.process_time() >= deadline:
             break
         state = engine.new_match(game, rng) if engine.match_over(state) else engine.next_deal(state, rng)
     return plays, deals, time.process_time() - start
+
+
+def fast_deal(state, rng) -> tuple[object, int]:
+    """A random deal in place (``bot.simulate.random_deal``)."""
+    return state, random_deal(state, rng)
+
+
+def apply_deal(state, rng) -> tuple[object, int]:
+    """A random deal through ``engine.legal_actions`` and ``engine.apply``."""
+    plays = 0
+    while not engine.is_over(state):
+        action = rng.choice(engine.legal_actions(state))
+        state, _ = engine.apply(state, engine.to_act(state), action)
+        plays += action.kind == "play"
+    return state, plays
 
 
 def rate(run: tuple[int, int, float]) -> float:
@@ -121,8 +120,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'game':<16} {'fast plays/s':>13} {'deals':>8}   {'apply plays/s':>13} {'deals':>7}")
     for game in games:
         try:
-            fast = max((bench_fast(game, args.seconds, args.seed + i) for i in range(args.repeat)), key=rate)
-            slow = max((bench_apply(game, args.seconds, args.seed + i) for i in range(args.repeat)), key=rate)
+            fast = max((timed_deals(game, args.seconds, args.seed + i, fast_deal) for i in range(args.repeat)), key=rate)
+            slow = max((timed_deals(game, args.seconds, args.seed + i, apply_deal) for i in range(args.repeat)),
+                       key=rate)
         except Exception as exc:  # noqa: BLE001  (a game still being written must not stop the others)
             problems[game] = f"failed: {type(exc).__name__}: {exc}"
             continue

@@ -282,14 +282,16 @@ async def test_a_group_upgraded_to_a_supergroup_keeps_its_table(store, redis, ke
 
 
 async def test_two_webhook_workers_share_the_tables(store, redis, redis_url, key_prefix):
-    async with fake_for(FAST) as tg:
+    # Three processes share two cores with whatever else runs: every wait ends on an event (or on a
+    # worker's death); the long patience is only a safety net against a hang.
+    async with fake_for(FAST, patience=PATIENCE) as tg:
         tg.group(GROUP, "Stammtisch")
         users = [tg.user(11 + i, n, started=True) for i, n in enumerate(["Anna", "Ben", "Cleo", "Dora"])]
         ports = [free_port(), free_port()]
         tg.webhook_targets = [f"http://127.0.0.1:{p}/tg" for p in ports]
-        with workers(tg, redis_url, key_prefix, ports):
-            await tg.wait_for(lambda: len(tg.calls_of("setWebhook")) >= 2 and all(listening(p) for p in ports),
-                              timeout=30, what="two workers")
+        with workers(tg, redis_url, key_prefix, ports) as procs:
+            await tg.wait_for(alive(procs, lambda: len(tg.calls_of("setWebhook")) >= 2
+                                    and all(listening(p) for p in ports)), what="two workers")
             async with aiohttp.ClientSession() as http:
                 for headers in ({}, {"X-Telegram-Bot-Api-Secret-Token": "wrong"}):
                     async with http.post(tg.webhook_targets[0], json={"update_id": 1}, headers=headers) as resp:
@@ -297,13 +299,15 @@ async def test_two_webhook_workers_share_the_tables(store, redis, redis_url, key
             tid = await open_table(tg, GROUP, users[0], users[1:], "bauerchen")
             async with watching(store, tid) as latest:
                 players = Players(tg, users, tid, seed=4)
-                await players.play(lambda: latest() and latest().deals >= 1, timeout=120)
+                await players.play(alive(procs, lambda: latest() and latest().deals >= 1), timeout=PATIENCE)
                 v = (await stored(store, tid))[0]
                 presses = [u for u in tg.delivered if "callback_query" in u][-4:]
                 for u in presses:
                     tg.replay(u["update_id"])
-                await tg.drained()
-                await asyncio.sleep(0.3)
+                # A worker answers a press only after the service's verdict: a second answer of
+                # each replayed query means its worker has decided it.
+                await tg.wait_for(alive(procs, lambda: all(answered(tg, u["callback_query"]["id"]) == 2
+                                                           for u in presses)), what="the replays decided")
                 assert (await stored(store, tid))[0] == v
         served = {url for _, url, status in tg.webhook_deliveries if status == 200}
         assert served == set(tg.webhook_targets)
@@ -312,6 +316,25 @@ async def test_two_webhook_workers_share_the_tables(store, redis, redis_url, key
         assert tg.violations == []
         _, table = await stored(store, tid)
         await assert_log_sound(store, table)
+
+
+PATIENCE = 300.0
+"""How long a test with worker processes waits for anything before it fails (a hang, not slowness)."""
+
+
+def answered(tg: FakeTelegram, query_id: str) -> int:
+    """How often the bot called answerCallbackQuery for ``query_id`` (accepted or not)."""
+    return sum(1 for _, method, params, _ in tg.calls
+               if method == "answerCallbackQuery" and params.get("callback_query_id") == query_id)
+
+
+def alive(procs: list[subprocess.Popen], predicate):
+    """``predicate``, which fails at once (instead of waiting on) when a worker process has died."""
+    def check():
+        dead = [p.returncode for p in procs if p.poll() is not None]
+        assert not dead, f"a worker exited with status {dead}"
+        return predicate()
+    return check
 
 
 def free_port() -> int:
@@ -330,7 +353,7 @@ def workers(tg: FakeTelegram, redis_url: str, key_prefix: str, ports: list[int])
     """Bot worker processes in webhook mode, one per port, on the test's Redis prefix."""
     env = {**os.environ, "REDIS_URL": redis_url, "STAMMTISCH_TEST_PREFIX": key_prefix, "TELEGRAM_TOKEN": tg.token,
            "TELEGRAM_API_BASE_URL": tg.base_url, "TELEGRAM_WEBHOOK_URL": "https://stammtisch.invalid/tg",
-           "TELEGRAM_WEBHOOK_SECRET": "s3cret-Token_1"}
+           "TELEGRAM_WEBHOOK_SECRET": "s3cret-Token_1-for-tests"}
     env.update({f"TELEGRAM_{k.upper()}": str(v) for k, v in FAST.model_dump().items()})
     procs = [subprocess.Popen([sys.executable, "-m", "tests.fake_telegram.worker"], cwd=ROOT,
                               env={**env, "TELEGRAM_WEBHOOK_LISTEN": f"127.0.0.1:{port}"}) for port in ports]
@@ -341,7 +364,7 @@ def workers(tg: FakeTelegram, redis_url: str, key_prefix: str, ports: list[int])
             p.send_signal(signal.SIGTERM)
         for p in procs:
             try:
-                p.wait(timeout=20)
+                p.wait(timeout=PATIENCE)
             except subprocess.TimeoutExpired:
                 p.kill()
         assert all(p.returncode == 0 for p in procs), [p.returncode for p in procs]

@@ -1,4 +1,4 @@
-"""Every shared rule vector runs through ``stammtisch replay`` and shows what it expects."""
+"""Every rule vector (tests/data/vectors) runs through ``stammtisch replay`` and shows what it expects."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ FILES = vector_files()
 
 
 def test_vectors_exist():
-    assert len(FILES) >= 200, "the shared vectors were not found"
+    assert len(FILES) >= 200, "the rule vectors were not found under tests/data/vectors"
 
 
 @pytest.mark.parametrize("path", FILES, ids=[f"{p.parent.name}/{p.stem}" for p in FILES])

@@ -1,12 +1,17 @@
-"""Loading the shared rule vectors and comparing a replay output with a vector's ``expect``."""
+"""Loading the rule vectors and comparing a replay output with a vector's ``expect``.
+
+The vectors are test data of this repository (``tests/data/vectors``), a copy of the rules folder's
+``vectors``; ``tests/test_vector_copy.py`` checks the copy against the rules folder where one is
+beside the checkout.
+"""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-RULES = Path(__file__).resolve().parents[2] / "shared" / "rules"
-VECTORS = RULES / "vectors"
+VECTORS = Path(__file__).resolve().parent / "data" / "vectors"
+SHARED_VECTORS = Path(__file__).resolve().parents[2] / "shared" / "rules" / "vectors"
 
 
 def vector_files() -> list[Path]:

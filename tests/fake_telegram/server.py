@@ -143,11 +143,15 @@ class FakeTelegram:
         username: the bot's username.
         group_limit: (messages, seconds): at most that many messages in any window to a group.
         chat_limit: (messages, seconds): at most that many messages in any window to any chat.
+        patience: seconds the ``wait_*`` methods wait by default before they fail (a safety net
+            only: they return as soon as what they wait for happens).
     """
 
     def __init__(self, token: str = "123456:TEST-TOKEN", username: str = "stammtisch_test_bot",
-                 group_limit: tuple[int, float] = (20, 60.0), chat_limit: tuple[int, float] = (1, 1.0)):
+                 group_limit: tuple[int, float] = (20, 60.0), chat_limit: tuple[int, float] = (1, 1.0),
+                 patience: float = 10.0):
         self.token = token
+        self.patience = patience
         self.username = username
         self.bot_id = int(token.split(":")[0])
         self.group_limit = group_limit
@@ -279,9 +283,9 @@ class FakeTelegram:
         """The parameters of every successful call of ``method``."""
         return [p for _, m, p, status in self.calls if m == method and status == 200]
 
-    async def wait_for(self, predicate, timeout: float = 10.0, what: str = "condition"):
+    async def wait_for(self, predicate, timeout: float | None = None, what: str = "condition"):
         """Wait until ``predicate()`` is truthy and return its value (``AssertionError`` on timeout)."""
-        deadline = time.monotonic() + timeout
+        deadline = time.monotonic() + (self.patience if timeout is None else timeout)
         while True:
             value = predicate()
             if value:
@@ -290,11 +294,11 @@ class FakeTelegram:
                 raise AssertionError(f"timed out waiting for {what}")
             await asyncio.sleep(0.01)
 
-    async def wait_answer(self, qid: str, timeout: float = 10.0) -> dict:
+    async def wait_answer(self, qid: str, timeout: float | None = None) -> dict:
         """Wait until callback query ``qid`` is answered; the answer's parameters."""
         return await self.wait_for(lambda: self.answers.get(qid), timeout, f"the answer to {qid}")
 
-    async def drained(self, timeout: float = 10.0) -> None:
+    async def drained(self, timeout: float | None = None) -> None:
         """Wait until every injected update was fetched and confirmed (polling) or delivered (webhook)."""
         await self.wait_for(lambda: not self._updates and not self._in_flight, timeout, "the updates to be taken")
 

@@ -57,10 +57,10 @@ _MULTIPLIER = (1, 2, 4)
 class BauerOptions(BaseModel):
     """Table options of Bauer (``rules/bauer.md``)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
     lead_trump_first: bool = True
     short_deck: bool = False
-    target_brote: int = Field(3, ge=1)
+    target_brote: int = Field(3, ge=1, le=10)
 
 
 def left_bower(trump: int) -> int:

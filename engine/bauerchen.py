@@ -73,14 +73,14 @@ MELD_PARTNER = _meld_partners()
 class BauerchenOptions(BaseModel):
     """Table options of Bauerchen (defaults as in the rules file)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
     trump_after_cards: Literal[2, 5] = 2
     die_letzte: bool = True
     overtrump_on_trump_lead_only: bool = False
     forty_at_ten: bool = False
     weiterschreiben: bool = False
     ledig_in_decider: bool = True
-    target_steine: int = Field(default=1, ge=1)
+    target_steine: int = Field(default=1, ge=1, le=10)
 
 
 def round_end(options: BauerchenOptions) -> int:

@@ -61,18 +61,18 @@ SOLO_STRICHE = {"small": 8, "grand": 12}
 class BauernstossOptions(BaseModel):
     """Table options of Bauernstoß (defaults as in the rules)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     partners: Literal["seats", "jack_draw"] = "seats"
     grand_solo_needs_jc: bool = False
-    target: int = Field(20, ge=1)
+    target: int = Field(20, ge=1, le=100)
 
 
 class AlterSchafkopfOptions(BaseModel):
     """Table options of Alter Schafkopf (defaults as in the rules)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     partners: Literal["seats", "jack_draw"] = "seats"
-    target: int = Field(15, ge=1)
+    target: int = Field(15, ge=1, le=100)
 
 
 def count(hand: int, suit: int) -> int:

@@ -62,11 +62,11 @@ _DRAW_RANKS = "AKQJT9876"
 class RamsOptions(BaseModel):
     """Table options of Rams (``rules/rams.md``)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
     sixes: bool = False
-    target: int | None = Field(None, ge=1)
-    unit: float = Field(1.0, ge=0)
-    kartoffel_fee: float = Field(0.5, ge=0)
+    target: int | None = Field(None, ge=1, le=100)
+    unit: float = Field(1.0, ge=0, le=1000, allow_inf_nan=False)
+    kartoffel_fee: float = Field(0.5, ge=0, le=1000, allow_inf_nan=False)
 
 
 def _build_order(trump: int) -> TrumpOrder:

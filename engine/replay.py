@@ -22,16 +22,19 @@ class ReplayError(ValueError):
 
 
 class _Deal(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     hands: list[list[str]]
     blind: list[str] = Field(default_factory=list)
     turned: list[str] = Field(default_factory=list)
 
 
 class ReplayFile(BaseModel):
-    """One deal: the game, its options, seats, dealer, match before it, dealt cards and actions."""
+    """One deal: the game, its options, seats, dealer, match before it, dealt cards and actions.
 
-    model_config = ConfigDict(extra="forbid")
+    Strict: nothing is converted (``"4"`` or ``4.0`` is not the whole number 4).
+    """
+
+    model_config = ConfigDict(extra="forbid", strict=True)
     game: str
     options: dict[str, Any] = Field(default_factory=dict)
     players: int | None = None
@@ -44,9 +47,11 @@ class ReplayFile(BaseModel):
 def load(text: str) -> tuple[State, list[tuple[int, Action]]]:
     """Parse a replay file into the dealt state and its actions; :class:`ReplayError` if invalid."""
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_constant=_not_json)
     except json.JSONDecodeError as exc:
         raise ReplayError(f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    except (ValueError, RecursionError) as exc:  # NaN, a number too long to read, nesting too deep
+        raise ReplayError(f"not JSON: {str(exc).splitlines()[0] if str(exc) else 'nested too deep'}") from None
     try:
         rf = ReplayFile.model_validate(data)
     except ValidationError as exc:
@@ -81,6 +86,10 @@ def load(text: str) -> tuple[State, list[tuple[int, Action]]]:
     except ValueError as exc:
         raise ReplayError(str(exc)) from None
     return state, actions
+
+
+def _not_json(name: str) -> None:
+    raise ValueError(f"{name} is not a JSON number")
 
 
 def run(text: str) -> dict[str, Any]:

@@ -64,14 +64,19 @@ To serve Telegram: get a token from @BotFather, then TELEGRAM_TOKEN=... stammtis
 Data lives in an embedded Redis under ./data (STAMMTISCH_DATA_DIR), or set REDIS_URL."""
 
 
-def _options(text: str | None) -> dict:
-    """``--options`` as a dict; ``ValueError`` with a one-line reason."""
+def _options(text: str | None, game: str | None = None) -> dict:
+    """``--options`` as a dict, checked against ``game``'s option types; ``ValueError`` with a one-line reason."""
+    import engine
+    from engine.jsontext import JSONTextError, read_json
+
     try:
-        options = json.loads(text) if text else {}
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"--options is not JSON: {exc.msg}") from None
+        options = read_json(text) if text else {}
+    except JSONTextError as exc:
+        raise ValueError(f"--options is not JSON: {exc}") from None
     if not isinstance(options, dict):
         raise ValueError("--options must be a JSON object")
+    if game is not None:
+        engine.parse_options(game, options)
     return options
 
 
@@ -104,8 +109,10 @@ def _play(args: argparse.Namespace) -> int:
     from .redis_conn import RedisUnavailable
     from .settings import SettingsError
 
+    from .textcmd import game_id
+
     try:
-        options = _options(args.options)
+        options = _options(args.options, game_id(args.game) if args.game else None)
         settings = _settings()
     except (ValueError, SettingsError) as exc:
         return _fail(str(exc))

@@ -1,16 +1,35 @@
 """Every text players see, in German (the default) and English, in the games' own words.
 
-``t(lang, key, **params)`` formats one text. The German texts use the words players of these
+``t(lang, key, **params)`` formats one text; a :class:`Text` param is itself translated, and
+the user's own words repeated in a text (a typed verb, a name) are cut to ``ECHO_MAX``
+characters, so every message fits the platforms' limits (Telegram 4096 per message and 200 per
+button answer, Discord 2000). The German texts use the words players of these
 games use (Kreide, Striche, Knoddel, Brot, Kartoffel, Stein, Trumpf, Stich ...); the English
 ones translate them and keep the German name where players would (``rules/glossary.md``).
 """
 
 from __future__ import annotations
 
-__all__ = ["LANGS", "DEFAULT", "t", "supported", "game_name", "hint", "hint_key", "TEXTS"]
+__all__ = ["LANGS", "DEFAULT", "ECHO_MAX", "Text", "t", "clip", "supported", "game_name", "hint", "hint_key",
+           "TEXTS"]
 
 LANGS = ("de", "en")
 DEFAULT = "de"
+ECHO_MAX = 48
+"""The most characters of a user's own words or of a name that a text repeats."""
+_ECHOED = frozenset({"verb", "word", "item", "text", "name", "chat"})
+"""The params that carry what a user typed or is called: cut to ``ECHO_MAX``."""
+
+
+class Text:
+    """A text by key and params, translated when the text it is a param of is (``allowed.bool`` ...)."""
+
+    __slots__ = ("key", "params")
+
+    def __init__(self, key: str, **params: object) -> None:
+        self.key = key
+        self.params = params
+
 
 TEXTS: dict[str, tuple[str, str]] = {
     # --- games
@@ -79,7 +98,14 @@ TEXTS: dict[str, tuple[str, str]] = {
     "unknown_game": ("»{word}« kenne ich nicht. Spiele: {games}", "I don't know \"{word}\". Games: {games}"),
     "bad_options_json": ("Die Optionen sind kein gültiges JSON-Objekt.", "The options are not a JSON object."),
     "bad_option_syntax": ("»{item}« verstehe ich nicht, bitte name=wert.", "\"{item}\" is not name=value."),
-    "bad_option": ("Geht nicht: {reason}", "Not possible: {reason}"),
+    "bad_option_value": ("Option {name}: erlaubt ist {allowed}.", "Option {name} takes {allowed}."),
+    "unknown_option": ("»{name}« ist keine Option. Optionen: {names}", "\"{name}\" is not an option. Options: {names}"),
+    "allowed.bool": ("an oder aus", "on or off"),
+    "allowed.choice": ("eins von: {choices}", "one of: {choices}"),
+    "allowed.whole": ("eine ganze Zahl von {lo} bis {hi}", "a whole number from {lo} to {hi}"),
+    "allowed.number": ("eine Zahl von {lo} bis {hi}", "a number from {lo} to {hi}"),
+    "allowed.or_default": ("{allowed} oder »standard«", "{allowed} or \"default\""),
+    "allowed.duration": ("eine Dauer wie 90s, 15m, 12h, 2d oder off", "a duration such as 90s, 15m, 12h, 2d or off"),
     "bad_players": ("{game} spielt man zu {lo} bis {hi}.", "{game} is played by {lo} to {hi} players."),
     "which_card": ("Welche Karte? Zum Beispiel: spiel B♣", "Which card? For example: play J♣"),
     "which_suit": ("Welche Farbe? ♣ ♠ ♥ ♦", "Which suit? ♣ ♠ ♥ ♦"),
@@ -129,6 +155,10 @@ TEXTS: dict[str, tuple[str, str]] = {
     "reminder": ("⏰ {name}, du bist dran ({game}).", "⏰ {name}, it's your turn ({game})."),
     "autoplayed": ("⏱ {name} war zu lange weg, der Computer spielt für ihn: {action}. Ein Zug, und er ist wieder dran.",
                    "⏱ {name} was away too long, the computer plays for him: {action}. One move and he takes over again."),
+    "closed_no_humans": ("{name} ist aufgestanden. Ohne Menschen am Tisch ist der Tisch geschlossen.",
+                         "{name} left. With no people at the table, the table is closed."),
+    "no_humans": ("Ohne Menschen am Tisch geht es nicht los: erst mitspielen.",
+                  "A table needs people: join first."),
     "left_playing": ("{name} ist aufgestanden, ein Computer spielt für ihn weiter.",
                      "{name} left; a computer player takes the seat."),
     # --- buttons
@@ -264,11 +294,24 @@ def supported(lang: str | None) -> bool:
     return lang in LANGS
 
 
+def clip(text: str, limit: int = ECHO_MAX) -> str:
+    """``text`` cut to at most ``limit`` characters (an ellipsis marks the cut)."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def _param(lang: str, name: str, value: object) -> object:
+    if isinstance(value, Text):
+        return t(lang, value.key, **value.params)
+    if name in _ECHOED and isinstance(value, str):
+        return clip(value)
+    return value
+
+
 def t(lang: str, key: str, **params: object) -> str:
     """The text ``key`` in ``lang`` (German if unknown), formatted with ``params``."""
     pair = TEXTS[key]
     text = pair[LANGS.index(lang)] if lang in LANGS else pair[0]
-    return text.format(**params) if params else text
+    return text.format(**{k: _param(lang, k, v) for k, v in params.items()}) if params else text
 
 
 def game_name(game: str, lang: str) -> str:

@@ -36,14 +36,17 @@ def offer(state: State, seat: int) -> engine.Action | None:
 
 
 def play_computers(match: Match) -> None:
-    """Let the computer act for its seats until a person must act or the match is over.
+    """Let the computer act for its seats until a person must act, the match is over, or one deal is played.
 
     Before each turn every other computer seat is asked once whether it takes an offer
-    (Spritzen, Stoß, Ledig ...), so doublings cannot go back and forth without end.
+    (Spritzen, Stoß, Ledig ...), so doublings cannot go back and forth without end. The work is
+    bounded: once the computers' moves end a deal and the next one is dealt, they stop, and the
+    service's turn timer lets them go on (a ``cpu`` timer, see ``Service._timer``).
     """
     asked: set[tuple] = set()
     seats = match.table.seats
-    while match.running:
+    dealt = match.dealt
+    while match.running and match.dealt == dealt:
         state = match.state
         spot = (match.dealt, state.phase, len(state.tricks), len(state.trick), state.to_act)
         for seat in range(state.n):

@@ -31,7 +31,8 @@ from engine.cards import parse_card
 from engine.state import State
 
 from . import actarg, players, render, textcmd, tokens
-from .i18n import LANGS, game_name, hint_key, supported, t
+from . import options as typed_options
+from .i18n import LANGS, Text, game_name, hint_key, supported, t
 from .outgoing import ChatRef, Command, JoinLink, Notice, Outgoing, Toast, UserRef
 from .play import Match
 from .settings import Settings, parse_duration
@@ -187,6 +188,8 @@ class Service:
             try:
                 if kind == "remind":
                     out += await self._remind(table_id, version, now)
+                elif kind == "cpu":
+                    out += await self._change(table_id, None, lambda ctx, v=version: self._go_on(ctx, v))
                 else:
                     out += await self._change(table_id, None, lambda ctx, v=version: self._autoplay(ctx, v))
             except Refused:
@@ -306,11 +309,14 @@ class Service:
     def _timer(table: Table, match: Match, now: float) -> tuple[str, float] | None:
         """The first turn timer of the new version: the reminder, or the automatic move if it comes first.
 
-        The store drops a closed table's timers. A table in a private chat has none: its only person
-        plays against the computer.
+        A computer to act (its moves stopped after a deal, see ``players.play_computers``) goes on
+        at the next tick. The store drops a closed table's timers. A table in a private chat has no
+        reminder: its only person plays against the computer.
         """
         seat = match.to_act()
-        if seat is None or table.seats[seat].computer or table.chat.private:
+        if seat is not None and table.seats[seat].computer:
+            return "cpu", now
+        if seat is None or table.chat.private:
             return None
         if table.remind and not (table.auto and table.auto <= table.remind):
             return "remind", max(now, table.since + table.remind)
@@ -423,10 +429,7 @@ class Service:
         n = players or cls.DEFAULT_PLAYERS
         if not lo <= n <= hi:
             raise Refused("bad_players", game=game_name(game, lang), lo=lo, hi=hi)
-        try:
-            opts = engine.parse_options(game, options)
-        except ValueError as exc:
-            raise Refused("bad_option", reason=str(exc)) from None
+        opts = typed_options.parse(game, options)
         now = self.clock()
         table = Table(id=self.store.new_id(), chat=cmd.chat, game=game, n=n,
                       options=opts.model_dump(exclude_defaults=True), lang=lang, opener=cmd.user.key,
@@ -501,7 +504,10 @@ class Service:
         table = ctx.table
         name = table.seats[ctx.seat()].name
         table.leave(ctx.user.key)
-        if table.status == "playing":
+        if table.status == "playing" and not table.humans():
+            table.status = "aborted"
+            ctx.out.append(Notice(table.chat, t(table.lang, "closed_no_humans", name=name), table_id=table.id))
+        elif table.status == "playing":
             ctx.out.append(Notice(table.chat, t(table.lang, "left_playing", name=name), table_id=table.id))
             players.play_computers(ctx.match)
 
@@ -511,6 +517,8 @@ class Service:
             raise Refused("game_running" if table.status == "playing" else "table_closed")
         if not table.is_opener(ctx.user.key):
             ctx.seat()
+        if not table.humans():
+            raise Refused("no_humans")
         ctx.match.start()
         players.play_computers(ctx.match)
 
@@ -541,20 +549,26 @@ class Service:
 
     def _option(self, ctx: _Ctx, args: tuple[str, ...]) -> None:
         table = ctx.table
-        names = [*engine.game_class(table.game).OPTIONS.model_fields, "reminder_after", "autoplay_after"]
-        if len(args) != 2 or args[0] not in names:
+        names = [*engine.option_specs(table.game), *typed_options.DURATIONS]
+        if len(args) != 2:
             raise Refused("option_unknown", names=", ".join(names))
+        if args[0] not in names:
+            raise Refused("unknown_option", name=args[0], names=", ".join(names))
         if not table.is_opener(ctx.user.key):
             raise Refused("only_opener", name=self._opener_name(table))
         name, value = args
-        if name in ("reminder_after", "autoplay_after"):
+        if name in typed_options.DURATIONS:
             try:
                 seconds = _seconds(parse_duration(value))
-            except ValueError as exc:
-                raise Refused("bad_option", reason=str(exc)) from None
+            except ValueError:
+                raise Refused("bad_option_value", name=name, allowed=Text("allowed.duration")) from None
             setattr(table, "remind" if name == "reminder_after" else "auto", seconds)
             return
-        self._set_option(table, name, textcmd.option_value(value))
+        try:
+            value = typed_options.parse_text(table.game, name, value)
+        except engine.OptionError as exc:
+            raise typed_options.refusal(exc) from None
+        self._set_option(table, name, value)
 
     @staticmethod
     def _opener_name(table: Table) -> str:
@@ -564,11 +578,7 @@ class Service:
     def _set_option(self, table: Table, name: str, value: Any) -> None:
         if table.status != "lobby":
             raise Refused("game_running")
-        options = {**table.options, name: value}
-        try:
-            opts = engine.parse_options(table.game, options)
-        except ValueError as exc:
-            raise Refused("bad_option", reason=str(exc)) from None
+        opts = typed_options.parse(table.game, {**table.options, name: value})
         table.options = opts.model_dump(exclude_defaults=True)
 
     # ------------------------------------------------------------------ engine actions
@@ -714,6 +724,16 @@ class Service:
         user = table.user(seat)
         text = t(table.lang, "reminder", name=user.name, game=game_name(table.game, table.lang))
         return [Notice(table.chat, text, (user,), table.id)]
+
+    @staticmethod
+    def _go_on(ctx: _Ctx, version: int) -> None:
+        """The computers go on where they stopped after a deal, if nothing changed since."""
+        seat = ctx.match.to_act()
+        if version != ctx.version or seat is None or not ctx.table.seats[seat].computer:
+            ctx.quiet = True
+            ctx.show_table = False
+            return
+        players.play_computers(ctx.match)
 
     def _autoplay(self, ctx: _Ctx, version: int) -> None:
         table = ctx.table

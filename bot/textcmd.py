@@ -7,18 +7,19 @@ umlauts kept; up to three words that belong together (``gib mir eine``) are join
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 
 import engine
 from engine.actions import Action
 from engine.cards import parse_suit, parse_card
+from engine.jsontext import JSONTextError, read_json
 
+from . import options as typed_options
 from .cardtext import parse_card_text, parse_suit_text
 from .table import Refused
 
 __all__ = ["TABLE_VERBS", "ACTION_WORDS", "GAME_WORDS", "Parsed", "parse", "game_id", "games_text", "new_args",
-           "option_value", "action_for", "seat_number"]
+           "action_for", "seat_number"]
 
 TABLE_VERBS = {
     "new": ("neu", "new", "neuertisch"),
@@ -72,8 +73,6 @@ _ACTION = {w: v for v, words in ACTION_WORDS.items() for w in words}
 _GAME = {w: g for g, words in GAME_WORDS.items() for w in words}
 _SIZES = {"klein": "small", "small": "small", "kleines": "small", "groß": "grand", "gross": "grand",
           "grand": "grand", "großes": "grand", "grosses": "grand"}
-_ON = {"an", "ein", "ja", "on", "yes", "true", "1"}
-_OFF = {"aus", "nein", "off", "no", "false", "0"}
 
 
 @dataclass(frozen=True)
@@ -115,21 +114,11 @@ def game_id(word: str) -> str | None:
     return _GAME.get(_word(word))
 
 
-def option_value(text: str) -> object:
-    """A typed option value: on/off words as booleans, numbers as ints, else the text."""
-    w = text.lower().strip()
-    if w in _ON:
-        return True
-    if w in _OFF:
-        return False
-    try:
-        return int(w)
-    except ValueError:
-        return text
-
-
 def new_args(args: tuple[str, ...]) -> tuple[str, int | None, dict]:
-    """Game, player count and options of ``neu GAME [N] [name=value ...|{json}]``; refuses bad input."""
+    """Game, player count and options of ``neu GAME [N] [name=value ...|{json}]``; refuses bad input.
+
+    A typed ``name=value`` is read as the option's type; JSON options keep their JSON types.
+    """
     if not args:
         raise Refused("new_needs_game", games=games_text())
     game = game_id(args[0])
@@ -143,8 +132,8 @@ def new_args(args: tuple[str, ...]) -> tuple[str, int | None, dict]:
     text = " ".join(rest).strip()
     if text.startswith("{"):
         try:
-            options = json.loads(text)
-        except (json.JSONDecodeError, RecursionError):
+            options = read_json(text)
+        except JSONTextError:
             raise Refused("bad_options_json") from None
         if not isinstance(options, dict):
             raise Refused("bad_options_json")
@@ -153,7 +142,10 @@ def new_args(args: tuple[str, ...]) -> tuple[str, int | None, dict]:
             name, sep, value = item.partition("=")
             if not sep or not name:
                 raise Refused("bad_option_syntax", item=item)
-            options[name] = option_value(value)
+            try:
+                options[name] = typed_options.parse_text(game, name, value)
+            except engine.OptionError as exc:
+                raise typed_options.refusal(exc) from None
     return game, players, options
 
 

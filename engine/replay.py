@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -10,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from . import parse_options
 from .actions import Action
 from .cards import SUITS, card_strs, parse_card
+from .jsontext import JSONTextError, read_json
 from .registry import game_class
 from .rejection import Rejected
 from .state import State
@@ -47,11 +47,9 @@ class ReplayFile(BaseModel):
 def load(text: str) -> tuple[State, list[tuple[int, Action]]]:
     """Parse a replay file into the dealt state and its actions; :class:`ReplayError` if invalid."""
     try:
-        data = json.loads(text, parse_constant=_not_json)
-    except json.JSONDecodeError as exc:
-        raise ReplayError(f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
-    except (ValueError, RecursionError) as exc:  # NaN, a number too long to read, nesting too deep
-        raise ReplayError(f"not JSON: {str(exc).splitlines()[0] if str(exc) else 'nested too deep'}") from None
+        data = read_json(text)
+    except JSONTextError as exc:
+        raise ReplayError(f"not JSON: {exc}") from None
     try:
         rf = ReplayFile.model_validate(data)
     except ValidationError as exc:
@@ -86,10 +84,6 @@ def load(text: str) -> tuple[State, list[tuple[int, Action]]]:
     except ValueError as exc:
         raise ReplayError(str(exc)) from None
     return state, actions
-
-
-def _not_json(name: str) -> None:
-    raise ValueError(f"{name} is not a JSON number")
 
 
 def run(text: str) -> dict[str, Any]:

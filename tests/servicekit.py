@@ -126,8 +126,12 @@ class Players:
         return None
 
     async def step(self) -> list:
-        """One move by the player to act: a pressed button, or the same action typed."""
-        u, b = self.to_act()
+        """One move by the player to act (a pressed button, or the same action typed), or a tick of the
+        turn timers while the computers are to act (they play one deal per command)."""
+        mover = self.to_act()
+        if mover is None:
+            return self.take(await self.svc.tick())
+        u, b = mover
         if self.rng.random() < self.typing:
             action = actarg.decode(tokens.parse(b.token).arg)
             chat = self.chat

@@ -120,6 +120,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "forged": ("Dieser Knopf gilt nicht.", "That button is not valid."),
     "not_understood": ("Das verstehe ich nicht. »hilfe« zeigt, was geht.",
                        "I don't understand that. \"help\" lists the commands."),
+    "failed": ("Da ist etwas schiefgegangen. Bitte nochmal versuchen.", "Something went wrong. Please try again."),
     "use_hand_buttons": ("Das geht so nicht. Spiel deine Karten mit den Knöpfen in unserem privaten Chat.",
                          "That doesn't work. Play your cards with the buttons in our private chat."),
     "no_hands": ("Du sitzt an keinem laufenden Tisch.", "You have no seat at a running table."),
@@ -157,8 +158,6 @@ TEXTS: dict[str, tuple[str, str]] = {
                    "⏱ {name} was away too long, the computer plays for him: {action}. One move and he takes over again."),
     "closed_no_humans": ("{name} ist aufgestanden. Ohne Menschen am Tisch ist der Tisch geschlossen.",
                          "{name} left. With no people at the table, the table is closed."),
-    "no_humans": ("Ohne Menschen am Tisch geht es nicht los: erst mitspielen.",
-                  "A table needs people: join first."),
     "left_playing": ("{name} ist aufgestanden, ein Computer spielt für ihn weiter.",
                      "{name} left; a computer player takes the seat."),
     # --- buttons

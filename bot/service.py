@@ -15,6 +15,7 @@ explanations concern only the presser and are applied whatever version they carr
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
@@ -48,7 +49,9 @@ ATTEMPTS = 10
 RECENT = 1024
 """How many tables a service remembers as it last saved them (see :class:`_Recent`)."""
 _VERSIONED = frozenset({"act", "start", "bot", "botx", "opt", "opts"})
-_PAYLOAD = re.compile(r"^join-([0-9A-Za-z]{1,16})$")
+_PAYLOAD = re.compile(r"join-([0-9A-Za-z]{1,16})")
+_HAND_VERBS = frozenset({"act", "why", "hand"})
+"""Buttons of a player's own hand: pressed in the table's chat or in the presser's private chat."""
 _REJECTED = {engine.Code.DEAL_OVER: "deal_over", engine.Code.WRONG_PHASE: "wrong_phase",
              engine.Code.NOT_YOUR_TURN: "not_your_turn"}
 
@@ -172,11 +175,12 @@ class Service:
         except Refused as r:
             lang = await self._chat_lang(cmd)
             return [Toast(cmd.user, cmd.chat, t(lang, r.key, **r.params))]
-        except (ValueError, OverflowError, RecursionError):
-            # input no parser above foresaw: refuse it like any other; nothing was saved
+        except Exception as exc:  # noqa: BLE001  (refused politely, logged once; a failed change saves nothing)
             log.exception("command refused after an unexpected error: %r", cmd)
+            # input no parser above foresaw is not understood; anything else is our failure
+            key = "not_understood" if isinstance(exc, (ValueError, OverflowError, RecursionError)) else "failed"
             lang = await self._chat_lang(cmd)
-            return [Toast(cmd.user, cmd.chat, t(lang, "not_understood"))]
+            return [Toast(cmd.user, cmd.chat, t(lang, key))]
 
     async def tick(self, now: float | None = None) -> list[Outgoing]:
         """Fire the due turn timers this process wins: reminders and automatic moves."""
@@ -237,7 +241,8 @@ class Service:
             ctx = _Ctx(cmd, table, match, version, now)
             reclaimed = self._reclaim(ctx)
             try:
-                fn(ctx)
+                # the engine and the computer players' moves run off the event loop: they may take long
+                await asyncio.to_thread(fn, ctx)
             except Refused as r:
                 if fresh:
                     return self._refusal(ctx, r)
@@ -339,7 +344,7 @@ class Service:
             await self.store.set_chat_setting(cmd.user.key, "dm", "1")
         verb = cmd.verb.strip()
         if cmd.chat.private and verb.lower().lstrip("/") == "start" and cmd.args:
-            m = _PAYLOAD.match(cmd.args[0])
+            m = _PAYLOAD.fullmatch(cmd.args[0])
             if m:
                 return await self._change(m.group(1), cmd, self._join_from_link)
         parsed = textcmd.parse(verb, cmd.args) if verb else None
@@ -515,10 +520,7 @@ class Service:
         table = ctx.table
         if table.status != "lobby":
             raise Refused("game_running" if table.status == "playing" else "table_closed")
-        if not table.is_opener(ctx.user.key):
-            ctx.seat()
-        if not table.humans():
-            raise Refused("no_humans")
+        ctx.seat()  # only a person at the table starts it, the opener too: a table of computers never starts
         ctx.match.start()
         players.play_computers(ctx.match)
 
@@ -554,8 +556,7 @@ class Service:
             raise Refused("option_unknown", names=", ".join(names))
         if args[0] not in names:
             raise Refused("unknown_option", name=args[0], names=", ".join(names))
-        if not table.is_opener(ctx.user.key):
-            raise Refused("only_opener", name=self._opener_name(table))
+        self._opener_only(ctx)
         name, value = args
         if name in typed_options.DURATIONS:
             try:
@@ -571,9 +572,14 @@ class Service:
         self._set_option(table, name, value)
 
     @staticmethod
-    def _opener_name(table: Table) -> str:
-        seat = table.seat_of(table.opener)
-        return table.seats[seat].name if seat is not None else table.opener.partition(":")[2]
+    def _opener_only(ctx: _Ctx) -> None:
+        """Refuse anyone but the opener, who must still sit at the table."""
+        ctx.seat()
+        table = ctx.table
+        if not table.is_opener(ctx.user.key):
+            seat = table.seat_of(table.opener)
+            raise Refused("only_opener", name=table.seats[seat].name if seat is not None
+                          else table.opener.partition(":")[2])
 
     def _set_option(self, table: Table, name: str, value: Any) -> None:
         if table.status != "lobby":
@@ -614,8 +620,16 @@ class Service:
         reachable = await self._reachable(cmd) if tok.verb == "join" else True
         return await self._change(tok.table, cmd, lambda ctx: self._pressed(ctx, tok, reachable))
 
+    @staticmethod
+    def _check_chat(ctx: _Ctx, verb: str) -> None:
+        """A button counts only where its table is: the table's chat, or for a hand the presser's private chat."""
+        chat, home = ctx.cmd.chat, ctx.table.chat
+        if chat.key != home.key and not (verb in _HAND_VERBS and chat.private and chat.platform == home.platform):
+            raise Refused("forged")
+
     def _pressed(self, ctx: _Ctx, tok: tokens.Token, reachable: bool) -> None:
         table, verb = ctx.table, tok.verb
+        self._check_chat(ctx, verb)
         if verb in _VERSIONED and tok.version != ctx.version:
             if tok.version > ctx.version:
                 raise Refused("forged")
@@ -668,8 +682,7 @@ class Service:
         table = ctx.table
         if table.status != "lobby":
             raise Refused("game_running")
-        if not table.is_opener(ctx.user.key):
-            raise Refused("only_opener", name=self._opener_name(table))
+        self._opener_only(ctx)
         if verb == "opts":
             table.show_opts = arg == "1"
             return
@@ -688,6 +701,7 @@ class Service:
         def claim(ctx: _Ctx) -> None:
             claimed.clear()  # only the attempt that counts may claim
             table = ctx.table
+            self._check_chat(ctx, tok.verb)
             if table.open:
                 raise Refused("not_finished")
             if tok.verb == "rematch":

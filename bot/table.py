@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from .i18n import clip
 from .outgoing import ChatRef, UserRef
 
 __all__ = ["Refused", "Seat", "Table", "Status", "user_ref"]
@@ -137,8 +138,8 @@ class Table(BaseModel):
         return user_ref(s.user, s.name)
 
     def is_opener(self, user_key: str) -> bool:
-        """Whether ``user_key`` opened this table."""
-        return user_key == self.opener
+        """Whether ``user_key`` opened this table and still sits at it (who left has no opener powers)."""
+        return user_key == self.opener and self.seat_of(user_key) is not None
 
     # ----------------------------------------------------------- lobby
     def _lobby(self) -> None:
@@ -159,7 +160,7 @@ class Table(BaseModel):
             seat = free[0]
         elif seat not in free:
             raise Refused("seat_taken", seat=seat + 1)
-        self.seats[seat] = Seat(user=user.key, name=user.name or user.user_id)
+        self.seats[seat] = Seat(user=user.key, name=clip(user.name or user.user_id))
         return seat
 
     def move(self, user: UserRef, seat: int) -> None:
@@ -219,8 +220,7 @@ class Table(BaseModel):
         """The opener aborts at once; seated people vote. Return whether the table is aborted now."""
         if not self.open:
             raise Refused("table_closed")
-        seated = self.seat_of(user_key) is not None
-        if not self.is_opener(user_key) and not seated:
+        if self.seat_of(user_key) is None:  # the opener too: who left has no say
             raise Refused("not_seated")
         if user_key not in self.votes:
             self.votes.append(user_key)

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 __all__ = ["Token", "make", "parse", "MAX_BYTES"]
 
 MAX_BYTES = 64
-_TOKEN = re.compile(r"^st1:([0-9A-Za-z]{1,16}):(\d{1,9}):([a-z_]{1,16}):([0-9A-Za-z_.-]{0,16})$")
+_TOKEN = re.compile(r"st1:([0-9A-Za-z]{1,16}):([0-9]{1,9}):([a-z_]{1,16}):([0-9A-Za-z_.-]{0,16})")
+"""The whole token (``fullmatch``): ASCII digits only, nothing after it, not even a newline."""
 
 
 @dataclass(frozen=True)
@@ -32,14 +33,14 @@ class Token:
 def make(table: str, version: int, verb: str, arg: str = "") -> str:
     """The token text; ``ValueError`` if it would not parse back or exceeds 64 bytes."""
     text = f"st1:{table}:{version}:{verb}:{arg}"
-    if len(text.encode()) > MAX_BYTES or not _TOKEN.match(text):
+    if len(text.encode()) > MAX_BYTES or not _TOKEN.fullmatch(text):
         raise ValueError(f"cannot make a token of {text!r}")
     return text
 
 
 def parse(text: str) -> Token | None:
     """The token in ``text``, or ``None`` if it is not a well-formed token (forged or foreign data)."""
-    m = _TOKEN.match(text or "")
+    m = _TOKEN.fullmatch(text) if isinstance(text, str) else None
     if not m:
         return None
     return Token(m.group(1), int(m.group(2)), m.group(3), m.group(4))

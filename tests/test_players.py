@@ -50,7 +50,7 @@ async def test_a_table_without_people_does_not_start(store):
     for _ in range(3):
         await svc.handle(say(GROUP, anna, "computer"))
     (toast,) = of(await svc.handle(say(GROUP, anna, "los")), Toast)
-    assert toast.text.startswith("Ohne Menschen")
+    assert toast.text == "Du sitzt nicht an diesem Tisch."
     assert Table.load((await store.load(table_id))[1]).status == "lobby"
 
 

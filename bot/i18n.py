@@ -126,6 +126,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     "no_hands": ("Du sitzt an keinem laufenden Tisch.", "You have no seat at a running table."),
     "already_played": ("Schon gespielt.", "Already played."),
     "busy": ("Gerade ist viel los, bitte nochmal.", "Busy right now, please try again."),
+    "technical_problem": ("Ein technisches Problem, bitte versuch es gleich nochmal.",
+                          "A technical problem, please try again in a moment."),
     "not_your_turn": ("Du bist nicht dran.", "It's not your turn."),
     "wrong_phase": ("Das geht jetzt nicht.", "That is not possible now."),
     "deal_over": ("Das Spiel ist schon vorbei.", "The deal is already over."),

@@ -48,7 +48,9 @@ class Command:
     """One thing a user asked for: a text command (``verb`` and ``args``) or a button ``token``.
 
     ``lang`` is the user's client language if the platform tells it ("de", "en", ...).
-    ``update_id`` identifies the platform update so a redelivered one is applied once.
+    ``update_id`` identifies the platform update so a redelivered one is applied once; ``bot`` is the
+    id of the bot account that received it (update ids are per bot: two bots on one Redis must
+    not take each other's updates for their own).
     """
 
     chat: ChatRef
@@ -58,6 +60,7 @@ class Command:
     token: str = ""
     lang: str = ""
     update_id: str = ""
+    bot: str = ""
 
 
 @dataclass(frozen=True)

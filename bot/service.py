@@ -34,10 +34,11 @@ from engine.state import State
 from . import actarg, players, render, textcmd, tokens
 from . import options as typed_options
 from .i18n import LANGS, Text, game_name, hint_key, supported, t
+from .outage import UNAVAILABLE, Outage
 from .outgoing import ChatRef, Command, JoinLink, Notice, Outgoing, Toast, UserRef
 from .play import Match
 from .settings import Settings, parse_duration
-from .store import Store
+from .store import Record, Store
 from .table import Refused, Seat, Table
 
 __all__ = ["Service", "join_payload"]
@@ -91,40 +92,52 @@ class _Ctx:
 
 
 class _Recent:
-    """The tables this process saved last, as it saved them: version, record, decoded engine state.
+    """The tables this process saved last, as it saved them: the record and its decoded engine state.
 
     A change starts from the remembered record instead of loading it: the compare-and-set of the
-    save proves that it was still the stored one (a refused save returns the stored record to
-    try again with). An answer that saves nothing (a refusal, a quiet command) is only ever
-    given from a record just read from Redis. Least recently used tables are forgotten first.
+    save on version and revision proves that it was still the stored one (a refused save returns
+    the stored record to try again with). An answer that saves nothing (a refusal, a quiet command)
+    is only ever given from a record just read from Redis. A table whose save failed in any way is
+    forgotten; least recently used tables are forgotten first.
     """
 
     def __init__(self, size: int = RECENT) -> None:
         self._size = size
-        self._items: OrderedDict[str, tuple[int, str, State | None]] = OrderedDict()
+        self._items: OrderedDict[str, tuple[Record, State | None]] = OrderedDict()
 
-    def get(self, table_id: str) -> tuple[int, str, State | None] | None:
-        """The remembered ``(version, record, state)`` of the table, if any."""
-        record = self._items.get(table_id)
-        if record is not None:
+    def get(self, table_id: str) -> tuple[Record, State | None] | None:
+        """The remembered record and state of the table, if any."""
+        item = self._items.get(table_id)
+        if item is not None:
             self._items.move_to_end(table_id)
-        return record
+        return item
 
-    def record(self, table_id: str, version: int, data: str) -> tuple[int, str, State | None]:
-        """``(version, data, state)``: the remembered state if ``data`` is the remembered record, else ``None``."""
-        record = self._items.get(table_id)
-        return record if record is not None and record[0] == version and record[1] == data else (version, data, None)
+    def record(self, table_id: str, record: Record) -> tuple[Record, State | None]:
+        """``record`` with the remembered state if it is the remembered record, else with ``None``."""
+        item = self._items.get(table_id)
+        return item if item is not None and item[0] == record else (record, None)
 
-    def put(self, table_id: str, version: int, data: str, state: State | None) -> None:
+    def put(self, table_id: str, record: Record, state: State | None) -> None:
         """Remember what the table was saved as."""
-        self._items[table_id] = (version, data, state)
+        self._items[table_id] = (record, state)
         self._items.move_to_end(table_id)
         if len(self._items) > self._size:
             self._items.popitem(last=False)
 
+    def drop(self, table_id: str) -> None:
+        """Forget the table."""
+        self._items.pop(table_id, None)
+
 
 def _seconds(value) -> int | None:
     return None if value is None else int(value.total_seconds())
+
+
+def _update_key(cmd: Command | None) -> str:
+    """The key that marks the command's platform update as handled (``""`` if it names none)."""
+    if cmd is None or not cmd.update_id:
+        return ""
+    return f"{cmd.chat.platform}:{cmd.bot}:{cmd.update_id}"
 
 
 def _rejection(rej: engine.Rejected) -> Refused:
@@ -149,6 +162,7 @@ class Service:
         self.rng = rng or secrets.SystemRandom()
         self.clock = clock
         self._recent = _Recent()
+        self._outage = Outage(log)
 
     join_payload = staticmethod(join_payload)
 
@@ -165,9 +179,28 @@ class Service:
 
     # ------------------------------------------------------------------ entry points
     async def handle(self, cmd: Command) -> list[Outgoing]:
-        """Carry out one command (typed or a button token) and return what to show."""
-        if cmd.update_id and not await self.store.first_delivery(f"{cmd.chat.platform}:{cmd.update_id}"):
-            return []
+        """Carry out one command (typed or a button token) and return what to show.
+
+        A platform update is handled once: a redelivered one is answered with nothing. It is marked
+        after it was handled, and a save it makes marks it in the same script, so a crash at any
+        point neither drops it nor applies it twice. Redis down or hung: the answer is a polite
+        "try again" (the outage is logged once), and nothing was changed by this command.
+        """
+        update = _update_key(cmd)
+        try:
+            if update and await self.store.seen(update):
+                return []
+            out = await self._handle(cmd)
+            if update:
+                await self.store.mark_seen(update)
+        except UNAVAILABLE as exc:
+            self._outage.failed(exc)
+            lang = cmd.lang if supported(cmd.lang) else self.settings.lang
+            return [Toast(cmd.user, cmd.chat, t(lang, "technical_problem"))]
+        self._outage.worked()
+        return out
+
+    async def _handle(self, cmd: Command) -> list[Outgoing]:
         try:
             if cmd.token:
                 return await self._press(cmd)
@@ -183,23 +216,36 @@ class Service:
             return [Toast(cmd.user, cmd.chat, t(lang, key))]
 
     async def tick(self, now: float | None = None) -> list[Outgoing]:
-        """Fire the due turn timers this process wins: reminders and automatic moves."""
+        """Fire the due turn timers this process wins: reminders and automatic moves.
+
+        A timer is leased, not taken (:meth:`Store.claim`): if this process dies before the save
+        that carries it out, it comes due again. One that has nothing (more) to do is dropped.
+        """
         now = self.clock() if now is None else now
         out: list[Outgoing] = []
-        for table_id, version, kind in await self.store.due(now):
-            if not await self.store.claim(table_id, version, kind):
-                continue
-            try:
-                if kind == "remind":
-                    out += await self._remind(table_id, version, now)
-                elif kind == "cpu":
-                    out += await self._change(table_id, None, lambda ctx, v=version: self._go_on(ctx, v))
-                else:
-                    out += await self._change(table_id, None, lambda ctx, v=version: self._autoplay(ctx, v))
-            except Refused:
-                continue
-            except Exception:  # noqa: BLE001  (one table's failure must not hide the others' moves)
-                log.exception("timer %s of table %s at version %s failed", kind, table_id, version)
+        try:
+            for table_id, version, kind in await self.store.due(now):
+                if not await self.store.claim(table_id, version, kind, now):
+                    continue
+                try:
+                    if kind == "remind":
+                        out += await self._remind(table_id, version, now)
+                    elif kind == "cpu":
+                        out += await self._change(table_id, None, lambda ctx, v=version: self._go_on(ctx, v))
+                    else:
+                        out += await self._change(table_id, None, lambda ctx, v=version: self._autoplay(ctx, v))
+                except Refused:  # the table is gone
+                    pass
+                except UNAVAILABLE:
+                    raise
+                except Exception:  # noqa: BLE001  (one table's failure must not hide the others' moves)
+                    log.exception("timer %s of table %s at version %s failed", kind, table_id, version)
+                    continue
+                await self.store.done(table_id, version, kind)  # a no-op if its save dropped it
+        except UNAVAILABLE as exc:
+            self._outage.failed(exc)
+            return out
+        self._outage.worked()
         return out
 
     async def migrate(self, old: ChatRef, new_chat_id: str) -> list[Outgoing]:
@@ -226,14 +272,15 @@ class Service:
 
     # ------------------------------------------------------------------ the change cycle
     async def _change(self, table_id: str, cmd: Command | None, fn: Callable[[_Ctx], None]) -> list[Outgoing]:
-        record, fresh = self._recent.get(table_id), False
+        update = _update_key(cmd)
+        cached, fresh = self._recent.get(table_id), False
         for _ in range(ATTEMPTS):
-            if record is None:
-                loaded = await self.store.load(table_id)
+            if cached is None:
+                loaded = await self.store.fetch(table_id)
                 if loaded is None:
                     raise Refused("unknown_table")
-                record, fresh = self._recent.record(table_id, *loaded), True
-            version, data, state = record
+                cached, fresh = self._recent.record(table_id, loaded), True
+            (version, data, rev), state = cached
             table = Table.load(data)
             now = self.clock()
             match = Match(table, self.rng, now, state)
@@ -245,27 +292,32 @@ class Service:
                 await asyncio.to_thread(fn, ctx)
             except Refused as r:
                 if fresh:
+                    if update and await self.store.applied(table_id, update):
+                        return []  # a redelivered update whose save landed before a crash
                     return self._refusal(ctx, r)
-                record = None
+                cached = None
                 continue
             if ctx.quiet and not reclaimed:
                 if fresh:
                     return self._answer(ctx, version, before, save=False)
-                record = None
+                cached = None
                 continue
             match.save()
             status = "open" if table.open else "finished"
             entry = {"v": version, "by": cmd.user.key if cmd else "timer", "cmd": self._what(cmd), "moves": match.log}
             data = table.dump()
+            self._recent.drop(table_id)  # until the save is known to have landed
             saved = await self.store.save(table_id, version, data, log=[json.dumps(entry, separators=(",", ":"))],
                                           status=status, user_keys=table.user_keys(), chat_key=table.chat.key,
-                                          timer=self._timer(table, match, now))
+                                          timer=self._timer(table, match, now), rev=rev, update=update)
             if saved:
-                self._recent.put(table_id, version + 1, data, match.state)
+                self._recent.put(table_id, Record(version + 1, data, saved.rev), match.state)
                 return self._answer(ctx, version + 1, before, save=True)
+            if saved.duplicate:
+                return []
             if saved.current is None:
                 raise Refused("unknown_table")
-            record, fresh = self._recent.record(table_id, *saved.current), True
+            cached, fresh = (saved.current, None), True
         raise Refused("busy")
 
     @staticmethod
@@ -442,7 +494,11 @@ class Service:
                       auto=_seconds(self.settings.autoplay_after), created=now, since=now)
         if seats is None:
             table.join(cmd.user)
-        if not await self.store.create(table.id, cmd.chat.key, table.dump(), table.user_keys()):
+        update = _update_key(cmd)
+        if not await self.store.create(table.id, cmd.chat.key, table.dump(), table.user_keys(), update=update):
+            other = await self.store.table_for_chat(cmd.chat.key) if update else None
+            if other and await self.store.applied(other, update):
+                return []  # a redelivered update whose table was created before a crash
             raise Refused("table_exists")
         await self.store.set_chat_setting(cmd.chat.key, "last", table.id)
         if cmd.chat.private or seats is not None:
@@ -716,9 +772,14 @@ class Service:
             else:
                 ctx.quiet = True
             claimed.append(table)
-        refused = await self._change(tok.table, cmd, claim)
-        if not claimed:
-            return refused
+        update = _update_key(cmd)
+        loaded = await self.store.load(tok.table) if update and await self.store.applied(tok.table, update) else None
+        if loaded is not None:  # a redelivered press whose claim landed before a crash: open the table now
+            claimed.append(Table.load(loaded[1]))
+        else:
+            refused = await self._change(tok.table, cmd, claim)
+            if not claimed:
+                return refused
         old = claimed[-1]
         seats = [Seat(user=s.user, name=s.name, bot=s.bot) for s in old.seats] if tok.verb == "rematch" else None
         return await self._new(cmd, old.lang, (), seats=seats, game=old.game, options=old.options)
@@ -734,7 +795,7 @@ class Service:
         if seat is None or table.seats[seat].computer:
             return []
         if table.auto:
-            await self.store.schedule(table_id, version, "auto", max(now, table.since + table.auto))
+            await self.store.schedule(table_id, version, "auto", max(now, table.since + table.auto), replaces="remind")
         user = table.user(seat)
         text = t(table.lang, "reminder", name=user.name, game=game_name(table.game, table.lang))
         return [Notice(table.chat, text, (user,), table.id)]

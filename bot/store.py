@@ -5,20 +5,36 @@ Key layout (``st`` is the prefix, ``<id>`` a table id, one hash tag per table so
 keys share one Redis Cluster slot):
 
 ==============================  ======  ===============================================================
-``st:{t:<id>}:rec``             hash    ``version``, ``data`` (the record), ``users`` (seated user keys)
+``st:{t:<id>}:rec``             hash    ``version``, ``rev`` (random per save), ``data`` (the record),
+                                        ``users`` (seated user keys)
 ``st:{t:<id>}:log``             list    the move log, one JSON string per entry
 ``st:{t:<id>}:msg``             hash    platform message refs, for editing in place
+``st:{t:<id>}:seen:<update>``   string  an update this table's save consumed (atomic dedupe)
 ``st:chat:<chat key>``          string  the chat's open table
 ``st:user:<user key>``          set     the user's open tables
-``st:chatcfg:<chat key>``       hash    chat settings (language), kept without expiry
-``st:seen:<update key>``        string  a platform update already handled
+``st:chatcfg:<chat key>``       hash    chat settings (language), ``settings_ttl`` after the last change
+``st:seen:<update key>``        string  a platform update already answered (``seen_ttl``)
 ``st:{deadlines}:due``          zset    timers, member ``<id>:<version>:<kind>``, score the due time
 ``st:{deadlines}:tables``       hash    table id -> its members in ``due`` (space separated)
 ==============================  ======  ===============================================================
 
 Lifetimes: an open table's keys, its chat index and its users' sets expire ``abandoned_ttl``
 after the last change; a finished table's keys expire ``finished_ttl`` after it ends, and it
-leaves the chat and user indexes and loses its timers at once.
+leaves the chat and user indexes and loses its timers at once. Chat settings expire
+``settings_ttl`` after their last change, update markers ``seen_ttl`` after they were written. The
+two deadline keys are shared by all tables and have no expiry; a member leaves them when a save of
+a newer version of its table (or its end) drops it, when it is done, or when it fires and finds its
+table gone, so none outlives its table by more than its due time.
+
+Turn timers are leases: :meth:`Store.claim` does not remove a due member but moves it
+``lease_s`` into the future, so a process that dies while acting on it loses nothing: the member
+comes due again. The save that consumes it (any save of a newer version of the table) drops it in
+the same script; a timer that turned out to have nothing to do is dropped with :meth:`Store.done`.
+
+Compare-and-set: every save writes a fresh random ``rev`` and is refused unless the caller names
+the stored ``rev`` (and version). A version number alone is not enough once Redis has lost
+acknowledged writes (a crash before the fsync, a failover to a replica): two processes can then
+hold different records under one version, and only the revision tells them apart.
 
 Redis Cluster: each Lua script declares the keys it touches, except that :meth:`Store.create`
 and :meth:`Store.save` also update the chat and user indexes, whose keys they derive from the
@@ -34,13 +50,14 @@ from __future__ import annotations
 import re
 import secrets
 import string
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from redis.asyncio import Redis
 
-__all__ = ["Store", "Saved", "MAX_LOG_PER_SAVE"]
+__all__ = ["Store", "Saved", "Record", "MAX_LOG_PER_SAVE", "new_rev"]
 
 MAX_LOG_PER_SAVE = 1000
 """At most this many log entries per save (a Lua ``unpack`` limit, far above any real move)."""
@@ -50,6 +67,7 @@ _TABLE_ID = re.compile(r"[0-9A-Za-z]{1,16}")
 _USER_KEY = re.compile(r"\S+")
 _KIND = re.compile(r"[a-z_]{1,16}")
 _PREFIX = re.compile(r"[^{}\s]+")
+_UPDATE = re.compile(r"[^{}\s]{1,200}")
 
 # Seats and unseats users: SADD and refresh the TTL while open, SREM when finished.
 _INDEX_USERS = r"""
@@ -69,75 +87,85 @@ local function index_users(prefix, id, users, ttl, open)
 end
 """
 
-# Sets a timer (member '<id>:<version>:<kind>' due at ``at``) unless the table has one for a newer
-# version, dropping those of older versions; and drops all of a table's timers.
+# Timers of a table: members '<id>:<version>:<kind>' in ``due``, listed per table in ``tables``.
+# keep_timers drops the members ``drop(m, version)`` selects and returns the others; schedule_timer
+# sets a timer (member ``member`` due at ``at``) unless the table has one for a newer version,
+# dropping those of older versions (and ``also``, a member of this version, if given).
 _TIMERS = r"""
-local function schedule_timer(due, tables, id, version, member, at)
-  local members = redis.call('HGET', tables, id) or ''
-  for m in string.gmatch(members, '%S+') do
-    if tonumber(string.match(m, '^[^:]+:(%d+):')) > version then return 0 end
-  end
+local function member_version(m)
+  return tonumber(string.match(m, '^[^:]+:(%d+):'))
+end
+
+local function keep_timers(due, tables, id, drop)
   local keep = {}
-  for m in string.gmatch(members, '%S+') do
-    if tonumber(string.match(m, '^[^:]+:(%d+):')) < version then
-      redis.call('ZREM', due, m)
-    elseif m ~= member then
-      keep[#keep + 1] = m
-    end
+  for m in string.gmatch(redis.call('HGET', tables, id) or '', '%S+') do
+    if drop(m) then redis.call('ZREM', due, m) else keep[#keep + 1] = m end
   end
+  if #keep == 0 then redis.call('HDEL', tables, id) else redis.call('HSET', tables, id, table.concat(keep, ' ')) end
+  return keep
+end
+
+local function schedule_timer(due, tables, id, version, member, at, also)
+  for m in string.gmatch(redis.call('HGET', tables, id) or '', '%S+') do
+    if member_version(m) > version then return 0 end
+  end
+  local keep = keep_timers(due, tables, id, function(m)
+    return member_version(m) < version or m == member or m == also
+  end)
   keep[#keep + 1] = member
   redis.call('ZADD', due, at, member)
   redis.call('HSET', tables, id, table.concat(keep, ' '))
   return 1
 end
-
-local function cancel_timers(due, tables, id)
-  local n = 0
-  for m in string.gmatch(redis.call('HGET', tables, id) or '', '%S+') do
-    n = n + redis.call('ZREM', due, m)
-  end
-  redis.call('HDEL', tables, id)
-  return n
-end
 """
 
-# KEYS: rec. ARGV: id, data, ttl, prefix, chat key, users.
+# KEYS: rec, [seen marker]. ARGV: id, data, ttl, prefix, chat key, users, rev, seen ttl.
 _CREATE = _INDEX_USERS + r"""
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 if not redis.call('SET', ARGV[4] .. ':chat:' .. ARGV[5], ARGV[1], 'NX', 'EX', ARGV[3]) then return 0 end
-redis.call('HSET', KEYS[1], 'version', 1, 'data', ARGV[2], 'users', ARGV[6])
+redis.call('HSET', KEYS[1], 'version', 1, 'rev', ARGV[7], 'data', ARGV[2], 'users', ARGV[6])
 redis.call('EXPIRE', KEYS[1], ARGV[3])
+if KEYS[2] then redis.call('SET', KEYS[2], 1, 'EX', ARGV[8]) end
 index_users(ARGV[4], ARGV[1], ARGV[6], ARGV[3], true)
 return 1
 """
 
-# KEYS: rec, log, msg, due, tables. ARGV: expected version, data, open (1/0), ttl, id, prefix, chat key,
-# users, timer member ('' for none), timer due time, log entries... Returns 1, 0 (no such table) or
-# the stored version and data.
+# KEYS: rec, log, msg, due, tables, [seen marker]. ARGV: expected version, expected rev ('' for any), new
+# rev, data, open (1/0), ttl, id, prefix, chat key, users, timer member ('' for none), timer due time,
+# seen ttl, log entries... Returns 1, 0 (no such table), -1 (the update was applied already) or the
+# stored version, data and rev.
 _SAVE = _INDEX_USERS + _TIMERS + r"""
 local version = redis.call('HGET', KEYS[1], 'version')
 if not version then return 0 end
-if version ~= ARGV[1] then return {version, redis.call('HGET', KEYS[1], 'data')} end
-local open, ttl, id, prefix = ARGV[3] == '1', ARGV[4], ARGV[5], ARGV[6]
+if KEYS[6] and redis.call('EXISTS', KEYS[6]) == 1 then return -1 end
+local rev = redis.call('HGET', KEYS[1], 'rev') or ''
+if version ~= ARGV[1] or (ARGV[2] ~= '' and rev ~= ARGV[2]) then
+  return {version, redis.call('HGET', KEYS[1], 'data'), rev}
+end
+local open, ttl, id, prefix = ARGV[5] == '1', ARGV[6], ARGV[7], ARGV[8]
+local new = tonumber(version) + 1
 local before = redis.call('HGET', KEYS[1], 'users') or ''
-redis.call('HSET', KEYS[1], 'version', tonumber(version) + 1, 'data', ARGV[2], 'users', ARGV[8])
-if #ARGV > 10 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 11)) end
+redis.call('HSET', KEYS[1], 'version', new, 'rev', ARGV[3], 'data', ARGV[4], 'users', ARGV[10])
+if #ARGV > 13 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 14)) end
 for i = 1, 3 do redis.call('EXPIRE', KEYS[i], ttl) end
-local chat = prefix .. ':chat:' .. ARGV[7]
+if KEYS[6] then redis.call('SET', KEYS[6], 1, 'EX', ARGV[13]) end
+local chat = prefix .. ':chat:' .. ARGV[9]
 local holder = redis.call('GET', chat)
 if not open then
   if holder == id then redis.call('DEL', chat) end
 elseif not holder or holder == id then
   redis.call('SET', chat, id, 'EX', ttl)
 end
-local seated = index_users(prefix, id, ARGV[8], ttl, open)
+local seated = index_users(prefix, id, ARGV[10], ttl, open)
 for u in string.gmatch(before, '%S+') do
   if not seated[u] then redis.call('SREM', prefix .. ':user:' .. u, id) end
 end
 if not open then
-  cancel_timers(KEYS[4], KEYS[5], id)
-elseif ARGV[9] ~= '' then
-  schedule_timer(KEYS[4], KEYS[5], id, tonumber(version) + 1, ARGV[9], ARGV[10])
+  keep_timers(KEYS[4], KEYS[5], id, function(m) return true end)
+elseif ARGV[11] ~= '' then
+  schedule_timer(KEYS[4], KEYS[5], id, new, ARGV[11], ARGV[12], '')
+else
+  keep_timers(KEYS[4], KEYS[5], id, function(m) return member_version(m) < new end)
 end
 return 1
 """
@@ -157,30 +185,33 @@ if ttl > 0 then redis.call('PEXPIRE', KEYS[2], ttl) end
 return 1
 """
 
-# KEYS: due, tables. ARGV: id, version, member, due time.
+# KEYS: due, tables. ARGV: id, version, member, due time, member this one replaces ('' for none).
 _SCHEDULE = _TIMERS + r"""
-return schedule_timer(KEYS[1], KEYS[2], ARGV[1], tonumber(ARGV[2]), ARGV[3], ARGV[4])
+return schedule_timer(KEYS[1], KEYS[2], ARGV[1], tonumber(ARGV[2]), ARGV[3], ARGV[4], ARGV[5])
 """
 
-# KEYS: due, tables. ARGV: id, member.
+# KEYS: due. ARGV: member, now, lease end. The member must be due; it comes due again at the lease end.
 _CLAIM = r"""
-if redis.call('ZREM', KEYS[1], ARGV[2]) == 0 then return 0 end
-local keep = {}
-for m in string.gmatch(redis.call('HGET', KEYS[2], ARGV[1]) or '', '%S+') do
-  if m ~= ARGV[2] then keep[#keep + 1] = m end
-end
-if #keep == 0 then
-  redis.call('HDEL', KEYS[2], ARGV[1])
-else
-  redis.call('HSET', KEYS[2], ARGV[1], table.concat(keep, ' '))
-end
+local at = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if not at or tonumber(at) > tonumber(ARGV[2]) then return 0 end
+redis.call('ZADD', KEYS[1], 'XX', ARGV[3], ARGV[1])
 return 1
 """
 
-# KEYS: due, tables. ARGV: id.
-_CANCEL = _TIMERS + r"""
-return cancel_timers(KEYS[1], KEYS[2], ARGV[1])
+# KEYS: due, tables. ARGV: id, member ('' for all of the table's). Returns how many were dropped.
+_DROP = _TIMERS + r"""
+local before = redis.call('ZCARD', KEYS[1])
+keep_timers(KEYS[1], KEYS[2], ARGV[1], function(m) return ARGV[2] == '' or m == ARGV[2] end)
+return before - redis.call('ZCARD', KEYS[1])
 """
+
+
+class Record(NamedTuple):
+    """A stored table: its version, record and revision (``""`` for a record saved before revisions)."""
+
+    version: int
+    data: str
+    rev: str
 
 
 @dataclass(frozen=True)
@@ -189,12 +220,16 @@ class Saved:
 
     Attributes:
         ok: whether the record was replaced.
-        current: when it was not, the stored version and record (``None``: there is no such
-            table), so that the caller can try again without loading.
+        current: when it was not, the stored record (``None``: there is no such table, or the
+            update was applied already), so that the caller can try again without loading.
+        rev: when it was, the new revision.
+        duplicate: the save was refused because its update was applied already.
     """
 
     ok: bool
-    current: tuple[int, str] | None = None
+    current: Record | None = None
+    rev: str = ""
+    duplicate: bool = False
 
     def __bool__(self) -> bool:
         return self.ok
@@ -213,6 +248,17 @@ def _users(user_keys: Sequence[str]) -> str:
     return " ".join(dict.fromkeys(user_keys))
 
 
+def _update(update_key: str) -> str:
+    if not _UPDATE.fullmatch(update_key):
+        raise ValueError(f"bad update key {update_key!r}")
+    return update_key
+
+
+def new_rev() -> str:
+    """A fresh revision id: 16 hex digits."""
+    return secrets.token_hex(8)
+
+
 class Store:
     """Tables in Redis: records with compare-and-set, move logs, indexes, message refs, timers.
 
@@ -222,10 +268,14 @@ class Store:
         prefix: the first part of every key (tests use a unique one each).
         finished_ttl: seconds a finished table is kept.
         abandoned_ttl: seconds an open table is kept after its last change.
+        settings_ttl: seconds a chat's settings are kept after their last change.
+        seen_ttl: seconds an update is remembered as handled.
+        lease_s: seconds a claimed timer waits before it comes due again (unless its save lands).
     """
 
     def __init__(self, redis: Redis, prefix: str = "st", finished_ttl: int = 86400,
-                 abandoned_ttl: int = 14 * 86400) -> None:
+                 abandoned_ttl: int = 14 * 86400, settings_ttl: int = 365 * 86400, seen_ttl: int = 86400,
+                 lease_s: float = 60.0) -> None:
         if not redis.get_connection_kwargs().get("decode_responses"):
             raise ValueError("the store needs a client with decode_responses=True")
         if not _PREFIX.fullmatch(prefix):
@@ -234,6 +284,9 @@ class Store:
         self._prefix = prefix
         self._finished_ttl = finished_ttl
         self._abandoned_ttl = abandoned_ttl
+        self._settings_ttl = settings_ttl
+        self._seen_ttl = seen_ttl
+        self._lease_s = lease_s
         self._due = f"{prefix}:{{deadlines}}:due"
         self._due_tables = f"{prefix}:{{deadlines}}:tables"
         self._create = redis.register_script(_CREATE)
@@ -242,10 +295,13 @@ class Store:
         self._set_ref = redis.register_script(_SET_REF)
         self._schedule = redis.register_script(_SCHEDULE)
         self._claim = redis.register_script(_CLAIM)
-        self._cancel = redis.register_script(_CANCEL)
+        self._drop = redis.register_script(_DROP)
 
     def _key(self, table_id: str, part: str) -> str:
         return f"{self._prefix}:{{t:{_table_id(table_id)}}}:{part}"
+
+    def _seen_key(self, table_id: str, update_key: str) -> str:
+        return self._key(table_id, f"seen:{_update(update_key)}")
 
     @staticmethod
     def new_id() -> str:
@@ -254,30 +310,48 @@ class Store:
 
     # -- records ---------------------------------------------------------------------------
 
-    async def create(self, table_id: str, chat_key: str, data_json: str, user_keys: Sequence[str]) -> bool:
+    async def create(self, table_id: str, chat_key: str, data_json: str, user_keys: Sequence[str],
+                     update: str = "") -> bool:
         """Store a new table at version 1 as the chat's open table, seating ``user_keys``.
+
+        Args:
+            table_id: the new table's id.
+            chat_key: its chat.
+            data_json: the record.
+            user_keys: the users seated.
+            update: the platform update that asks for it: marked as applied to this table in the
+                same script (see :meth:`applied`).
 
         Returns:
             False, writing nothing, if the chat already has an open table (or the id is taken).
         """
-        args = [table_id, data_json, self._abandoned_ttl, self._prefix, chat_key, _users(user_keys)]
-        return bool(await self._create(keys=[self._key(table_id, "rec")], args=args))
+        keys = [self._key(table_id, "rec"), *([self._seen_key(table_id, update)] if update else [])]
+        args = [table_id, data_json, self._abandoned_ttl, self._prefix, chat_key, _users(user_keys), new_rev(),
+                self._seen_ttl]
+        return bool(await self._create(keys=keys, args=args))
 
     async def load(self, table_id: str) -> tuple[int, str] | None:
         """The table's version and record, or None if there is no such table (or it expired)."""
-        version, data = await self._r.hmget(self._key(table_id, "rec"), ["version", "data"])
-        return None if version is None else (int(version), data)
+        record = await self.fetch(table_id)
+        return None if record is None else (record.version, record.data)
+
+    async def fetch(self, table_id: str) -> Record | None:
+        """The table's version, record and revision, or None if there is no such table (or it expired)."""
+        version, data, rev = await self._r.hmget(self._key(table_id, "rec"), ["version", "data", "rev"])
+        return None if version is None else Record(int(version), data, rev or "")
 
     async def save(self, table_id: str, expected_version: int, data_json: str, *, log: Sequence[str] = (),
                    status: Literal["open", "finished"] = "open", user_keys: Sequence[str],
-                   chat_key: str, timer: tuple[str, float] | None = None) -> Saved:
-        """Replace the record if it is still at ``expected_version``; all or nothing, in one script.
+                   chat_key: str, timer: tuple[str, float] | None = None, rev: str | None = None,
+                   update: str = "") -> Saved:
+        """Replace the record if it is still at ``expected_version`` (and ``rev``); all or nothing, in one script.
 
-        On success the version becomes ``expected_version + 1``, ``log`` is appended to the move
-        log, and the lifetimes and indexes follow ``status``: an open table keeps (or takes, if it is
-        free) the chat's index and is in the sets of ``user_keys`` (users seated before but not any
-        more leave it), all refreshed to ``abandoned_ttl``; a finished one leaves the chat and user
-        indexes, loses its timers and its keys expire after ``finished_ttl``.
+        On success the version becomes ``expected_version + 1`` with a new revision, ``log`` is
+        appended to the move log, and the lifetimes and indexes follow ``status``: an open table
+        keeps (or takes, if it is free) the chat's index and is in the sets of ``user_keys`` (users
+        seated before but not any more leave it), all refreshed to ``abandoned_ttl``; its timers
+        of older versions are dropped (a claimed timer is consumed here). A finished one leaves the
+        chat and user indexes, loses its timers and its keys expire after ``finished_ttl``.
 
         Args:
             table_id: the table.
@@ -289,10 +363,15 @@ class Store:
             chat_key: the table's chat.
             timer: ``(kind, due_ts)``: set the open table's ``kind`` timer for the new version, as
                 :meth:`schedule` does, in the same script.
+            rev: the revision the caller loaded; ``None`` compares the version only (for callers
+                that loaded the record in this very step).
+            update: the platform update this save carries out: refused as a duplicate if it was
+                applied to this table already, else marked in the same script.
 
         Returns:
-            A :class:`Saved` that is false, writing nothing, if the stored version differs (it
-            then holds the stored record) or the table is gone.
+            A :class:`Saved` that is false, writing nothing, if the stored version or revision
+            differs (it then holds the stored record), the update was applied already, or the table
+            is gone.
         """
         if status not in ("open", "finished"):
             raise ValueError(f"bad status {status!r}")
@@ -301,14 +380,20 @@ class Store:
         is_open = status == "open"
         member, due_ts = ("", 0.0) if timer is None else (self._member(table_id, expected_version + 1, timer[0]),
                                                           float(timer[1]))
-        keys = [*(self._key(table_id, part) for part in ("rec", "log", "msg")), self._due, self._due_tables]
-        args = [int(expected_version), data_json, int(is_open),
+        keys = [*(self._key(table_id, part) for part in ("rec", "log", "msg")), self._due, self._due_tables,
+                *([self._seen_key(table_id, update)] if update else [])]
+        fresh = new_rev()
+        args = [int(expected_version), rev or "", fresh, data_json, int(is_open),
                 self._abandoned_ttl if is_open else self._finished_ttl,
-                table_id, self._prefix, chat_key, _users(user_keys), member, due_ts, *log]
+                table_id, self._prefix, chat_key, _users(user_keys), member, due_ts, self._seen_ttl, *log]
         result = await self._save(keys=keys, args=args)
         if isinstance(result, list):
-            return Saved(False, (int(result[0]), result[1]))
-        return Saved(result == 1)
+            return Saved(False, Record(int(result[0]), result[1], result[2]))
+        return Saved(result == 1, rev=fresh if result == 1 else "", duplicate=result == -1)
+
+    async def applied(self, table_id: str, update: str) -> bool:
+        """Whether a save or create of ``table_id`` carried out the platform update ``update``."""
+        return bool(await self._r.exists(self._seen_key(table_id, update)))
 
     async def log(self, table_id: str) -> list[str]:
         """The table's move log, oldest first."""
@@ -345,9 +430,14 @@ class Store:
 
     # -- updates, message refs, chat settings ---------------------------------------------
 
-    async def first_delivery(self, update_key: str, ttl: int = 86400) -> bool:
-        """True the first time ``update_key`` is seen within ``ttl`` seconds, False on redelivery."""
-        return bool(await self._r.set(f"{self._prefix}:seen:{update_key}", 1, nx=True, ex=ttl))
+    async def seen(self, update: str) -> bool:
+        """Whether the platform update ``update`` (``platform:bot:update id``) was answered already."""
+        return bool(await self._r.exists(f"{self._prefix}:seen:{_update(update)}"))
+
+    async def mark_seen(self, update: str) -> None:
+        """Remember for ``seen_ttl`` that ``update`` was answered (after it was: a crash before
+        this leaves it to be handled again, and a save it made refuses to be made twice)."""
+        await self._r.set(f"{self._prefix}:seen:{_update(update)}", 1, ex=self._seen_ttl)
 
     async def get_ref(self, table_id: str, key: str) -> str | None:
         """A platform message ref stored for the table (e.g. the table message's id)."""
@@ -363,8 +453,10 @@ class Store:
         return await self._r.hget(f"{self._prefix}:chatcfg:{chat_key}", name)
 
     async def set_chat_setting(self, chat_key: str, name: str, value: str) -> None:
-        """Remember a chat's setting (kept without expiry)."""
-        await self._r.hset(f"{self._prefix}:chatcfg:{chat_key}", name, value)
+        """Remember a chat's setting; the chat's settings expire ``settings_ttl`` after the last one set."""
+        key = f"{self._prefix}:chatcfg:{chat_key}"
+        async with self._r.pipeline(transaction=True) as pipe:
+            await pipe.hset(key, name, value).expire(key, self._settings_ttl).execute()
 
     # -- timers ----------------------------------------------------------------------------
 
@@ -374,17 +466,19 @@ class Store:
             raise ValueError(f"bad timer {kind!r} at version {version}")
         return f"{table_id}:{int(version)}:{kind}"
 
-    async def schedule(self, table_id: str, version: int, kind: str, due_ts: float) -> bool:
+    async def schedule(self, table_id: str, version: int, kind: str, due_ts: float, replaces: str = "") -> bool:
         """Set the table's ``kind`` timer for ``version`` to fire at ``due_ts`` (epoch seconds).
 
         Timers of older versions of the table are dropped; timers of the same version stay (a
-        reminder and an autoplay may both wait), and setting one again moves it.
+        reminder and an automatic move may both wait) unless named by ``replaces`` (the kind of a
+        timer this one follows, dropped in the same step), and setting one again moves it.
 
         Returns:
             False, changing nothing, if the table already has a timer for a newer version.
         """
         member = self._member(table_id, version, kind)
-        args = [table_id, int(version), member, float(due_ts)]
+        also = self._member(table_id, version, replaces) if replaces else ""
+        args = [table_id, int(version), member, float(due_ts), also]
         return bool(await self._schedule(keys=[self._due, self._due_tables], args=args))
 
     async def due(self, now: float, limit: int = 100) -> list[tuple[str, int, str]]:
@@ -392,11 +486,21 @@ class Store:
         members = await self._r.zrangebyscore(self._due, "-inf", now, start=0, num=limit)
         return [(t, int(v), k) for t, v, k in (m.split(":") for m in members)]
 
-    async def claim(self, table_id: str, version: int, kind: str) -> bool:
-        """Take a timer to act on it: True for exactly one caller, however many race for it."""
+    async def claim(self, table_id: str, version: int, kind: str, now: float | None = None) -> bool:
+        """Lease a due timer to act on it: True for exactly one caller, however many race for it.
+
+        The timer stays stored, due again ``lease_s`` after ``now`` (default: the clock), until the
+        save that carries it out (a save of a newer version) or :meth:`done` drops it.
+        """
+        now = time.time() if now is None else now
         member = self._member(table_id, version, kind)
-        return bool(await self._claim(keys=[self._due, self._due_tables], args=[table_id, member]))
+        return bool(await self._claim(keys=[self._due], args=[member, float(now), float(now) + self._lease_s]))
+
+    async def done(self, table_id: str, version: int, kind: str) -> bool:
+        """Drop a timer that had nothing (more) to do; True if it was there."""
+        member = self._member(table_id, version, kind)
+        return bool(await self._drop(keys=[self._due, self._due_tables], args=[table_id, member]))
 
     async def cancel(self, table_id: str) -> int:
         """Drop all of the table's timers; returns how many there were."""
-        return await self._cancel(keys=[self._due, self._due_tables], args=[_table_id(table_id)])
+        return await self._drop(keys=[self._due, self._due_tables], args=[_table_id(table_id), ""])

@@ -131,7 +131,7 @@ async def test_a_refused_save_returns_the_stored_record(store):
     saved = await save(store, table_id, 1, 1)
     assert saved.ok and saved.current is None
     refused = await save(store, table_id, 1, 9)
-    assert not refused and refused.current == (2, rec({"n": 1}))
+    assert not refused and refused.current == (2, rec({"n": 1}), saved.rev)
     gone = await save(store, store.new_id(), 1, 1)
     assert not gone and gone.current is None
 
@@ -266,17 +266,45 @@ async def test_a_save_never_takes_another_tables_chat(store):
 
 # -- updates, refs, chat settings ----------------------------------------------------------------
 
-async def test_first_delivery(store, redis, key_prefix):
-    assert await store.first_delivery("telegram:update:1")
-    assert not await store.first_delivery("telegram:update:1")
-    assert await store.first_delivery("telegram:update:2", ttl=60)
-    assert await ttl_about(redis, f"{key_prefix}:seen:telegram:update:1", DAY)
-    assert await ttl_about(redis, f"{key_prefix}:seen:telegram:update:2", 60)
+async def test_seen_updates_expire(store, redis, key_prefix):
+    assert not await store.seen("telegram:bot1:1")
+    await store.mark_seen("telegram:bot1:1")
+    assert await store.seen("telegram:bot1:1")
+    assert not await store.seen("telegram:bot2:1"), "another bot's update 1 is another update"
+    assert await ttl_about(redis, f"{key_prefix}:seen:telegram:bot1:1", DAY)
 
 
-async def test_first_delivery_under_concurrency(store):
-    firsts = await asyncio.gather(*(store.first_delivery("telegram:update:7") for _ in range(20)))
-    assert sum(firsts) == 1
+async def test_a_save_carries_out_an_update_once(store, redis, key_prefix):
+    table_id = await new_table(store)
+    assert not await store.applied(table_id, "telegram:b:5")
+    saved = await save(store, table_id, 1, 1, update="telegram:b:5")
+    assert saved and await store.applied(table_id, "telegram:b:5")
+    again = await save(store, table_id, 2, 2, update="telegram:b:5")
+    assert not again and again.duplicate
+    assert await store.load(table_id) == (2, rec({"n": 1}))
+    assert await ttl_about(redis, f"{key_prefix}:{{t:{table_id}}}:seen:telegram:b:5", DAY)
+    assert await save(store, table_id, 2, 2, update="telegram:other-bot:5")
+
+
+async def test_a_create_marks_its_update(store):
+    table_id = store.new_id()
+    assert await store.create(table_id, CHAT, rec({"n": 0}), [ANNA], update="telegram:b:9")
+    assert await store.applied(table_id, "telegram:b:9")
+
+
+async def test_the_revision_decides_not_the_version(store, redis, key_prefix):
+    """Redis lost an acknowledged save: two records have had version 2; the older one's revision
+    no longer matches, so a process that cached it cannot overwrite the other's move."""
+    table_id = await new_table(store)
+    first = await store.fetch(table_id)
+    mine = await save(store, table_id, 1, 1, rev=first.rev)
+    await redis.hset(keys_of(key_prefix, table_id)["rec"], mapping={"version": 1, "rev": first.rev,
+                                                                     "data": first.data})  # the loss
+    theirs = await save(store, table_id, 1, 2, rev=first.rev)
+    assert theirs and theirs.rev != mine.rev
+    refused = await save(store, table_id, 2, 3, rev=mine.rev)
+    assert not refused and refused.current == (2, rec({"n": 2}), theirs.rev)
+    assert await save(store, table_id, 2, 3, rev=theirs.rev)
 
 
 async def test_message_refs(store, redis, key_prefix):
@@ -292,11 +320,12 @@ async def test_message_refs(store, redis, key_prefix):
     assert await store.get_ref(missing, "table") is None
 
 
-async def test_chat_settings(store):
+async def test_chat_settings(store, redis, key_prefix):
     assert await store.get_chat_setting(CHAT, "lang") is None
     await store.set_chat_setting(CHAT, "lang", "en")
     assert await store.get_chat_setting(CHAT, "lang") == "en"
     assert await store.get_chat_setting(OTHER_CHAT, "lang") is None
+    assert await ttl_about(redis, f"{key_prefix}:chatcfg:{CHAT}", 365 * DAY)
 
 
 async def test_memory_usage(store):
@@ -341,13 +370,6 @@ async def test_save_sets_the_timer_of_the_new_version(store):
     assert await store.due(now=1000) == [(table_id, 3, "autoplay"), (other, 1, "remind")]
 
 
-async def test_save_without_a_timer_keeps_the_timers(store):
-    table_id = await new_table(store)
-    await store.schedule(table_id, 1, "remind", 100)
-    assert await save(store, table_id, 1, 1)
-    assert await store.due(now=1000) == [(table_id, 1, "remind")]
-
-
 async def test_a_refused_save_sets_no_timer(store):
     table_id = await new_table(store)
     await store.schedule(table_id, 1, "remind", 100)
@@ -380,10 +402,12 @@ async def test_claim_once_and_cancel(store):
     await store.schedule(a, 2, "remind", 10)
     await store.schedule(a, 2, "autoplay", 20)
     await store.schedule(b, 7, "remind", 10)
-    assert await store.claim(a, 2, "remind")
-    assert not await store.claim(a, 2, "remind")
-    assert not await store.claim(a, 1, "autoplay")
+    assert not await store.claim(a, 2, "remind", now=5), "not due yet"
+    assert await store.claim(a, 2, "remind", now=100)
+    assert not await store.claim(a, 2, "remind", now=100)
+    assert not await store.claim(a, 1, "autoplay", now=100)
     assert await store.due(now=100) == [(b, 7, "remind"), (a, 2, "autoplay")]
+    assert await store.done(a, 2, "remind") and not await store.done(a, 2, "remind")
     assert await store.cancel(a) == 1
     assert await store.cancel(a) == 0
     assert not await store.claim(a, 2, "autoplay")
@@ -391,11 +415,38 @@ async def test_claim_once_and_cancel(store):
     assert await store.schedule(a, 1, "remind", 10), "a cancelled table may start over"
 
 
+async def test_a_claimed_timer_is_a_lease(store):
+    """A process that dies after claiming loses nothing: the timer comes due again after the lease,
+    until the save that consumes it (a newer version) drops it in the same script."""
+    table_id = await new_table(store)
+    await store.schedule(table_id, 1, "autoplay", 10)
+    assert await store.claim(table_id, 1, "autoplay", now=100)
+    assert await store.due(now=159) == []
+    assert await store.due(now=161) == [(table_id, 1, "autoplay")], "the lease ran out: due again"
+    assert await store.claim(table_id, 1, "autoplay", now=161)
+    assert await save(store, table_id, 1, 1)
+    assert await store.due(now=10_000) == []
+
+
+async def test_a_save_without_a_timer_drops_older_ones(store):
+    table_id = await new_table(store)
+    await store.schedule(table_id, 1, "remind", 10)
+    await store.schedule(table_id, 2, "remind", 10)
+    await store.schedule(table_id, 2, "autoplay", 10)
+    assert await store.schedule(table_id, 2, "autoplay", 20, replaces="remind")
+    assert await store.due(now=100) == [(table_id, 2, "autoplay")]
+    assert await save(store, table_id, 1, 1)
+    assert await store.due(now=100) == [(table_id, 2, "autoplay")], "a timer of the new version stays"
+    assert await save(store, table_id, 2, 2)
+    assert await store.due(now=100) == []
+
+
 async def test_timer_bookkeeping_is_cleaned_up(store, redis, key_prefix):
     a = store.new_id()
     await store.schedule(a, 1, "remind", 10)
     await store.schedule(a, 1, "autoplay", 10)
     assert await store.claim(a, 1, "remind") and await store.claim(a, 1, "autoplay")
+    assert await store.done(a, 1, "remind") and await store.done(a, 1, "autoplay")
     assert await redis.hlen(f"{key_prefix}:{{deadlines}}:tables") == 0
     assert await redis.zcard(f"{key_prefix}:{{deadlines}}:due") == 0
 

@@ -118,7 +118,7 @@ class TelegramBot:
         if moved is not None:
             await self._move(*moved)
             return
-        cmd = command_of(update, self.username)
+        cmd = command_of(update, self.username, str(self.app.bot.id))
         query = update.callback_query
         if cmd is None:
             if query is not None:

@@ -45,8 +45,11 @@ def migration_of(update: Update) -> tuple[ChatRef, str] | None:
     return None
 
 
-def command_of(update: Update, bot_username: str) -> Command | None:
-    """The command an update asks for, ``None`` if it asks for nothing (chatter, other bots' commands)."""
+def command_of(update: Update, bot_username: str, bot_id: str = "") -> Command | None:
+    """The command an update asks for, ``None`` if it asks for nothing (chatter, other bots' commands).
+
+    ``bot_id`` is the receiving bot's id: update ids count per bot, so it is part of the update's identity.
+    """
     uid = str(update.update_id)
     query = update.callback_query
     if query is not None:
@@ -54,7 +57,7 @@ def command_of(update: Update, bot_username: str) -> Command | None:
             return None
         return Command(chat_ref(query.message.chat, query.message if isinstance(query.message, Message) else None),
                        user_ref(query.from_user), token=query.data or "", lang=_lang(query.from_user),
-                       update_id=uid)
+                       update_id=uid, bot=bot_id)
     message = update.message
     if message is None:
         return None
@@ -66,4 +69,4 @@ def command_of(update: Update, bot_username: str) -> Command | None:
         return None
     verb, args = parsed
     return Command(chat, user_ref(message.from_user), verb=verb, args=args, lang=_lang(message.from_user),
-                   update_id=uid)
+                   update_id=uid, bot=bot_id)

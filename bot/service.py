@@ -502,7 +502,7 @@ class Service:
             raise Refused("table_exists")
         await self.store.set_chat_setting(cmd.chat.key, "last", table.id)
         if cmd.chat.private or seats is not None:
-            return await self._change(table.id, cmd, self._start)
+            return await self._change(table.id, replace(cmd, update_id=""), self._start)  # create marked it
         out: list[Outgoing] = [render.table_message(table, None, 1, now)]
         if not await self._reachable(cmd):
             out.append(self._join_link(table, cmd.user))

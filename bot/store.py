@@ -36,17 +36,26 @@ the stored ``rev`` (and version). A version number alone is not enough once Redi
 acknowledged writes (a crash before the fsync, a failover to a replica): two processes can then
 hold different records under one version, and only the revision tells them apart.
 
-Redis Cluster: each Lua script declares the keys it touches, except that :meth:`Store.create`
-and :meth:`Store.save` also update the chat and user indexes, whose keys they derive from the
-prefix, and :meth:`Store.save` sets the turn timer too (the deadline keys, declared, live in a
-slot of their own). One script keeps a table, its indexes and its timer consistent in one round
-trip, which is what the deployments in view (the embedded server, one Redis) need. On Cluster the
-table's part (one slot) stays as it is and the index and timer updates move to a second call
-after a successful save.
+Redis Cluster (``redis+cluster://`` URLs, see :func:`bot.redis_conn.client_for`): every key of a
+table carries the hash tag ``{t:<id>}`` and so lives in one slot; the deadline keys share the tag
+``{deadlines}``; every other key (chat and user indexes, settings, markers, limiter windows) is
+touched by single-key commands or scripts only. On one Redis a create or save is one script
+(table, indexes and timer together). On Cluster a save runs in three steps: (1) a guard timer
+(kind ``sync``, the expected version, due ``lease_s`` from now) is set in the deadlines; (2) the
+table's script, in its slot, compares and writes record, log and update marker; (3) the chat
+index, the user sets and the timers follow (:meth:`Store.reindex`), which also drops the guard.
+A crash between the steps cannot lose a move: the move is in the record and the log, written
+atomically in step 2 (the indexes and timers are derived from the record). Nor a timer: after a
+crash between 2 and 3 the guard comes due, and the service (seeing the table moved past the
+guard's version) runs step 3 again from the stored record; a guard whose save did not land finds
+the version unchanged and is dropped. A create writes the table first and then takes the chat's
+index (``SET NX``), deleting the table if the chat is taken; a crash in between leaves a table no
+chat names, which expires.
 """
 
 from __future__ import annotations
 
+import asyncio
 import re
 import secrets
 import string
@@ -56,6 +65,7 @@ from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
 from redis.asyncio import Redis
+from redis.asyncio.cluster import RedisCluster
 
 __all__ = ["Store", "Saved", "Record", "MAX_LOG_PER_SAVE", "new_rev"]
 
@@ -69,28 +79,37 @@ _KIND = re.compile(r"[a-z_]{1,16}")
 _PREFIX = re.compile(r"[^{}\s]+")
 _UPDATE = re.compile(r"[^{}\s]{1,200}")
 
-# Seats and unseats users: SADD and refresh the TTL while open, SREM when finished.
-_INDEX_USERS = r"""
-local function index_users(prefix, id, users, ttl, open)
-  local seated = {}
-  for u in string.gmatch(users, '%S+') do
-    seated[u] = true
-    local key = prefix .. ':user:' .. u
-    if open then
-      redis.call('SADD', key, id)
-      redis.call('EXPIRE', key, ttl)
-    else
-      redis.call('SREM', key, id)
-    end
+# Seats and unseats one user: SADD and refresh the TTL while open, SREM when finished.
+_INDEX_USER = r"""
+local function index_user(key, id, ttl, open)
+  if open then
+    redis.call('SADD', key, id)
+    redis.call('EXPIRE', key, ttl)
+  else
+    redis.call('SREM', key, id)
   end
-  return seated
+end
+"""
+
+# The chat's index follows its table: an open table keeps it (or takes it, if it is free), a
+# finished one gives it up.
+_INDEX_CHAT = r"""
+local function index_chat(chat, id, ttl, open)
+  local holder = redis.call('GET', chat)
+  if not open then
+    if holder == id then redis.call('DEL', chat) end
+  elseif not holder or holder == id then
+    redis.call('SET', chat, id, 'EX', ttl)
+  end
 end
 """
 
 # Timers of a table: members '<id>:<version>:<kind>' in ``due``, listed per table in ``tables``.
-# keep_timers drops the members ``drop(m, version)`` selects and returns the others; schedule_timer
-# sets a timer (member ``member`` due at ``at``) unless the table has one for a newer version,
-# dropping those of older versions (and ``also``, a member of this version, if given).
+# keep_timers drops the members ``drop(m)`` selects and returns the others; schedule_timer sets a
+# timer (member ``member`` due at ``at``) unless the table has one for a newer version, dropping
+# those of older versions (and ``also``, a member of this version, if given); timers_after_save
+# does what a save of version ``new`` asks: drop them all (a finished table), or the older ones
+# and set ``member`` if given.
 _TIMERS = r"""
 local function member_version(m)
   return tonumber(string.match(m, '^[^:]+:(%d+):'))
@@ -117,57 +136,125 @@ local function schedule_timer(due, tables, id, version, member, at, also)
   redis.call('HSET', tables, id, table.concat(keep, ' '))
   return 1
 end
+
+local function timers_after_save(due, tables, id, new, open, member, at)
+  if not open then
+    keep_timers(due, tables, id, function(m) return true end)
+  elseif member ~= '' then
+    schedule_timer(due, tables, id, new, member, at, '')
+  else
+    keep_timers(due, tables, id, function(m) return member_version(m) < new end)
+  end
+end
 """
 
-# KEYS: rec, [seen marker]. ARGV: id, data, ttl, prefix, chat key, users, rev, seen ttl.
-_CREATE = _INDEX_USERS + r"""
+# write_table stores a new table at version 1; save_table replaces the record if it is at the
+# expected version and revision. rec, log, msg and the seen marker (nil for none) share the table's
+# slot. save_table returns 1 and the users seated before, 0 (no such table), -1 (the update was
+# applied already) or the stored version, data and revision.
+_TABLE = r"""
+local function write_table(rec, seen, data, users, rev, ttl, seen_ttl)
+  redis.call('HSET', rec, 'version', 1, 'rev', rev, 'data', data, 'users', users)
+  redis.call('EXPIRE', rec, ttl)
+  if seen then redis.call('SET', seen, 1, 'EX', seen_ttl) end
+end
+
+local function save_table(rec, log, msg, seen, version, rev, new_rev, data, users, ttl, seen_ttl, entries)
+  local stored = redis.call('HGET', rec, 'version')
+  if not stored then return 0 end
+  if seen and redis.call('EXISTS', seen) == 1 then return -1 end
+  local stored_rev = redis.call('HGET', rec, 'rev') or ''
+  if stored ~= version or (rev ~= '' and stored_rev ~= rev) then
+    return {stored, redis.call('HGET', rec, 'data'), stored_rev}
+  end
+  local before = redis.call('HGET', rec, 'users') or ''
+  redis.call('HSET', rec, 'version', tonumber(stored) + 1, 'rev', new_rev, 'data', data, 'users', users)
+  if #entries > 0 then redis.call('RPUSH', log, unpack(entries)) end
+  for _, key in ipairs({rec, log, msg}) do redis.call('EXPIRE', key, ttl) end
+  if seen then redis.call('SET', seen, 1, 'EX', seen_ttl) end
+  return 1, before
+end
+"""
+
+# The seat indexes of one save: users seated now per ``open``, users seated before but not now leave.
+_INDEX_USERS = _INDEX_USER + r"""
+local function index_users(prefix, id, users, before, ttl, open)
+  local seated = {}
+  for u in string.gmatch(users, '%S+') do
+    seated[u] = true
+    index_user(prefix .. ':user:' .. u, id, ttl, open)
+  end
+  for u in string.gmatch(before, '%S+') do
+    if not seated[u] then redis.call('SREM', prefix .. ':user:' .. u, id) end
+  end
+end
+"""
+
+# One Redis: the whole create in one script. KEYS: rec, [seen marker]. ARGV: id, data, ttl, prefix,
+# chat key, users, rev, seen ttl.
+_CREATE = _TABLE + _INDEX_USERS + r"""
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 if not redis.call('SET', ARGV[4] .. ':chat:' .. ARGV[5], ARGV[1], 'NX', 'EX', ARGV[3]) then return 0 end
-redis.call('HSET', KEYS[1], 'version', 1, 'rev', ARGV[7], 'data', ARGV[2], 'users', ARGV[6])
-redis.call('EXPIRE', KEYS[1], ARGV[3])
-if KEYS[2] then redis.call('SET', KEYS[2], 1, 'EX', ARGV[8]) end
-index_users(ARGV[4], ARGV[1], ARGV[6], ARGV[3], true)
+write_table(KEYS[1], KEYS[2], ARGV[2], ARGV[6], ARGV[7], ARGV[3], ARGV[8])
+index_users(ARGV[4], ARGV[1], ARGV[6], '', ARGV[3], true)
 return 1
 """
 
-# KEYS: rec, log, msg, due, tables, [seen marker]. ARGV: expected version, expected rev ('' for any), new
-# rev, data, open (1/0), ttl, id, prefix, chat key, users, timer member ('' for none), timer due time,
-# seen ttl, log entries... Returns 1, 0 (no such table), -1 (the update was applied already) or the
-# stored version, data and rev.
-_SAVE = _INDEX_USERS + _TIMERS + r"""
-local version = redis.call('HGET', KEYS[1], 'version')
-if not version then return 0 end
-if KEYS[6] and redis.call('EXISTS', KEYS[6]) == 1 then return -1 end
-local rev = redis.call('HGET', KEYS[1], 'rev') or ''
-if version ~= ARGV[1] or (ARGV[2] ~= '' and rev ~= ARGV[2]) then
-  return {version, redis.call('HGET', KEYS[1], 'data'), rev}
-end
+# One Redis: the whole save in one script. KEYS: rec, log, msg, due, tables, [seen marker]. ARGV:
+# expected version, expected rev ('' for any), new rev, data, open (1/0), ttl, id, prefix, chat key,
+# users, timer member ('' for none), timer due time, seen ttl, log entries... Returns 1, 0 (no such
+# table), -1 (the update was applied already) or the stored version, data and rev.
+_SAVE = _TABLE + _INDEX_USERS + _INDEX_CHAT + _TIMERS + r"""
+local result, before = save_table(KEYS[1], KEYS[2], KEYS[3], KEYS[6], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[10],
+                                  ARGV[6], ARGV[13], {unpack(ARGV, 14)})
+if result ~= 1 then return result end
 local open, ttl, id, prefix = ARGV[5] == '1', ARGV[6], ARGV[7], ARGV[8]
-local new = tonumber(version) + 1
-local before = redis.call('HGET', KEYS[1], 'users') or ''
-redis.call('HSET', KEYS[1], 'version', new, 'rev', ARGV[3], 'data', ARGV[4], 'users', ARGV[10])
-if #ARGV > 13 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 14)) end
-for i = 1, 3 do redis.call('EXPIRE', KEYS[i], ttl) end
-if KEYS[6] then redis.call('SET', KEYS[6], 1, 'EX', ARGV[13]) end
-local chat = prefix .. ':chat:' .. ARGV[9]
-local holder = redis.call('GET', chat)
-if not open then
-  if holder == id then redis.call('DEL', chat) end
-elseif not holder or holder == id then
-  redis.call('SET', chat, id, 'EX', ttl)
-end
-local seated = index_users(prefix, id, ARGV[10], ttl, open)
-for u in string.gmatch(before, '%S+') do
-  if not seated[u] then redis.call('SREM', prefix .. ':user:' .. u, id) end
-end
-if not open then
-  keep_timers(KEYS[4], KEYS[5], id, function(m) return true end)
-elseif ARGV[11] ~= '' then
-  schedule_timer(KEYS[4], KEYS[5], id, new, ARGV[11], ARGV[12], '')
-else
-  keep_timers(KEYS[4], KEYS[5], id, function(m) return member_version(m) < new end)
-end
+index_chat(prefix .. ':chat:' .. ARGV[9], id, ttl, open)
+index_users(prefix, id, ARGV[10], before, ttl, open)
+timers_after_save(KEYS[4], KEYS[5], id, tonumber(ARGV[1]) + 1, open, ARGV[11], ARGV[12])
 return 1
+"""
+
+# Cluster: the table's part of a create (one slot). KEYS: rec, [seen marker]. ARGV: data, users, rev,
+# ttl, seen ttl.
+_CREATE_TABLE = _TABLE + r"""
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+write_table(KEYS[1], KEYS[2], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5])
+return 1
+"""
+
+# Cluster: the table's part of a save (one slot). KEYS: rec, log, msg, [seen marker]. ARGV: expected
+# version, expected rev, new rev, data, users, ttl, seen ttl, log entries... Returns what save_table
+# does, success as {1, users seated before}.
+_SAVE_TABLE = _TABLE + r"""
+local result, before = save_table(KEYS[1], KEYS[2], KEYS[3], KEYS[4], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5],
+                                  ARGV[6], ARGV[7], {unpack(ARGV, 8)})
+if result == 1 then return {1, before} end
+return result
+"""
+
+# Cluster: one index key after a save. KEYS: the chat index. ARGV: id, ttl, open (1/0).
+_CHAT_AFTER = _INDEX_CHAT + r"""
+index_chat(KEYS[1], ARGV[1], ARGV[2], ARGV[3] == '1')
+return 1
+"""
+
+# KEYS: a user's set. ARGV: id, ttl, open (1/0: seated at an open table, or not any more).
+_USER_AFTER = _INDEX_USER + r"""
+index_user(KEYS[1], ARGV[1], ARGV[2], ARGV[3] == '1')
+return 1
+"""
+
+# KEYS: due, tables. ARGV: id, new version, open (1/0), timer member ('' for none), due time.
+_TIMERS_AFTER = _TIMERS + r"""
+timers_after_save(KEYS[1], KEYS[2], ARGV[1], tonumber(ARGV[2]), ARGV[3] == '1', ARGV[4], ARGV[5])
+return 1
+"""
+
+# KEYS: the chat's settings. ARGV: name, value, ttl.
+_SET_SETTING = r"""
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+return redis.call('EXPIRE', KEYS[1], ARGV[3])
 """
 
 # KEYS: chat index. ARGV: id.
@@ -254,6 +341,13 @@ def _update(update_key: str) -> str:
     return update_key
 
 
+def _saved(result, rev: str) -> Saved:
+    """The :class:`Saved` of a save script's reply (``rev``: the revision it wrote)."""
+    if isinstance(result, list):
+        return Saved(False, Record(int(result[0]), result[1], result[2]))
+    return Saved(result == 1, rev=rev if result == 1 else "", duplicate=result == -1)
+
+
 def new_rev() -> str:
     """A fresh revision id: 16 hex digits."""
     return secrets.token_hex(8)
@@ -273,7 +367,7 @@ class Store:
         lease_s: seconds a claimed timer waits before it comes due again (unless its save lands).
     """
 
-    def __init__(self, redis: Redis, prefix: str = "st", finished_ttl: int = 86400,
+    def __init__(self, redis: Redis | RedisCluster, prefix: str = "st", finished_ttl: int = 86400,
                  abandoned_ttl: int = 14 * 86400, settings_ttl: int = 365 * 86400, seen_ttl: int = 86400,
                  lease_s: float = 60.0) -> None:
         if not redis.get_connection_kwargs().get("decode_responses"):
@@ -296,9 +390,20 @@ class Store:
         self._schedule = redis.register_script(_SCHEDULE)
         self._claim = redis.register_script(_CLAIM)
         self._drop = redis.register_script(_DROP)
+        self._set_setting = redis.register_script(_SET_SETTING)
+        self.cluster = isinstance(redis, RedisCluster)
+        """Whether the store runs on Redis Cluster (see the module's docstring)."""
+        self._create_table = redis.register_script(_CREATE_TABLE)
+        self._save_table = redis.register_script(_SAVE_TABLE)
+        self._chat_after = redis.register_script(_CHAT_AFTER)
+        self._user_after = redis.register_script(_USER_AFTER)
+        self._timers_after = redis.register_script(_TIMERS_AFTER)
 
     def _key(self, table_id: str, part: str) -> str:
         return f"{self._prefix}:{{t:{_table_id(table_id)}}}:{part}"
+
+    def _chat_key(self, chat_key: str) -> str:
+        return f"{self._prefix}:chat:{chat_key}"
 
     def _seen_key(self, table_id: str, update_key: str) -> str:
         return self._key(table_id, f"seen:{_update(update_key)}")
@@ -326,9 +431,17 @@ class Store:
             False, writing nothing, if the chat already has an open table (or the id is taken).
         """
         keys = [self._key(table_id, "rec"), *([self._seen_key(table_id, update)] if update else [])]
-        args = [table_id, data_json, self._abandoned_ttl, self._prefix, chat_key, _users(user_keys), new_rev(),
-                self._seen_ttl]
-        return bool(await self._create(keys=keys, args=args))
+        users, ttl = _users(user_keys), self._abandoned_ttl
+        if not self.cluster:
+            args = [table_id, data_json, ttl, self._prefix, chat_key, users, new_rev(), self._seen_ttl]
+            return bool(await self._create(keys=keys, args=args))
+        if not await self._create_table(keys=keys, args=[data_json, users, new_rev(), ttl, self._seen_ttl]):
+            return False
+        if not await self._r.set(self._chat_key(chat_key), table_id, nx=True, ex=ttl):
+            await self._r.delete(*keys)  # a crash before this leaves a table nobody can reach: it expires
+            return False
+        await self._index(table_id, users.split(), "", ttl, True)
+        return True
 
     async def load(self, table_id: str) -> tuple[int, str] | None:
         """The table's version and record, or None if there is no such table (or it expired)."""
@@ -380,16 +493,54 @@ class Store:
         is_open = status == "open"
         member, due_ts = ("", 0.0) if timer is None else (self._member(table_id, expected_version + 1, timer[0]),
                                                           float(timer[1]))
-        keys = [*(self._key(table_id, part) for part in ("rec", "log", "msg")), self._due, self._due_tables,
-                *([self._seen_key(table_id, update)] if update else [])]
-        fresh = new_rev()
-        args = [int(expected_version), rev or "", fresh, data_json, int(is_open),
-                self._abandoned_ttl if is_open else self._finished_ttl,
-                table_id, self._prefix, chat_key, _users(user_keys), member, due_ts, self._seen_ttl, *log]
-        result = await self._save(keys=keys, args=args)
-        if isinstance(result, list):
-            return Saved(False, Record(int(result[0]), result[1], result[2]))
-        return Saved(result == 1, rev=fresh if result == 1 else "", duplicate=result == -1)
+        table_keys = [self._key(table_id, part) for part in ("rec", "log", "msg")]
+        seen = [self._seen_key(table_id, update)] if update else []
+        fresh, users = new_rev(), _users(user_keys)
+        ttl = self._abandoned_ttl if is_open else self._finished_ttl
+        if self.cluster:
+            return await self._save_in_parts(table_id, expected_version, [*table_keys, *seen],
+                                             [int(expected_version), rev or "", fresh, data_json, users, ttl,
+                                              self._seen_ttl, *log], chat_key, is_open, member, due_ts)
+        args = [int(expected_version), rev or "", fresh, data_json, int(is_open), ttl,
+                table_id, self._prefix, chat_key, users, member, due_ts, self._seen_ttl, *log]
+        return _saved(await self._save(keys=[*table_keys, self._due, self._due_tables, *seen], args=args), fresh)
+
+    async def _save_in_parts(self, table_id: str, version: int, keys: list[str], args: list, chat_key: str,
+                             is_open: bool, member: str, due_ts: float) -> Saved:
+        """Redis Cluster: a guard timer, the table's script (one slot), then the indexes and timers."""
+        await self.schedule(table_id, version, "sync", time.time() + self._lease_s)
+        result = await self._save_table(keys=keys, args=args)
+        if not (isinstance(result, list) and len(result) == 2):
+            return _saved(result, "")
+        await self._after_save(table_id, version + 1, args[4].split(), chat_key, is_open, member, due_ts, result[1])
+        return Saved(True, rev=args[2])
+
+    async def reindex(self, table_id: str, version: int, status: Literal["open", "finished"],
+                      user_keys: Sequence[str], chat_key: str, timer: tuple[str, float] | None = None) -> None:
+        """Bring the chat and user indexes and the timers in line with the table stored as ``version``.
+
+        Idempotent. On Redis Cluster every save ends with this step; after a crash before it, the
+        save's guard timer (kind ``sync``) comes due and the service calls this with the stored
+        table's status, users, chat and timer (as :meth:`save` takes them).
+        """
+        member, due_ts = ("", 0.0) if timer is None else (self._member(table_id, version, timer[0]), float(timer[1]))
+        await self._after_save(table_id, version, _users(user_keys).split(), chat_key, status == "open", member,
+                               due_ts, "")
+
+    async def _after_save(self, table_id: str, version: int, seated: list[str], chat_key: str, is_open: bool,
+                          member: str, due_ts: float, before: str) -> None:
+        ttl = self._abandoned_ttl if is_open else self._finished_ttl
+        await asyncio.gather(self._chat_after(keys=[self._chat_key(chat_key)], args=[table_id, ttl, int(is_open)]),
+                             self._index(table_id, seated, before, ttl, is_open),
+                             self._timers_after(keys=[self._due, self._due_tables],
+                                                args=[table_id, int(version), int(is_open), member, float(due_ts)]))
+
+    async def _index(self, table_id: str, seated: list[str], before: str, ttl: int, is_open: bool) -> None:
+        """The user sets: the seated follow ``is_open``, those in ``before`` who are not seated leave."""
+        left = [u for u in before.split() if u not in seated]
+        await asyncio.gather(*(self._user_after(keys=[f"{self._prefix}:user:{u}"], args=[table_id, ttl, int(open_)])
+                               for u, open_ in [*((u, is_open) for u in seated), *((u, False) for u in left)]))
+
 
     async def applied(self, table_id: str, update: str) -> bool:
         """Whether a save or create of ``table_id`` carried out the platform update ``update``."""
@@ -407,11 +558,11 @@ class Store:
 
     async def table_for_chat(self, chat_key: str) -> str | None:
         """The chat's open table, if any."""
-        return await self._r.get(f"{self._prefix}:chat:{chat_key}")
+        return await self._r.get(self._chat_key(chat_key))
 
     async def release_chat(self, chat_key: str, table_id: str) -> bool:
         """Free the chat's index if it still names ``table_id``; True if it did."""
-        return bool(await self._release(keys=[f"{self._prefix}:chat:{chat_key}"], args=[table_id]))
+        return bool(await self._release(keys=[self._chat_key(chat_key)], args=[table_id]))
 
     async def tables_for_user(self, user_key: str) -> list[str]:
         """The user's open tables, sorted; tables that expired meanwhile are dropped from the index."""
@@ -454,9 +605,7 @@ class Store:
 
     async def set_chat_setting(self, chat_key: str, name: str, value: str) -> None:
         """Remember a chat's setting; the chat's settings expire ``settings_ttl`` after the last one set."""
-        key = f"{self._prefix}:chatcfg:{chat_key}"
-        async with self._r.pipeline(transaction=True) as pipe:
-            await pipe.hset(key, name, value).expire(key, self._settings_ttl).execute()
+        await self._set_setting(keys=[f"{self._prefix}:chatcfg:{chat_key}"], args=[name, value, self._settings_ttl])
 
     # -- timers ----------------------------------------------------------------------------
 

@@ -3,7 +3,7 @@
 ``python -m tests.service_worker play URL PREFIX SEED TABLE:CHAT ...`` plays the given tables as all
 four test users (:func:`tests.servicekit.hammer`) and prints the counts as JSON.
 ``python -m tests.service_worker tick URL PREFIX NOW`` fires the timers due at NOW and prints the
-notices it produced as JSON.
+notices it produced as JSON. ``URL`` may name a Redis Cluster (``redis+cluster://``).
 """
 
 from __future__ import annotations
@@ -12,15 +12,14 @@ import asyncio
 import json
 import sys
 
-import redis.asyncio as aioredis
-
 from bot.outgoing import ChatRef, Notice
+from bot.redis_conn import client_for
 from bot.store import Store
 from tests.servicekit import hammer, service, user
 
 
 async def main(mode: str, url: str, prefix: str, args: list[str]) -> None:
-    client = aioredis.Redis.from_url(url, decode_responses=True)
+    client = client_for(url)
     try:
         store = Store(client, prefix=prefix)
         if mode == "play":

@@ -1,0 +1,89 @@
+"""The store on a real 3-master Redis Cluster: tables played from two processes, and a process that
+dies between a table's save and its index and timer updates (which span slots) loses nothing."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+
+import pytest
+
+from bot.outgoing import ChatRef
+from bot.redis_conn import client_for
+from bot.store import Store
+from tests.redis_servers import Cluster, skip_unless_installed
+from tests.servicekit import audit, button, press, say, service, table_msg, user
+from tests.test_service_concurrency import GAMES, applied_in_log, open_tables
+
+@pytest.fixture(scope="module")
+def cluster():
+    """A running 3-master cluster for this module."""
+    skip_unless_installed("redis-server", "redis-cli")
+    with Cluster(3) as running:
+        yield running
+
+
+@pytest.fixture
+async def cluster_store(cluster, key_prefix):
+    client = client_for(f"redis+cluster://127.0.0.1:{cluster.servers[0].port}")
+    yield Store(client, prefix=key_prefix)
+    await client.aclose()
+
+
+async def test_the_keys_of_a_table_share_a_slot_and_tables_spread(cluster_store, key_prefix):
+    assert cluster_store.cluster
+    chat_of = await open_tables(cluster_store, GAMES)
+    client = cluster_store._r
+    slots = {tid: {client.keyslot(f"{key_prefix}:{{t:{tid}}}:{part}") for part in ("rec", "log", "msg")}
+             for tid in chat_of}
+    assert all(len(s) == 1 for s in slots.values())
+    for tid, chat in chat_of.items():
+        assert await cluster_store.table_for_chat(chat.key) == tid
+
+
+async def test_two_processes_play_through_the_cluster(cluster, cluster_store, key_prefix):
+    chat_of = await open_tables(cluster_store, GAMES[:2])
+    url = f"redis+cluster://127.0.0.1:{cluster.servers[0].port}"
+    args = [f"{t}:{c.chat_id}" for t, c in chat_of.items()]
+    procs = [subprocess.Popen([sys.executable, "-m", "tests.service_worker", "play", url, key_prefix, str(seed), *args],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for seed in (10, 20)]
+    outs = [p.communicate(timeout=300) for p in procs]
+    assert all(p.returncode == 0 for p in procs), [err for _, err in outs]
+    applied = sum(json.loads(out)["applied"] for out, _ in outs)
+    logged = 0
+    for table_id, chat in chat_of.items():
+        counts = await audit(cluster_store, table_id)
+        assert counts["table"].status == "finished"
+        assert await cluster_store.table_for_chat(chat.key) is None
+        assert table_id not in await cluster_store.tables_for_user(user(0).key)
+        logged += await applied_in_log(cluster_store, table_id)
+    assert applied == logged
+
+
+class Died(BaseException):
+    """The process died here (a BaseException: nothing in the service may catch it)."""
+
+
+class DiesAfterTheTablesScript(Store):
+    """A store whose process dies right after a save's table script, before the indexes and timers."""
+
+    async def _after_save(self, *args, **kwargs) -> None:
+        raise Died
+
+
+async def test_a_death_between_the_tables_script_and_its_indexes_loses_no_timer(cluster_store, key_prefix):
+    chat = ChatRef("test", "gx")
+    svc = service(cluster_store, seed=1)
+    table = table_msg(await svc.handle(say(chat, user(0), "neu bauer")))
+    table = table_msg(await svc.handle(press(chat, user(1), button(table, "join").token)))
+    dying = service(DiesAfterTheTablesScript(cluster_store._r, prefix=key_prefix), seed=1)
+    with pytest.raises(Died):
+        await dying.handle(press(chat, user(0), button(table, "start").token))
+    version, _ = await cluster_store.load(table.table_id)
+    assert [d for d in await cluster_store.due(time.time() + 10**7) if d[0] == table.table_id] == [
+        (table.table_id, version - 1, "sync")], "the start's timer was not set: only the guard is there"
+    await service(cluster_store, seed=2).tick(time.time() + 61)
+    due = [d for d in await cluster_store.due(time.time() + 10**7) if d[0] == table.table_id]
+    assert due == [(table.table_id, version, "remind")]

@@ -114,7 +114,7 @@ def test_parse_duration_refuses(text):
     ("STAMMTISCH_ABANDONED_DAYS", "0", "STAMMTISCH_ABANDONED_DAYS: Input should be greater than or equal to 1"),
     ("STAMMTISCH_ABANDONED_DAYS", "two", "STAMMTISCH_ABANDONED_DAYS: Input should be a valid integer"),
     ("STAMMTISCH_LANG", "fr", "STAMMTISCH_LANG: Input should be 'de' or 'en'"),
-    ("REDIS_URL", "localhost:6379", "REDIS_URL: expected a redis:// or rediss:// or unix:// URL"),
+    ("REDIS_URL", "localhost:6379", "REDIS_URL: expected a redis:// or rediss:// or unix:// or redis+cluster:// or rediss+cluster:// URL"),
     ("TELEGRAM_WEBHOOK_LISTEN", "8443", "TELEGRAM_WEBHOOK_LISTEN: expected HOST:PORT"),
     ("TELEGRAM_WEBHOOK_LISTEN", "host:70000", "TELEGRAM_WEBHOOK_LISTEN: expected HOST:PORT"),
     ("TELEGRAM_API_BASE_URL", "127.0.0.1:8081", "TELEGRAM_API_BASE_URL: expected a https:// or http:// URL"),

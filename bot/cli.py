@@ -7,6 +7,7 @@ import asyncio
 import importlib
 import json
 import os
+import signal
 import sys
 
 __all__ = ["main"]
@@ -56,11 +57,12 @@ INTRO = """Stammtisch: regional card games (Bauernstoß, Alter Schafkopf, Bauerc
 
 No chat token is configured, so there is no chat bot to run yet. You can:
   stammtisch play bauerchen      play a table in this terminal against computer players
-  stammtisch run                 the same (or the Telegram bot once TELEGRAM_TOKEN is set)
+  stammtisch run                 the same (or the chat bot once TELEGRAM_TOKEN or DISCORD_TOKEN is set)
   stammtisch play --resume       go on with the table you left with "quit"
   stammtisch --help              every command
 
 To serve Telegram: get a token from @BotFather, then TELEGRAM_TOKEN=... stammtisch run
+To serve Discord: create an application and its bot, then DISCORD_TOKEN=... stammtisch run
 Data lives in an embedded Redis under ./data (STAMMTISCH_DATA_DIR), or set REDIS_URL."""
 
 
@@ -139,9 +141,16 @@ def _run(args: argparse.Namespace) -> int:
         return _fail(str(exc))
 
     async def use(service, store, redis) -> int:
-        if settings.telegram_token is None:
+        chats = [name for name, token in (("telegram", settings.telegram_token), ("discord", settings.discord_token))
+                 if token is not None]
+        if not chats:
             return await adapter("console").play(service, None, lang=settings.lang)
-        await adapter("telegram").serve(settings, service, store, Limiter(redis))
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        await asyncio.gather(*(adapter(name).serve(settings, service, store, Limiter(redis), stop=stop)
+                               for name in chats))
         return 0
     try:
         return asyncio.run(_serve(settings, use))
@@ -172,7 +181,7 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--options", help="the game's options as a JSON object")
     pl.add_argument("--resume", action="store_true", help="go on with the table left with quit")
     pl.set_defaults(func=_play)
-    ru = sub.add_parser("run", help="the chat bot with TELEGRAM_TOKEN set, else a table in this terminal")
+    ru = sub.add_parser("run", help="the chat bot with TELEGRAM_TOKEN and/or DISCORD_TOKEN set, else a table in this terminal")
     ru.set_defaults(func=_run)
     return p
 
@@ -185,7 +194,7 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:
         return int(exc.code or 0)
     if not getattr(args, "func", None):
-        if os.environ.get("TELEGRAM_TOKEN"):
+        if os.environ.get("TELEGRAM_TOKEN") or os.environ.get("DISCORD_TOKEN"):
             parser.print_help()
         else:
             print(INTRO)

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from . import tokens
+
 __all__ = ["ChatRef", "UserRef", "Command", "Button", "TableMessage", "HandMessage", "Toast", "Notice",
-           "JoinLink", "Outgoing"]
+           "JoinLink", "Outgoing", "version_of"]
 
 
 @dataclass(frozen=True)
@@ -125,3 +127,15 @@ class JoinLink:
 
 
 Outgoing = TableMessage | HandMessage | Toast | Notice | JoinLink
+
+
+def version_of(outs: list[Outgoing]) -> int | None:
+    """The table version a batch of effects shows: the newest version their button tokens carry.
+
+    One answer of the service renders one version of one table, so the version read from the
+    table message's buttons holds for the hands without buttons too, and lets a late hand
+    from another process be told from a newer one.
+    """
+    versions = [t.version for out in outs for row in getattr(out, "buttons", ()) for b in row
+                if (t := tokens.parse(b.token))]
+    return max(versions) if versions else None

@@ -82,6 +82,15 @@ def _webhook_secret(value: SecretStr | None) -> SecretStr | None:
     return value
 
 
+def _id_list(value: Any) -> Any:
+    if not isinstance(value, str):
+        return value
+    words = [w for w in value.replace(",", " ").split() if w]
+    if not all(w.isascii() and w.isdecimal() and len(w) <= 20 for w in words):
+        raise ValueError(f"expected comma-separated numeric ids, got {value!r}")
+    return tuple(int(w) for w in words)
+
+
 Duration = Annotated[timedelta | None, BeforeValidator(_duration)]
 
 
@@ -121,6 +130,17 @@ class Settings(BaseSettings):
         telegram_api_base_url: ``TELEGRAM_API_BASE_URL`` -- Bot API base URL, e.g.
             ``http://127.0.0.1:8081/bot`` for a local Bot API server or a test server (the token
             is appended). Unset: Telegram's own.
+        discord_token: ``DISCORD_TOKEN`` -- the bot token of the Discord application. Set:
+            ``stammtisch run`` serves Discord (together with Telegram if both are set).
+        discord_api_base_url: ``DISCORD_API_BASE_URL`` -- REST base, e.g.
+            ``http://127.0.0.1:8082/api/v10`` for a test server. Unset: Discord's own.
+        discord_gateway_url: ``DISCORD_GATEWAY_URL`` -- gateway WebSocket URL for a test server.
+        discord_guild_ids: ``DISCORD_GUILD_IDS`` -- comma-separated guild ids whose slash commands
+            are synced at start, besides the global ones (which take a while to show).
+        discord_shard_count: ``DISCORD_SHARD_COUNT`` -- the total number of gateway shards when
+            several processes share the bot; unset: as many as Discord recommends, all here.
+        discord_shard_ids: ``DISCORD_SHARD_IDS`` -- comma-separated shard ids this process runs
+            (needs ``DISCORD_SHARD_COUNT``); unset: all of them.
     """
 
     model_config = SettingsConfigDict(env_ignore_empty=True, extra="ignore", frozen=True)
@@ -142,6 +162,24 @@ class Settings(BaseSettings):
         HostPort("127.0.0.1", 8443), validation_alias="TELEGRAM_WEBHOOK_LISTEN")
     telegram_api_base_url: Annotated[str | None, _url("https", "http")] = Field(
         None, validation_alias="TELEGRAM_API_BASE_URL")
+
+    discord_token: SecretStr | None = Field(None, validation_alias="DISCORD_TOKEN")
+    discord_api_base_url: Annotated[str | None, _url("https", "http")] = Field(
+        None, validation_alias="DISCORD_API_BASE_URL")
+    discord_gateway_url: Annotated[str | None, _url("wss", "ws")] = Field(None, validation_alias="DISCORD_GATEWAY_URL")
+    discord_guild_ids: Annotated[tuple[int, ...], NoDecode, BeforeValidator(_id_list)] = Field(
+        (), validation_alias="DISCORD_GUILD_IDS")
+    discord_shard_count: int | None = Field(None, ge=1, le=4096, validation_alias="DISCORD_SHARD_COUNT")
+    discord_shard_ids: Annotated[tuple[int, ...], NoDecode, BeforeValidator(_id_list)] = Field(
+        (), validation_alias="DISCORD_SHARD_IDS")
+
+    @model_validator(mode="after")
+    def _shards_in_range(self) -> Settings:
+        if self.discord_shard_ids and self.discord_shard_count is None:
+            raise ValueError("DISCORD_SHARD_IDS needs DISCORD_SHARD_COUNT")
+        if any(i >= (self.discord_shard_count or 0) for i in self.discord_shard_ids):
+            raise ValueError("every id in DISCORD_SHARD_IDS must be below DISCORD_SHARD_COUNT")
+        return self
 
     @model_validator(mode="after")
     def _webhook_needs_secret(self) -> Settings:

@@ -15,4 +15,4 @@ def test_import_contracts_hold():
     assert lint, "import-linter is not installed (pip install -e .[test])"
     proc = subprocess.run([lint], cwd=ROOT, capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert proc.stdout.count("KEPT") == 3, proc.stdout
+    assert "BROKEN" not in proc.stdout and proc.stdout.count("KEPT") >= 4, proc.stdout

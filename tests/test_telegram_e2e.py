@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import os
 import signal
 import socket
@@ -26,6 +25,7 @@ from bot import render, tokens
 from bot.service import Service
 from bot.settings import load_settings
 from bot.table import Table
+from tests.transcript import assert_log_sound
 from tests.fake_telegram import FakeTelegram, FakeUser
 from tests.fake_telegram.harness import (FAST, Players, fake_for, newest, open_table, press_verb, running_bot,
                                          version, watching)
@@ -75,17 +75,6 @@ def assert_hands_private(tg: FakeTelegram, table: Table, chat_id: int) -> None:
             assert f"mit {partner} gegen" in text or f"with {partner} against" in text, (user_id, text)
 
 
-async def assert_log_sound(store, table: Table) -> None:
-    """Every change was applied once, in version order, and every person's move by the seat's owner."""
-    entries = [json.loads(e) for e in await store.log(table.id)]
-    versions = [e["v"] for e in entries]
-    assert versions == list(range(versions[0], versions[0] + len(versions))), versions
-    for e in entries:
-        for move in e["moves"]:
-            if str(move.get("by", "")).startswith("telegram:"):
-                assert table.seats[move["s"]].user == move["by"] == e["by"], e
-
-
 async def assert_final_table(tg: FakeTelegram, store, table_id: str, chat_id: int) -> Table:
     """The table message shows exactly what the bot layer renders for the stored final state."""
     v, table = await stored(store, table_id)
@@ -123,7 +112,7 @@ async def test_a_whole_bauerchen_match_in_a_group(store, redis, key_prefix):
             await players.play(finished(tg, GROUP, tid), timeout=240)
             table = await assert_final_table(tg, store, tid, GROUP)
             assert_hands_private(tg, table, GROUP)
-            await assert_log_sound(store, table)
+            await assert_log_sound(store, table, "telegram")
             assert "🏆" in newest(tg, GROUP, tid).text
             assert tg.violations == [], tg.violations[:3]
             refused = [a["text"] for _, _, a in players.presses if a.get("text")]
@@ -151,7 +140,7 @@ async def test_a_whole_rams_game_in_a_forum_topic_with_a_computer_player(store, 
             await Players(tg, users, tid, seed=3).play(finished(tg, GROUP, tid), timeout=240)
             table = await assert_final_table(tg, store, tid, GROUP)
             assert_hands_private(tg, table, GROUP)
-            await assert_log_sound(store, table)
+            await assert_log_sound(store, table, "telegram")
             assert "Abrechnung" in newest(tg, GROUP, tid).text and table.seats[3].bot
             assert all(m.thread == TOPIC for m in tg.chat(GROUP))
             assert tg.violations == []
@@ -315,7 +304,7 @@ async def test_two_webhook_workers_share_the_tables(store, redis, redis_url, key
         assert {url for _, url, _ in replayed} == set(tg.webhook_targets)
         assert tg.violations == []
         _, table = await stored(store, tid)
-        await assert_log_sound(store, table)
+        await assert_log_sound(store, table, "telegram")
 
 
 PATIENCE = 300.0

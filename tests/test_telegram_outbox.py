@@ -8,7 +8,7 @@ import logging
 import pytest
 from telegram import Bot
 
-from adapters.telegram.bounded import Bounded
+from bot.bounded import Bounded
 from adapters.telegram.deliver import Delivery
 from adapters.telegram.outbox import Outbox, Pacer
 from adapters.telegram.tuning import Tuning

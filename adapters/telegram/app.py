@@ -16,13 +16,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import signal
 from urllib.parse import urlsplit
 
 from telegram import BotCommand, CallbackQuery, Update
 from telegram.error import BadRequest
 from telegram.ext import Application, ApplicationBuilder, ContextTypes, TypeHandler
 
+from adapters.common.running import Ticker, run_until_stopped
 from bot import tokens
 from bot.outgoing import ChatRef, Command, JoinLink, Outgoing, Toast
 from bot.settings import Settings
@@ -70,7 +70,7 @@ class TelegramBot:
         self.app.add_error_handler(self._error)
         self.outbox = Outbox(Pacer(self.tuning, shared), self._migrated)
         self.delivery: Delivery | None = None
-        self._ticker: asyncio.Task | None = None
+        self._ticker: Ticker | None = None
 
     @property
     def username(self) -> str:
@@ -95,14 +95,13 @@ class TelegramBot:
                 allowed_updates=ALLOWED_UPDATES)
         else:
             await self.app.updater.start_polling(timeout=self.tuning.poll_timeout_s, allowed_updates=ALLOWED_UPDATES)
-        self._ticker = asyncio.get_running_loop().create_task(self._tick_loop())
+        self._ticker = Ticker(self.service, self.delivery.carry_out, self.tuning.tick_interval_s)
+        self._ticker.start()
 
     async def stop(self, flush_s: float = 5.0) -> None:
         """Stop receiving, send what is still queued (for at most ``flush_s``), disconnect."""
         if self._ticker:
-            self._ticker.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._ticker
+            await self._ticker.stop()
         if self.app.updater and self.app.updater.running:
             await self.app.updater.stop()
         if self.app.running:
@@ -176,14 +175,6 @@ class TelegramBot:
         except BadRequest as exc:  # a redelivered update: its query was answered the first time
             log.info("callback query %s not answered: %s", query.id, exc.message)
 
-    async def _tick_loop(self) -> None:
-        while True:
-            await asyncio.sleep(self.tuning.tick_interval_s)
-            try:
-                self.delivery.carry_out(await self.service.tick())
-            except Exception:
-                log.exception("the turn timers failed; trying again")
-
     @staticmethod
     async def _error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         log.error("update %s failed", getattr(update, "update_id", "?"), exc_info=context.error)
@@ -202,16 +193,6 @@ async def serve(settings: Settings, service, refs: Refs, shared: SharedLimit | N
         tuning: flood limits and timings (default: from ``TELEGRAM_*`` variables).
         stop: set it to stop serving.
     """
-    if stop is None:
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(sig, stop.set)
     bot = TelegramBot(settings, service, refs, tuning, shared)
-    await bot.start()
-    log.info("serving Telegram as @%s (%s)", bot.username,
-             "webhook" if settings.telegram_webhook_url else "long polling")
-    try:
-        await stop.wait()
-    finally:
-        await bot.stop()
+    await run_until_stopped(bot, stop, lambda: f"Telegram as @{bot.username} "
+                            f"({'webhook' if settings.telegram_webhook_url else 'long polling'})")

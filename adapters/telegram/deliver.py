@@ -17,63 +17,24 @@ from __future__ import annotations
 import itertools
 import logging
 from collections.abc import Callable
-from typing import NamedTuple, Protocol
 
 from telegram import Bot, InlineKeyboardMarkup, MessageEntity
 from telegram.constants import ChatAction
 from telegram.error import BadRequest, Forbidden
 
-from bot import tokens
-from bot.outgoing import Button, ChatRef, HandMessage, JoinLink, Notice, Outgoing, TableMessage, Toast, UserRef
+from adapters.common.refs import MessageRef, Refs
+from bot.outgoing import (Button, ChatRef, HandMessage, JoinLink, Notice, Outgoing, TableMessage, Toast, UserRef,
+                          version_of)
 
 from . import markup, texts
-from .bounded import Bounded
+from bot.bounded import Bounded
 from .outbox import Job, Outbox
 
-__all__ = ["Refs", "Delivery", "version_of", "not_modified"]
+__all__ = ["Refs", "Delivery", "not_modified"]
 
 log = logging.getLogger(__name__)
 
 TABLE_REF = "tg:table"
-
-
-class Refs(Protocol):
-    """Where message ids are kept per table (the store's refs)."""
-
-    async def get_ref(self, table_id: str, key: str) -> str | None:
-        """The value kept under ``key`` for the table, if any."""
-
-    async def set_ref(self, table_id: str, key: str, value: str) -> None:
-        """Keep ``value`` under ``key`` for the table."""
-
-
-class _Ref(NamedTuple):
-    chat_id: int
-    message_id: int
-    version: int
-
-    def __str__(self) -> str:
-        return f"{self.chat_id}:{self.message_id}:{self.version}"
-
-    @classmethod
-    def parse(cls, text: str | None) -> "_Ref | None":
-        try:
-            chat, msg, version = (text or "").split(":")
-            return cls(int(chat), int(msg), int(version))
-        except ValueError:
-            return None
-
-
-def version_of(outs: list[Outgoing]) -> int | None:
-    """The table version a batch of effects shows: the newest version their button tokens carry.
-
-    One answer of the service renders one version of one table, so the version read from the
-    table message's buttons holds for the hands without buttons too, and lets a late hand
-    from another process be told from a newer one.
-    """
-    versions = [t.version for out in outs for row in getattr(out, "buttons", ()) for b in row
-                if (t := tokens.parse(b.token))]
-    return max(versions) if versions else None
 
 
 def not_modified(exc: BadRequest) -> bool:
@@ -211,7 +172,7 @@ class Delivery:
         async def send(chat_id: int) -> None:
             repost = (table_id, key) in self._reposts
             self._reposts.discard((table_id, key))
-            ref = _Ref.parse(await self.refs.get_ref(table_id, key))
+            ref = MessageRef.parse(await self.refs.get_ref(table_id, key))
             try:
                 if ref and ref.chat_id == chat_id and not repost:
                     if version is not None and version < ref.version:
@@ -227,7 +188,7 @@ class Delivery:
                     raise
                 refused(exc)
                 return
-            await self.refs.set_ref(table_id, key, str(_Ref(chat_id, msg.message_id, version or 0)))
+            await self.refs.set_ref(table_id, key, str(MessageRef(chat_id, msg.message_id, version or 0)))
             reached()
 
         self.outbox.put(Job(chat_id, f"{key}:{table_id}", send, version, linger))

@@ -25,7 +25,7 @@ from typing import Protocol
 
 from telegram.error import ChatMigrated, NetworkError, RetryAfter, TelegramError, TimedOut
 
-from .bounded import Bounded
+from bot.bounded import Bounded
 from .tuning import Tuning
 
 __all__ = ["Job", "Outbox", "Pacer", "SharedLimit"]

@@ -1,0 +1,13 @@
+"""The Discord adapter: a server channel plays at one table message, each hand comes by DM.
+
+``serve(settings, service, refs, shared)`` runs the bot until SIGINT/SIGTERM or a given stop
+event. Modules: :mod:`.commands` (slash commands, localized), :mod:`.translate` (interactions to
+commands), :mod:`.markup` (persistent buttons, mentions), :mod:`.outbox` (paced, coalescing
+per-channel senders), :mod:`.deliver` (outgoing effects to REST calls), :mod:`.texts`
+(Discord-only texts), :mod:`.tuning` (pacing and timings), :mod:`.app` (the running bot).
+"""
+
+from .app import DiscordBot, serve
+from .tuning import Tuning
+
+__all__ = ["DiscordBot", "Tuning", "serve"]

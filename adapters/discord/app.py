@@ -1,0 +1,250 @@
+"""The running Discord bot: the discord.py client, its slash commands and buttons, the timers.
+
+Every interaction is answered once and in time: the service's verdict takes milliseconds, so
+the answer waits for it (at most ``ack_deadline_s``, then it defers) and carries it in the same
+call: a refusal as an ephemeral message; a card pressed on a hand as the edit of that hand
+(Discord's "update message" response); "My hand" as an ephemeral message with the cards as
+buttons. Everything else (the table message, other players' hands, notices) goes through the
+paced outbox. Gateway intents: ``guilds`` only (no privileged intent, no message content).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+import discord
+import yarl
+from discord import app_commands
+
+from adapters.common.refs import Refs
+from adapters.common.running import Ticker, run_until_stopped
+from bot import tokens
+from bot.outgoing import Command, HandMessage, JoinLink, Notice, Outgoing, Toast, version_of
+from bot.settings import Settings
+
+from . import commands, markup, texts, translate
+from .deliver import Delivery
+from .outbox import Outbox, SharedLimit
+from .tuning import Tuning
+
+__all__ = ["DiscordBot", "serve", "INTENTS", "point_at"]
+
+log = logging.getLogger(__name__)
+
+INTENTS = discord.Intents(guilds=True)
+"""The gateway intents the bot asks for: guilds (names for the hand's label); nothing privileged."""
+
+
+def point_at(api_base_url: str | None, gateway_url: str | None) -> None:
+    """Point discord.py's REST calls and gateway at another server (a test server); process-wide."""
+    if api_base_url:
+        discord.http.Route.BASE = api_base_url.rstrip("/")
+    if gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+
+
+class _Client(discord.AutoShardedClient):
+    """discord.py's client with the bot's commands, buttons and interaction handling."""
+
+    def __init__(self, bot: "DiscordBot", **kwargs) -> None:
+        super().__init__(intents=INTENTS, **kwargs)
+        self.bot = bot
+        self.tree = app_commands.CommandTree(self)
+
+    async def setup_hook(self) -> None:
+        """Register the persistent buttons and the commands; sync the commands."""
+        self.add_dynamic_items(markup.TokenButton)
+        await self.tree.set_translator(commands.Translator())
+        commands.build(self.tree, self.bot.slash)
+        await self.bot.sync(self.tree)
+
+    async def pressed(self, interaction: discord.Interaction, token: str) -> None:
+        """A button press (from :class:`~adapters.discord.markup.TokenButton`)."""
+        await self.bot.press(interaction, token)
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A press that no button of its message explains is forged: the bot layer refuses it."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        custom_id = (interaction.data or {}).get("custom_id", "")
+        message = interaction.message
+        ids = {getattr(c, "custom_id", None) for row in (message.components if message else [])
+               for c in getattr(row, "children", [])}
+        if custom_id not in ids:
+            await self.bot.press(interaction, str(custom_id)[:200])
+
+
+class DiscordBot:
+    """The adapter while it runs.
+
+    Args:
+        settings: the token, the API and gateway URLs, the guilds to sync to, the shards.
+        service: the bot layer: ``handle(cmd)``, ``tick()``.
+        refs: where message ids are kept per table (the store).
+        tuning: pacing and timings.
+        shared: the rate limit shared by every process (a Redis limiter); ``None`` for one process.
+    """
+
+    def __init__(self, settings: Settings, service, refs: Refs, tuning: Tuning | None = None,
+                 shared: SharedLimit | None = None) -> None:
+        if settings.discord_token is None:
+            raise ValueError("DISCORD_TOKEN is not set")
+        point_at(settings.discord_api_base_url, settings.discord_gateway_url)
+        self.settings = settings
+        self.service = service
+        self.tuning = tuning or Tuning()
+        shards = {}
+        if settings.discord_shard_count:
+            shards = {"shard_count": settings.discord_shard_count,
+                      "shard_ids": list(settings.discord_shard_ids) or None}
+        self.client = _Client(self, **shards)
+        self.outbox = Outbox(self.tuning, shared)
+        self.delivery = Delivery(self.client, refs, self.outbox, self.tuning)
+        self._runner: asyncio.Task | None = None
+        self._ticker: Ticker | None = None
+
+    async def start(self) -> None:
+        """Log in, sync the commands, connect the shards, start the timer loop."""
+        try:
+            await self.client.login(self.settings.discord_token.get_secret_value())
+            self._runner = asyncio.get_running_loop().create_task(self.client.connect())
+            ready = asyncio.ensure_future(self.client.wait_until_ready())
+            await asyncio.wait({ready, self._runner}, return_when=asyncio.FIRST_COMPLETED)
+            if self._runner.done():
+                ready.cancel()
+                self._runner.result()
+                raise RuntimeError("the Discord gateway closed before the bot was ready")
+        except BaseException:
+            await self.client.close()
+            raise
+        self._ticker = Ticker(self.service, self.delivery.carry_out, self.tuning.tick_interval_s)
+        self._ticker.start()
+
+    async def stop(self, flush_s: float = 5.0) -> None:
+        """Stop the timers, send what is still queued (for at most ``flush_s``), disconnect."""
+        if self._ticker:
+            await self._ticker.stop()
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self.outbox.idle(), flush_s)
+        await self.outbox.close()
+        await self.client.close()
+        if self._runner:
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await self._runner
+
+    async def sync(self, tree: app_commands.CommandTree) -> None:
+        """Sync the commands globally and, at once, to the guilds in ``DISCORD_GUILD_IDS``.
+
+        Only the process that runs shard 0 (or all shards) syncs, so many processes do it once.
+        """
+        ids = self.settings.discord_shard_ids
+        if ids and 0 not in ids:
+            return
+        await tree.sync()
+        for guild_id in self.settings.discord_guild_ids:
+            guild = discord.Object(guild_id)
+            tree.copy_global_to(guild=guild)
+            await tree.sync(guild=guild)
+
+    # ------------------------------------------------------------------ interactions
+    async def _verdict(self, interaction: discord.Interaction, cmd: Command) -> list[Outgoing]:
+        """The service's answer; the interaction is deferred first if it does not come in time."""
+        if cmd.lang:
+            self.delivery.langs[cmd.user.user_id] = cmd.lang
+        task = asyncio.ensure_future(self.service.handle(cmd))
+        done, _ = await asyncio.wait({task}, timeout=self.tuning.ack_deadline_s)
+        if not done:
+            with contextlib.suppress(discord.HTTPException):
+                if interaction.type is discord.InteractionType.component:
+                    await interaction.response.defer()
+                else:
+                    await interaction.response.defer(ephemeral=True, thinking=True)
+        return [o for o in await task if not isinstance(o, JoinLink)]
+
+    async def slash(self, interaction: discord.Interaction, verb: str, args: tuple[str, ...]) -> None:
+        """A slash command: its answer is a refusal, a hand or a notice, or a short confirmation."""
+        cmd = translate.command_of(interaction, verb=verb, args=args)
+        outs = await self._verdict(interaction, cmd)
+        me = cmd.user.key
+        answer = next((o for o in outs if isinstance(o, Toast) and o.user.key == me), None) \
+            or next((o for o in outs if isinstance(o, HandMessage) and o.user.key == me and verb == "hand"), None) \
+            or next((o for o in outs if isinstance(o, Notice) and o.chat == cmd.chat), None)
+        rest = [o for o in outs if o is not answer]
+        try:
+            if isinstance(answer, Notice):
+                await self._reply(interaction, markup.mentions(answer.text, answer.mentions), ephemeral=False)
+            elif isinstance(answer, HandMessage):
+                await self._reply(interaction, answer.text, answer.buttons)
+                self.delivery.keep(interaction, answer)
+            else:
+                await self._reply(interaction, answer.text if answer else texts.text("done", cmd.lang))
+        except discord.HTTPException as exc:
+            log.info("interaction %s not answered: %s", interaction.id, exc)
+        self.delivery.carry_out(rest, version_of(outs))
+
+    async def press(self, interaction: discord.Interaction, token: str) -> None:
+        """A button press, answered with the refusal, the presser's hand, or a silent acknowledgement."""
+        cmd = translate.command_of(interaction, token=token)
+        outs = await self._verdict(interaction, cmd)
+        version = version_of(outs)
+        me, parsed, message = cmd.user.key, tokens.parse(token), interaction.message
+        toast = next((o for o in outs if isinstance(o, Toast) and o.user.key == me), None)
+        hand = next((o for o in outs if isinstance(o, HandMessage) and o.user.key == me), None)
+        rest = [o for o in outs if o is not toast]
+        try:
+            if toast is not None:
+                await self._reply(interaction, toast.text)
+            elif hand is not None and message is not None and message.flags.ephemeral:
+                await self._update(interaction, hand)
+                self.delivery.keep(interaction, hand)
+                if self.delivery.closed(cmd.user, hand.table_id):
+                    rest.remove(hand)
+            elif hand is not None and message is not None and await self.delivery.is_hand(cmd.user, hand.table_id,
+                                                                                          message.id):
+                await self._update(interaction, hand)
+                rest.remove(hand)
+                await self.delivery.hand_shown(hand, message, version)
+            elif hand is not None and parsed is not None and parsed.verb == "hand":
+                await self._reply(interaction, hand.text, hand.buttons)
+                self.delivery.keep(interaction, hand)
+                rest.remove(hand)
+            elif not interaction.response.is_done():
+                await interaction.response.defer()
+        except discord.HTTPException as exc:
+            log.info("interaction %s not answered: %s", interaction.id, exc)
+        self.delivery.carry_out(rest, version)
+
+    @staticmethod
+    async def _reply(interaction: discord.Interaction, text: str, buttons=(), ephemeral: bool = True) -> None:
+        view = {"view": markup.view(buttons)} if buttons else {}
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=ephemeral, **view)
+        else:
+            await interaction.response.send_message(text, ephemeral=ephemeral, **view)
+
+    @staticmethod
+    async def _update(interaction: discord.Interaction, hand: HandMessage) -> None:
+        view = markup.view(hand.buttons) if hand.buttons else None
+        if interaction.response.is_done():
+            await interaction.edit_original_response(content=hand.text, view=view)
+        else:
+            await interaction.response.edit_message(content=hand.text, view=view)
+
+
+async def serve(settings: Settings, service, refs: Refs, shared: SharedLimit | None = None,
+                tuning: Tuning | None = None, stop: asyncio.Event | None = None) -> None:
+    """Serve Discord until ``stop`` is set (default: until SIGINT or SIGTERM).
+
+    Args:
+        settings: needs ``discord_token``; ``discord_api_base_url``/``discord_gateway_url`` for a
+            test server, ``discord_guild_ids`` and ``discord_shard_*`` as described in the README.
+        service: the bot layer's service.
+        refs: the store (``get_ref``/``set_ref``) that keeps message ids per table.
+        shared: the Redis limiter shared by every process.
+        tuning: pacing and timings (default: from ``DISCORD_*`` variables).
+        stop: set it to stop serving.
+    """
+    bot = DiscordBot(settings, service, refs, tuning, shared)
+    await run_until_stopped(bot, stop, lambda: f"Discord as {bot.client.user}")

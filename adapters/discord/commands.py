@@ -1,0 +1,164 @@
+"""The slash commands, localized with discord.py's :class:`~discord.app_commands.Translator`.
+
+Each command is one of the bot layer's verbs (``/new``, German ``/neu``). ``/new`` takes the game
+as a choice, the number of players and every game's table options as optional typed parameters
+(:func:`bot.alloptions.table_options`), with autocomplete where the value is free; the engine
+refuses an option the chosen game does not have. A command becomes the same
+``Command(verb, args)`` a typed Telegram command does (``new bauerchen 4 die_letzte=false``).
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Awaitable, Callable
+from typing import Literal, Optional
+
+import discord
+from discord import app_commands
+from discord.app_commands import Choice, locale_str
+
+from bot.i18n import LANGS, game_name
+from bot.alloptions import TableOption, player_range, table_options
+from bot.textcmd import GAME_WORDS
+
+from . import texts
+
+__all__ = ["Translator", "Handler", "build", "new_args"]
+
+Handler = Callable[[discord.Interaction, str, tuple[str, ...]], Awaitable[None]]
+"""Runs a command: (the interaction, the verb, its arguments)."""
+
+_GERMAN = {discord.Locale.german}
+_ENGLISH = {discord.Locale.american_english, discord.Locale.british_english}
+
+
+class Translator(app_commands.Translator):
+    """German and English names and descriptions of the commands, their parameters and choices."""
+
+    async def translate(self, string: locale_str, locale: discord.Locale,
+                        context: app_commands.TranslationContext) -> str | None:
+        """The text for ``locale``, ``None`` where the default (English) applies."""
+        kind, word = string.extras.get("key", ("", ""))
+        if locale in _ENGLISH:
+            return string.message
+        if locale not in _GERMAN:
+            return None
+        if kind == "game":
+            return game_name(word, "de")
+        entry = texts.german(word)
+        if entry is None:
+            return None
+        if kind == "name":
+            return entry[0] or None
+        return entry[1]
+
+
+def _name(word: str) -> locale_str:
+    return locale_str(word, key=("name", word))
+
+
+def _desc(word: str, english: str) -> locale_str:
+    return locale_str(english, key=("desc", word))
+
+
+def new_args(game: str, players: int | None, options: dict[str, object]) -> tuple[str, ...]:
+    """The arguments of the typed ``new`` command for these parameters (options given only)."""
+    def word(value: object) -> str:
+        return ("true" if value else "false") if isinstance(value, bool) else str(value)
+    given = [f"{k}={word(v)}" for k, v in options.items() if v is not None]
+    return (game, *([str(players)] if players else []), *given)
+
+
+_KINDS = {"whole": int, "number": float}
+
+
+def _annotation(option: TableOption):
+    spec = option.spec
+    if spec.kind == "choice":
+        return Optional[Literal[spec.choices]]  # noqa: UP007
+    if spec.kind == "bool":
+        return Optional[bool]  # noqa: UP007
+    return Optional[app_commands.Range[_KINDS[spec.kind], spec.lo, spec.hi]]  # noqa: UP007
+
+
+def _suggest(option: TableOption):
+    """Autocomplete for a free value: what is typed if allowed, then each game's default."""
+    kind = _KINDS[option.spec.kind]
+
+    async def suggest(interaction: discord.Interaction, current: str) -> list[Choice]:
+        typed = current.strip()[:12]
+        out = [Choice(name=f"{v:g} ({', '.join(g for g, d in option.defaults.items() if d == v)})", value=v)
+               for v in sorted(set(option.defaults.values())) if f"{v:g}".startswith(typed)]
+        try:
+            own = kind(typed) if typed else None
+        except ValueError:
+            own = None
+        if own is not None and option.spec.accepts(own) and own not in option.defaults.values():
+            out.insert(0, Choice(name=f"{own:g}", value=own))
+        return out[:25]
+    return suggest
+
+
+def _new(handler: Handler) -> app_commands.Command:
+    specs = table_options()
+    lo, hi = player_range()
+    params = [inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                annotation=discord.Interaction),
+              inspect.Parameter("game", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=str),
+              inspect.Parameter("players", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None,
+                                annotation=Optional[app_commands.Range[int, lo, hi]])]  # noqa: UP007
+    params += [inspect.Parameter(s.name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None,
+                                 annotation=_annotation(s)) for s in specs]
+
+    async def new(interaction: discord.Interaction, **values) -> None:
+        game, players = values.pop("game"), values.pop("players", None)
+        await handler(interaction, "new", new_args(game, players, values))
+
+    new.__signature__ = inspect.Signature(params)
+    new.__discord_app_commands_param_description__ = {
+        "game": _desc("game", "Which game"), "players": _desc("players", "How many players"),
+        **{s.name: _desc("option", "Table option (only for games that have it)") for s in specs}}
+    new.__discord_app_commands_param_rename__ = {"game": _name("game"), "players": _name("players")}
+    new.__discord_app_commands_param_choices__ = {
+        "game": [Choice(name=locale_str(game_name(g, "en"), key=("game", g)), value=g) for g in GAME_WORDS]}
+    cmd = app_commands.Command(name=_name("new"), description=_desc("new", texts.COMMANDS["new"][2]), callback=new)
+    for option in specs:
+        if option.spec.kind in _KINDS:
+            cmd.autocomplete(option.name)(_suggest(option))
+    return cmd
+
+
+def _plain(handler: Handler, verb: str) -> app_commands.Command:
+    async def run(interaction: discord.Interaction) -> None:
+        await handler(interaction, verb, ())
+    return app_commands.Command(name=_name(verb), description=_desc(verb, texts.COMMANDS[verb][2]), callback=run)
+
+
+def _rules(handler: Handler) -> app_commands.Command:
+    async def rules(interaction: discord.Interaction, game: Optional[str] = None) -> None:  # noqa: UP007
+        await handler(interaction, "rules", (game,) if game else ())
+    rules.__discord_app_commands_param_description__ = {"game": _desc("game", "Which game")}
+    rules.__discord_app_commands_param_rename__ = {"game": _name("game")}
+    rules.__discord_app_commands_param_choices__ = {
+        "game": [Choice(name=locale_str(game_name(g, "en"), key=("game", g)), value=g) for g in GAME_WORDS]}
+    return app_commands.Command(name=_name("rules"), description=_desc("rules", texts.COMMANDS["rules"][2]),
+                                callback=rules)
+
+
+def _language(handler: Handler) -> app_commands.Command:
+    async def language(interaction: discord.Interaction, lang: str) -> None:
+        await handler(interaction, "language", (lang,))
+    language.__discord_app_commands_param_description__ = {"lang": _desc("lang", "de or en")}
+    language.__discord_app_commands_param_rename__ = {"lang": _name("lang")}
+    language.__discord_app_commands_param_choices__ = {"lang": [Choice(name=code, value=code) for code in LANGS]}
+    return app_commands.Command(name=_name("language"),
+                                description=_desc("language", texts.COMMANDS["language"][2]), callback=language)
+
+
+def build(tree: app_commands.CommandTree, handler: Handler) -> None:
+    """Add every slash command to ``tree``; each runs ``handler(interaction, verb, args)``."""
+    tree.add_command(_new(handler))
+    for verb in ("join", "start", "hand", "table", "leave", "abort", "help"):
+        tree.add_command(_plain(handler, verb))
+    tree.add_command(_rules(handler))
+    tree.add_command(_language(handler))

@@ -1,0 +1,229 @@
+"""Carrying out the bot layer's outgoing effects with Discord REST calls, through the outbox.
+
+- :class:`~bot.outgoing.TableMessage`: edit the channel's table message in place (its id is kept
+  in the store's refs with the version it shows); post it anew if there is none, if the effect
+  asks for a repost, or if Discord refuses the edit because the message is too old to edit
+  (30046) or gone (10008); the old one is then deleted, so a channel has one table message.
+- :class:`~bot.outgoing.HandMessage`: the same for the player's hand, a direct message. If his
+  DMs are closed (50007) the channel is told so once, and his hand is shown only as the
+  ephemeral answer to his "My hand" button (kept up to date while Discord lets the bot edit it).
+- :class:`~bot.outgoing.Notice`: a new message in the channel, its users mentioned.
+- :class:`~bot.outgoing.Toast` outside an interaction: a message in the channel.
+- :class:`~bot.outgoing.JoinLink`: nothing; a bot may write to any member of its servers.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import time
+
+import discord
+
+from adapters.common.refs import MessageRef, Refs
+from bot.bounded import Bounded
+from bot.outgoing import HandMessage, Notice, Outgoing, TableMessage, Toast, UserRef, version_of
+
+from . import markup, texts
+from .outbox import Job, Outbox
+from .tuning import Tuning
+
+__all__ = ["Delivery", "TABLE_REF", "hand_ref"]
+
+log = logging.getLogger(__name__)
+
+TABLE_REF = "dc:table"
+_UNKNOWN_MESSAGE, _TOO_OLD, _DMS_CLOSED = 10008, 30046, 50007
+
+
+def hand_ref(user: UserRef) -> str:
+    """The refs key of a player's hand message of a table."""
+    return f"dc:hand:{user.user_id}"
+
+
+def _closed_ref(user: UserRef) -> str:
+    return f"dc:closed:{user.user_id}"
+
+
+def _replaceable(exc: discord.HTTPException) -> bool:
+    """Whether a refused edit means: post the message anew (too old to edit, or deleted)."""
+    return exc.code in (_UNKNOWN_MESSAGE, _TOO_OLD)
+
+
+class Delivery:
+    """Turns outgoing effects into outbox jobs.
+
+    Args:
+        client: the discord.py client that makes the calls.
+        refs: the store's refs for message ids.
+        outbox: the per-channel senders.
+        tuning: how long an ephemeral hand may be edited.
+    """
+
+    def __init__(self, client: discord.Client, refs: Refs, outbox: Outbox, tuning: Tuning) -> None:
+        self.client = client
+        self.refs = refs
+        self.outbox = outbox
+        self.tuning = tuning
+        self.langs: Bounded[str, str] = Bounded()
+        self._dm: Bounded[int, int] = Bounded()
+        self._closed: Bounded[tuple[str, str], bool] = Bounded()
+        self._ephemeral: Bounded[tuple[str, str], tuple[discord.Interaction, float]] = Bounded()
+        self._reposts: set[str] = set()
+        self._posts = itertools.count()
+
+    def carry_out(self, outs: list[Outgoing], version: int | None = None) -> None:
+        """Queue every effect (``version``: the table version they show, if not read from their buttons)."""
+        version = version_of(outs) if version is None else version
+        for out in outs:
+            if isinstance(out, TableMessage):
+                self.table(out, version)
+            elif isinstance(out, HandMessage):
+                self.hand(out, version)
+            elif isinstance(out, Notice):
+                self.post(int(out.chat.chat_id), markup.mentions(out.text, out.mentions), out.mentions)
+            elif isinstance(out, Toast):
+                self.post(int(out.chat.chat_id), markup.mentions(out.text, [out.user]), [out.user])
+
+    # ------------------------------------------------------------------ the table message
+    def table(self, out: TableMessage, version: int | None) -> None:
+        """Show the table in its channel, edited in place."""
+        if out.repost:
+            self._reposts.add(out.table_id)
+        channel_id = int(out.chat.chat_id)
+
+        async def send() -> None:
+            repost = out.table_id in self._reposts
+            self._reposts.discard(out.table_id)
+            ref = MessageRef.parse(await self.refs.get_ref(out.table_id, TABLE_REF))
+            if ref and ref.chat_id == channel_id:
+                if version is not None and version < ref.version:
+                    return
+                if not repost and await self._edit(ref, out.table_id, TABLE_REF, out.text, out.buttons, version):
+                    return
+            message = await self.client.get_partial_messageable(channel_id).send(out.text, **_view(out.buttons))
+            await self.refs.set_ref(out.table_id, TABLE_REF, str(MessageRef(channel_id, message.id, version or 0)))
+            if ref:
+                self._delete(ref)
+
+        self.outbox.put(Job(channel_id, f"table:{out.table_id}", send, version))
+
+    async def _edit(self, ref: MessageRef, table_id: str, key: str, text: str, buttons, version: int | None) -> bool:
+        """Edit a message in place; false if it must be posted anew."""
+        try:
+            await self.client.get_partial_messageable(ref.chat_id).get_partial_message(ref.message_id).edit(
+                content=text, view=markup.view(buttons) if buttons else None)
+        except discord.HTTPException as exc:
+            if _replaceable(exc):
+                return False
+            raise
+        if version is not None and version != ref.version:
+            await self.refs.set_ref(table_id, key, str(ref._replace(version=version)))
+        return True
+
+    def _delete(self, ref: MessageRef) -> None:
+        async def send() -> None:
+            try:
+                await self.client.get_partial_messageable(ref.chat_id).get_partial_message(ref.message_id).delete()
+            except (discord.NotFound, discord.Forbidden):
+                pass
+        self.outbox.put(Job(ref.chat_id, f"delete:{ref.message_id}", send))
+
+    # ------------------------------------------------------------------ hands
+    def hand(self, out: HandMessage, version: int | None) -> None:
+        """Show a player his hand: his DM edited in place, or his ephemeral hand if his DMs are closed."""
+        user_id = int(out.user.user_id)
+        key = (out.user.key, out.table_id)
+
+        async def send() -> None:
+            if self._closed.get(key) or await self.refs.get_ref(out.table_id, _closed_ref(out.user)):
+                self._closed[key] = True
+                await self._ephemeral_hand(out)
+                return
+            ref = MessageRef.parse(await self.refs.get_ref(out.table_id, hand_ref(out.user)))
+            if ref:
+                if version is not None and version < ref.version:
+                    return
+                if await self._edit(ref, out.table_id, hand_ref(out.user), out.text, out.buttons, version):
+                    return
+            try:
+                channel_id = await self._dm_channel(user_id)
+                message = await self.client.get_partial_messageable(channel_id).send(out.text, **_view(out.buttons))
+            except discord.Forbidden as exc:
+                if exc.code != _DMS_CLOSED:
+                    raise
+                await self._dms_closed(out)
+                return
+            await self.refs.set_ref(out.table_id, hand_ref(out.user), str(MessageRef(channel_id, message.id, version or 0)))
+
+        self.outbox.put(Job(user_id, f"hand:{out.table_id}", send, version))
+
+    async def _dm_channel(self, user_id: int) -> int:
+        channel_id = self._dm.get(user_id)
+        if channel_id is None:
+            user = discord.Object(user_id)
+            channel_id = (await self.client.http.start_private_message(user.id))["id"]
+            self._dm[user_id] = channel_id = int(channel_id)
+        return channel_id
+
+    async def _dms_closed(self, out: HandMessage) -> None:
+        """His DMs are closed: tell the channel once; from now on his hand is ephemeral."""
+        self._closed[(out.user.key, out.table_id)] = True
+        if await self.refs.get_ref(out.table_id, _closed_ref(out.user)):
+            return
+        await self.refs.set_ref(out.table_id, _closed_ref(out.user), "1")
+        lang = self.langs.get(out.user.user_id, "de")
+        text = texts.text("dms_closed", lang, mention=f"<@{out.user.user_id}>")
+        self.post(int(out.chat.chat_id), text, [out.user])
+        await self._ephemeral_hand(out)
+
+    def closed(self, user: UserRef, table_id: str) -> bool:
+        """Whether his DMs are known closed at this table (his hand is ephemeral)."""
+        return bool(self._closed.get((user.key, table_id)))
+
+    def keep(self, interaction: discord.Interaction, out: HandMessage) -> None:
+        """``interaction`` answered with his hand as an ephemeral message: keep it up to date for a while."""
+        self._ephemeral[(out.user.key, out.table_id)] = (interaction, time.monotonic())
+
+    async def _ephemeral_hand(self, out: HandMessage) -> None:
+        key = (out.user.key, out.table_id)
+        held = self._ephemeral.get(key)
+        if held is None or time.monotonic() - held[1] > self.tuning.ephemeral_s:
+            self._ephemeral.pop(key, None)
+            return
+        try:
+            await held[0].edit_original_response(content=out.text, view=markup.view(out.buttons) if out.buttons
+                                                  else None)
+        except discord.HTTPException as exc:
+            log.info("the ephemeral hand of %s is gone: %s", out.user.key, exc)
+            self._ephemeral.pop(key, None)
+
+    async def is_hand(self, user: UserRef, table_id: str, message_id: int) -> bool:
+        """Whether ``message_id`` is his hand DM of the table."""
+        ref = MessageRef.parse(await self.refs.get_ref(table_id, hand_ref(user)))
+        return ref is not None and ref.message_id == message_id
+
+    async def hand_shown(self, out: HandMessage, message: discord.Message, version: int | None) -> None:
+        """His hand DM was updated by the answer to his press: record the version it shows."""
+        self.outbox.shown(int(out.user.user_id), f"hand:{out.table_id}", version)
+        if version is not None:
+            await self.refs.set_ref(out.table_id, hand_ref(out.user), str(MessageRef(message.channel.id, message.id,
+                                                                                version)))
+
+    # ------------------------------------------------------------------ notices
+    def post(self, channel_id: int, text: str, users: list[UserRef] | tuple[UserRef, ...] = ()) -> None:
+        """Post a new message in a channel, mentioning (and notifying) ``users`` only."""
+        mentions = discord.AllowedMentions(everyone=False, roles=False,
+                                           users=[discord.Object(int(u.user_id)) for u in users])
+
+        async def send() -> None:
+            try:
+                await self.client.get_partial_messageable(channel_id).send(text, allowed_mentions=mentions)
+            except discord.Forbidden as exc:
+                log.warning("cannot post in channel %s: %s", channel_id, exc)
+
+        self.outbox.put(Job(channel_id, f"post:{next(self._posts)}", send))
+
+
+def _view(buttons) -> dict:
+    return {"view": markup.view(buttons)} if buttons else {}

@@ -1,0 +1,147 @@
+"""Paced, coalescing senders: one queue per channel, each message a slot of it.
+
+Everything the bot posts or edits in a channel (the table message, a hand in a DM, a notice)
+goes through that channel's queue. A newer job for a pending slot replaces the older one, so a
+burst of moves becomes one edit; a job older than what its slot already shows is dropped. The
+sender spaces its calls to the channel evenly (``Tuning.gap``, and across processes through the
+shared Redis limiter), so Discord's 429 is the exception, not the pacing: discord.py retries one
+then, and the queue keeps coalescing meanwhile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+import aiohttp
+import discord
+
+from bot.bounded import Bounded
+
+from .tuning import Tuning
+
+__all__ = ["Job", "Outbox", "SharedLimit"]
+
+log = logging.getLogger(__name__)
+
+_TRIES = 3
+
+
+@dataclass(frozen=True)
+class Job:
+    """One call to a channel: ``send()`` performs it; ``slot`` names the message it updates.
+
+    ``version`` is the table version it shows, if known: an older one never replaces a newer.
+    """
+
+    channel_id: int
+    slot: str
+    send: Callable[[], Awaitable[None]]
+    version: int | None = None
+
+
+class SharedLimit(Protocol):
+    """A rate limit shared by every process (:class:`bot.ratelimit.Limiter`)."""
+
+    async def wait_time(self, key: str, limit: int, window_s: float) -> float:
+        """0 if a send under ``limit`` per ``window_s`` for ``key`` may go now (and record it), else the wait."""
+
+
+class Outbox:
+    """The per-channel queues and their sender tasks.
+
+    Args:
+        tuning: the pacing.
+        shared: the limiter shared by all processes; ``None`` paces this process only.
+    """
+
+    def __init__(self, tuning: Tuning, shared: SharedLimit | None = None) -> None:
+        self.tuning = tuning
+        self.shared = shared
+        self._pending: dict[int, OrderedDict[str, Job]] = {}
+        self._tasks: dict[int, asyncio.Task] = {}
+        self._next: Bounded[int, float] = Bounded()
+        self._shown: Bounded[tuple[int, str], int] = Bounded()
+
+    def put(self, job: Job) -> None:
+        """Queue ``job`` in place of a pending job of its slot, unless its slot shows a newer version."""
+        if job.version is not None and job.version < self.newest(job.channel_id, job.slot):
+            return
+        queue = self._pending.setdefault(job.channel_id, OrderedDict())
+        queue[job.slot] = job
+        task = self._tasks.get(job.channel_id)
+        if task is None or task.done():
+            self._tasks[job.channel_id] = asyncio.get_running_loop().create_task(self._run(job.channel_id))
+
+    def newest(self, channel_id: int, slot: str) -> int:
+        """The newest version known shown or pending for a slot (-1 if none)."""
+        pending = self._pending.get(channel_id, {}).get(slot)
+        known = [self._shown.get((channel_id, slot), -1), pending.version if pending else None]
+        return max(v for v in known if v is not None)
+
+    def shown(self, channel_id: int, slot: str, version: int | None) -> None:
+        """A slot now shows ``version`` (it was updated outside the queue): drop pending jobs not newer."""
+        if version is None:
+            return
+        self._shown[(channel_id, slot)] = max(version, self._shown.get((channel_id, slot), -1))
+        queue = self._pending.get(channel_id, {})
+        job = queue.get(slot)
+        if job is not None and job.version is not None and job.version <= version:
+            del queue[slot]
+
+    async def idle(self) -> None:
+        """Wait until every queue is empty and every sender has finished."""
+        while tasks := [t for t in self._tasks.values() if not t.done()]:
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def close(self) -> None:
+        """Stop every sender; jobs still pending are dropped."""
+        tasks = [t for t in self._tasks.values() if not t.done()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def _pace(self, channel_id: int) -> None:
+        gap = self.tuning.gap
+        while True:
+            delay = self._next.get(channel_id, 0.0) - time.monotonic()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            wait = await self.shared.wait_time(f"dc:{channel_id}", 1, gap + self.tuning.slack_s) \
+                if self.shared else 0.0
+            if wait <= 0:
+                return
+            self._next[channel_id] = time.monotonic() + wait
+
+    async def _run(self, channel_id: int) -> None:
+        queue = self._pending[channel_id]
+        tries = 0
+        while queue:
+            await self._pace(channel_id)
+            if not queue:
+                break
+            slot, job = queue.popitem(last=False)
+            try:
+                await job.send()
+            except (aiohttp.ClientError, asyncio.TimeoutError, discord.DiscordServerError) as exc:
+                tries += 1
+                if tries < _TRIES and slot not in queue:
+                    log.warning("sending to channel %s failed (%s), trying again", channel_id, exc)
+                    queue[slot] = job
+                    queue.move_to_end(slot, last=False)
+                    continue
+                log.error("giving up a message to channel %s: %s", channel_id, exc)
+            except discord.HTTPException as exc:
+                log.error("discord refused a message to channel %s: %s", channel_id, exc)
+            finally:
+                self._next[channel_id] = time.monotonic() + self.tuning.gap
+            tries = 0
+            if job.version is not None:
+                self._shown[(channel_id, slot)] = max(job.version, self._shown.get((channel_id, slot), -1))
+        if self._pending.get(channel_id) is queue and not queue:
+            del self._pending[channel_id]

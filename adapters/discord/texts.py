@@ -1,0 +1,53 @@
+"""The texts only Discord needs, German and English: slash command names and descriptions, DM notes.
+
+Everything else the players read is rendered by the bot layer. Command names are the English
+verbs the bot layer understands; German servers see the German names (:mod:`.commands`).
+"""
+
+from __future__ import annotations
+
+__all__ = ["COMMANDS", "text", "german"]
+
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    "new": ("neu", "Neuen Tisch eröffnen", "Open a table"),
+    "join": ("mitspielen", "Am Tisch mitspielen", "Join the table"),
+    "start": ("los", "Das Spiel beginnen", "Start the game"),
+    "hand": ("hand", "Meine Karten zeigen", "Show my cards"),
+    "table": ("tisch", "Den Tisch neu zeigen", "Show the table again"),
+    "leave": ("aufstehen", "Vom Tisch aufstehen", "Leave the table"),
+    "abort": ("abbrechen", "Den Tisch abbrechen", "Abort the table"),
+    "rules": ("regeln", "Die Regeln des Spiels", "The rules of the game"),
+    "help": ("hilfe", "Was ich kann", "What I can do"),
+    "language": ("sprache", "Sprache dieses Kanals", "Language of this channel"),
+}
+"""Each command's verb: its German name, German and English description."""
+
+_WORDS = {
+    "game": ("spiel", "Welches Spiel", "Which game"),
+    "players": ("spieler", "Wie viele Spieler", "How many players"),
+    "lang": ("sprache", "de oder en", "de or en"),
+    "option": ("", "Tischregel (nur für Spiele, die sie haben)", "Table option (only for games that have it)"),
+}
+
+_TEXTS = {
+    "de": {
+        "dms_closed": "{mention}, ich kann dir keine Direktnachricht schicken. Deine Karten bekommst du mit "
+                      "»Meine Karten« am Tisch (nur du siehst sie).",
+        "done": "✅",
+    },
+    "en": {
+        "dms_closed": "{mention}, I cannot send you a direct message. Press “My hand” on the table to see your "
+                      "cards (only you see them).",
+        "done": "✅",
+    },
+}
+
+
+def text(key: str, lang: str, **values: str) -> str:
+    """The text ``key`` in ``lang`` (German for any language other than English), filled with ``values``."""
+    return _TEXTS["en" if lang == "en" else "de"][key].format(**values)
+
+
+def german(word: str) -> tuple[str, str, str] | None:
+    """The German name, German and English description of a command verb or a parameter word."""
+    return COMMANDS.get(word) or _WORDS.get(word)

@@ -1,0 +1,43 @@
+"""Discord interactions to the bot layer's :class:`~bot.outgoing.Command`.
+
+Only platform-neutral ids leave this module: the channel (a thread is a channel of its own, so
+each thread can hold its own table), the user with his display name, his client locale and the
+interaction id for de-duplication. A button's ``custom_id`` is passed on untouched as the token:
+it is client-controlled and the bot layer validates it.
+"""
+
+from __future__ import annotations
+
+import discord
+
+from bot.outgoing import ChatRef, Command, UserRef
+
+__all__ = ["PLATFORM", "chat_ref", "user_ref", "command_of", "lang_of"]
+
+PLATFORM = "discord"
+
+
+def chat_ref(interaction: discord.Interaction) -> ChatRef:
+    """The channel (or thread, or DM) the interaction happened in, titled "server · #channel"."""
+    channel = interaction.channel
+    name = getattr(channel, "name", None) or ""
+    guild = interaction.guild
+    title = " · ".join(p for p in (guild.name if guild else "", f"#{name}" if name else "") if p)
+    return ChatRef(PLATFORM, str(interaction.channel_id), "", title, private=interaction.guild_id is None)
+
+
+def user_ref(user: discord.abc.User) -> UserRef:
+    """The :class:`UserRef` of ``user`` with the name the server shows."""
+    return UserRef(PLATFORM, str(user.id), user.display_name)
+
+
+def lang_of(interaction: discord.Interaction) -> str:
+    """The user's client language ("de", "en", ...)."""
+    return str(interaction.locale.value if interaction.locale else "")[:2].lower()
+
+
+def command_of(interaction: discord.Interaction, verb: str = "", args: tuple[str, ...] = (),
+               token: str = "") -> Command:
+    """The command of a slash command (``verb``, ``args``) or a button press (``token``)."""
+    return Command(chat_ref(interaction), user_ref(interaction.user), verb=verb, args=args, token=token,
+                   lang=lang_of(interaction), update_id=str(interaction.id))

@@ -1,0 +1,31 @@
+"""How fast the Discord adapter may talk, and its timers, from ``DISCORD_*`` environment variables."""
+
+from __future__ import annotations
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+__all__ = ["Tuning"]
+
+
+class Tuning(BaseSettings):
+    """Pacing and timings of the Discord adapter.
+
+    Discord allows about 5 messages or edits per channel per 5 seconds; the adapter spaces its
+    calls to each channel evenly within that (and across processes through Redis), so bursts
+    coalesce into one edit instead of meeting a 429. Tests shrink the window.
+    """
+
+    model_config = SettingsConfigDict(env_prefix="DISCORD_", extra="ignore")
+
+    channel_messages: int = Field(5, ge=1, description="messages and edits per channel per window")
+    channel_window_s: float = Field(5.0, gt=0, description="the channel window in seconds")
+    slack_s: float = Field(0.05, ge=0, description="margin added to the shared window for network jitter")
+    ack_deadline_s: float = Field(2.0, gt=0, le=2.8, description="longest wait for the verdict before deferring")
+    tick_interval_s: float = Field(5.0, gt=0, description="how often the turn timers are checked")
+    ephemeral_s: float = Field(840.0, gt=0, le=890, description="how long an ephemeral hand is kept up to date")
+
+    @property
+    def gap(self) -> float:
+        """The smallest gap between two calls to one channel."""
+        return self.channel_window_s / self.channel_messages

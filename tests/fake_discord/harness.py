@@ -1,0 +1,176 @@
+"""The real bot on the fake Discord: wiring, and simulated members who press the buttons they see.
+
+:func:`running_bot` starts the whole stack in this process: the real store on the test's Redis
+prefix, the real service, the real discord.py client talking HTTP and WebSocket to the fake.
+:class:`Players` are simulated people: each looks at the newest hand he sees (his DMs, or his
+ephemeral hand in the channel) and presses one of its buttons, one press at a time, waiting for
+the answer; a refused press is not pressed again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+
+from adapters.discord import DiscordBot, Tuning
+from bot import tokens
+from bot.ratelimit import Limiter
+from bot.service import Service
+from bot.settings import load_settings
+from bot.store import Store
+
+from .server import FakeDiscord, Member, Msg
+
+__all__ = ["FAST", "fake_for", "running_bot", "table_tokens", "table_message", "hand_of", "press",
+           "press_verb", "open_table", "version", "Players"]
+
+FAST = Tuning(channel_messages=5, channel_window_s=0.25, slack_s=0.01, ack_deadline_s=2.0, tick_interval_s=0.2)
+"""Discord's limit per channel with the window shrunk (the same count), for games played in seconds."""
+
+
+def fake_for(tuning: Tuning, **kw) -> FakeDiscord:
+    """A fake server enforcing the same channel limit the adapter is tuned to."""
+    return FakeDiscord(channel_limit=(tuning.channel_messages, tuning.channel_window_s), **kw)
+
+
+@asynccontextmanager
+async def running_bot(fake: FakeDiscord, store: Store, redis, key_prefix: str, tuning: Tuning = FAST,
+                      service: Service | None = None, **settings) -> AsyncIterator[DiscordBot]:
+    """The whole bot, connected to the fake, until the block ends."""
+    conf = load_settings(discord_token=fake.token, discord_api_base_url=fake.base_url,
+                         discord_gateway_url=fake.gateway_url, **settings)
+    bot = DiscordBot(conf, service or Service(store, conf), store, tuning, Limiter(redis, prefix=key_prefix))
+    await bot.start()
+    try:
+        yield bot
+    finally:
+        await bot.stop()
+
+
+def table_tokens(message: Msg | None, table_id: str) -> list[tokens.Token]:
+    """The parsed tokens of ``message``'s buttons that belong to ``table_id``."""
+    out = [tokens.parse(c) for c in (message.custom_ids() if message else [])]
+    return [t for t in out if t and t.table == table_id]
+
+
+def table_message(fake: FakeDiscord, channel_id: int, table_id: str) -> Msg | None:
+    """The newest public message in the channel with buttons of ``table_id``."""
+    return next((m for m in reversed(fake.seen_by(0, channel_id)) if table_tokens(m, table_id)), None)
+
+
+def hand_of(fake: FakeDiscord, member: Member, channel_id: int, table_id: str) -> Msg | None:
+    """The newest hand ``member`` sees: a DM or an ephemeral message for him in the channel."""
+    seen = fake.dms(member.id) + [m for m in fake.seen_by(member.id, channel_id) if m.for_user == member.id]
+    mine = [m for m in seen if m.for_user is None or table_tokens(m, table_id)]  # not a refusal
+    return max(mine, key=lambda m: m.id) if mine else None
+
+
+async def press(fake: FakeDiscord, member: Member, message: Msg, custom_id: str) -> dict:
+    """Press a button and return the bot's response to the interaction."""
+    return await fake.answer(member.press(message, custom_id))
+
+
+async def press_verb(fake: FakeDiscord, member: Member, channel_id: int, table_id: str, verb: str) -> dict:
+    """Press the button with ``verb`` on the table message; the response."""
+    def button():
+        message = table_message(fake, channel_id, table_id)
+        found = [t for t in table_tokens(message, table_id) if t.verb == verb]
+        return (message, str(found[0])) if found else None
+    message, token = await fake.wait_for(button, what=f"a {verb} button")
+    return await press(fake, member, message, token)
+
+
+def version(fake: FakeDiscord, channel_id: int, table_id: str) -> int:
+    """The table version the table message shows (-1 if none)."""
+    return max((t.version for t in table_tokens(table_message(fake, channel_id, table_id), table_id)), default=-1)
+
+
+async def open_table(fake: FakeDiscord, channel_id: int, opener: Member, joiners: list[Member], game: str,
+                     **options) -> str:
+    """``opener`` runs ``/new game``, the ``joiners`` press Join, the opener presses Start; the table id."""
+    answer = await fake.answer(opener.slash(channel_id, "new", game=game, **options))
+    assert answer["data"]["flags"] & 64 and answer["data"]["content"] == "✅", answer
+
+    def table_id():
+        found = [t for m in fake.seen_by(0, channel_id) for t in map(tokens.parse, m.custom_ids())
+                 if t and t.verb == "join"]
+        return found[-1].table if found else None
+    tid = await fake.wait_for(table_id, what="the table message")
+    for member in joiners:
+        seen = version(fake, channel_id, tid)
+        answer = await press_verb(fake, member, channel_id, tid, "join")
+        assert answer["type"] == 6, answer
+        await fake.wait_for(lambda: version(fake, channel_id, tid) > seen, what="the join shown")
+    await press_verb(fake, opener, channel_id, tid, "start")
+    return tid
+
+
+class Players:
+    """Simulated members who play their hands by pressing buttons on the hands they see.
+
+    Args:
+        fake: the fake server.
+        members: the players.
+        channel_id: where the table is.
+        table_id: the table they play at.
+        seed: for their random choices.
+    """
+
+    def __init__(self, fake: FakeDiscord, members: list[Member], channel_id: int, table_id: str, seed: int = 0):
+        self.fake = fake
+        self.members = members
+        self.channel_id = channel_id
+        self.table_id = table_id
+        self.rng = random.Random(seed)
+        self.presses: list[tuple[int, str, dict]] = []
+        self._refused: set[tuple[int, str]] = set()
+        self._played: dict[int, int] = {}
+
+    async def play(self, until: Callable[[], bool], timeout: float = 120.0) -> None:
+        """Everybody plays until ``until()`` holds (``AssertionError`` after ``timeout``)."""
+        deadline = time.monotonic() + timeout
+        tasks = [asyncio.ensure_future(self._player(m, until, deadline)) for m in self.members]
+        try:
+            await asyncio.gather(*tasks)
+        except AssertionError as exc:
+            raise AssertionError(f"{exc}; last presses {self.presses[-4:]}; hands: " + " | ".join(
+                f"{m.name}: {(hand_of(self.fake, m, self.channel_id, self.table_id) or m).__dict__.get('content')!r} "
+                f"{getattr(hand_of(self.fake, m, self.channel_id, self.table_id), 'custom_ids', list)()}"
+                for m in self.members)) from None
+        finally:
+            for task in tasks:
+                task.cancel()
+        assert until(), f"the game did not end in time; last presses {self.presses[-4:]}"
+
+    def _choices(self, member: Member) -> tuple[Msg | None, list[tokens.Token]]:
+        message = hand_of(self.fake, member, self.channel_id, self.table_id)
+        out = [t for t in table_tokens(message, self.table_id)
+               if t.version > self._played.get(member.id, -1) and (member.id, str(t)) not in self._refused
+               and t.verb in ("act", "why")]
+        return message, out
+
+    async def _player(self, member: Member, until: Callable[[], bool], deadline: float) -> None:
+        if not member.dms_open:
+            answer = await press_verb(self.fake, member, self.channel_id, self.table_id, "hand")
+            assert answer["type"] == 4 and answer["data"]["flags"] & 64, answer
+        while not until() and time.monotonic() < deadline:
+            def ready():
+                if until():
+                    return True
+                message, choices = self._choices(member)
+                return (message, choices) if choices else None
+            got = await self.fake.wait_for(ready, what=f"a choice for {member.name}",
+                                           timeout=max(0.1, deadline - time.monotonic()))
+            if got is True:
+                return
+            message, choices = got
+            token = self.rng.choice(choices)
+            answer = await press(self.fake, member, message, str(token))
+            self.presses.append((member.id, str(token), answer))
+            if answer["type"] == 4:
+                self._refused.add((member.id, str(token)))
+            else:
+                self._played[member.id] = token.version

@@ -46,7 +46,19 @@ def _simulate(args: argparse.Namespace) -> int:
         return _fail("--deals and --matches must be at least 1")
     deals = args.deals if args.deals is not None or args.matches is not None else 100
     try:
-        out = simulate(args.game, args.players, deals, args.matches, args.seed, options)
+        out = simulate(args.game, args.players, deals, args.matches, args.seed, options, args.kind)
+    except ValueError as exc:
+        return _fail(str(exc))
+    print(json.dumps(out, ensure_ascii=False))
+    return 0
+
+
+def _arena(args: argparse.Namespace) -> int:
+    from .arena import arena
+
+    try:
+        options = _options(args.options)
+        out = arena(args.game, args.deals, args.seed, args.seats.split(","), args.players, options, args.samples)
     except ValueError as exc:
         return _fail(str(exc))
     print(json.dumps(out, ensure_ascii=False))
@@ -162,6 +174,8 @@ def _run(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
+    from engine.players.strong import SAMPLES
+
     p = argparse.ArgumentParser(prog="stammtisch", description="Regional card games in group chats.")
     sub = p.add_subparsers(dest="command")
     r = sub.add_parser("replay", help="replay one deal from a JSON file (- for stdin) and print the state")
@@ -174,7 +188,19 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--matches", type=int, help="play whole matches instead of a number of deals")
     s.add_argument("--seed", type=int, default=0)
     s.add_argument("--options", help="the game's options as a JSON object")
+    s.add_argument("--kind", default="random",
+                   help="the computer players: random (default), leicht, normal (heuristic) or stark (strong)")
     s.set_defaults(func=_simulate)
+    a = sub.add_parser("arena", help="computer player kinds against each other on paired deals; prints JSON")
+    a.add_argument("--game", required=True)
+    a.add_argument("--players", type=int)
+    a.add_argument("--deals", type=int, default=100, help="paired deals (Rams: matches), default 100")
+    a.add_argument("--seed", type=int, default=0)
+    a.add_argument("--seats", required=True,
+                   help="kinds round the table, e.g. strong,heuristic (random, leicht, heuristic, strong)")
+    a.add_argument("--options", help="the game's options as a JSON object")
+    a.add_argument("--samples", type=int, default=SAMPLES, help=f"sampled deals per strong decision ({SAMPLES})")
+    a.set_defaults(func=_arena)
     pl = sub.add_parser("play", help="play a table in this terminal against computer players")
     pl.add_argument("game", nargs="?", help="bauernstoss, alter_schafkopf, bauerchen, bauer or rams")
     pl.add_argument("--players", type=int)

@@ -7,11 +7,8 @@ with ``choose(state, seat) -> Action`` (its turn) and ``offer(state, seat) -> Ac
 
 from __future__ import annotations
 
-import importlib
-from functools import cache
-from types import ModuleType
-
 import engine
+from engine.players.strong import heuristic
 from engine.state import State
 
 from .play import Match
@@ -19,20 +16,14 @@ from .play import Match
 __all__ = ["choose", "offer", "play_computers", "autoplay"]
 
 
-@cache
-def _brain(game: str) -> ModuleType:
-    module = engine.game_class(game).__module__.rsplit(".", 1)[-1]
-    return importlib.import_module(f"engine.players.{module}")
-
-
 def choose(state: State, seat: int) -> engine.Action:
     """The computer player's action for ``seat``, whose turn it is."""
-    return _brain(state.GAME).choose(state, seat)
+    return heuristic(state.GAME).choose(state, seat)
 
 
 def offer(state: State, seat: int) -> engine.Action | None:
     """The out-of-turn action the computer player takes for ``seat`` now, if any."""
-    return _brain(state.GAME).offer(state, seat)
+    return heuristic(state.GAME).offer(state, seat)
 
 
 def play_computers(match: Match) -> None:

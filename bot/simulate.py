@@ -8,12 +8,12 @@ from typing import Any
 
 import engine
 from engine.cards import cards_in
+from engine.players.playout import play_out
 from engine.state import PLAY_PHASE, State
 
-__all__ = ["simulate", "random_deal"]
+from .computer import OFFER_CHANCE, act, kind_of, offer
 
-OFFER_CHANCE = 0.05
-"""How often a random player takes an out-of-turn offer (doubling, playing alone) when one exists."""
+__all__ = ["simulate", "random_deal", "kind_deal"]
 
 
 def random_deal(state: State, rng: random.Random) -> int:
@@ -38,9 +38,19 @@ def random_deal(state: State, rng: random.Random) -> int:
     return plays
 
 
+def kind_deal(state: State, rng: random.Random, kind: str) -> int:
+    """Play ``state``'s deal to its end in place with computer players of ``kind``; return the card plays."""
+    play_out(state, lambda st, s: act(kind, st, s, rng), lambda st, s: offer(kind, st, s, rng), check=True)
+    return sum(len(cards) for _, cards, _ in state.tricks) + len(state.trick)
+
+
 def simulate(game: str, players: int | None = None, deals: int | None = None, matches: int | None = None,
-             seed: int = 0, options: dict | None = None) -> dict[str, Any]:
-    """Play ``deals`` deals (or ``matches`` whole matches) with random players; return the statistics."""
+             seed: int = 0, options: dict | None = None, kind: str = "random") -> dict[str, Any]:
+    """Play ``deals`` deals (or ``matches`` whole matches) with computer players of ``kind``; return the statistics.
+
+    ``random`` (the default, and the fastest) plays random legal moves.
+    """
+    kind = kind_of(kind)
     rng = random.Random(seed)
     state = engine.new_match(game, rng, players, options)
     n_deals = plays = 0
@@ -50,7 +60,7 @@ def simulate(game: str, players: int | None = None, deals: int | None = None, ma
     matches_done = 0
     start = time.perf_counter()
     while True:
-        plays += random_deal(state, rng)
+        plays += random_deal(state, rng) if kind == "random" else kind_deal(state, rng, kind)
         n_deals += 1
         _collect(state.result, sums, flags, getattr(state, "SEAT_LISTS", ()), state.n)
         if state.match_over():
@@ -69,6 +79,8 @@ def simulate(game: str, players: int | None = None, deals: int | None = None, ma
     return {
         "game": game,
         "players": state.n,
+        "kind": kind,
+        "moves": "random legal moves" if kind == "random" else f"computer players ({kind})",
         "seed": seed,
         "options": state.options.model_dump(),
         "deals": n_deals,

@@ -84,3 +84,46 @@ def test_simulate_prints_one_json_object_and_is_deterministic():
 def test_simulate_rejects_bad_input(args):
     proc = run(*args)
     assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
+
+
+def run_cli(*args) -> tuple[int, str, str]:
+    """Exit status, standard output and standard error of ``stammtisch`` with ``args``."""
+    done = run(*args)
+    return done.returncode, done.stdout, done.stderr
+
+
+def test_simulate_names_its_players():
+    code, out, err = run_cli("simulate", "--game", "bauer", "--deals", "2")
+    assert code == 0 and json.loads(out)["moves"] == "random legal moves"
+    code, out, err = run_cli("simulate", "--game", "bauer", "--deals", "2", "--kind", "heuristic")
+    data = json.loads(out)
+    assert code == 0 and data["kind"] == "normal" and data["moves"] == "computer players (normal)"
+
+
+def test_arena_prints_points_share_and_decision_times():
+    code, out, err = run_cli("arena", "--game", "bauer", "--deals", "3", "--seed", "4",
+                             "--seats", "heuristic,random")
+    assert code == 0 and err == ""
+    data = json.loads(out)
+    assert data["seats"] == ["heuristic", "random", "heuristic", "random"] and data["rotations"] == 2
+    kinds = data["kinds"]
+    assert set(kinds) == {"heuristic", "random"}
+    assert abs(kinds["heuristic"]["points_share"] + kinds["random"]["points_share"] - 1) < 1e-3
+    for figures in kinds.values():
+        assert 0 <= figures["ci95"] and set(figures["decision_ms"]) == {"p50", "p95", "max"}
+    again = json.loads(run_cli("arena", "--game", "bauer", "--deals", "3", "--seed", "4",
+                               "--seats", "heuristic,random")[1])
+    assert again["kinds"]["random"]["points"] == kinds["random"]["points"]
+
+
+@pytest.mark.parametrize("args", [
+    ["--game", "nope", "--seats", "random"],
+    ["--game", "bauer", "--seats", "random,robot"],
+    ["--game", "bauer", "--seats", "random,random,random"],
+    ["--game", "bauer", "--seats", "random", "--deals", "0"],
+    ["--game", "rams", "--seats", "random", "--players", "9"],
+    ["--game", "bauer", "--seats", "strong", "--samples", "0"],
+])
+def test_arena_bad_arguments_exit_2(args):
+    code, out, err = run_cli("arena", *args)
+    assert code == 2 and out == "" and err.count("\n") == 1

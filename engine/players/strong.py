@@ -1,0 +1,147 @@
+"""The strong computer player: determinized search over the deals a seat's view allows.
+
+It is given only the seat's view (``engine.view(state, seat)``) and the table's options, never a
+state. For a decision it samples whole deals consistent with everything public
+(:class:`~engine.players.worlds.Worlds`), tries each of its legal actions in every sample, plays
+the sample to the deal's end with the game's heuristic player for all seats (the fast in-place
+engine path) and takes the action with the best average worth of the deal (:func:`worth`). Every
+decision goes through the same search: announcing and naming trump, Spritzen, Stoß, Karten weg,
+Ledig, Rams' blind, pass and exchange, and each card.
+
+Pure: no clock and no global random. The caller gives a seeded ``random.Random``, a sample
+budget and, if it wants an earlier answer, a ``stop`` callable asked between samples (the bot
+layer's deadline). Ties, and a search stopped before its first sample, go to the heuristic's
+own choice.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from functools import cache
+from types import ModuleType
+from typing import Any
+
+from ..actions import Action
+from ..registry import game_class
+from ..state import State
+from .playout import play_out
+from .worlds import Worlds
+
+__all__ = ["choose", "heuristic", "worth", "rollout", "SAMPLES"]
+
+SAMPLES = 24
+"""The default number of sampled deals per decision."""
+_DOUBLINGS = frozenset({"spritz", "stoss"})
+"""Offers that raise the stake: taken only when the deal is won often enough, so two strong sides
+cannot double each other without end."""
+_DOUBLE_WINS = 0.7
+"""The share of sampled deals a doubling must win."""
+_MAX_DOUBLINGS = 3
+"""No further doubling once the deal's stake was raised this often (Spritzen has no limit of its own)."""
+_PRIOR = 1e-6
+"""What the heuristic's own choice gains per sample: it wins ties."""
+
+
+@cache
+def heuristic(game: str) -> ModuleType:
+    """The heuristic player module of ``game`` (``choose(state, seat)`` and ``offer(state, seat)``)."""
+    module = game_class(game).__module__.rsplit(".", 1)[-1]
+    return importlib.import_module(f"engine.players.{module}")
+
+
+def worth(state: State) -> list[float]:
+    """What a finished deal is worth to each seat: its team's Striche or points, in Rams its tricks.
+
+    Bauernstoß, Alter Schafkopf: the Striche; Bauerchen: the points and melds (a Ledig counts
+    the round's 12 or 21 points); Bauer: the points the winners counted down plus the points the
+    losers were set back, a Brot (8) per stake for Karten weg; Rams: tricks, less 1 for a Kartoffel.
+    Team games give both seats of a team the team's figure.
+    """
+    r, n, game = state.result or {}, state.n, state.GAME
+    if game == "rams":
+        return [float(state.won[s] - (s in r.get("kartoffeln", ()))) for s in range(n)]
+    if game in ("bauernstoss", "alter_schafkopf"):
+        team = r.get("striche", [0, 0])
+    elif game == "bauerchen":
+        team = [p + m for p, m in zip(r["points"], r["melds"])]
+        if state.ledig is not None and r["round_winner"] is not None:
+            from ..bauerchen import round_end
+            team[r["round_winner"]] += round_end(state.options)
+    else:
+        team = [0, 0]
+        if state.alone >= 0:
+            team[r["brot"]] = 8 * 2 ** len(state.stossed)
+        else:
+            winner = 0 if r["change"][0] < 0 else 1
+            team[winner] = abs(r["change"][0]) + abs(r["change"][1])
+    return [float(team[s % 2]) for s in range(n)]
+
+
+def _value(state: State, seat: int) -> float:
+    """The deal's worth to ``seat`` less the average of its opponents'."""
+    w = worth(state)
+    n = state.n
+    if state.GAME == "rams":
+        others = [s for s in range(n) if s != seat]
+    else:
+        others = [s for s in range(n) if s % 2 != seat % 2]
+    return w[seat] - sum(w[s] for s in others) / len(others)
+
+
+def rollout(state: State) -> bool:
+    """Play ``state``'s deal to its end in place with the heuristic for every seat; False if cut off."""
+    brain = heuristic(state.GAME)
+    return play_out(state, brain.choose, brain.offer)
+
+
+def choose(view: dict[str, Any], options: Any, rng, samples: int = SAMPLES,
+           stop: Callable[[], bool] | None = None) -> Action | None:
+    """The decision of the seat whose view this is.
+
+    Args:
+        view: ``engine.view(state, seat)``.
+        options: the table's options (dict or options model).
+        rng: a ``random.Random`` for sampling.
+        samples: how many deals to sample at most (at least one is).
+        stop: asked before each sample after the first; True ends the search.
+
+    Returns:
+        For the seat to act, its action; for another seat, the out-of-turn offer it takes
+        (doubling, playing alone) or ``None``. ``None`` as well when the seat has nothing to decide.
+    """
+    seat = view["seat"]
+    legal = [Action.from_dict(a) for a in view["legal"]]
+    to_act = view["to_act"] == seat
+    if not legal:
+        return None
+    candidates: list[Action | None] = list(legal) if to_act else [None, *legal]
+    if len(candidates) == 1:
+        return candidates[0]
+    worlds = Worlds(view, options)
+    brain = heuristic(view["game"])
+    totals = [0.0] * len(candidates)
+    wins = [0] * len(candidates)
+    prior = None
+    done = 0
+    for i in range(max(1, samples)):
+        if i and stop is not None and stop():
+            break
+        world = worlds.sample(rng)
+        if prior is None:
+            prior = brain.choose(world, seat) if to_act else brain.offer(world, seat)
+        for k, action in enumerate(candidates):
+            st = world.clone()
+            if action is not None:
+                st.do(seat, action)
+            if rollout(st):
+                value = _value(st, seat)
+                totals[k] += value
+                wins[k] += value > 0
+            totals[k] += _PRIOR * (action == prior)
+        done += 1
+    public = view["public"]
+    raised = public.get("spritz") or len(public.get("stoss") or ())
+    allowed = [k for k, a in enumerate(candidates) if a is None or a.kind not in _DOUBLINGS
+               or wins[k] >= _DOUBLE_WINS * done and raised < _MAX_DOUBLINGS]
+    return candidates[max(allowed, key=totals.__getitem__)]

@@ -100,15 +100,25 @@ def adapter(name: str):
 
 
 async def _serve(settings, use) -> int:
-    """Connect to Redis, build the store and the service, and run ``use(service, store, redis)``."""
+    """Connect to Redis, build the store and the service, and run ``use(service, store, redis)``.
+
+    With ``STAMMTISCH_METRICS_LISTEN`` set, the metrics and health check server runs alongside.
+    """
+    from . import metrics
     from .redis_conn import connect
     from .service import Service
     from .store import Store
+    from .tablecount import TableCounts
 
     redis = await connect(settings)
     try:
         store = Store(redis, abandoned_ttl=settings.abandoned_ttl)
-        return await use(Service(store, settings), store, redis)
+        counts = TableCounts(redis, abandoned_ttl=settings.abandoned_ttl) if settings.metrics_listen else None
+
+        async def sample(now: float) -> tuple[dict[str, int], int]:
+            return await counts.counts(now), await store.count_due(now)
+        async with metrics.serving(settings.metrics_listen, redis.ping, sample):
+            return await use(Service(store, settings, counts=counts), store, redis)
     finally:
         await redis.aclose()
 
@@ -151,6 +161,8 @@ def _run(args: argparse.Namespace) -> int:
         settings = _settings()
     except SettingsError as exc:
         return _fail(str(exc))
+    if settings.telegram_token is not None:
+        _log_to_stderr(settings)
 
     async def use(service, store, redis) -> int:
         chats = [name for name, token in (("telegram", settings.telegram_token), ("discord", settings.discord_token))
@@ -170,6 +182,17 @@ def _run(args: argparse.Namespace) -> int:
         return _fail(str(exc))
     except KeyboardInterrupt:
         return 130
+
+
+def _log_to_stderr(settings) -> None:
+    """Log as the settings say, never writing the configured secrets."""
+    from urllib.parse import urlsplit
+
+    from .logs import configure
+
+    secrets = [s.get_secret_value() for s in (settings.telegram_token, settings.telegram_webhook_secret) if s]
+    password = urlsplit(settings.redis_url).password if settings.redis_url else None
+    configure(settings.log_format, settings.log_level, secrets + ([password] if password else []))
 
 
 def build_parser() -> argparse.ArgumentParser:

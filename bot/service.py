@@ -31,7 +31,7 @@ import engine
 from engine.cards import parse_card
 from engine.state import State
 
-from . import actarg, players, render, textcmd, tokens
+from . import actarg, metrics, players, render, textcmd, tokens
 from . import options as typed_options
 from .i18n import LANGS, Text, game_name, hint_key, supported, t
 from .outage import UNAVAILABLE, Outage
@@ -40,6 +40,7 @@ from .play import Match
 from .settings import Settings, parse_duration
 from .store import Record, Store
 from .table import Refused, Seat, Table
+from .tablecount import TableCounts
 
 __all__ = ["Service", "join_payload"]
 
@@ -140,6 +141,21 @@ def _update_key(cmd: Command | None) -> str:
     return f"{cmd.chat.platform}:{cmd.bot}:{cmd.update_id}"
 
 
+def _log_saved(table: Table, version: int, cmd: Command | None, was: str) -> None:
+    """One log line for a saved change: INFO when the table's status changed, else DEBUG.
+
+    Only the command's verb is logged, never its argument (which can name a card of a hand).
+    """
+    level = logging.INFO if table.status != was else logging.DEBUG
+    if not log.isEnabledFor(level):
+        return
+    token = tokens.parse(cmd.token) if cmd and cmd.token else None
+    verb = token.verb if token else cmd.verb if cmd else "timer"
+    log.log(level, "table %s %s", table.id, table.status if table.status != was else "changed",
+            extra={"table": table.id, "game": table.game, "platform": table.chat.platform, "version": version,
+                   "verb": verb, "status": table.status})
+
+
 def _rejection(rej: engine.Rejected) -> Refused:
     if rej.code in _REJECTED:
         return Refused(_REJECTED[rej.code])
@@ -154,13 +170,16 @@ class Service:
         settings: timer defaults and the default language.
         rng: shuffles the deals (``secrets.SystemRandom()`` unless a test gives a seeded one).
         clock: the time in epoch seconds.
+        counts: where to count tables by state for the metrics (``None``: not counted).
     """
 
-    def __init__(self, store: Store, settings: Settings, rng=None, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, store: Store, settings: Settings, rng=None, clock: Callable[[], float] = time.time,
+                 counts: TableCounts | None = None) -> None:
         self.store = store
         self.settings = settings
         self.rng = rng or secrets.SystemRandom()
         self.clock = clock
+        self.counts = counts
         self._recent = _Recent()
         self._outage = Outage(log)
 
@@ -206,6 +225,7 @@ class Service:
                 return await self._press(cmd)
             return await self._typed(cmd)
         except Refused as r:
+            metrics.refused(None, cmd.chat.platform, r.key)
             lang = await self._chat_lang(cmd)
             return [Toast(cmd.user, cmd.chat, t(lang, r.key, **r.params))]
         except UNAVAILABLE:
@@ -278,6 +298,7 @@ class Service:
     async def _change(self, table_id: str, cmd: Command | None, fn: Callable[[_Ctx], None]) -> list[Outgoing]:
         update = _update_key(cmd)
         cached, fresh = self._recent.get(table_id), False
+        started = time.perf_counter()
         for _ in range(ATTEMPTS):
             if cached is None:
                 loaded = await self.store.fetch(table_id)
@@ -290,6 +311,7 @@ class Service:
             match = Match(table, self.rng, now, state)
             before = {i: render.hand_signature(match.state, i, table.status) for i in table.humans()}
             ctx = _Ctx(cmd, table, match, version, now)
+            was = table.status
             reclaimed = self._reclaim(ctx)
             try:
                 # the engine and the computer players' moves run off the event loop: they may take long
@@ -316,7 +338,12 @@ class Service:
                                           timer=self._timer(table, match, now), rev=rev, update=update)
             if saved:
                 self._recent.put(table_id, Record(version + 1, data, saved.rev), match.state)
-                return self._answer(ctx, version + 1, before, save=True)
+                if self.counts:
+                    await self.counts.note(table_id, table.status, now)
+                answer = self._answer(ctx, version + 1, before, save=True)
+                metrics.moved(table.game, table.chat.platform, time.perf_counter() - started)
+                _log_saved(table, version + 1, cmd, was)
+                return answer
             if saved.duplicate:
                 return []
             if saved.current is None:
@@ -343,6 +370,7 @@ class Service:
 
     def _refusal(self, ctx: _Ctx, r: Refused) -> list[Outgoing]:
         table = ctx.table
+        metrics.refused(table.game, table.chat.platform, r.key)
         out: list[Outgoing] = [Toast(ctx.user, ctx.cmd.chat, t(table.lang, r.key, **r.params))]
         if r.fresh:
             out.append(render.table_message(table, ctx.match.state, ctx.version, ctx.now))
@@ -504,6 +532,9 @@ class Service:
             if other and await self.store.applied(other, update):
                 return []  # a redelivered update whose table was created before a crash
             raise Refused("table_exists")
+        if self.counts:
+            await self.counts.note(table.id, table.status, now)
+        _log_saved(table, 1, cmd, "")
         await self.store.set_chat_setting(cmd.chat.key, "last", table.id)
         if cmd.chat.private or seats is not None:
             return await self._change(table.id, replace(cmd, update_id=""), self._start)  # create marked it

@@ -15,7 +15,7 @@ __all__ = ["Settings", "SettingsError", "HostPort", "load_settings", "parse_dura
 
 _DURATION = re.compile(r"(\d+)([smhd])")
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
-_WEBHOOK_SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
+_WEBHOOK_SECRET = re.compile(r"[A-Za-z0-9_-]{16,256}")
 
 
 class SettingsError(ValueError):
@@ -78,7 +78,7 @@ def _url(*schemes: str):
 
 def _webhook_secret(value: SecretStr | None) -> SecretStr | None:
     if value is not None and not _WEBHOOK_SECRET.fullmatch(value.get_secret_value()):
-        raise ValueError("must be 1 to 256 characters of A-Z a-z 0-9 _ -")
+        raise ValueError("must be 16 to 256 characters of A-Z a-z 0-9 _ -")
     return value
 
 
@@ -122,7 +122,7 @@ class Settings(BaseSettings):
             run`` serves Telegram; unset: it opens a table in the terminal.
         telegram_webhook_url: ``TELEGRAM_WEBHOOK_URL`` -- public HTTPS URL Telegram posts updates
             to. Unset: long polling (run only one process per token then).
-        telegram_webhook_secret: ``TELEGRAM_WEBHOOK_SECRET`` -- 1 to 256 characters of
+        telegram_webhook_secret: ``TELEGRAM_WEBHOOK_SECRET`` -- 16 to 256 characters of
             ``A-Za-z0-9_-``, checked on every webhook request; required with
             ``TELEGRAM_WEBHOOK_URL`` and the same for every process.
         telegram_webhook_listen: ``TELEGRAM_WEBHOOK_LISTEN`` -- ``HOST:PORT`` the webhook server
@@ -141,6 +141,10 @@ class Settings(BaseSettings):
             several processes share the bot; unset: as many as Discord recommends, all here.
         discord_shard_ids: ``DISCORD_SHARD_IDS`` -- comma-separated shard ids this process runs
             (needs ``DISCORD_SHARD_COUNT``); unset: all of them.
+        metrics_listen: ``STAMMTISCH_METRICS_LISTEN`` -- ``HOST:PORT`` of the HTTP server with
+            ``/metrics`` (Prometheus) and ``/healthz``. Unset: no such server.
+        log_format: ``STAMMTISCH_LOG_FORMAT`` -- ``text`` (default) or ``json`` (one JSON object a line).
+        log_level: ``STAMMTISCH_LOG_LEVEL`` -- ``DEBUG``, ``INFO`` (default), ``WARNING`` or ``ERROR``.
     """
 
     model_config = SettingsConfigDict(env_ignore_empty=True, extra="ignore", frozen=True)
@@ -162,6 +166,10 @@ class Settings(BaseSettings):
         HostPort("127.0.0.1", 8443), validation_alias="TELEGRAM_WEBHOOK_LISTEN")
     telegram_api_base_url: Annotated[str | None, _url("https", "http")] = Field(
         None, validation_alias="TELEGRAM_API_BASE_URL")
+    metrics_listen: Annotated[HostPort | None, NoDecode, BeforeValidator(_host_port)] = Field(
+        None, validation_alias="STAMMTISCH_METRICS_LISTEN")
+    log_format: Literal["text", "json"] = Field("text", validation_alias="STAMMTISCH_LOG_FORMAT")
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = Field("INFO", validation_alias="STAMMTISCH_LOG_LEVEL")
 
     discord_token: SecretStr | None = Field(None, validation_alias="DISCORD_TOKEN")
     discord_api_base_url: Annotated[str | None, _url("https", "http")] = Field(

@@ -635,6 +635,10 @@ class Store:
         members = await self._r.zrangebyscore(self._due, "-inf", now, start=0, num=limit)
         return [(t, int(v), k) for t, v, k in (m.split(":") for m in members)]
 
+    async def count_due(self, now: float) -> int:
+        """How many timers are due at ``now`` (epoch seconds) and not leased."""
+        return await self._r.zcount(self._due, "-inf", now)
+
     async def claim(self, table_id: str, version: int, kind: str, now: float | None = None) -> bool:
         """Lease a due timer to act on it: True for exactly one caller, however many race for it.
 

@@ -43,6 +43,7 @@ def test_defaults():
     assert s.telegram_token is None and s.telegram_webhook_url is None
     assert s.telegram_webhook_listen == HostPort("127.0.0.1", 8443)
     assert s.telegram_api_base_url is None
+    assert s.metrics_listen is None and s.log_format == "text" and s.log_level == "INFO"
 
 
 def test_environment(clean_env, tmp_path):
@@ -55,9 +56,12 @@ def test_environment(clean_env, tmp_path):
         "STAMMTISCH_LANG": "en",
         "TELEGRAM_TOKEN": "123:abc",
         "TELEGRAM_WEBHOOK_URL": "https://bot.example.org/tg",
-        "TELEGRAM_WEBHOOK_SECRET": "s3cret_-x",
+        "TELEGRAM_WEBHOOK_SECRET": "s3cret_-x0123456789",
         "TELEGRAM_WEBHOOK_LISTEN": "0.0.0.0:9000",
         "TELEGRAM_API_BASE_URL": "http://127.0.0.1:8081/bot",
+        "STAMMTISCH_METRICS_LISTEN": "0.0.0.0:9100",
+        "STAMMTISCH_LOG_FORMAT": "json",
+        "STAMMTISCH_LOG_LEVEL": "WARNING",
     }
     for name, value in env.items():
         clean_env.setenv(name, value)
@@ -68,9 +72,11 @@ def test_environment(clean_env, tmp_path):
     assert s.lang == "en"
     assert s.telegram_token.get_secret_value() == "123:abc"
     assert s.telegram_webhook_url == "https://bot.example.org/tg"
-    assert s.telegram_webhook_secret.get_secret_value() == "s3cret_-x"
+    assert s.telegram_webhook_secret.get_secret_value() == "s3cret_-x0123456789"
     assert s.telegram_webhook_listen == HostPort("0.0.0.0", 9000)
     assert s.telegram_api_base_url == "http://127.0.0.1:8081/bot"
+    assert s.metrics_listen == HostPort("0.0.0.0", 9100)
+    assert s.log_format == "json" and s.log_level == "WARNING"
     assert "123:abc" not in repr(s) and "s3cret" not in repr(s)
 
 
@@ -119,7 +125,11 @@ def test_parse_duration_refuses(text):
     ("TELEGRAM_WEBHOOK_LISTEN", "8443", "TELEGRAM_WEBHOOK_LISTEN: expected HOST:PORT"),
     ("TELEGRAM_WEBHOOK_LISTEN", "host:70000", "TELEGRAM_WEBHOOK_LISTEN: expected HOST:PORT"),
     ("TELEGRAM_API_BASE_URL", "127.0.0.1:8081", "TELEGRAM_API_BASE_URL: expected a https:// or http:// URL"),
-    ("TELEGRAM_WEBHOOK_SECRET", "has space", "TELEGRAM_WEBHOOK_SECRET: must be 1 to 256 characters"),
+    ("TELEGRAM_WEBHOOK_SECRET", "has space", "TELEGRAM_WEBHOOK_SECRET: must be 16 to 256 characters"),
+    ("TELEGRAM_WEBHOOK_SECRET", "x", "TELEGRAM_WEBHOOK_SECRET: must be 16 to 256 characters"),
+    ("TELEGRAM_WEBHOOK_SECRET", "a" * 15, "TELEGRAM_WEBHOOK_SECRET: must be 16 to 256 characters"),
+    ("STAMMTISCH_METRICS_LISTEN", "9100", "STAMMTISCH_METRICS_LISTEN: expected HOST:PORT"),
+    ("STAMMTISCH_LOG_FORMAT", "xml", "STAMMTISCH_LOG_FORMAT: Input should be 'text' or 'json'"),
 ])
 def test_bad_value_is_one_clear_line(clean_env, name, value, expected):
     message = error_of(clean_env, **{name: value})

@@ -27,8 +27,8 @@ from bot.settings import load_settings
 from bot.table import Table
 from tests.transcript import assert_log_sound
 from tests.fake_telegram import FakeTelegram, FakeUser
-from tests.fake_telegram.harness import (FAST, Players, fake_for, newest, open_table, press_verb, running_bot,
-                                         version, watching)
+from tests.fake_telegram.harness import (FAST, PATIENCE, Players, alive, fake_for, newest, open_table, press_verb,
+                                         running_bot, terminate, tuning_env, version, watching)
 
 ROOT = Path(__file__).resolve().parents[1]
 GROUP = -100123
@@ -278,7 +278,7 @@ async def test_two_webhook_workers_share_the_tables(store, redis, redis_url, key
         users = [tg.user(11 + i, n, started=True) for i, n in enumerate(["Anna", "Ben", "Cleo", "Dora"])]
         ports = [free_port(), free_port()]
         tg.webhook_targets = [f"http://127.0.0.1:{p}/tg" for p in ports]
-        with workers(tg, redis_url, key_prefix, ports) as procs:
+        async with workers(tg, redis_url, key_prefix, ports) as procs:
             await tg.wait_for(alive(procs, lambda: len(tg.calls_of("setWebhook")) >= 2
                                     and all(listening(p) for p in ports)), what="two workers")
             async with aiohttp.ClientSession() as http:
@@ -307,23 +307,10 @@ async def test_two_webhook_workers_share_the_tables(store, redis, redis_url, key
         await assert_log_sound(store, table, "telegram")
 
 
-PATIENCE = 300.0
-"""How long a test with worker processes waits for anything before it fails (a hang, not slowness)."""
-
-
 def answered(tg: FakeTelegram, query_id: str) -> int:
     """How often the bot called answerCallbackQuery for ``query_id`` (accepted or not)."""
     return sum(1 for _, method, params, _ in tg.calls
                if method == "answerCallbackQuery" and params.get("callback_query_id") == query_id)
-
-
-def alive(procs: list[subprocess.Popen], predicate):
-    """``predicate``, which fails at once (instead of waiting on) when a worker process has died."""
-    def check():
-        dead = [p.returncode for p in procs if p.poll() is not None]
-        assert not dead, f"a worker exited with status {dead}"
-        return predicate()
-    return check
 
 
 def free_port() -> int:
@@ -337,26 +324,20 @@ def listening(port: int) -> bool:
         return s.connect_ex(("127.0.0.1", port)) == 0
 
 
-@contextlib.contextmanager
-def workers(tg: FakeTelegram, redis_url: str, key_prefix: str, ports: list[int]):
+@contextlib.asynccontextmanager
+async def workers(tg: FakeTelegram, redis_url: str, key_prefix: str, ports: list[int]):
     """Bot worker processes in webhook mode, one per port, on the test's Redis prefix."""
     env = {**os.environ, "REDIS_URL": redis_url, "STAMMTISCH_TEST_PREFIX": key_prefix, "TELEGRAM_TOKEN": tg.token,
            "TELEGRAM_API_BASE_URL": tg.base_url, "TELEGRAM_WEBHOOK_URL": "https://stammtisch.invalid/tg",
            "TELEGRAM_WEBHOOK_SECRET": "s3cret-Token_1-for-tests"}
-    env.update({f"TELEGRAM_{k.upper()}": str(v) for k, v in FAST.model_dump().items()})
+    env.update(tuning_env(FAST))
     procs = [subprocess.Popen([sys.executable, "-m", "tests.fake_telegram.worker"], cwd=ROOT,
                               env={**env, "TELEGRAM_WEBHOOK_LISTEN": f"127.0.0.1:{port}"}) for port in ports]
     try:
         yield procs
     finally:
-        for p in procs:
-            p.send_signal(signal.SIGTERM)
-        for p in procs:
-            try:
-                p.wait(timeout=PATIENCE)
-            except subprocess.TimeoutExpired:
-                p.kill()
-        assert all(p.returncode == 0 for p in procs), [p.returncode for p in procs]
+        statuses = await asyncio.gather(*(terminate(p) for p in procs))
+        assert statuses == [0] * len(procs), statuses
 
 
 async def test_stammtisch_run_serves_telegram_by_long_polling(tmp_path):

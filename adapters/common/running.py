@@ -9,6 +9,7 @@ import signal
 from collections.abc import Callable
 from typing import Protocol
 
+from bot import metrics
 from bot.outgoing import Outgoing
 
 __all__ = ["Runnable", "run_until_stopped", "Ticker"]
@@ -58,22 +59,25 @@ class Ticker:
         self.carry_out = carry_out
         self.interval_s = interval_s
         self._task: asyncio.Task | None = None
+        self._stopping = asyncio.Event()
 
     def start(self) -> None:
         """Start checking."""
         self._task = asyncio.get_running_loop().create_task(self._loop())
 
     async def stop(self) -> None:
-        """Stop checking (a check under way is cancelled)."""
+        """Stop checking; a check under way is finished first (its moves are saved and delivered)."""
+        self._stopping.set()
         if self._task:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            await self._task
 
     async def _loop(self) -> None:
         while True:
-            await asyncio.sleep(self.interval_s)
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._stopping.wait(), self.interval_s)
+                return
             try:
                 self.carry_out(await self.service.tick())
-            except Exception:
+            except Exception as exc:
+                metrics.failed("timers", exc)
                 log.exception("the turn timers failed; trying again")

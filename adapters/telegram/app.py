@@ -1,8 +1,8 @@
 """The running Telegram bot: the PTB application, its update handler, the timers and the outbox.
 
-Updates come by long polling, or by webhook when ``TELEGRAM_WEBHOOK_URL`` is set (PTB's
-webhook server checks the secret token header on every request; run several processes behind
-a load balancer that way). Each update becomes a :class:`~bot.outgoing.Command` for the service
+Updates come by long polling, or by webhook when ``TELEGRAM_WEBHOOK_URL`` is set (our
+:mod:`.webhook` server checks the secret token header of every request before reading its
+bounded body; run several processes behind a load balancer that way). Each update becomes a :class:`~bot.outgoing.Command` for the service
 and the returned effects are carried out by :class:`~adapters.telegram.deliver.Delivery`.
 
 A button press is answered exactly once and at once: the answer is the first call made for it,
@@ -23,15 +23,17 @@ from telegram.error import BadRequest
 from telegram.ext import Application, ApplicationBuilder, ContextTypes, TypeHandler
 
 from adapters.common.running import Ticker, run_until_stopped
-from bot import tokens
+from bot import metrics, tokens
 from bot.outgoing import ChatRef, Command, JoinLink, Outgoing, Toast
 from bot.settings import Settings
 
 from . import commands, markup
 from .deliver import Delivery, Refs
+from .metered import MeteredRequest
 from .outbox import Outbox, Pacer, SharedLimit
 from .translate import PLATFORM, command_of, migration_of
 from .tuning import Tuning
+from .webhook import WebhookServer
 
 __all__ = ["TelegramBot", "serve", "JOIN_VERB", "ALLOWED_UPDATES"]
 
@@ -62,7 +64,9 @@ class TelegramBot:
         self.tuning = tuning or Tuning()
         if settings.telegram_token is None:
             raise ValueError("TELEGRAM_TOKEN is not set")
-        builder = ApplicationBuilder().token(settings.telegram_token.get_secret_value()).concurrent_updates(True)
+        builder = (ApplicationBuilder().token(settings.telegram_token.get_secret_value()).concurrent_updates(True)
+                   .request(MeteredRequest(connection_pool_size=256))
+                   .get_updates_request(MeteredRequest(connection_pool_size=1)))
         if settings.telegram_api_base_url:
             builder = builder.base_url(settings.telegram_api_base_url)
         self.app: Application = builder.build()
@@ -71,6 +75,7 @@ class TelegramBot:
         self.outbox = Outbox(Pacer(self.tuning, shared), self._migrated)
         self.delivery: Delivery | None = None
         self._ticker: Ticker | None = None
+        self._webhook: WebhookServer | None = None
 
     @property
     def username(self) -> str:
@@ -88,20 +93,24 @@ class TelegramBot:
         await self.app.start()
         url = self.settings.telegram_webhook_url
         if url:
-            listen = self.settings.telegram_webhook_listen
-            await self.app.updater.start_webhook(
-                listen=listen.host, port=listen.port, url_path=urlsplit(url).path.lstrip("/"), webhook_url=url,
-                secret_token=self.settings.telegram_webhook_secret.get_secret_value(),
-                allowed_updates=ALLOWED_UPDATES)
+            listen, secret = self.settings.telegram_webhook_listen, self.settings.telegram_webhook_secret
+            self._webhook = WebhookServer(listen.host, listen.port, urlsplit(url).path, self.app.bot,
+                                          self.app.update_queue, secret.get_secret_value())
+            self._webhook.start()
+            await self.app.bot.set_webhook(url, secret_token=secret.get_secret_value(),
+                                           allowed_updates=ALLOWED_UPDATES)
         else:
             await self.app.updater.start_polling(timeout=self.tuning.poll_timeout_s, allowed_updates=ALLOWED_UPDATES)
         self._ticker = Ticker(self.service, self.delivery.carry_out, self.tuning.tick_interval_s)
         self._ticker.start()
 
     async def stop(self, flush_s: float = 5.0) -> None:
-        """Stop receiving, send what is still queued (for at most ``flush_s``), disconnect."""
+        """Stop receiving, finish the updates and the timer tick in flight, send what is still
+        queued (for at most ``flush_s``), disconnect."""
         if self._ticker:
             await self._ticker.stop()
+        if self._webhook:
+            await self._webhook.stop()
         if self.app.updater and self.app.updater.running:
             await self.app.updater.stop()
         if self.app.running:
@@ -177,6 +186,7 @@ class TelegramBot:
 
     @staticmethod
     async def _error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+        metrics.failed("update", context.error)
         log.error("update %s failed", getattr(update, "update_id", "?"), exc_info=context.error)
 
 

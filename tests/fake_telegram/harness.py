@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import random
+import signal
+import subprocess
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -25,12 +27,44 @@ from bot.table import Table
 
 from .server import FakeTelegram, FakeUser, Sent
 
-__all__ = ["FAST", "fake_for", "running_bot", "Players", "table_tokens", "newest", "press_verb", "open_table",
-           "version", "watching"]
+__all__ = ["FAST", "PATIENCE", "fake_for", "running_bot", "Players", "table_tokens", "newest", "press_verb",
+           "open_table", "version", "watching", "alive", "terminate", "tuning_env"]
 
 FAST = Tuning(group_messages=20, group_window_s=0.6, chat_messages=1, chat_window_s=0.03, slack_s=0.03,
               lazy_s=0.05, tick_interval_s=0.2, poll_timeout_s=1, ack_deadline_s=2.0)
 """Telegram's limits with the windows shrunk (the same ratios), for games played in seconds."""
+
+
+PATIENCE = 300.0
+"""How long a test with bot processes waits for anything before it fails: it catches a hang, it
+does not guess how fast a loaded machine is (every wait ends on its event)."""
+
+
+def alive(procs: list[subprocess.Popen], predicate: Callable[[], object]) -> Callable[[], object]:
+    """``predicate``, which fails at once (instead of waiting on) when one of ``procs`` has exited."""
+    def check():
+        dead = [p.returncode for p in procs if p.poll() is not None]
+        assert not dead, f"a bot process exited with status {dead}"
+        return predicate()
+    return check
+
+
+async def terminate(proc: subprocess.Popen) -> int:
+    """SIGTERM to a bot process; its exit status once it has ended (it is killed after :data:`PATIENCE`).
+
+    The wait does not block the event loop: a stopping bot still talks to the fake server.
+    """
+    proc.send_signal(signal.SIGTERM)
+    try:
+        return await asyncio.to_thread(proc.wait, PATIENCE)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+
+
+def tuning_env(tuning: Tuning) -> dict[str, str]:
+    """The ``TELEGRAM_*`` environment variables that give a bot process ``tuning``."""
+    return {f"TELEGRAM_{k.upper()}": str(v) for k, v in tuning.model_dump().items()}
 
 
 def fake_for(tuning: Tuning, **kw) -> FakeTelegram:

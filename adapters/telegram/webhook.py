@@ -1,0 +1,118 @@
+"""The webhook server: Telegram's update POSTs, checked before they cost anything.
+
+PTB's own webhook server keeps a request's headers waiting for an hour and reads bodies up to
+100 MB before it looks at the secret. This one (tornado, as PTB uses) checks the method, the
+path and the secret header as soon as the headers are in, refuses a declared body over
+:data:`MAX_BODY` before reading it, stops reading any body at that size, keeps nothing of a
+body without the right secret (it is read and dropped, so the client gets its 403), and gives a client
+:data:`HEADER_TIMEOUT_S` for its headers (and between requests on a kept-alive connection) and
+:data:`BODY_TIMEOUT_S` for its body. Accepted updates go to the application's update queue, as
+with PTB's server.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import logging
+from http import HTTPStatus
+
+import tornado.netutil
+import tornado.web
+from telegram import Bot, Update
+from tornado.httpserver import HTTPServer
+
+__all__ = ["WebhookServer", "MAX_BODY", "HEADER_TIMEOUT_S", "BODY_TIMEOUT_S", "SECRET_HEADER"]
+
+log = logging.getLogger(__name__)
+
+MAX_BODY = 1024 * 1024
+"""The largest request body accepted (Telegram's updates are a few kilobytes)."""
+HEADER_TIMEOUT_S = 10.0
+"""How long a client may take to send its headers, or keep an idle connection open."""
+BODY_TIMEOUT_S = 10.0
+"""How long a client may take to send its body."""
+SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
+
+
+@tornado.web.stream_request_body
+class _UpdateHandler(tornado.web.RequestHandler):
+    """One POST of one update; the body is streamed so that nothing is read before the checks."""
+
+    SUPPORTED_METHODS = ("POST",)
+
+    def initialize(self, bot: Bot, queue, secret: str) -> None:
+        """Tornado's per-request setup."""
+        self.bot, self.queue, self.secret = bot, queue, secret
+        self.chunks: list[bytes] = []
+        self.allowed = False
+
+    def prepare(self) -> None:
+        """Runs once the headers are in: check the secret, refuse an oversized body at once."""
+        given = self.request.headers.get(SECRET_HEADER, "")
+        self.allowed = hmac.compare_digest(given.encode(), self.secret.encode())
+        declared = self.request.headers.get("Content-Length", "0")
+        if not declared.isdigit() or int(declared) > MAX_BODY:
+            raise tornado.web.HTTPError(HTTPStatus.REQUEST_ENTITY_TOO_LARGE)
+
+    def data_received(self, chunk: bytes) -> None:
+        """A part of the body (at most :data:`MAX_BODY` in all, which tornado enforces); kept only
+        with the right secret."""
+        if self.allowed:
+            self.chunks.append(chunk)
+
+    async def post(self) -> None:
+        """Queue the update; 403 without the right secret, 400 for a body that is not an update."""
+        if not self.allowed:
+            raise tornado.web.HTTPError(HTTPStatus.FORBIDDEN)
+        try:
+            update = Update.de_json(json.loads(b"".join(self.chunks)), self.bot)
+        except (ValueError, TypeError, KeyError):
+            raise tornado.web.HTTPError(HTTPStatus.BAD_REQUEST) from None
+        if update is not None:
+            await self.queue.put(update)
+
+    def log_exception(self, typ, value, tb) -> None:
+        """Refusals are the expected answer to strangers: not logged as errors."""
+        if not isinstance(value, tornado.web.HTTPError):
+            super().log_exception(typ, value, tb)
+
+
+class _App(tornado.web.Application):
+    def log_request(self, handler: tornado.web.RequestHandler) -> None:
+        """No access log: one line per update would drown the events."""
+
+
+class WebhookServer:
+    """Serves ``POST <path>`` on ``host:port`` until stopped.
+
+    Args:
+        host: the address to listen on.
+        port: the port.
+        path: the URL path Telegram posts to (the path of ``TELEGRAM_WEBHOOK_URL``).
+        bot: the PTB bot the updates are decoded for.
+        queue: where accepted updates go (the application's ``update_queue``).
+        secret: the secret token every request must carry in :data:`SECRET_HEADER`.
+        header_timeout_s: how long a client may take for its headers (or idle between requests).
+        body_timeout_s: how long a client may take for its body.
+    """
+
+    def __init__(self, host: str, port: int, path: str, bot: Bot, queue, secret: str,
+                 header_timeout_s: float = HEADER_TIMEOUT_S, body_timeout_s: float = BODY_TIMEOUT_S) -> None:
+        app = _App([(rf"/{path.strip('/')}/?" if path.strip("/") else r"/", _UpdateHandler,
+                     {"bot": bot, "queue": queue, "secret": secret})])
+        self._server = HTTPServer(app, idle_connection_timeout=header_timeout_s, body_timeout=body_timeout_s,
+                                  max_body_size=MAX_BODY, max_header_size=16 * 1024)
+        self._host, self._port = host, port
+        self.port = port
+
+    def start(self) -> None:
+        """Start listening (on a free port if ``port`` is 0: see :attr:`port`)."""
+        sockets = tornado.netutil.bind_sockets(self._port, address=self._host)
+        self._server.add_sockets(sockets)
+        self.port = sockets[0].getsockname()[1]
+
+    async def stop(self) -> None:
+        """Stop listening and close the open connections."""
+        self._server.stop()
+        await self._server.close_all_connections()

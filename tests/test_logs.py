@@ -74,7 +74,7 @@ async def test_a_whole_deal_logs_no_card_no_token_no_secret(root_logging, store,
     lines = out.getvalue().splitlines()
     events = [json.loads(line) for line in lines]
     assert any(e.get("status") == "playing" and e.get("table") == tid for e in events), lines[:5]
-    assert sum(e.get("verb") == "act" for e in events) >= 5
+    assert any(e.get("verb") == "act" for e in events)
     for line in lines:
         assert tg.token not in line and tg.token.split(":")[1] not in line
         assert not CARD.search(line), line

@@ -161,7 +161,7 @@ def _run(args: argparse.Namespace) -> int:
         settings = _settings()
     except SettingsError as exc:
         return _fail(str(exc))
-    if settings.telegram_token is not None:
+    if settings.telegram_token is not None or settings.discord_token is not None:
         _log_to_stderr(settings)
 
     async def use(service, store, redis) -> int:
@@ -190,7 +190,8 @@ def _log_to_stderr(settings) -> None:
 
     from .logs import configure
 
-    secrets = [s.get_secret_value() for s in (settings.telegram_token, settings.telegram_webhook_secret) if s]
+    secrets = [s.get_secret_value() for s in (settings.telegram_token, settings.telegram_webhook_secret,
+                                              settings.discord_token) if s]
     password = urlsplit(settings.redis_url).password if settings.redis_url else None
     configure(settings.log_format, settings.log_level, secrets + ([password] if password else []))
 

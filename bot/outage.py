@@ -6,6 +6,8 @@ import logging
 
 from redis.exceptions import RedisError
 
+from . import metrics
+
 __all__ = ["Outage", "UNAVAILABLE"]
 
 UNAVAILABLE = (RedisError, OSError)
@@ -25,6 +27,7 @@ class Outage:
 
     def failed(self, exc: BaseException) -> None:
         """A call to Redis failed: log it if it is the first failure since Redis last worked."""
+        metrics.redis_error("service")
         if not self.down:
             self.down = True
             self._log.error("Redis is unavailable (%s: %s); logged once until it is back",

@@ -1,0 +1,148 @@
+"""The Dockerfile, docker-compose.yml and .env.example, checked without a Docker engine.
+
+Both files parse; every COPY source exists and passes .dockerignore; the package installs from
+exactly the files the image copies and ``stammtisch --help`` starts; the settings named in the
+compose file, the image and .env.example are the settings the bot reads (derived from
+``bot/settings.py`` and the adapters' tunings, so a new setting must be added to .env.example).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from adapters.discord.tuning import Tuning as DiscordTuning
+from adapters.telegram.tuning import Tuning as TelegramTuning
+from bot.settings import Settings
+
+ROOT = Path(__file__).resolve().parents[1]
+RUNTIME_ENV = {"PATH", "PYTHONUNBUFFERED"}
+
+
+def known_settings() -> set[str]:
+    """Every environment variable the bot reads."""
+    names = {field.validation_alias for field in Settings.model_fields.values()}
+    for tuning in (TelegramTuning, DiscordTuning):
+        prefix = tuning.model_config["env_prefix"]
+        names |= {prefix + name.upper() for name in tuning.model_fields}
+    return names
+
+
+def instructions() -> list[tuple[str, str]]:
+    """The Dockerfile as (INSTRUCTION, arguments), continuation lines joined, comments dropped."""
+    text = re.sub(r"\\\n", " ", (ROOT / "Dockerfile").read_text())
+    out = []
+    for line in text.splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            word, _, args = line.partition(" ")
+            out.append((word, args.strip()))
+    return out
+
+
+def stages() -> list[list[tuple[str, str]]]:
+    """The Dockerfile's build stages, each from its FROM on."""
+    out: list[list[tuple[str, str]]] = []
+    for word, args in instructions():
+        if word == "FROM":
+            out.append([])
+        assert out, "the Dockerfile must start with FROM"
+        out[-1].append((word, args))
+    return out
+
+
+def copied() -> list[str]:
+    """The sources of the COPY lines that copy from the build context."""
+    sources = []
+    for word, args in instructions():
+        if word == "COPY" and not args.startswith("--from"):
+            sources += args.split()[:-1]
+    return sources
+
+
+def test_the_dockerfile_parses_and_builds_in_two_stages():
+    known = {"FROM", "RUN", "COPY", "ENV", "USER", "WORKDIR", "VOLUME", "EXPOSE", "STOPSIGNAL", "HEALTHCHECK", "CMD"}
+    assert {word for word, _ in instructions()} <= known
+    build, final = stages()
+    assert any(word == "RUN" and "gcc" in args for word, args in build), "the compiler belongs to the build stage"
+    assert not any(re.search(r"\b(gcc|make|cc|build-essential|libc6-dev)\b", args) for word, args in final
+                   if word == "RUN"), "no compiler in the final image"
+    assert any(word == "COPY" and args.startswith("--from=") for word, args in final)
+    user = [args for word, args in final if word == "USER"]
+    assert user and user[-1] not in ("root", "0"), "the bot runs as an unprivileged user"
+    assert any(word == "HEALTHCHECK" and "/healthz" in args for word, args in final)
+    assert json.loads(next(args for word, args in final if word == "CMD")) == ["stammtisch", "run"]
+    env = set(re.findall(r"(\w+)=", " ".join(args for word, args in final if word == "ENV")))
+    assert env <= known_settings() | RUNTIME_ENV, env - known_settings()
+
+
+def test_every_copy_source_exists_and_passes_dockerignore():
+    allowed = {line[1:].strip() for line in (ROOT / ".dockerignore").read_text().splitlines() if line.startswith("!")}
+    for source in copied():
+        assert (ROOT / source).exists(), source
+        assert source.rstrip("/") in allowed, f"{source} is excluded by .dockerignore"
+
+
+def test_the_package_installs_from_exactly_the_copied_files_and_starts(tmp_path):
+    src, site = tmp_path / "src", tmp_path / "site"
+    for source in copied():
+        path = ROOT / source
+        if path.is_dir():
+            shutil.copytree(path, src / source, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        else:
+            (src / source).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(path, src / source)
+    pip = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
+                          "--target", str(site), str(src)], capture_output=True, text=True, check=False)
+    assert pip.returncode == 0, pip.stderr[-2000:]
+    assert (site / "bin" / "stammtisch").exists(), "the console script is installed"
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    check = ("import bot.cli, bot.service, adapters.telegram, adapters.discord, adapters.console, engine; "
+             "print(bot.cli.__file__)")
+    imported = subprocess.run([sys.executable, "-c", check], cwd=tmp_path, env=env, capture_output=True, text=True,
+                              check=False)
+    assert imported.returncode == 0, imported.stderr[-2000:]
+    assert imported.stdout.strip().startswith(str(site)), imported.stdout
+    helped = subprocess.run([sys.executable, str(site / "bin" / "stammtisch"), "--help"], cwd=tmp_path, env=env,
+                            capture_output=True, text=True, check=False)
+    assert helped.returncode == 0 and "usage: stammtisch" in helped.stdout, helped.stderr[-2000:]
+
+
+@pytest.fixture(scope="module")
+def compose() -> dict:
+    return yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+
+
+def test_compose_runs_the_bot_with_redis_7_durable_and_never_evicting(compose):
+    assert set(compose["services"]) == {"bot", "redis"}
+    bot, redis = compose["services"]["bot"], compose["services"]["redis"]
+    assert bot["build"] == "." and bot["env_file"] == ".env"
+    assert bot["depends_on"]["redis"]["condition"] == "service_healthy"
+    assert bot["environment"]["REDIS_URL"] == "redis://redis:6379/0"
+    assert redis["image"].startswith("redis:7")
+    command = " ".join(redis["command"])
+    for setting in ("--appendonly yes", "--appendfsync everysec", "--maxmemory-policy noeviction"):
+        assert setting in command
+    volume, _, mount = redis["volumes"][0].partition(":")
+    assert volume in compose["volumes"] and mount == "/data", "Redis keeps its data in a named volume"
+    assert bot["healthcheck"]["test"] and redis["healthcheck"]["test"]
+    assert bot["stop_grace_period"], "the bot gets time to finish its moves on docker stop"
+
+
+def test_compose_and_the_env_file_name_exactly_the_settings_the_bot_reads(compose):
+    known = known_settings()
+    assert set(compose["services"]["bot"]["environment"]) <= known
+    listed = set(re.findall(r"^#? ?([A-Z][A-Z0-9_]+)=", (ROOT / ".env.example").read_text(), re.MULTILINE))
+    assert known - listed == set(), f"add these settings to .env.example: {sorted(known - listed)}"
+    assert listed - known == set(), f"not settings the bot reads: {sorted(listed - known)}"
+    metrics = compose["services"]["bot"]["environment"]["STAMMTISCH_METRICS_LISTEN"].rpartition(":")[2]
+    assert f"127.0.0.1:{metrics}:{metrics}" in compose["services"]["bot"]["ports"]
+    assert f":{metrics}/healthz" in json.dumps(compose["services"]["bot"]["healthcheck"]["test"])

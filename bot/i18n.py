@@ -77,12 +77,12 @@ TEXTS: dict[str, tuple[str, str]] = {
     "help": (
         "Stammtisch – Kartenspiele am Tisch\n"
         "neu SPIEL [Spieler] [option=wert]: Tisch eröffnen ({games})\n"
-        "mitspielen · aufstehen · platz N · computer · computer weg N · los\n"
+        "mitspielen · aufstehen · platz N · computer [leicht|stark] · computer weg N · los\n"
         "hand · tisch · regeln · abbrechen · revanche · sprache de|en\n"
         "Im Spiel: spiel B♣ · trumpf herz · weg · melde K♥ · spritzen · stoßen",
         "Stammtisch – card games at the table\n"
         "new GAME [players] [option=value]: open a table ({games})\n"
-        "join · leave · seat N · bot · bot remove N · start\n"
+        "join · leave · seat N · bot [easy|strong] · bot remove N · start\n"
         "hand · table · rules · abort · rematch · language de|en\n"
         "In play: play JC · trump hearts · pass · meld KH · spritz · knock"),
     # --- refusals
@@ -94,6 +94,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "no_such_seat": ("Plätze gibt es von 1 bis {seats}.", "Seats go from 1 to {seats}."),
     "not_seated": ("Du sitzt nicht an diesem Tisch.", "You have no seat at this table."),
     "no_computer_there": ("Da sitzt kein Computer.", "There is no computer player in that seat."),
+    "bad_level": ("Computer gibt es {levels}.", "Computer levels: {levels} (easy, normal, strong)."),
     "new_needs_game": ("Welches Spiel? neu SPIEL ({games})", "Which game? new GAME ({games})"),
     "unknown_game": ("»{word}« kenne ich nicht. Spiele: {games}", "I don't know \"{word}\". Games: {games}"),
     "bad_options_json": ("Die Optionen sind kein gültiges JSON-Objekt.", "The options are not a JSON object."),
@@ -167,6 +168,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "btn.leave": ("Aufstehen", "Leave"),
     "btn.bot": ("+ Computer", "+ Computer"),
     "btn.bot_remove": ("− Computer", "− Computer"),
+    "btn.bot_level": ("+ Computer {level}", "+ Computer {level}"),
     "btn.start": ("Los geht's", "Start"),
     "btn.rules": ("Regeln", "Rules"),
     "btn.options": ("Optionen", "Options"),
@@ -205,6 +207,10 @@ TEXTS: dict[str, tuple[str, str]] = {
     "off": ("aus", "off"),
     "empty_seat": ("–", "–"),
     "computer": ("Computer {n}", "Computer {n}"),
+    "computer_level": ("Computer {n} ({level})", "Computer {n} ({level})"),
+    "level.leicht": ("leicht", "easy"),
+    "level.normal": ("normal", "normal"),
+    "level.stark": ("stark", "strong"),
     "partners": ("Partner sitzen sich gegenüber: {a} gegen {b}", "Partners sit opposite: {a} against {b}"),
     "need_players": ("Freie Plätze bekommen beim Start einen Computer.", "Free seats get a computer player at the start."),
     "options_help": ("Tippen schaltet um; Zahlen: »option name wert«", "Tap to switch; numbers: \"option name value\""),

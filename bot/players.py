@@ -1,29 +1,37 @@
 """Computer players at a table: the engine's players act for computer seats and timed-out people.
 
-Each game module ``engine.<module>`` has its computer player in ``engine.players.<module>``
-with ``choose(state, seat) -> Action`` (its turn) and ``offer(state, seat) -> Action | None``
-(an out-of-turn doubling or playing alone, if it wants one).
+Each seat's computer plays at its level (:mod:`bot.computer`): the seat's own, else the table's
+(``normal`` unless a table option changed it, also for a person the timer took over). A strong
+search gets :data:`~bot.computer.DECISION_SECONDS` and gives way to the heuristic when that
+starves it. The service runs all of this in a worker thread, off the event loop.
 """
 
 from __future__ import annotations
 
+import random
+
 import engine
-from engine.players.strong import heuristic
 from engine.state import State
 
+from . import computer
 from .play import Match
 
-__all__ = ["choose", "offer", "play_computers", "autoplay"]
+__all__ = ["choose", "offer", "play_computers", "autoplay", "level_of"]
 
 
-def choose(state: State, seat: int) -> engine.Action:
+def level_of(match: Match, seat: int) -> str:
+    """The level the computer plays ``seat`` at."""
+    return match.table.seats[seat].level or match.table.level
+
+
+def choose(state: State, seat: int, level: str = "normal", rng: random.Random | None = None) -> engine.Action:
     """The computer player's action for ``seat``, whose turn it is."""
-    return heuristic(state.GAME).choose(state, seat)
+    return computer.act(level, state, seat, rng or random.Random(), seconds=computer.DECISION_SECONDS)
 
 
-def offer(state: State, seat: int) -> engine.Action | None:
+def offer(state: State, seat: int, level: str = "normal", rng: random.Random | None = None) -> engine.Action | None:
     """The out-of-turn action the computer player takes for ``seat`` now, if any."""
-    return heuristic(state.GAME).offer(state, seat)
+    return computer.offer(level, state, seat, rng or random.Random(), seconds=computer.DECISION_SECONDS)
 
 
 def play_computers(match: Match) -> None:
@@ -37,6 +45,7 @@ def play_computers(match: Match) -> None:
     asked: set[tuple] = set()
     seats = match.table.seats
     dealt = match.dealt
+    rng = random.Random(match.rng.getrandbits(64))
     while match.running and match.dealt == dealt:
         state = match.state
         spot = (match.dealt, state.phase, len(state.tricks), len(state.trick), state.to_act)
@@ -44,7 +53,7 @@ def play_computers(match: Match) -> None:
             if seat == state.to_act or not seats[seat].computer or (spot, seat) in asked:
                 continue
             asked.add((spot, seat))
-            action = offer(state, seat)
+            action = offer(state, seat, level_of(match, seat), rng)
             if action is not None:
                 match.act(seat, action, "cpu")
                 break
@@ -52,13 +61,13 @@ def play_computers(match: Match) -> None:
             seat = state.to_act
             if not seats[seat].computer:
                 return
-            match.act(seat, choose(state, seat), "cpu")
+            match.act(seat, choose(state, seat, level_of(match, seat), rng), "cpu")
 
 
 def autoplay(match: Match, seat: int) -> engine.Action:
     """The timer ran out for ``seat``: the computer plays his turn and his next ones until he acts."""
     match.table.seats[seat].auto = True
-    action = choose(match.state, seat)
+    action = choose(match.state, seat, level_of(match, seat))
     match.act(seat, action, "timer")
     play_computers(match)
     return action

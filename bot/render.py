@@ -41,6 +41,8 @@ def seat_name(table: Table, seat: int) -> str:
     s = table.seats[seat]
     if s.human:
         return s.name
+    if s.bot and (s.level or table.level) != "normal":
+        return t(table.lang, "computer_level", n=seat + 1, level=t(table.lang, f"level.{s.level or table.level}"))
     if s.bot:
         return t(table.lang, "computer", n=seat + 1)
     return t(table.lang, "empty_seat")
@@ -358,6 +360,8 @@ def _lobby(table: Table, version: int) -> tuple[str, Rows]:
         return "\n".join(lines), rows
     b = lambda key, verb: Button(t(lang, f"btn.{key}"), _token(table, version, verb))  # noqa: E731
     rows = ((b("join", "join"), b("leave", "leave"), b("bot", "bot"), b("bot_remove", "botx")),
+            tuple(Button(t(lang, "btn.bot_level", level=t(lang, f"level.{level}")), _token(table, version, "bot", level))
+                  for level in ("leicht", "stark")),
             (b("rules", "rules"), Button(t(lang, "btn.options"), _token(table, version, "opts", "1")),
              b("start", "start")))
     return "\n".join(lines), rows

@@ -33,6 +33,7 @@ from engine.state import State
 
 from . import actarg, metrics, players, render, textcmd, tokens
 from . import options as typed_options
+from .computer import LEVEL_OPTION, LEVELS, level_from
 from .i18n import LANGS, Text, game_name, hint_key, supported, t
 from .outage import UNAVAILABLE, Outage
 from .outgoing import ChatRef, Command, JoinLink, Notice, Outgoing, Toast, UserRef
@@ -559,7 +560,7 @@ class Service:
             if args and args[0].lower() in ("weg", "remove", "raus", "-", "rm"):
                 table.remove_bot(textcmd.seat_number(args[1:], table.n) if args[1:] else None)
             else:
-                table.add_bot()
+                table.add_bot(level_from(args[0]) if args else None)
         elif name == "start":
             self._start(ctx)
         elif name == "hand":
@@ -642,13 +643,16 @@ class Service:
 
     def _option(self, ctx: _Ctx, args: tuple[str, ...]) -> None:
         table = ctx.table
-        names = [*engine.option_specs(table.game), *typed_options.DURATIONS]
+        names = [*engine.option_specs(table.game), *typed_options.DURATIONS, LEVEL_OPTION]
         if len(args) != 2:
             raise Refused("option_unknown", names=", ".join(names))
         if args[0] not in names:
             raise Refused("unknown_option", name=args[0], names=", ".join(names))
         self._opener_only(ctx)
         name, value = args
+        if name == LEVEL_OPTION:
+            table.set_level(level_from(value))
+            return
         if name in typed_options.DURATIONS:
             try:
                 seconds = _seconds(parse_duration(value))
@@ -739,7 +743,9 @@ class Service:
         elif verb == "leave":
             self._leave(ctx)
         elif verb == "bot":
-            table.add_bot()
+            if tok.arg and tok.arg not in LEVELS:
+                raise Refused("forged")
+            table.add_bot(tok.arg or None)
         elif verb == "botx":
             table.remove_bot(None)
         elif verb == "start":
@@ -816,7 +822,8 @@ class Service:
             if not claimed:
                 return refused
         old = claimed[-1]
-        seats = [Seat(user=s.user, name=s.name, bot=s.bot) for s in old.seats] if tok.verb == "rematch" else None
+        seats = ([Seat(user=s.user, name=s.name, bot=s.bot, level=s.level) for s in old.seats]
+                 if tok.verb == "rematch" else None)
         return await self._new(cmd, old.lang, (), seats=seats, game=old.game, options=old.options)
 
     # ------------------------------------------------------------------ timers

@@ -15,9 +15,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from .i18n import clip
 from .outgoing import ChatRef, UserRef
 
-__all__ = ["Refused", "Seat", "Table", "Status", "user_ref"]
+__all__ = ["Refused", "Seat", "Table", "Status", "Level", "user_ref"]
 
 Status = Literal["lobby", "playing", "finished", "aborted"]
+Level = Literal["leicht", "normal", "stark"]
 
 
 class Refused(Exception):
@@ -43,7 +44,8 @@ class Seat(BaseModel):
     """One seat: a human (``user`` key and ``name``), a computer player (``bot``) or empty.
 
     ``auto`` marks a human whose turn the timer played: the computer plays for him at once
-    until he acts again.
+    until he acts again. ``level`` is a computer player's level (``leicht``, ``normal``, ``stark``;
+    empty: the table's).
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -51,6 +53,7 @@ class Seat(BaseModel):
     name: str = ""
     bot: bool = False
     auto: bool = False
+    level: Level | None = None
 
     @property
     def empty(self) -> bool:
@@ -100,6 +103,8 @@ class Table(BaseModel):
     since: float = 0.0
     show_opts: bool = False
     rematched: bool = False
+    level: Level = "normal"
+    """The level of computer players added without one, and of the computer playing for a person."""
 
     # ----------------------------------------------------------- JSON
     def dump(self) -> str:
@@ -186,18 +191,18 @@ class Table(BaseModel):
         if self.status == "lobby":
             self.seats[seat] = Seat()
         elif self.status == "playing":
-            self.seats[seat] = Seat(bot=True)
+            self.seats[seat] = Seat(bot=True, level=self.level)
             self.votes = [v for v in self.votes if v != user_key]
         else:
             raise Refused("table_closed")
         return seat
 
-    def add_bot(self) -> int:
-        """Put a computer player in the first free seat; return it."""
+    def add_bot(self, level: Level | None = None) -> int:
+        """Put a computer player (of ``level``, else the table's) in the first free seat; return it."""
         self._lobby()
         for i, s in enumerate(self.seats):
             if s.empty:
-                self.seats[i] = Seat(bot=True)
+                self.seats[i] = Seat(bot=True, level=level or self.level)
                 return i
         raise Refused("table_full")
 
@@ -214,7 +219,12 @@ class Table(BaseModel):
 
     def fill(self) -> None:
         """Put computer players in every free seat (the start of a match)."""
-        self.seats = [Seat(bot=True) if s.empty else s for s in self.seats]
+        self.seats = [Seat(bot=True, level=self.level) if s.empty else s for s in self.seats]
+
+    def set_level(self, level: Level) -> None:
+        """The table option: every computer player of the table, and those to come, play at ``level``."""
+        self.level = level
+        self.seats = [s.model_copy(update={"level": level}) if s.bot else s for s in self.seats]
 
     def vote_abort(self, user_key: str) -> bool:
         """The opener aborts at once; seated people vote. Return whether the table is aborted now."""

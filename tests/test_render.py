@@ -38,6 +38,7 @@ def test_lobby_like_the_sketch():
                                          "1 Anna · 2 – · 3 Cleo · 4 Computer 4"]
     assert "Partner sitzen sich gegenüber: Anna+Cleo gegen –+Computer 4" in msg.text
     assert [b.label for b in all_buttons(msg)] == ["Mitspielen", "Aufstehen", "+ Computer", "− Computer",
+                                                   "+ Computer leicht", "+ Computer stark",
                                                    "Regeln", "Optionen", "Los geht's"]
     for b in all_buttons(msg):
         tok = tokens.parse(b.token)

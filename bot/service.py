@@ -238,17 +238,18 @@ class Service:
             lang = await self._chat_lang(cmd)
             return [Toast(cmd.user, cmd.chat, t(lang, key))]
 
-    async def tick(self, now: float | None = None) -> list[Outgoing]:
-        """Fire the due turn timers this process wins: reminders and automatic moves.
+    async def tick(self, now: float | None = None, table: str | None = None) -> list[Outgoing]:
+        """Fire the due turn timers this process wins: reminders, automatic moves, computers going on.
 
         A timer is leased, not taken (:meth:`Store.claim`): if this process dies before the save
         that carries it out, it comes due again. One that has nothing (more) to do is dropped.
+        ``table`` fires only that table's timers (the console, which has no tick loop, after each command).
         """
         now = self.clock() if now is None else now
         out: list[Outgoing] = []
         try:
             for table_id, version, kind in await self.store.due(now):
-                if not await self.store.claim(table_id, version, kind, now):
+                if table is not None and table_id != table or not await self.store.claim(table_id, version, kind, now):
                     continue
                 try:
                     if kind == "remind":

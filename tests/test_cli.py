@@ -127,3 +127,19 @@ def test_arena_prints_points_share_and_decision_times():
 def test_arena_bad_arguments_exit_2(args):
     code, out, err = run_cli("arena", *args)
     assert code == 2 and out == "" and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("args", [
+    ("simulate", "--game", "bauernstoss", "--options", '{"target": 1000000000}'),
+    ("simulate", "--game", "bauerchen", "--options", '{"die_letzte": "yes"}'),
+    ("simulate", "--game", "rams", "--options", '{"unit": NaN}'),
+    ("play", "bauernstoss", "--options", '{"target": "3"}'),
+    ("play", "bauernstoß", "--options", '{"target": 3.0}'),
+    ("play", "rams", "--options", '{"unit": 1e308}'),
+])
+def test_command_line_options_have_the_replay_formats_types_and_bounds(args, capsys):
+    from bot.cli import main
+
+    assert main(list(args)) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and ("bad option" in err or "not JSON" in err), err

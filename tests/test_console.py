@@ -59,3 +59,25 @@ def test_bad_play_arguments(env):
     assert "which game?" in stammtisch(env, "play").stderr
     bad = stammtisch(env, "play", "skat", stdin="quit\n")
     assert "»skat« kenne ich nicht" in bad.stdout
+
+
+async def test_the_computers_go_on_after_a_deal_without_a_tick_loop(store):
+    """The console has no tick loop: it fires its own table's timers, so a deal played by the computers
+    alone (the player sat out) does not leave the table waiting."""
+    import io
+
+    from adapters.console import Console
+    from bot.table import Table
+    from tests.servicekit import service
+
+    svc = service(store, seed=8)
+    console = Console(svc, io.StringIO(""), io.StringIO(), user="anna")
+    assert await console.run("rams", 3) == 0
+    for _ in range(3000):
+        if Table.load((await store.load(console.table_id))[1]).status != "playing":
+            break
+        acts = [b for b in console.buttons if ":act:" in b.token]
+        assert acts, "the player has nothing to press: the table waits"
+        await console.send(token=next((b for b in acts if b.token.endswith(":pa")), acts[0]).token)
+    assert Table.load((await store.load(console.table_id))[1]).status == "finished"
+    assert await store.due(float("inf")) == []

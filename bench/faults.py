@@ -1,0 +1,582 @@
+"""Fault suite: real redis-server processes, real worker processes, faults injected; prints one table.
+
+    .venv/bin/python bench/faults.py [--games 100] [--kills 25] [--presses 10000] [--fuzz 2000]
+
+Every row runs against a ``redis-server`` this script starts on 127.0.0.1 (ports 17000-17999, AOF
+with ``appendfsync everysec``) and throws away afterwards:
+
+- **kill -9 of workers**: ``--games`` tables are played by several worker processes (the
+  service, as a platform adapter calls it: presses with platform update ids, and turn timers
+  ticking with reminders after 1 s and automatic moves after 2 s). This script plays the
+  platform: it kills a random worker with SIGKILL at random moments (``--kills`` times), starts a
+  new one, and redelivers the update that was in flight, as Telegram does for an unanswered one.
+- **Redis restarted mid-game**: during the same run Redis is stopped and started again.
+- **duplicate and redelivered updates**: every answered update is delivered again with
+  probability 0.3 (to a random worker).
+- **concurrent presses**: 4 processes press ``--presses`` times in all on the same tables.
+- **fuzzer**: hypothesis generates typed commands and button tokens (well-formed, stale,
+  forged, garbage) for every entry point; no exception may escape and every table must replay.
+- **privacy scan**: every group message of whole games of every game is checked for a card of
+  a hand (and every group message the fuzzer produced).
+
+Columns: faults injected; moves lost (an update answered as applied, or dropped as a duplicate,
+whose save is not in its table); moves doubled (an update applied twice, or a log entry twice);
+tables stuck or corrupted (stored state != replay of its log, a playing table without a timer, a
+table not finished once the faults stop); crashes (tracebacks, workers that died by themselves);
+leaks (keys without expiry, timers of closed tables, hidden cards in group messages).
+
+``--quick`` runs small counts (the test suite runs :func:`run` with small counts too).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import queue
+import random
+import signal
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import engine  # noqa: E402
+from bot.outgoing import ChatRef, Command, HandMessage, Notice, TableMessage, Toast  # noqa: E402
+from bot.redis_conn import client_for  # noqa: E402
+from bot.i18n import t  # noqa: E402
+from bot.outage import UNAVAILABLE  # noqa: E402
+from bot.store import Store  # noqa: E402
+from bot.table import Table  # noqa: E402
+from tests.redis_servers import Server  # noqa: E402
+from tests.servicekit import (GROUP, Players, act_buttons, audit, button, hammer, leaks, press, say,  # noqa: E402
+                              secrets_of, service, shown, table_msg, user)
+
+GAMES = [("bauer", "short_deck=1 target_brote=1"), ("rams", "target=6"), ("bauerchen", ""),
+         ("bauernstoss", "target=2")]
+TIMER_GAME = ("bauer", "short_deck=1 target_brote=1")
+BOT = "faults"
+SORRY = {t(lang, "technical_problem") for lang in ("de", "en")}
+COLUMNS = ["faults injected", "moves lost", "moves doubled", "tables stuck or corrupted", "crashes", "leaks"]
+TIMERS = {"reminder_after": "1s", "autoplay_after": "2s"}
+LEASE_S = 1.0
+
+
+@dataclass
+class Row:
+    """One line of the table."""
+
+    name: str
+    faults: int = 0
+    lost: int = 0
+    doubled: int = 0
+    stuck: int = 0
+    crashes: int = 0
+    leaks: int = 0
+    notes: list[str] = field(default_factory=list)
+
+    def cells(self) -> list:
+        """The row's figures in :data:`COLUMNS` order."""
+        return [self.faults, self.lost, self.doubled, self.stuck, self.crashes, self.leaks]
+
+
+# ---------------------------------------------------------------------------------------- worker
+def _command(d: dict) -> Command:
+    chat = ChatRef("test", d["chat"])
+    return Command(chat, user(d["user"]), verb=d.get("verb", ""), token=d.get("token", ""), update_id=d["update"],
+                   bot=BOT)
+
+
+def _outcome(effects: list) -> str:
+    toasts = [e for e in effects if isinstance(e, Toast)]
+    if not effects:
+        return "dup"
+    if any(e.text in SORRY for e in toasts):
+        return "sorry"
+    return "refused" if toasts else "applied"
+
+
+async def _worker(url: str, prefix: str, name: str, seed: int, tables: dict[str, str]) -> None:
+    """Play the tables as their people do, tick the timers, and handle the updates redelivered on stdin.
+
+    Prints one JSON line per update before it is handled (``send``) and after (``ack``).
+    """
+    client = client_for(url, timeout=2.0)
+    store = Store(client, prefix=prefix, lease_s=LEASE_S)
+    svc = service(store, seed=seed, **TIMERS)
+    rng = random.Random(seed)
+    loop = asyncio.get_running_loop()
+    inbox: asyncio.Queue[dict] = asyncio.Queue()
+    count = 0
+    pressed = [tid for tid, chat in tables.items() if chat.startswith("c")]
+
+    def read() -> None:
+        for line in sys.stdin:
+            loop.call_soon_threadsafe(inbox.put_nowait, json.loads(line))
+    threading.Thread(target=read, daemon=True).start()
+
+    def say_line(**kw) -> None:
+        sys.stdout.write(json.dumps(kw) + "\n")
+        sys.stdout.flush()
+
+    async def deliver(d: dict) -> None:
+        say_line(send=d["update"], cmd=d)
+        say_line(ack=d["update"], outcome=_outcome(await svc.handle(_command(d))))
+
+    async def ticker() -> None:
+        while True:
+            try:
+                if await store.due(time.time(), limit=1):
+                    say_line(tick=1)  # the platform may kill this process now, in the middle of the tick
+            except UNAVAILABLE:
+                pass
+            await svc.tick()
+            await asyncio.sleep(0.01 + 0.02 * rng.random())
+
+    async def redelivered() -> None:
+        while True:
+            await deliver(await inbox.get())
+
+    async def player() -> None:
+        nonlocal count
+        while True:
+            table_id = rng.choice(pressed)
+            try:  # the players' own look at the table (not the service) waits out a Redis restart
+                loaded = await store.load(table_id)
+            except UNAVAILABLE:
+                await asyncio.sleep(0.1)
+                continue
+            if loaded is None or Table.load(loaded[1]).status != "playing":
+                await asyncio.sleep(0.01)
+                continue
+            data = Table.load(loaded[1])
+            seat = data.state.get("to_act")
+            if seat is None or not data.seats[seat].user or rng.random() < 0.2:  # some turns wait for the timer
+                await asyncio.sleep(0.02)
+                continue
+            who = int(data.seats[seat].user.split(":")[1][1:])
+            chat = ChatRef("test", tables[table_id])
+            hands = [e for e in await svc.handle(Command(chat, user(who), verb="hand")) if isinstance(e, HandMessage)]
+            buttons = act_buttons(hands[0]) if hands else []
+            if buttons:
+                count += 1
+                await deliver({"chat": tables[table_id], "user": who, "token": rng.choice(buttons).token,
+                               "update": f"{name}.{count}"})
+    await asyncio.gather(ticker(), redelivered(), player())
+
+
+# ---------------------------------------------------------------------------------------- platform
+class _Platform:
+    """The workers and what they were sent and answered; kills, restarts and redelivers."""
+
+    def __init__(self, url: str, prefix: str, tables: dict[str, str], workers: int, seed: int):
+        self.url, self.prefix, self.tables = url, prefix, tables
+        self.rng = random.Random(seed)
+        self.sent: dict[str, dict] = {}
+        self.outcomes: dict[str, list[str]] = {}
+        self.inflight: dict[int, set[str]] = {}
+        self.procs: dict[int, subprocess.Popen] = {}
+        self.killed: set[int] = set()
+        self.errors: list[str] = []
+        self.lock = threading.Lock()
+        self.serial = 0
+        self._redelivered: set[str] = set()
+        self.kill_in_tick = threading.Event()
+        self.ticked: queue.Queue[int] = queue.Queue()
+        for _ in range(workers):
+            self.spawn()
+
+    def spawn(self) -> None:
+        """Start one more worker."""
+        self.serial += 1
+        n = self.serial
+        table_args = [f"{tid}:{chat}" for tid, chat in self.tables.items()]
+        proc = subprocess.Popen([sys.executable, __file__, "worker", self.url, self.prefix, f"w{n}",
+                                 str(self.rng.randrange(10**9)), *table_args], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+        self.procs[n], self.inflight[n] = proc, set()
+        threading.Thread(target=self._read, args=(n, proc), daemon=True).start()
+        threading.Thread(target=self._errors, args=(proc,), daemon=True).start()
+
+    def _read(self, n: int, proc: subprocess.Popen) -> None:
+        for line in proc.stdout:
+            msg = json.loads(line)
+            with self.lock:
+                if "tick" in msg:
+                    if self.kill_in_tick.is_set():
+                        self.kill_in_tick.clear()
+                        time.sleep(0.004 * self.rng.random())
+                        os.kill(proc.pid, signal.SIGKILL)
+                        self.ticked.put(n)
+                elif "send" in msg:
+                    self.sent.setdefault(msg["send"], msg["cmd"])
+                    self.inflight[n].add(msg["send"])
+                else:
+                    self.inflight[n].discard(msg["ack"])
+                    self.outcomes.setdefault(msg["ack"], []).append(msg["outcome"])
+
+    def _errors(self, proc: subprocess.Popen) -> None:
+        text = proc.stderr.read()
+        if "Traceback" in text:
+            self.errors.append(text[-2000:])
+
+    def alive(self) -> list[int]:
+        """The workers running."""
+        return [n for n, p in self.procs.items() if p.poll() is None]
+
+    def deliver(self, update: str) -> None:
+        """Deliver ``update`` (again) to a random running worker."""
+        n = self.rng.choice(self.alive())
+        self.procs[n].stdin.write(json.dumps(self.sent[update]) + "\n")
+        self.procs[n].stdin.flush()
+
+    def kill(self) -> None:
+        """kill -9 a worker in the middle of a tick (or a random one if none ticks within a second),
+        start another, and redeliver what it had in flight."""
+        self.kill_in_tick.set()
+        try:
+            n = self.ticked.get(timeout=1.0)
+        except queue.Empty:
+            self.kill_in_tick.clear()
+            n = self.rng.choice(self.alive())
+            os.kill(self.procs[n].pid, signal.SIGKILL)
+        self.procs[n].wait()
+        self.killed.add(n)
+        self.spawn()
+        with self.lock:
+            pending = sorted(self.inflight.pop(n))
+        for update in pending:
+            self.deliver(update)
+
+    def redeliver_some(self, p: float) -> int:
+        """Deliver every answered update again with probability ``p``; how many."""
+        with self.lock:
+            answered = [u for u, o in self.outcomes.items() if o and u not in self._redelivered]
+        chosen = [u for u in answered if self.rng.random() < p]
+        self._redelivered.update(answered)
+        for update in chosen:
+            self.deliver(update)
+        return len(chosen)
+
+    def stop(self) -> int:
+        """Stop every worker; how many died by themselves (not killed here)."""
+        died = [n for n, p in self.procs.items() if p.poll() is not None and n not in self.killed]
+        for p in self.procs.values():
+            if p.poll() is None:
+                p.kill()
+            p.wait()
+        return len(died)
+
+
+async def _open(store: Store, games: int, seed: int) -> dict[str, str]:
+    """``games`` started group tables: table id -> chat id. Even ones seat four people who press; odd
+    ones (chat ids ``t<i>``) seat two people who never press, and two computers: the timers play them."""
+    svc = service(store, seed=seed, **TIMERS)
+    tables = {}
+    for i in range(games):
+        game, options = GAMES[i % len(GAMES)] if i % 2 == 0 else TIMER_GAME
+        chat = ChatRef("test", f"{'ct'[i % 2]}{i}")
+        table = table_msg(await svc.handle(say(chat, user(0), f"neu {game} {options}".strip())))
+        for k in (1, 2, 3) if i % 2 == 0 else (1,):
+            table = table_msg(await svc.handle(press(chat, user(k), button(table, "join").token)))
+        for _ in range(0 if i % 2 == 0 else 2):
+            table = table_msg(await svc.handle(press(chat, user(0), button(table, "bot").token)))
+        await svc.handle(press(chat, user(0), button(table, "start").token))
+        tables[table.table_id] = chat.chat_id
+    return tables
+
+
+async def _check_tables(store: Store, tables: dict[str, str]) -> tuple[int, list[str]]:
+    """Tables corrupted (log does not replay to the stored state) or not finished."""
+    bad, notes = 0, []
+    for table_id in tables:
+        try:
+            counts = await audit(store, table_id)
+            if counts["table"].status != "finished":
+                bad += 1
+                notes.append(f"{table_id} not finished")
+        except AssertionError as exc:
+            bad += 1
+            notes.append(f"{table_id} corrupted: {str(exc)[:120]}")
+    return bad, notes
+
+
+async def _leaks(store: Store, client, prefix: str) -> tuple[int, list[str]]:
+    """Keys that never expire (other than the two shared deadline keys) and timers of closed tables."""
+    keys = [k async for k in client.scan_iter(match=f"{prefix}:*", count=1000)]
+    forever = [k for k in keys if ":{deadlines}:" not in k and await client.ttl(k) < 0]
+    timers = []
+    for table_id, version, kind in await store.due(time.time() + 10**8, limit=10**6):
+        loaded = await store.load(table_id)
+        if loaded is None or not Table.load(loaded[1]).open:
+            timers.append(f"{table_id}:{version}:{kind}")
+    return len(forever) + len(timers), [f"no expiry: {k}" for k in forever[:5]] + [f"timer left: {m}" for m in timers[:5]]
+
+
+async def _kills(server: Server, prefix: str, games: int, kills: int, workers: int, seed: int,
+                 drain_s: float) -> list[Row]:
+    client = client_for(server.url)
+    store = Store(client, prefix=prefix, lease_s=LEASE_S)
+    tables = await _open(store, games, seed)
+    platform = _Platform(server.url, prefix, tables, workers, seed)
+    rng = random.Random(seed)
+    kill_row, redis_row, dup_row = Row("kill -9 of a worker (moves, timers)"), Row("Redis restarted mid-game"), \
+        Row("duplicate and redelivered updates")
+    try:
+        for i in range(kills):
+            await asyncio.sleep(0.1 + 0.2 * rng.random())
+            await asyncio.to_thread(platform.kill)
+            kill_row.faults += 1
+            dup_row.faults += platform.redeliver_some(0.3)
+            if i == kills // 2:
+                server.stop()
+                await asyncio.sleep(0.5)
+                server.start()
+                redis_row.faults += 1
+        deadline = time.monotonic() + drain_s
+        while time.monotonic() < deadline:
+            statuses = [await store.load(tid) for tid in tables]
+            if all(s is not None and Table.load(s[1]).status == "finished" for s in statuses):
+                break
+            dup_row.faults += platform.redeliver_some(0.3)
+            await asyncio.sleep(0.5)
+        await asyncio.sleep(1.0)  # the last redeliveries are answered
+        crashed = platform.stop()
+        with platform.lock:
+            outcomes = {u: list(o) for u, o in platform.outcomes.items()}
+        for update, cmd in platform.sent.items():
+            table_id = next(tid for tid, chat in tables.items() if chat == cmd["chat"])
+            got = outcomes.get(update, [])
+            applied = await store.applied(table_id, f"test:{BOT}:{update}")
+            row = dup_row if len(got) > 1 else kill_row
+            answered = "applied" in got or "dup" in got and not {"refused", "sorry"} & set(got)
+            if answered and not applied:  # answered as done (or dropped as done) but not in the table
+                row.notes.append(f"update {update} answered {got} but not applied")
+                row.lost += 1
+            if got.count("applied") > 1:
+                row.doubled += 1
+        timer_moves = 0
+        for table_id in tables:
+            entries = [json.loads(e)["cmd"] for e in await store.log(table_id)]
+            pressed = [c for c in entries if c.startswith("st1:")]
+            kill_row.doubled += len(pressed) - len(set(pressed))
+            timer_moves += entries.count("timer")
+        kill_row.stuck, kill_row.notes = await _check_tables(store, tables)
+        kill_row.crashes = crashed + len(platform.errors)
+        kill_row.notes += [e.splitlines()[-1] for e in platform.errors[:3]]
+        kill_row.leaks, notes = await _leaks(store, client, prefix)
+        kill_row.notes += notes
+        kill_row.notes.append(f"{len(platform.sent)} updates, {timer_moves} saves by timers")
+    finally:
+        platform.stop()
+        await client.aclose()
+    return [kill_row, redis_row, dup_row]
+
+
+# ---------------------------------------------------------------------------------------- presses
+async def _presses(server: Server, prefix: str, presses: int, seed: int) -> Row:
+    client = client_for(server.url)
+    store = Store(client, prefix=prefix)
+    row = Row("concurrent presses, 4 processes")
+    try:
+        svc = service(store, seed=seed)
+        chat_of = {}
+        for i in range(8):
+            chat = ChatRef("test", f"p{i}")
+            table = table_msg(await svc.handle(say(chat, user(0), "neu bauernstoss")))
+            for k in (1, 2, 3):
+                table = table_msg(await svc.handle(press(chat, user(k), button(table, "join").token)))
+            await svc.handle(press(chat, user(0), button(table, "start").token))
+            chat_of[table.table_id] = chat.chat_id
+        args = [f"{t}:{c}" for t, c in chat_of.items()]
+        procs = [subprocess.Popen([sys.executable, __file__, "hammer", server.url, prefix, str(seed + i),
+                                   str(presses // 4), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                  text=True, cwd=ROOT) for i in range(4)]
+        outs = [p.communicate(timeout=1800) for p in procs]
+        row.crashes = sum(p.returncode != 0 for p in procs)
+        results = [json.loads(out) for (out, _), p in zip(outs, procs) if p.returncode == 0]
+        row.faults = sum(r["presses"] for r in results)
+        applied = sum(r["applied"] for r in results)
+        logged = 0
+        for table_id in chat_of:
+            try:
+                await audit(store, table_id)
+            except AssertionError:
+                row.stuck += 1
+            logged += sum(":act:" in json.loads(e)["cmd"] for e in await store.log(table_id))
+        row.lost, row.doubled = max(0, applied - logged), max(0, logged - applied)
+        row.leaks = (await _leaks(store, client, prefix))[0]
+    finally:
+        await client.aclose()
+    return row
+
+
+async def _hammer(url: str, prefix: str, seed: int, max_presses: int, tables: list[str]) -> None:
+    client = client_for(url)
+    store = Store(client, prefix=prefix)
+    chat_of = {t: ChatRef("test", c) for t, c in (x.split(":") for x in tables)}
+    counts = await hammer(service(store, seed=seed), store, chat_of, [user(i) for i in range(4)], seed,
+                          max_presses=max_presses)
+    print(json.dumps(counts))
+    await client.aclose()
+
+
+# ---------------------------------------------------------------------------------------- privacy and fuzz
+def _public_leaks(effects: list, data: Table | None) -> int:
+    """Group messages about the table among ``effects`` that show a card hidden at ``data`` (the table as
+    it is now). The help text's example cards are not about any table."""
+    if data is None or not data.state or data.status != "playing":
+        return 0
+    secret = secrets_of(data)[3]
+    return sum(bool(leaks(shown(e), secret)) for e in effects if not e.chat.private and (
+        isinstance(e, (TableMessage, Toast)) or isinstance(e, Notice) and e.table_id))
+
+
+async def _privacy(server: Server, prefix: str, deals: int, seed: int) -> Row:
+    client = client_for(server.url)
+    store = Store(client, prefix=prefix)
+    row = Row("privacy scan of group messages")
+    try:
+        svc = service(store, seed=seed)
+        for i, (game, n) in enumerate([("bauernstoss", 4), ("alter_schafkopf", 4), ("bauerchen", 4), ("bauer", 4),
+                                       ("rams", 5)]):
+            chat = ChatRef("test", f"v{i}", title="Stammtisch")
+            users = [user(k) for k in range(n)]
+            players = Players(svc, chat, users, seed=seed + i, typing=0.3)
+            table = table_msg(await players.send(say(chat, users[0], f"neu {game} {n}")))
+            for u in users[1:]:
+                table = table_msg(await players.send(press(chat, u, button(table, "join").token)))
+            effects = await players.send(press(chat, users[0], button(table, "start").token))
+            while True:
+                data = Table.load((await store.load(table.table_id))[1])
+                row.faults += sum(not getattr(e, "chat", chat).private for e in effects)
+                row.leaks += _public_leaks(effects, data)
+                if data.status != "playing" or data.deals >= deals:
+                    break
+                effects = await players.step()
+    finally:
+        await client.aclose()
+    return row
+
+
+async def _fuzz(server: Server, prefix: str, examples: int, seed: int) -> Row:
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from bot import textcmd
+
+    client = client_for(server.url)
+    store = Store(client, prefix=prefix)
+    row = Row("fuzzer over commands and buttons")
+    svc = service(store, seed=seed)
+    tables = await _open(store, 2, seed)
+    words = sorted({w for ws in (*textcmd.TABLE_VERBS.values(), *textcmd.ACTION_WORDS.values()) for w in ws})
+    verbs_ = ["act", "why", "hand", "join", "leave", "bot", "botx", "start", "rules", "opts", "opt", "rematch", "new"]
+    texts = st.text(max_size=40) | st.sampled_from(["AS", "10♥", "B♣", "JC", "-1", "99999999999", "1e308", "\n",
+                                                    "target=1000000000", "unit=1e308", "pl.AS", "x" * 5000])
+    ids = st.sampled_from(list(tables)) | st.text("0123456789ABCxyz", min_size=1, max_size=17)
+    token = st.builds(lambda tid, v, verb, arg: f"st1:{tid}:{v}:{verb}:{arg}", ids,
+                      st.integers(-1, 60) | st.just(10**12), st.sampled_from(verbs_) | st.text(max_size=5),
+                      texts) | texts
+    chat = st.sampled_from(["c0", "c1", "elsewhere"]).map(lambda c: ChatRef("test", c)) | \
+        st.integers(0, 5).map(lambda k: ChatRef("test", f"u{k}", private=True))
+    typed = st.builds(lambda c, u, verb, args: Command(c, user(u), verb=verb, args=tuple(args)), chat,
+                      st.integers(0, 5), st.sampled_from(words) | texts, st.lists(texts, max_size=4))
+    pressed = st.builds(lambda c, u, tok: Command(c, user(u), token=tok), chat, st.integers(0, 5), token)
+    loop = asyncio.get_running_loop()
+    crashes: list[str] = []
+
+    @settings(max_examples=examples, deadline=None, database=None, derandomize=True,
+              suppress_health_check=list(HealthCheck))
+    @given(st.one_of(typed, pressed))
+    def one(cmd: Command) -> None:
+        row.faults += 1
+        future = asyncio.run_coroutine_threadsafe(svc.handle(cmd), loop)
+        try:
+            effects = future.result(timeout=60)
+        except Exception as exc:  # noqa: BLE001  (counted: an exception escaped the service)
+            crashes.append(f"{type(exc).__name__}: {exc}"[:200])
+            return
+        chat_table = {c: tid for tid, c in tables.items()}.get(cmd.chat.chat_id)
+        if chat_table:
+            loaded = asyncio.run_coroutine_threadsafe(store.load(chat_table), loop).result(timeout=60)
+            leaked = _public_leaks(effects, Table.load(loaded[1]) if loaded else None)
+            row.leaks += leaked
+            row.notes += [f"{cmd!r} showed a hidden card"] * bool(leaked)
+        long = [e for e in effects if len(getattr(e, "text", "")) > 4096]
+        row.leaks += len(long)
+        row.notes += [f"{cmd!r}"[:200] + f" gave a text of {len(e.text)} characters" for e in long]
+
+    try:
+        await asyncio.to_thread(one)
+        row.crashes = len(crashes)
+        row.notes += crashes[:3]
+        for table_id in tables:
+            try:
+                await audit(store, table_id)
+            except AssertionError as exc:
+                row.stuck += 1
+                row.notes.append(str(exc)[:120])
+    finally:
+        await client.aclose()
+    return row
+
+
+# ---------------------------------------------------------------------------------------- the run
+async def run(games: int = 100, kills: int = 25, workers: int = 3, presses: int = 10_000, fuzz: int = 2000,
+              deals: int = 6, seed: int = 1, drain_s: float = 600.0) -> list[Row]:
+    """Run every fault row against a redis-server of its own; returns the rows."""
+    with Server() as server:
+        rows = await _kills(server, "fk", games, kills, workers, seed, drain_s)
+        rows.append(await _presses(server, "fp", presses, seed))
+        rows.append(await _fuzz(server, "ff", fuzz, seed))
+        rows.append(await _privacy(server, "fv", deals, seed))
+    return rows
+
+
+def table(rows: list[Row]) -> str:
+    """The rows as one text table."""
+    width = max(len(r.name) for r in rows)
+    lines = [f"{'':{width}}  " + "  ".join(COLUMNS), "-" * (width + 2 + len("  ".join(COLUMNS)))]
+    for r in rows:
+        lines.append(f"{r.name:{width}}  " + "  ".join(f"{v:>{len(c)}}" for v, c in zip(r.cells(), COLUMNS)))
+    notes = [f"  {r.name}: {n}" for r in rows for n in r.notes]
+    return "\n".join(lines + (["notes:", *notes] if notes else []))
+
+
+def main() -> None:
+    """The command line: the bench, or one of its worker processes."""
+    if sys.argv[1:2] == ["worker"]:
+        url, prefix, name, seed, *tables = sys.argv[2:]
+        asyncio.run(_worker(url, prefix, name, int(seed), dict(x.split(":") for x in tables)))
+        return
+    if sys.argv[1:2] == ["hammer"]:
+        url, prefix, seed, max_presses, *tables = sys.argv[2:]
+        asyncio.run(_hammer(url, prefix, int(seed), int(max_presses), tables))
+        return
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--kills", type=int, default=25)
+    p.add_argument("--workers", type=int, default=3)
+    p.add_argument("--presses", type=int, default=10_000)
+    p.add_argument("--fuzz", type=int, default=2000)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--quick", action="store_true", help="small counts")
+    a = p.parse_args()
+    if a.quick:
+        a.games, a.kills, a.presses, a.fuzz = 6, 4, 400, 150
+    started = time.monotonic()
+    rows = asyncio.run(run(a.games, a.kills, a.workers, a.presses, a.fuzz, seed=a.seed))
+    print(table(rows))
+    print(f"({time.monotonic() - started:.0f} s; games {a.games}, kills {a.kills}, workers {a.workers}, "
+          f"presses {a.presses}, fuzz examples {a.fuzz})")
+
+
+if __name__ == "__main__":
+    main()

@@ -50,7 +50,7 @@ sys.path.insert(0, str(ROOT))
 import engine  # noqa: E402
 from bot.outgoing import ChatRef, Command, HandMessage, Notice, TableMessage, Toast  # noqa: E402
 from bot.redis_conn import client_for  # noqa: E402
-from bot.i18n import t  # noqa: E402
+from bot.i18n import TEXTS, t  # noqa: E402
 from bot.outage import UNAVAILABLE  # noqa: E402
 from bot.store import Store  # noqa: E402
 from bot.table import Table  # noqa: E402
@@ -316,7 +316,8 @@ async def _leaks(store: Store, client, prefix: str) -> tuple[int, list[str]]:
         loaded = await store.load(table_id)
         if loaded is None or not Table.load(loaded[1]).open:
             timers.append(f"{table_id}:{version}:{kind}")
-    return len(forever) + len(timers), [f"no expiry: {k}" for k in forever[:5]] + [f"timer left: {m}" for m in timers[:5]]
+    notes = [f"no expiry: {k}" for k in forever[:5]] + [f"timer left: {m}" for m in timers[:5]]
+    return len(forever) + len(timers), notes
 
 
 async def _kills(server: Server, prefix: str, games: int, kills: int, workers: int, seed: int,
@@ -387,7 +388,7 @@ async def _presses(server: Server, prefix: str, presses: int, seed: int) -> Row:
     try:
         svc = service(store, seed=seed)
         chat_of = {}
-        for i in range(8):
+        for i in range(max(4, presses // 250)):  # enough tables for the presses before they end
             chat = ChatRef("test", f"p{i}")
             table = table_msg(await svc.handle(say(chat, user(0), "neu bauernstoss")))
             for k in (1, 2, 3):
@@ -428,14 +429,18 @@ async def _hammer(url: str, prefix: str, seed: int, max_presses: int, tables: li
 
 
 # ---------------------------------------------------------------------------------------- privacy and fuzz
-def _public_leaks(effects: list, data: Table | None) -> int:
+def _public_leaks(effects: list, data: Table | None, typed: str = "") -> int:
     """Group messages about the table among ``effects`` that show a card hidden at ``data`` (the table as
-    it is now). The help text's example cards are not about any table."""
+    it is now). The help text is about no table; a refusal may echo what was typed (``typed``) and
+    the examples its text always gives (``spiel B♣``)."""
     if data is None or not data.state or data.status != "playing":
         return 0
     secret = secrets_of(data)[3]
-    return sum(bool(leaks(shown(e), secret)) for e in effects if not e.chat.private and (
-        isinstance(e, (TableMessage, Toast)) or isinstance(e, Notice) and e.table_id))
+    echoed = {label for label in secret if label in typed or any(label in text for pair in TEXTS.values()
+                                                                   for text in pair)}
+    public = [e for e in effects if not e.chat.private and (isinstance(e, (TableMessage, Toast))
+                                                            or isinstance(e, Notice) and e.table_id)]
+    return sum(bool(leaks(shown(e), secret - echoed if isinstance(e, Toast) else secret)) for e in public)
 
 
 async def _privacy(server: Server, prefix: str, deals: int, seed: int) -> Row:
@@ -506,7 +511,8 @@ async def _fuzz(server: Server, prefix: str, examples: int, seed: int) -> Row:
         chat_table = {c: tid for tid, c in tables.items()}.get(cmd.chat.chat_id)
         if chat_table:
             loaded = asyncio.run_coroutine_threadsafe(store.load(chat_table), loop).result(timeout=60)
-            leaked = _public_leaks(effects, Table.load(loaded[1]) if loaded else None)
+            leaked = _public_leaks(effects, Table.load(loaded[1]) if loaded else None,
+                                   " ".join((cmd.verb, *cmd.args, cmd.token)))
             row.leaks += leaked
             row.notes += [f"{cmd!r} showed a hidden card"] * bool(leaked)
         long = [e for e in effects if len(getattr(e, "text", "")) > 4096]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import time
 
 from redis.exceptions import RedisError
 
@@ -24,12 +25,14 @@ class Outage:
     def __init__(self, logger: logging.Logger) -> None:
         self._log = logger
         self.down = False
+        self._since = 0.0
 
     def failed(self, exc: BaseException) -> None:
         """A call to Redis failed: log it if it is the first failure since Redis last worked."""
         metrics.redis_error("service")
         if not self.down:
             self.down = True
+            self._since = time.monotonic()
             self._log.error("Redis is unavailable (%s: %s); logged once until it is back",
                             type(exc).__name__, exc)
 
@@ -38,3 +41,7 @@ class Outage:
         if self.down:
             self.down = False
             self._log.warning("Redis is available again")
+
+    def lasted(self) -> float:
+        """Seconds since the outage began (0 when Redis works)."""
+        return time.monotonic() - self._since if self.down else 0.0

@@ -15,12 +15,16 @@ import logging
 import secrets
 
 from redis.asyncio import Redis
+from redis.exceptions import TimeoutError
 
 from .outage import UNAVAILABLE, Outage
 
 __all__ = ["Limiter"]
 
 log = logging.getLogger(__name__)
+
+HUNG_S = 3.0
+"""Seconds of timeouts after which the limiter treats Redis as hung (see :meth:`Limiter.wait_time`)."""
 
 # KEYS: the window. ARGV: limit, window (µs), member. Returns 0 (sent, recorded) or µs to wait.
 _WINDOW = r"""
@@ -61,14 +65,20 @@ class Limiter:
 
         Returns:
             0.0 if the send is allowed, and then it is recorded; otherwise the seconds until it
-            would be, and nothing is recorded. While Redis is unavailable every send is allowed
-            (each process still paces its own sends), so that "try again" answers go out.
+            would be, and nothing is recorded. While Redis is down (refuses connections) every
+            send is allowed (each process still paces its own sends), so that "try again" answers
+            go out. A timeout means wait one window and ask again, so a slow Redis never lets
+            processes exceed the limit together; after ``HUNG_S`` of timeouts Redis counts as hung
+            and sends are allowed as while it is down.
         """
         if limit < 1 or window_s <= 0:
             raise ValueError("limit must be at least 1 and window_s positive")
         try:
             micros = await self._window(keys=[f"{self._prefix}:rl:{key}"],
                                         args=[int(limit), round(window_s * 1e6), secrets.token_hex(8)])
+        except TimeoutError as exc:
+            self._outage.failed(exc)
+            return 0.0 if self._outage.lasted() > HUNG_S else window_s
         except UNAVAILABLE as exc:
             self._outage.failed(exc)
             return 0.0

@@ -47,7 +47,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import engine  # noqa: E402
 from bot.outgoing import ChatRef, Command, HandMessage, Notice, TableMessage, Toast  # noqa: E402
 from bot.redis_conn import client_for  # noqa: E402
 from bot.i18n import TEXTS, t  # noqa: E402
@@ -55,7 +54,7 @@ from bot.outage import UNAVAILABLE  # noqa: E402
 from bot.store import Store  # noqa: E402
 from bot.table import Table  # noqa: E402
 from tests.redis_servers import Server  # noqa: E402
-from tests.servicekit import (GROUP, Players, act_buttons, audit, button, hammer, leaks, press, say,  # noqa: E402
+from tests.servicekit import (Players, act_buttons, audit, button, hammer, leaks, press, say,  # noqa: E402
                               secrets_of, service, shown, table_msg, user)
 
 GAMES = [("bauer", "short_deck=1 target_brote=1"), ("rams", "target=6"), ("bauerchen", ""),
@@ -282,14 +281,21 @@ async def _open(store: Store, games: int, seed: int) -> dict[str, str]:
     for i in range(games):
         game, options = GAMES[i % len(GAMES)] if i % 2 == 0 else TIMER_GAME
         chat = ChatRef("test", f"{'ct'[i % 2]}{i}")
-        table = table_msg(await svc.handle(say(chat, user(0), f"neu {game} {options}".strip())))
-        for k in (1, 2, 3) if i % 2 == 0 else (1,):
-            table = table_msg(await svc.handle(press(chat, user(k), button(table, "join").token)))
-        for _ in range(0 if i % 2 == 0 else 2):
-            table = table_msg(await svc.handle(press(chat, user(0), button(table, "bot").token)))
-        await svc.handle(press(chat, user(0), button(table, "start").token))
-        tables[table.table_id] = chat.chat_id
+        table_id, _ = await _start(svc.handle, chat, f"neu {game} {options}", *((4, 0) if i % 2 == 0 else (2, 2)))
+        tables[table_id] = chat.chat_id
     return tables
+
+
+async def _start(send, chat: ChatRef, line: str, humans: int, computers: int = 0) -> tuple[str, list]:
+    """Open a table with ``line`` in ``chat``: ``humans`` test users join, the opener adds
+    ``computers`` and starts. ``send`` hands a command to the service. Returns the table id and the
+    start's effects."""
+    table = table_msg(await send(say(chat, user(0), line.strip())))
+    for k in range(1, humans):
+        table = table_msg(await send(press(chat, user(k), button(table, "join").token)))
+    for _ in range(computers):
+        table = table_msg(await send(press(chat, user(0), button(table, "bot").token)))
+    return table.table_id, await send(press(chat, user(0), button(table, "start").token))
 
 
 async def _check_tables(store: Store, tables: dict[str, str]) -> tuple[int, list[str]]:
@@ -390,11 +396,8 @@ async def _presses(server: Server, prefix: str, presses: int, seed: int) -> Row:
         chat_of = {}
         for i in range(max(4, presses // 250)):  # enough tables for the presses before they end
             chat = ChatRef("test", f"p{i}")
-            table = table_msg(await svc.handle(say(chat, user(0), "neu bauernstoss")))
-            for k in (1, 2, 3):
-                table = table_msg(await svc.handle(press(chat, user(k), button(table, "join").token)))
-            await svc.handle(press(chat, user(0), button(table, "start").token))
-            chat_of[table.table_id] = chat.chat_id
+            table_id, _ = await _start(svc.handle, chat, "neu bauernstoss", 4)
+            chat_of[table_id] = chat.chat_id
         args = [f"{t}:{c}" for t, c in chat_of.items()]
         procs = [subprocess.Popen([sys.executable, __file__, "hammer", server.url, prefix, str(seed + i),
                                    str(presses // 4), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -452,14 +455,10 @@ async def _privacy(server: Server, prefix: str, deals: int, seed: int) -> Row:
         for i, (game, n) in enumerate([("bauernstoss", 4), ("alter_schafkopf", 4), ("bauerchen", 4), ("bauer", 4),
                                        ("rams", 5)]):
             chat = ChatRef("test", f"v{i}", title="Stammtisch")
-            users = [user(k) for k in range(n)]
-            players = Players(svc, chat, users, seed=seed + i, typing=0.3)
-            table = table_msg(await players.send(say(chat, users[0], f"neu {game} {n}")))
-            for u in users[1:]:
-                table = table_msg(await players.send(press(chat, u, button(table, "join").token)))
-            effects = await players.send(press(chat, users[0], button(table, "start").token))
+            players = Players(svc, chat, [user(k) for k in range(n)], seed=seed + i, typing=0.3)
+            table_id, effects = await _start(players.send, chat, f"neu {game} {n}", n)
             while True:
-                data = Table.load((await store.load(table.table_id))[1])
+                data = Table.load((await store.load(table_id))[1])
                 row.faults += sum(not getattr(e, "chat", chat).private for e in effects)
                 row.leaks += _public_leaks(effects, data)
                 if data.status != "playing" or data.deals >= deals:

@@ -161,7 +161,7 @@ class Bauernstoss(State):
         if (not isinstance(striche, list) or len(striche) != 2
                 or not all(_is_int(x) and x >= 0 for x in striche)):
             raise ValueError("match striche must be two numbers of Striche, e.g. [3, 5]")
-        if chalk not in (None, 0, 1) or isinstance(chalk, bool):
+        if chalk is not None and not (_is_int(chalk) and chalk in (0, 1)):
             raise ValueError("match chalk must be 0, 1 or null")
         if not _is_int(deal_no) or deal_no < 1:
             raise ValueError("match deal_no must be 1 or more")

@@ -104,6 +104,7 @@ INVALID = {
     "three striche": replay("bauernstoss", match={"deal_no": 1, "striche": [0, 0, 0]}),
     "chalk 2": replay("bauernstoss", match={"deal_no": 2, "chalk": 2}),
     "chalk true": replay("bauernstoss", match={"deal_no": 2, "chalk": True}),
+    "chalk a float": replay("bauernstoss", match={"deal_no": 2, "chalk": 0.0}),
     "deal_no 0": replay("bauernstoss", match={"deal_no": 0}),
     "deal_no a float": replay("bauernstoss", match={"deal_no": 1.0}),
     "winner set": replay("bauernstoss", match={"deal_no": 1, "winner": 0}),

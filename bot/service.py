@@ -316,8 +316,9 @@ class Service:
             was = table.status
             reclaimed = self._reclaim(ctx)
             try:
-                if cmd is None or any(seat.computer for seat in table.seats):
-                    # the computer players' moves run off the event loop: they may take long
+                if cmd is None or any(seat.computer or seat.empty for seat in table.seats):
+                    # the computer players' moves run off the event loop: they may take long (an empty
+                    # seat gets a computer player at the start, which plays at once)
                     await asyncio.to_thread(fn, ctx)
                 else:
                     fn(ctx)  # people only: one engine action, far cheaper than a thread's hand-over

@@ -262,7 +262,8 @@ async def test_a_group_upgraded_to_a_supergroup_keeps_its_table(store, redis, ke
             anna.send(-555, "/neu bauerchen")
             tid = await tg.wait_for(lambda: _table_id(tg, -555), what="a table")
             tg.migrate(-555, -100555)
-            await tg.drained()
+            # updates are handled concurrently: wait until the migration moved the table (it reposts it)
+            await tg.wait_for(lambda: newest(tg, -100555, tid), what="the table reposted in the supergroup")
             ben.send(-100555, "/mitspielen")
             await tg.wait_for(lambda: "Ben" in getattr(newest(tg, -100555, tid), "text", ""),
                               what="the table in the supergroup")

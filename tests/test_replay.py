@@ -157,10 +157,15 @@ VALID = {
 
 
 @pytest.mark.parametrize("name", sorted(INVALID))
-def test_invalid_file_is_refused(name):
+def test_invalid_file_is_refused(name, tmp_path, capsys):
     with pytest.raises(ReplayError) as exc:
         load(json.dumps(INVALID[name]))
     assert "\n" not in str(exc.value)
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(INVALID[name]))
+    assert main(["replay", str(path)]) == 2
+    out = capsys.readouterr()
+    assert out.out == "" and out.err.count("\n") == 1
 
 
 @pytest.mark.parametrize("name", sorted(VALID))

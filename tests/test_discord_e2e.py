@@ -7,15 +7,19 @@ sent them. The transcript is then checked against what the store holds.
 
 from __future__ import annotations
 
+import json
 import time
 
+from prometheus_client import REGISTRY
+
 import engine
+
 from bot import render, tokens
 from bot.table import Table
 from tests.transcript import assert_log_sound
 from tests.fake_discord import FakeDiscord, Member
-from tests.fake_discord.harness import (FAST, Players, fake_for, open_table, running_bot,
-                                        table_message)
+from tests.fake_discord.harness import (FAST, Players, fake_for, hand_of, open_table, press, press_verb, running_bot,
+                                        table_message, table_tokens, version)
 
 GUILD = 81_000_000_000_000_000
 CHANNEL = 81_000_000_000_000_100
@@ -88,5 +92,124 @@ async def test_a_whole_bauerchen_match_in_a_channel(store, redis, key_prefix):
         assert_hands_private(fake, table)
         await assert_log_sound(store, table, "discord")
         assert not [c for c in fake.calls if c.status == 429], "the pacing let a 429 through"
+        edits = REGISTRY.get_sample_value("stammtisch_platform_api_calls_total",
+                                          {"platform": "discord", "method": "edit_message", "outcome": "ok"})
+        assert edits >= len([c for c in fake.calls if c.method == "PATCH" and c.status == 200]), "calls are counted"
         table_posts = [m for m in fake.seen_by(0, CHANNEL) if _tokens(m)]
         assert len(table_posts) == 1, "one table message, edited in place"
+
+
+async def test_a_whole_rams_game_of_five_one_of_them_with_closed_dms(store, redis, key_prefix):
+    async with fake_for(FAST) as fake:
+        members = world(fake, 5, closed=(4,))
+        emil = members[4]
+        async with running_bot(fake, store, redis, key_prefix):
+            tid = await open_table(fake, CHANNEL, members[0], members[1:], "rams", players=5, target=7)
+            await Players(fake, members, CHANNEL, tid, seed=5).play(finished(fake, tid))
+            table = await assert_final_table(fake, store, tid)
+        assert_hands_private(fake, table)
+        await assert_log_sound(store, table, "discord")
+        assert "Abrechnung" in table_message(fake, CHANNEL, tid).content
+        assert not fake.dms(emil.id), "no DM reached the member whose DMs are closed"
+        told = [m for m in fake.seen_by(0, CHANNEL) if f"<@{emil.id}>" in m.content]
+        assert len(told) == 1 and "Direktnachricht" in told[0].content, "the channel is told once"
+        hands = [m for m in fake.messages.values() if m.for_user == emil.id and any(
+            f"st1:{tid}:" in json.dumps(components) for _, components in m.history)]
+        assert hands and all(m.channel_id == CHANNEL for m in hands), "his hand came as ephemeral messages"
+        assert any(p[0] == emil.id and p[2]["type"] == 7 for p in fake_presses(fake, emil)), "he played on them"
+
+
+def fake_presses(fake: FakeDiscord, member: Member) -> list[tuple[int, str, dict]]:
+    """(user id, custom id, response) of every button ``member`` pressed."""
+    return [(r.user.id, r.payload["data"].get("custom_id", ""), r.response or {}) for r in fake.interactions.values()
+            if r.user is member and r.payload.get("type") == 3]
+
+
+async def test_presses_that_must_not_count_are_refused_privately(store, redis, key_prefix):
+    async with fake_for(FAST) as fake:
+        *players, emil = world(fake, 5)
+        async with running_bot(fake, store, redis, key_prefix):
+            tid = await open_table(fake, CHANNEL, players[0], players[1:], "bauerchen")
+
+            def to_act():
+                for m in players:
+                    hand = hand_of(fake, m, CHANNEL, tid)
+                    acts = [t for t in table_tokens(hand, tid) if t.verb == "act"]
+                    if acts:
+                        return m, hand, str(acts[0])
+                return None
+            who, hand, act = await fake.wait_for(to_act, what="a player to act")
+            other = next(m for m in players if m is not who)
+            before = (await store.load(tid))[0]
+
+            async def refused(member, message, custom_id, text=None):
+                answer = await press(fake, member, message, custom_id)
+                assert answer["type"] == 4 and answer["data"]["flags"] & 64, answer
+                assert text is None or text in answer["data"]["content"], answer
+            await refused(emil, table_message(fake, CHANNEL, tid), act)  # a bystander, a card he was never shown
+            answer = await press_verb(fake, emil, CHANNEL, tid, "hand")
+            assert answer["type"] == 4 and answer["data"]["flags"] & 64 and "nicht an diesem Tisch" in answer["data"]["content"]
+            await refused(other, hand_of(fake, other, CHANNEL, tid), act)  # out of turn, with another's card
+            for forged in ("garbage", "st1:" + "x" * 96, f"st1:{tid}:99999:act:pl.AS", f"st1:{tid}:1:act:zz"):
+                await refused(who, hand, forged)
+            assert (await store.load(tid))[0] == before, "nothing was applied"
+
+            iid = who.press(hand, act)
+            assert (await fake.answer(iid))["type"] == 7, "the card is answered by editing his hand"
+            assert (await store.load(tid))[0] == before + 1
+            fake.replay(iid)
+            await fake.wait_for(lambda: any(c.route.startswith("/interactions") and c.status == 400
+                                            for c in fake.calls), what="the replay answered")
+            await refused(who, hand, act, "Schon gespielt")  # the same card on the same (stale) message
+            assert (await store.load(tid))[0] == before + 1, "the duplicate and the stale press were not applied"
+
+            fake.ack_window_s = 0.0  # every answer now comes too late: 10062
+            nxt, nhand, nact = await fake.wait_for(to_act, what="the next player")
+            iid = nxt.press(nhand, nact)
+            await fake.wait_for(lambda: any(c.route.startswith("/interactions") and c.status == 404
+                                            for c in fake.calls), what="the late answer refused")
+            await fake.wait_for(lambda: not table_tokens(hand_of(fake, nxt, CHANNEL, tid), tid) or
+                                hand_of(fake, nxt, CHANNEL, tid).content != nhand.history[-2][0],
+                                what="his hand updated the usual way")
+            assert (await store.load(tid))[0] == before + 2
+        assert not [m for m in fake.messages.values() if m.for_user is None and m.channel_id == CHANNEL
+                    and any(t.verb in ("why",) for t in map(tokens.parse, m.custom_ids()) if t)]
+
+
+async def test_a_restart_in_the_middle_keeps_old_buttons_working(store, redis, key_prefix):
+    async with fake_for(FAST) as fake:
+        members = world(fake)
+        async with running_bot(fake, store, redis, key_prefix):
+            tid = await open_table(fake, CHANNEL, members[0], members[1:], "bauerchen")
+            start = version(fake, CHANNEL, tid)
+            await Players(fake, members, CHANNEL, tid, seed=7).play(lambda: version(fake, CHANNEL, tid) >= start + 6)
+        old = table_message(fake, CHANNEL, tid)
+        old.too_old = True  # Discord refuses more edits of it (30046): the table is posted anew
+        async with running_bot(fake, store, redis, key_prefix):  # a new client and service, the same Redis
+            await Players(fake, members, CHANNEL, tid, seed=8).play(
+                lambda: table_message(fake, CHANNEL, tid).id != old.id)
+            await fake.wait_for(lambda: old.deleted, what="the old table message replaced")
+            current = table_message(fake, CHANNEL, tid)
+            current.deleted = True  # someone deleted it (10008): posted anew as well
+            await Players(fake, members, CHANNEL, tid, seed=9).play(finished(fake, tid))
+            table = await assert_final_table(fake, store, tid)
+        assert_hands_private(fake, table)
+        await assert_log_sound(store, table, "discord")
+        assert len([m for m in fake.seen_by(0, CHANNEL) if table_tokens(m, tid)]) == 1
+
+
+async def test_reminders_and_automatic_moves_mention_the_player_in_the_channel(store, redis, key_prefix):
+    async with fake_for(FAST) as fake:
+        members = world(fake)
+        async with running_bot(fake, store, redis, key_prefix, reminder_after="1s", autoplay_after="2s"):
+            tid = await open_table(fake, CHANNEL, members[0], members[1:], "bauerchen")
+            _, table = await stored(store, tid)
+            seat = engine.from_json(table.state).to_act
+            user_id = table.seats[seat].user.split(":")[1]
+            mentioned = lambda: [m for m in fake.seen_by(0, CHANNEL) if f"<@{user_id}>" in m.content]  # noqa: E731
+            await fake.wait_for(lambda: len(mentioned()) >= 2, what="a reminder and an automatic move")
+        first, second = mentioned()[:2]
+        assert not first.components and not second.components
+        assert (await stored(store, tid))[0] > 0
+        posts = [c for c in fake.calls if c.method == "POST" and c.channel == CHANNEL]
+        assert posts, "notices are posted in the channel"

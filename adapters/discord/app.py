@@ -24,7 +24,7 @@ from bot import tokens
 from bot.outgoing import Command, HandMessage, JoinLink, Notice, Outgoing, Toast, version_of
 from bot.settings import Settings
 
-from . import commands, markup, texts, translate
+from . import commands, markup, metered, texts, translate
 from .deliver import Delivery
 from .outbox import Outbox, SharedLimit
 from .tuning import Tuning
@@ -49,7 +49,7 @@ class _Client(discord.AutoShardedClient):
     """discord.py's client with the bot's commands, buttons and interaction handling."""
 
     def __init__(self, bot: "DiscordBot", **kwargs) -> None:
-        super().__init__(intents=INTENTS, **kwargs)
+        super().__init__(intents=INTENTS, http_trace=metered.trace_config(), **kwargs)
         self.bot = bot
         self.tree = app_commands.CommandTree(self)
 
@@ -212,8 +212,9 @@ class DiscordBot:
                 rest.remove(hand)
             elif not interaction.response.is_done():
                 await interaction.response.defer()
-        except discord.HTTPException as exc:
+        except discord.HTTPException as exc:  # too late (10062) or answered before: his hand goes the usual way
             log.info("interaction %s not answered: %s", interaction.id, exc)
+            rest = [o for o in outs if o is not toast]
         self.delivery.carry_out(rest, version)
 
     @staticmethod

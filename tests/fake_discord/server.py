@@ -126,6 +126,7 @@ class _Interaction:
     channel_id: int
     created: float
     message_id: int | None = None
+    payload: dict = field(default_factory=dict)
     response: dict | None = None
     answered: asyncio.Event = field(default_factory=asyncio.Event)
     original: int | None = None
@@ -254,8 +255,14 @@ class FakeDiscord:
             payload["user"] = member.user
         if message is not None:
             payload["message"] = message.payload(self.bot)
+        rec.payload = payload
         self._dispatch("INTERACTION_CREATE", payload, self._shard_of(channel))
         return str(rec.id)
+
+    def replay(self, interaction_id: str) -> None:
+        """Deliver an interaction again, as the gateway may after a reconnect."""
+        rec = self.interactions[int(interaction_id)]
+        self._dispatch("INTERACTION_CREATE", rec.payload, self._shard_of(self.channels[rec.channel_id]))
 
     def slash(self, member: Member, channel_id: int, name: str, options: dict[str, Any]) -> str:
         """A member runs a slash command (options by their canonical names)."""

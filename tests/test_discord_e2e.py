@@ -7,6 +7,7 @@ sent them. The transcript is then checked against what the store holds.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 
@@ -40,7 +41,7 @@ async def stored(store, table_id: str) -> tuple[int, Table]:
 
 def finished(fake: FakeDiscord, table_id: str):
     """A predicate: the table message shows the final summary (its Rematch button)."""
-    return lambda: any(t.verb == "rematch" for t in _tokens(table_message(fake, CHANNEL, table_id)))
+    return finished_in(fake, CHANNEL, table_id)
 
 
 def _tokens(message) -> list[tokens.Token]:
@@ -213,3 +214,35 @@ async def test_reminders_and_automatic_moves_mention_the_player_in_the_channel(s
         assert (await stored(store, tid))[0] > 0
         posts = [c for c in fake.calls if c.method == "POST" and c.channel == CHANNEL]
         assert posts, "notices are posted in the channel"
+
+
+async def test_two_processes_split_the_shards_and_share_redis(store, redis, key_prefix):
+    async with fake_for(FAST) as fake:
+        guilds = [g for g in range(GUILD, GUILD + (8 << 22), 1 << 22)]
+        by_shard = {(g >> 22) % 2: g for g in guilds}
+        rooms = {}
+        for shard, guild in sorted(by_shard.items()):
+            rooms[shard] = guild + 7
+            fake.guild(guild, f"Server {shard}", {guild + 7: "karten"})
+        people = {shard: [fake.member(2000 + 10 * shard + i, f"{n}{shard}") for i, n in enumerate(["Anna", "Ben", "Cleo",
+                                                                                              "Dora"])]
+                  for shard in rooms}
+        shards = dict(discord_shard_count=2)
+        async with running_bot(fake, store, redis, key_prefix, discord_shard_ids="0", **shards), \
+                running_bot(fake, store, redis, key_prefix, discord_shard_ids="1", **shards):
+            assert sorted((s.shard_id, s.shard_count) for s in fake.sessions) == [(0, 2), (1, 2)]
+            assert len([c for c in fake.calls if c.route.endswith("/commands")]) == 1, "only shard 0 syncs"
+            tids = await asyncio.gather(*(open_table(fake, room, people[s][0], people[s][1:], "bauerchen")
+                                          for s, room in rooms.items()))
+            await asyncio.gather(*(Players(fake, people[s], room, tid, seed=11).play(finished_in(fake, room, tid))
+                                   for (s, room), tid in zip(rooms.items(), tids)))
+            for tid in tids:
+                _, table = await stored(store, tid)
+                assert table.status == "finished"
+                await assert_log_sound(store, table, "discord")
+        assert not [c for c in fake.calls if c.status == 429]
+
+
+def finished_in(fake: FakeDiscord, channel_id: int, table_id: str):
+    """A predicate: the table message in ``channel_id`` shows the final summary."""
+    return lambda: any(t.verb == "rematch" for t in _tokens(table_message(fake, channel_id, table_id)))

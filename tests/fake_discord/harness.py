@@ -172,5 +172,5 @@ class Players:
             self.presses.append((member.id, str(token), answer))
             if answer["type"] == 4:
                 self._refused.add((member.id, str(token)))
-            else:
+            elif answer["type"] is not None:  # None: answered too late (a loaded machine); he looks again
                 self._played[member.id] = token.version

@@ -128,6 +128,9 @@ class _Interaction:
     message_id: int | None = None
     payload: dict = field(default_factory=dict)
     response: dict | None = None
+    answered_at: float | None = None
+    refused: int | None = None
+    """The error code of a refused first answer (10062: too late)."""
     answered: asyncio.Event = field(default_factory=asyncio.Event)
     original: int | None = None
 
@@ -200,7 +203,7 @@ class FakeDiscord:
         channel = self.dm_of.get(user_id)
         return self.seen_by(user_id, channel) if channel else []
 
-    async def wait_for(self, predicate: Callable[[], Any], what: str, timeout: float = 20.0) -> Any:
+    async def wait_for(self, predicate: Callable[[], Any], what: str, timeout: float = 60.0) -> Any:
         """Wait until ``predicate()`` is truthy (re-checked on every change); its value."""
         deadline = time.monotonic() + timeout
         while True:
@@ -218,11 +221,12 @@ class FakeDiscord:
         changed, self._changed = self._changed, asyncio.Event()
         changed.set()
 
-    async def answer(self, interaction_id: str, timeout: float = 20.0) -> dict:
-        """The response the bot gave to an interaction (its callback body)."""
+    async def answer(self, interaction_id: str, timeout: float = 60.0) -> dict:
+        """The response the bot gave to an interaction (its callback body); ``{"type": None, "error": code}``
+        if the answer was refused (too late)."""
         rec = self.interactions[int(interaction_id)]
         await asyncio.wait_for(rec.answered.wait(), timeout)
-        return rec.response
+        return rec.response or {"type": None, "error": rec.refused}
 
     def original(self, interaction_id: str) -> Msg | None:
         """The message an interaction's response created or updated."""
@@ -454,13 +458,17 @@ class FakeDiscord:
 
     async def _callback(self, request: web.Request) -> web.Response:
         rec = self.interactions.get(int(request.match_info["interaction"]))
-        if rec is None or rec.token != request.match_info["token"] or \
-                time.monotonic() - rec.created > self.ack_window_s:
+        if rec is None or rec.token != request.match_info["token"]:
+            return _error(404, 10062, "Unknown interaction")
+        if rec.response is None and time.monotonic() - rec.created > self.ack_window_s:
+            rec.refused = 10062
+            rec.answered.set()
             return _error(404, 10062, "Unknown interaction")
         if rec.response is not None:
             return _error(400, 40060, "Interaction has already been acknowledged.")
         body = await _body(request)
         rec.response = body
+        rec.answered_at = time.monotonic()
         kind, data = body["type"], body.get("data") or {}
         if kind == 4:  # a new message in the channel (ephemeral: only for him)
             rec.original = self._new(rec.channel_id, data, rec.user).id

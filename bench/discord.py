@@ -1,0 +1,129 @@
+"""Discord REST calls per card, peak edits per channel and interaction-to-answer times; prints figures.
+
+Simulated members play at ``--tables`` tables at once (four each, in their own channels), as fast
+as they can, by pressing the buttons on their hands; the real bot (discord.py, service, store on
+a real Redis) talks to the fake Discord of the tests, which enforces 5 messages or edits per
+channel per 5 s and answers 429 beyond. ``--scale`` shrinks the window by that factor (1 =
+Discord's real limit; 0.25 plays four times faster at the same ratio).
+
+    .venv/bin/python bench/discord.py [--game bauerchen] [--tables 20] [--deals 1] [--scale 0.25]
+
+Printed: REST calls per card played (every call but logging in and syncing the commands), by
+route; the peak number of messages and edits to one channel in any window (a table channel, and
+a DM); 429 answers; and the time from an interaction's dispatch to the bot's answer (p50, p99,
+max). Aims: at most 2 calls per card, the peak within the limit, no 429, p99 under 250 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import secrets
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path[0] = str(Path(__file__).resolve().parents[1])  # not bench/, whose discord.py would shadow the SDK
+
+from bench.telegram import peak  # noqa: E402
+from bot.redis_conn import connect  # noqa: E402
+from bot.settings import load_settings  # noqa: E402
+from bot.store import Store  # noqa: E402
+from bot.table import Table  # noqa: E402
+from tests.fake_discord.harness import FAST, Players, fake_for, open_table, running_bot  # noqa: E402
+
+GUILD = 82_000_000_000_000_000
+NAMES = ["Anna", "Ben", "Cleo", "Dora"]
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The ``q`` quantile (0..1) of ``values`` (nearest rank)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q * len(ordered)) - 1))] if ordered else 0.0
+
+
+async def bench(game: str, tables: int, deals: int, scale: float) -> dict:
+    """Play ``deals`` deals of ``game`` at ``tables`` tables at once, four fast people at each."""
+    tuning = FAST.model_copy(update={"channel_window_s": 5.0 * scale, "slack_s": 0.02 * scale,
+                                     "tick_interval_s": 1.0})
+    channels = [GUILD + 100 + i for i in range(tables)]
+    with tempfile.TemporaryDirectory() as tmp:
+        settings = load_settings(data_dir=Path(tmp))
+        redis = await connect(settings)
+        prefix = f"bench{secrets.token_hex(4)}"
+        store = Store(redis, prefix=prefix)
+        try:
+            async with fake_for(tuning) as fake:
+                fake.guild(GUILD, "Stammtisch Bench", {c: f"tisch-{i}" for i, c in enumerate(channels)})
+                seats = [[fake.member(10_000 + 10 * t + i, f"{n}{t}") for i, n in enumerate(NAMES)]
+                         for t in range(tables)]
+                async with running_bot(fake, store, redis, prefix, tuning):
+                    ids = await asyncio.gather(*(open_table(fake, c, ms[0], ms[1:], game)
+                                                 for c, ms in zip(channels, seats)))
+                    first, t0 = len(fake.calls), time.monotonic()
+                    since = {iid for iid in fake.interactions}
+                    done: dict[str, bool] = {}
+
+                    async def watch() -> None:
+                        while True:
+                            for tid in ids:
+                                loaded = await store.load(tid)
+                                table = Table.load(loaded[1]) if loaded else None
+                                done[tid] = table is None or table.deals >= deals or table.status != "playing"
+                            fake.touch()
+                            await asyncio.sleep(0.1)
+                    watcher = asyncio.ensure_future(watch())
+                    try:
+                        await asyncio.gather(*(Players(fake, ms, c, tid, seed=i).play(
+                            lambda tid=tid: done.get(tid, False), timeout=3600)
+                            for i, (c, ms, tid) in enumerate(zip(channels, seats, ids))))
+                    finally:
+                        watcher.cancel()
+                    elapsed = time.monotonic() - t0
+                    calls = [c for c in fake.rest_calls() if c.at >= t0]
+                    acks = [r.answered_at - r.created for iid, r in fake.interactions.items()
+                            if iid not in since and r.answered_at is not None]
+                    cards = 0
+                    for tid in ids:
+                        moves = [m for e in await store.log(tid) for m in json.loads(e)["moves"]]
+                        cards += sum(1 for m in moves if m.get("a", {}).get("action") == "play")
+                    late = len(fake.calls) - first
+        finally:
+            keys = [k async for k in redis.scan_iter(match=f"{prefix}:*")]
+            if keys:
+                await redis.unlink(*keys)
+            await redis.aclose()
+    sends = [c for c in calls if c.channel is not None and c.status == 200 and c.method in ("POST", "PATCH", "DELETE")]
+    window = tuning.channel_window_s
+    by_channel = {ch: [c.at for c in sends if c.channel == ch] for ch in {c.channel for c in sends}}
+    return {
+        "game": game, "tables": tables, "deals": deals, "scale": scale, "seconds": round(elapsed, 1),
+        "cards": cards, "rest_calls": len(calls), "calls_per_card": round(len(calls) / max(cards, 1), 2),
+        "by_route": {r: sum(1 for c in calls if f"{c.method} {c.route}" == r)
+                     for r in sorted({f"{c.method} {c.route}" for c in calls})},
+        "peak_table_channel_per_window": max((peak(by_channel.get(c, []), window) for c in channels), default=0),
+        "peak_any_channel_per_window": max((peak(v, window) for v in by_channel.values()), default=0),
+        "channel_limit": f"{tuning.channel_messages} per {window:g} s",
+        "answers_429": sum(1 for c in fake.calls[first:first + late] if c.status == 429),
+        "interactions": len(acks),
+        "ack_ms": {"p50": round(1000 * statistics.median(acks), 1) if acks else None,
+                   "p99": round(1000 * percentile(acks, 0.99), 1), "max": round(1000 * max(acks, default=0), 1)},
+    }
+
+
+def main() -> None:
+    """Parse the arguments, run the benchmark, print the figures as JSON."""
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--game", default="bauerchen")
+    p.add_argument("--tables", type=int, default=20)
+    p.add_argument("--deals", type=int, default=1)
+    p.add_argument("--scale", type=float, default=0.25, help="window scale: 1 = Discord's real limit")
+    args = p.parse_args()
+    print(json.dumps(asyncio.run(bench(args.game, args.tables, args.deals, args.scale)), indent=2))
+
+
+if __name__ == "__main__":
+    main()

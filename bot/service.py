@@ -227,7 +227,7 @@ class Service:
             return await self._typed(cmd)
         except Refused as r:
             metrics.refused(None, cmd.chat.platform, r.key)
-            lang = await self._chat_lang(cmd)
+            lang = await self._toast_lang(cmd)
             return [Toast(cmd.user, cmd.chat, t(lang, r.key, **r.params))]
         except UNAVAILABLE:
             raise  # answered by handle, logged once per outage
@@ -235,7 +235,7 @@ class Service:
             log.exception("command refused after an unexpected error: %r", cmd)
             # input no parser above foresaw is not understood; anything else is our failure
             key = "not_understood" if isinstance(exc, (ValueError, OverflowError, RecursionError)) else "failed"
-            lang = await self._chat_lang(cmd)
+            lang = await self._toast_lang(cmd)
             return [Toast(cmd.user, cmd.chat, t(lang, key))]
 
     async def tick(self, now: float | None = None, table: str | None = None) -> list[Outgoing]:
@@ -427,6 +427,13 @@ class Service:
         if cmd.chat.private and supported(cmd.lang):
             return cmd.lang
         return self.settings.lang
+
+    async def _toast_lang(self, cmd: Command) -> str:
+        """The language of an answer only the sender sees: the chat's, else his client's, else the default."""
+        lang = await self.store.get_chat_setting(cmd.chat.key, "lang")
+        if supported(lang):
+            return lang
+        return cmd.lang if supported(cmd.lang) else self.settings.lang
 
     # ------------------------------------------------------------------ typed commands
     async def _typed(self, cmd: Command) -> list[Outgoing]:

@@ -130,6 +130,9 @@ async def test_presses_that_must_not_count_are_refused_privately(store, redis, k
     async with fake_for(FAST) as fake:
         *players, emil = world(fake, 5)
         async with running_bot(fake, store, redis, key_prefix):
+            cleo = players[2]  # an English client, in a channel that chose no language
+            answer = await fake.answer(cleo.slash(CHANNEL, "join"))
+            assert answer["data"]["flags"] & 64 and answer["data"]["content"].startswith("No table"), answer
             tid = await open_table(fake, CHANNEL, players[0], players[1:], "bauerchen")
 
             def to_act():

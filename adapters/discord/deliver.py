@@ -68,8 +68,8 @@ class Delivery:
         self.langs: Bounded[str, str] = Bounded()
         self._dm: Bounded[int, int] = Bounded()
         self._closed: Bounded[tuple[str, str], bool] = Bounded()
-        self._ephemeral: Bounded[tuple[str, str], tuple[discord.Interaction, float]] = Bounded()
-        self._reposts: set[str] = set()
+        self._ephemeral: Bounded[tuple[str, str], tuple[discord.Interaction, float]] = Bounded(2000)
+        self._reposts: Bounded[str, bool] = Bounded()
         self._posts = itertools.count()
 
     def carry_out(self, outs: list[Outgoing], version: int | None = None) -> None:
@@ -89,12 +89,11 @@ class Delivery:
     def table(self, out: TableMessage, version: int | None) -> None:
         """Show the table in its channel, edited in place."""
         if out.repost:
-            self._reposts.add(out.table_id)
+            self._reposts[out.table_id] = True
         channel_id = int(out.chat.chat_id)
 
         async def send() -> None:
-            repost = out.table_id in self._reposts
-            self._reposts.discard(out.table_id)
+            repost = self._reposts.pop(out.table_id, False)
             ref = MessageRef.parse(await self.refs.get_ref(out.table_id, TABLE_REF))
             if ref and ref.chat_id == channel_id:
                 if version is not None and version < ref.version:

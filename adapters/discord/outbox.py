@@ -143,5 +143,7 @@ class Outbox:
             tries = 0
             if job.version is not None:
                 self._shown[(channel_id, slot)] = max(job.version, self._shown.get((channel_id, slot), -1))
-        if self._pending.get(channel_id) is queue and not queue:
+        if self._pending.get(channel_id) is queue and not queue:  # idle: a later job starts a new sender
             del self._pending[channel_id]
+            if self._tasks.get(channel_id) is asyncio.current_task():
+                del self._tasks[channel_id]

@@ -77,7 +77,7 @@ async def bench(game: str, tables: int, deals: int, scale: float) -> dict:
                             await asyncio.sleep(0.1)
                     watcher = asyncio.ensure_future(watch())
                     try:
-                        await asyncio.gather(*(Players(fake, ms, c, tid, seed=i).play(
+                        await asyncio.gather(*(Players(fake, ms, c, tid, seed=i, careful=True).play(
                             lambda tid=tid: done.get(tid, False), timeout=3600)
                             for i, (c, ms, tid) in enumerate(zip(channels, seats, ids))))
                     finally:

@@ -117,9 +117,13 @@ class Players:
         channel_id: where the table is.
         table_id: the table they play at.
         seed: for their random choices.
+        careful: press only the playable cards and choices (no dimmed card), and double only when
+            there is nothing else to do; a curious player also presses dimmed cards.
     """
 
-    def __init__(self, fake: FakeDiscord, members: list[Member], channel_id: int, table_id: str, seed: int = 0):
+    def __init__(self, fake: FakeDiscord, members: list[Member], channel_id: int, table_id: str, seed: int = 0,
+                 careful: bool = False):
+        self.careful = careful
         self.fake = fake
         self.members = members
         self.channel_id = channel_id
@@ -149,8 +153,9 @@ class Players:
         message = hand_of(self.fake, member, self.channel_id, self.table_id)
         out = [t for t in table_tokens(message, self.table_id)
                if t.version > self._played.get(member.id, -1) and (member.id, str(t)) not in self._refused
-               and t.verb in ("act", "why")]
-        return message, out
+               and t.verb in (("act",) if self.careful else ("act", "why"))]
+        calm = [t for t in out if t.arg not in ("sp", "st")]
+        return message, calm if self.careful and calm else out
 
     async def _player(self, member: Member, until: Callable[[], bool], deadline: float) -> None:
         if not member.dms_open:

@@ -87,13 +87,23 @@ class TableMessage:
 
 @dataclass(frozen=True)
 class HandMessage:
-    """Show one player his hand privately (edit in place where possible). Never sent to anyone else."""
+    """Show one player his hand privately (edit in place where possible). Never sent to anyone else.
+
+    ``notify`` says how: ``False`` edits the player's hand message silently (fast play, or
+    nothing new for him to do); ``True`` means the turn has just passed to a player who has not
+    acted at this table for a while, and he wants to hear of it: the hand is posted anew as a
+    message that notifies his phone, and the previous hand message of the table loses its
+    buttons or is deleted. Every adapter implements both (Telegram: ``sendMessage`` and
+    ``deleteMessage``; Discord: a new DM where an edit would be silent). The bot layer sets it
+    at most once per turn (see :mod:`bot.notify`).
+    """
 
     user: UserRef
     chat: ChatRef
     table_id: str
     text: str
     buttons: tuple[tuple[Button, ...], ...] = ()
+    notify: bool = False
 
 
 @dataclass(frozen=True)

@@ -79,6 +79,8 @@ class Table(BaseModel):
     ``best`` the best trick so far as [seat, eyes], ``last`` the last finished deal's result.
     ``remind`` and ``auto`` are the turn timers in seconds (``None``: off), ``since`` is when
     the seat to act got its turn, ``rematched`` whether the rematch was started.
+    ``seen`` holds when each seated person last acted at the table (user key: epoch seconds),
+    ``pace`` the chosen :mod:`bot.pace` preset (empty: the bot's default timers).
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -105,6 +107,8 @@ class Table(BaseModel):
     rematched: bool = False
     level: Level = "normal"
     """The level of computer players added without one, and of the computer playing for a person."""
+    seen: dict[str, float] = Field(default_factory=dict)
+    pace: str = ""
 
     # ----------------------------------------------------------- JSON
     def dump(self) -> str:

@@ -1,0 +1,93 @@
+"""Turn notifications: the hand of a player who gets the turn after a while away is marked to notify."""
+
+from __future__ import annotations
+
+from bot import notify
+from bot.outgoing import HandMessage, Notice
+from bot.table import Table
+from tests.servicekit import GROUP, Players, button, of, press, private, say, service, table_msg, user
+
+T0 = 1_800_000_000.0  # 09:00 in Berlin: outside the default quiet hours
+
+
+async def four_at_bauer(store, now: list[float]):
+    svc = service(store, seed=5, clock=lambda: now[0])
+    users = [user(i) for i in range(4)]
+    players = Players(svc, GROUP, users, seed=2)
+    table = table_msg(await players.send(say(GROUP, users[0], "neu bauer")))
+    for u in users[1:]:
+        table = table_msg(await players.send(press(GROUP, u, button(table, "join").token)))
+    await players.send(press(GROUP, users[0], button(table, "start").token))
+    return svc, players, users
+
+
+def notifying(effects: list) -> list[HandMessage]:
+    return [h for h in of(effects, HandMessage) if h.notify]
+
+
+async def test_fast_play_edits_silently_and_slow_play_notifies_once_per_turn(store):
+    now = [T0]
+    svc, players, users = await four_at_bauer(store, now)
+    for _ in range(12):  # everybody acts within seconds
+        now[0] += 3
+        assert notifying(await players.step()) == []
+    for _ in range(12):  # every move takes ten minutes: the next player has been away that long
+        now[0] += 600
+        before = players.to_act()[0]
+        effects = await players.step()
+        after = players.to_act()
+        marked = notifying(effects)
+        if after is None or after[0].key == before.key:
+            assert marked == []
+        else:
+            assert [h.user.key for h in marked] == [after[0].key], "exactly the player whose turn it is now"
+            assert marked[0].buttons, "with the buttons to act"
+
+
+async def test_nothing_new_for_the_player_to_act_notifies_nobody(store):
+    now = [T0]
+    svc, players, users = await four_at_bauer(store, now)
+    now[0] += 3600
+    u, _ = players.to_act()
+    effects = await players.send(say(GROUP, u, "hand"))
+    assert notifying(effects) == [], "asking for the hand is not a new turn"
+
+
+async def test_each_player_chooses_per_chat_and_in_private_for_every_chat(store):
+    now = [T0]
+    svc, players, users = await four_at_bauer(store, now)
+    anna = users[0]
+    notice = of(await svc.handle(say(GROUP, anna, "benachrichtigung nur erinnerungen")), Notice)[0]
+    assert "nur Erinnerungen" in notice.text
+    assert await notify.current(store, GROUP, anna) == notify.REMINDERS
+    ben = users[1]
+    await svc.handle(say(private(ben), ben, "notify off"))
+    assert await notify.current(store, GROUP, ben) == notify.OFF, "his default from the private chat"
+    await svc.handle(say(GROUP, ben, "notify every turn"))
+    assert await notify.current(store, GROUP, ben) == notify.EVERY, "the chat's choice comes first"
+    refusal = await svc.handle(say(GROUP, ben, "notify sometimes"))
+    assert refusal[0].text.startswith("Benachrichtigung:") and await notify.current(store, GROUP, ben) == notify.EVERY
+    shown = of(await svc.handle(say(GROUP, ben, "benachrichtigung")), Notice)[0]
+    assert "jedem Zug" in shown.text
+
+    for _ in range(40):  # slow play: only the players who want every turn are notified
+        now[0] += 600
+        for h in notifying(await players.step()):
+            assert h.user.key != anna.key
+
+
+async def test_a_player_who_wants_nothing_is_not_mentioned_by_the_reminder(store):
+    now = [T0]
+    svc, players, users = await four_at_bauer(store, now)
+    for u in users:
+        await svc.handle(say(private(u), u, "benachrichtigung aus"))
+    table = Table.load((await store.load(players.table.table_id))[1])
+    reminders = [n for n in await svc.tick(table.since + table.remind + 1) if isinstance(n, Notice)]
+    assert len(reminders) == 1 and reminders[0].mentions == () and reminders[0].text.startswith("⏰")
+
+
+def test_mode_words():
+    assert notify.mode_of(("jeder", "Zug")) == notify.EVERY
+    assert notify.mode_of(("nur", "Erinnerungen")) == notify.REMINDERS
+    assert notify.mode_of(("aus",)) == notify.OFF
+    assert notify.mode_of(("x" * 5000,)) is None

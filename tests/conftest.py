@@ -21,6 +21,10 @@ import redis.asyncio as aioredis
 from bot.redis_conn import embedded_url
 from bot.store import Store
 
+# Turn timers run on the wall clock in the end-to-end tests: no default quiet hours, so they pass at
+# night too (tests of quiet hours set them explicitly, with a test clock).
+os.environ.setdefault("STAMMTISCH_QUIET_HOURS", "off")
+
 
 @pytest.fixture(scope="session")
 def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:

@@ -6,20 +6,34 @@ A sliding-window log: each allowed send is a member of a sorted set scored by th
 plus the steady rate through in one window, this never allows more than ``limit`` in any window
 of that length, which is what Telegram's limits ask for. It costs one small set per key (at most
 ``limit`` members, expiring with the window).
+
+:class:`Gate` puts a bot-wide limit (about 30 messages a second per Telegram token,
+:data:`TELEGRAM_GLOBAL`; Discord's global limit, :data:`DISCORD_GLOBAL`) in front of every
+chat's sender: senders wait in one first-come queue, so each waiting chat gets a send before
+any chat gets its next one, and a busy bot slows every chat down evenly instead of collecting
+429 answers. With a :class:`Limiter` the limit holds for all processes of the bot together.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import secrets
+import time
 
 from redis.asyncio import Redis
 from redis.exceptions import TimeoutError
 
 from .outage import UNAVAILABLE, Outage
 
-__all__ = ["Limiter"]
+__all__ = ["Limiter", "Gate", "TELEGRAM_GLOBAL", "DISCORD_GLOBAL"]
+
+TELEGRAM_GLOBAL = (30, 1.0)
+"""Messages per second per Telegram bot token, in all chats together (Telegram's broadcast limit)."""
+DISCORD_GLOBAL = (50, 1.0)
+"""Requests per second per Discord bot token (Discord's global rate limit)."""
+_IN_FLIGHT_POLL_S = 0.01
 
 log = logging.getLogger(__name__)
 
@@ -89,3 +103,60 @@ class Limiter:
         """Wait until a send is allowed under :meth:`wait_time`'s rule, and record it."""
         while (wait := await self.wait_time(key, limit, window_s)) > 0:
             await asyncio.sleep(wait)
+
+
+class Gate:
+    """A bot-wide send limit with fair, first-come queueing between the chats' senders.
+
+    In this process the window counts from the end of each call (a call in flight counts as
+    current), so network jitter never brings more than ``limit`` calls into one window at the
+    platform's side; with ``shared`` the limit holds for all processes together as well.
+
+    Args:
+        limit: sends allowed per window in all chats together.
+        window_s: the window in seconds.
+        shared: the Redis limiter that makes the limit hold across processes; ``None`` keeps
+            it in this process only.
+        key: the limiter key, one per bot token (e.g. ``tg:global:<bot id>``).
+        slack_s: added to the shared window, a margin for network jitter between processes.
+    """
+
+    def __init__(self, limit: int, window_s: float, shared: Limiter | None = None, key: str = "global",
+                 slack_s: float = 0.0) -> None:
+        if limit < 1 or window_s <= 0:
+            raise ValueError("limit must be at least 1 and window_s positive")
+        self.limit = limit
+        self.window_s = window_s
+        self.shared = shared
+        self.key = key
+        self.slack_s = slack_s
+        self._queue = asyncio.Lock()  # wakes its waiters first come, first served
+        self._sent: list[float] = []  # when each recent call ended; inf while it is in flight
+
+    async def acquire(self) -> None:
+        """Wait for this sender's turn and for room under the limit; then the call is in flight.
+
+        Every acquire must be followed by :meth:`done` when the call has ended.
+        """
+        async with self._queue:
+            while True:
+                wait = self._local_wait()
+                if wait <= 0 and self.shared is not None:
+                    wait = await self.shared.wait_time(self.key, self.limit, self.window_s + self.slack_s)
+                if wait <= 0:
+                    self._sent.append(math.inf)
+                    return
+                await asyncio.sleep(wait)
+
+    def done(self) -> None:
+        """The call granted by :meth:`acquire` has ended (successfully or not)."""
+        if math.inf in self._sent:
+            self._sent[self._sent.index(math.inf)] = time.monotonic()
+
+    def _local_wait(self) -> float:
+        now = time.monotonic()
+        self._sent = [t for t in self._sent if t > now - self.window_s]
+        if len(self._sent) < self.limit:
+            return 0.0
+        first = min(self._sent)
+        return first + self.window_s - now if first < math.inf else _IN_FLIGHT_POLL_S

@@ -13,7 +13,7 @@ import time
 import pytest
 import redis.asyncio as aioredis
 
-from bot.ratelimit import Limiter
+from bot.ratelimit import Gate, Limiter
 
 Bracket = tuple[float, float]
 
@@ -111,3 +111,30 @@ async def test_never_more_than_the_limit_in_any_window_across_processes(redis, r
     first, second = await asyncio.to_thread(in_processes, _send_worker, args, args)
     assert len(first) == len(second) == 12
     assert breaches(first + second, limit, window) == []
+
+
+async def test_the_gate_serves_waiting_chats_in_turn(redis, key_prefix):
+    gate = Gate(1, 0.02, Limiter(redis, prefix=key_prefix), "tg:global:1")
+    order: list[str] = []
+
+    async def chat(name: str) -> None:
+        for _ in range(3):
+            await gate.acquire()
+            order.append(name)
+            gate.done()
+
+    await asyncio.gather(chat("a"), chat("b"), chat("c"))
+    assert order == ["a", "b", "c"] * 3, "each waiting chat gets a send before any chat gets its next"
+
+
+async def test_the_gate_counts_calls_in_flight_and_from_their_end():
+    gate = Gate(2, 0.05)
+    await gate.acquire()
+    await gate.acquire()
+    third = asyncio.ensure_future(gate.acquire())
+    await asyncio.sleep(0.1)
+    assert not third.done(), "two calls still in flight fill the window"
+    gate.done()
+    ended = time.monotonic()
+    await asyncio.wait_for(third, 5)
+    assert time.monotonic() - ended >= 0.05

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
+from dataclasses import replace
 
 import pytest
 from telegram import Bot
@@ -113,8 +115,23 @@ async def test_hands_go_to_their_owners_edited_in_place(tg, rig):
     await rig.run([hand(player(11, "Anna"), "Anna: A♠ K♠", 1), hand(player(12, "Ben"), "Ben: B♣", 1)])
     await rig.run([hand(player(11, "Anna"), "Anna: K♠", 2)])
     assert [m.text for m in tg.chat(anna.id)] == ["Anna: K♠"] and [m.text for m in tg.chat(ben.id)] == ["Ben: B♣"]
+    first = tg.last(anna.id).message_id
     await rig.run([hand(player(11, "Anna"), "Anna: K♠ (again)", 2)], resend_hand_of=player(11, "Anna"))
-    assert [m.text for m in tg.chat(anna.id)] == ["Anna: K♠", "Anna: K♠ (again)"]
+    assert [m.text for m in tg.chat(anna.id)] == ["Anna: K♠ (again)"], "posted anew, the old hand deleted"
+    assert tg.deleted == [(anna.id, first)]
+
+
+async def test_a_notifying_hand_is_posted_anew_and_the_old_one_deleted_or_disarmed(tg, rig):
+    anna = tg.user(11, "Anna", started=True)
+    await rig.run([hand(player(11, "Anna"), "Anna: A♠ K♠", 1)])
+    await rig.run([replace(hand(player(11, "Anna"), "Anna: A♠ K♠, du bist dran", 2), notify=True)])
+    assert [m.text for m in tg.chat(anna.id)] == ["Anna: A♠ K♠, du bist dran"]
+    assert [m for _, m, _, status in tg.calls if status == 200 and m != "getMe"] == [
+        "sendMessage", "sendMessage", "deleteMessage"], "one new message, nothing edited"
+    tg.fail_deletes = True  # Telegram refuses to delete messages older than 48 hours
+    await rig.run([replace(hand(player(11, "Anna"), "Anna: K♠, du bist dran", 4), notify=True)])
+    old, new = tg.chat(anna.id)
+    assert old.markup is None and new.text == "Anna: K♠, du bist dran" and new.buttons
 
 
 async def test_an_unreachable_player_is_told_once_in_the_group_how_to_get_his_hand(tg, rig):
@@ -178,3 +195,33 @@ def test_bounded_forgets_the_oldest_writes():
         memory[i] = i
     memory[2] = 20
     assert list(memory.items()) == [(3, 3), (4, 4), (2, 20)]
+
+
+def test_the_pacer_forgets_chats_whose_moment_has_passed():
+    pacer = Pacer(Tuning(chat_window_s=0.001, group_window_s=0.02))
+    for chat in range(1, 20_001):
+        pacer.sent(chat)
+        if chat % 1000 == 0:
+            time.sleep(0.002)  # the earlier chats' next free moment has passed
+    assert len(pacer) < 2100, len(pacer)
+
+
+async def test_a_burst_of_50_tables_from_two_processes_stays_under_the_global_limit(store, redis, key_prefix):
+    tuning = Tuning(group_messages=20, group_window_s=0.6, chat_messages=1, chat_window_s=0.03, slack_s=0.1,
+                    global_messages=30, global_window_s=1.0)
+    groups = [-2000 - i for i in range(50)]
+    async with FakeTelegram(group_limit=(20, 0.6), chat_limit=(1, 0.03), global_limit=(30, 1.0)) as tg:
+        for g in groups:
+            tg.group(g, f"Tisch {g}")
+            assert await store.create(f"B{-g}", f"telegram:{g}:", "{}", [])
+        async with Bot(tg.token, base_url=tg.base_url) as bot:
+            await bot.initialize()
+            shared = Limiter(redis, prefix=key_prefix)
+            rigs = [Rig(tg, bot, store, tuning, shared) for _ in range(2)]  # two processes, one token
+            for i, g in enumerate(groups):
+                chat, rig = group_ref(g), rigs[i % 2]
+                rig.delivery.carry_out([TableMessage(chat, f"B{-g}", "Tisch", ()), Notice(chat, "Los geht's")])
+            await asyncio.wait_for(asyncio.gather(*(r.outbox.idle() for r in rigs)), 60)
+    sends = [int(p["chat_id"]) for _, m, p, status in tg.calls if m == "sendMessage" and status == 200]
+    assert len(sends) == 100 and tg.violations == [], "the fake enforces 30 a second in all chats: no 429"
+    assert len(set(sends[:50])) >= 45, "the tables take turns: first messages before second ones"

@@ -72,7 +72,8 @@ class TelegramBot:
         self.app: Application = builder.build()
         self.app.add_handler(TypeHandler(Update, self.on_update))
         self.app.add_error_handler(self._error)
-        self.outbox = Outbox(Pacer(self.tuning, shared), self._migrated)
+        bot_id = settings.telegram_token.get_secret_value().partition(":")[0]
+        self.outbox = Outbox(Pacer(self.tuning, shared, bot_id), self._migrated)
         self.delivery: Delivery | None = None
         self._ticker: Ticker | None = None
         self._webhook: WebhookServer | None = None

@@ -5,7 +5,9 @@
   effect asks for a repost.
 - :class:`~bot.outgoing.HandMessage`: the same for the player's hand in his private chat. If
   Telegram refuses (he never started the bot, or blocked it) the group is told, once, how he
-  gets his cards: a deep link that opens the private chat.
+  gets his cards: a deep link that opens the private chat. A hand marked ``notify`` (or asked
+  for again) is posted anew, which notifies his phone where an edit would not, and the old
+  hand message is deleted (or, if Telegram no longer allows that, loses its buttons).
 - :class:`~bot.outgoing.Notice`: a new message in the chat, its users mentioned.
 - :class:`~bot.outgoing.Toast` and :class:`~bot.outgoing.JoinLink` outside a button press (a
   refused text command): a message in the chat; on a press they answer the callback query
@@ -79,7 +81,7 @@ class Delivery:
         self.join_payload = join_payload
         self.username = username
         self.langs: Bounded[str, str] = Bounded()
-        self._reposts: set[tuple[str, str]] = set()
+        self._reposts: Bounded[tuple[str, str], bool] = Bounded()
         self._unreachable: Bounded[tuple[str, str], bool] = Bounded()
         self._notices = itertools.count()
 
@@ -90,7 +92,8 @@ class Delivery:
             if isinstance(out, TableMessage):
                 self.table(out, version)
             elif isinstance(out, HandMessage):
-                self.hand(out, version, repost=resend_hand_of is not None and out.user.key == resend_hand_of.key)
+                self.hand(out, version, repost=out.notify or (resend_hand_of is not None
+                                                              and out.user.key == resend_hand_of.key))
             elif isinstance(out, Notice):
                 self.post(out.chat, *markup.mentions(out.text, out.mentions))
             elif isinstance(out, Toast):
@@ -101,7 +104,7 @@ class Delivery:
     def table(self, out: TableMessage, version: int | None) -> None:
         """Show the table in its chat, edited in place (``version``: the table version it shows)."""
         if out.repost:
-            self._reposts.add((out.table_id, TABLE_REF))
+            self._reposts[(out.table_id, TABLE_REF)] = True
         self._put_in_place(int(out.chat.chat_id), _thread(out.chat), out.table_id, TABLE_REF, out.text,
                            out.buttons, version)
 
@@ -109,7 +112,7 @@ class Delivery:
         """Show a player his hand in his private chat, edited in place (``version``: the table version it shows)."""
         key = _hand_ref(out.user)
         if repost:
-            self._reposts.add((out.table_id, key))
+            self._reposts[(out.table_id, key)] = True
         unreachable = (out.user.key, out.table_id)
 
         def refused(exc: Forbidden) -> None:
@@ -125,7 +128,8 @@ class Delivery:
             self._unreachable.pop(unreachable, None)
 
         self._put_in_place(int(out.user.user_id), None, out.table_id, key, out.text, out.buttons, version,
-                           reached=reached, refused=refused, linger=0.0 if out.buttons or repost else self.lazy_s)
+                           reached=reached, refused=refused, linger=0.0 if out.buttons or repost else self.lazy_s,
+                           retire=True)
 
     def join_link(self, user: UserRef, chat: ChatRef, payload: str, text: str, check: bool = False) -> None:
         """Post in ``chat`` a message mentioning ``user`` with a button that opens the private chat.
@@ -165,13 +169,17 @@ class Delivery:
     def _put_in_place(self, chat_id: int, thread: int | None, table_id: str, key: str, text: str,
                       buttons: tuple[tuple[Button, ...], ...], version: int | None,
                       reached: Callable[[], None] = lambda: None,
-                      refused: Callable[[Forbidden], None] | None = None, linger: float = 0.0) -> None:
-        """Queue the edit (or first post) of the message kept under ``key``; ``reached``/``refused`` report 403s."""
+                      refused: Callable[[Forbidden], None] | None = None, linger: float = 0.0,
+                      retire: bool = False) -> None:
+        """Queue the edit (or first post) of the message kept under ``key``; ``reached``/``refused`` report 403s.
+
+        With ``retire``, a message replaced by a repost is deleted (or stripped of its buttons).
+        """
         kb = markup.keyboard(buttons)
 
         async def send(chat_id: int) -> None:
             repost = (table_id, key) in self._reposts
-            self._reposts.discard((table_id, key))
+            self._reposts.pop((table_id, key), None)
             ref = MessageRef.parse(await self.refs.get_ref(table_id, key))
             try:
                 if ref and ref.chat_id == chat_id and not repost:
@@ -190,8 +198,22 @@ class Delivery:
                 return
             await self.refs.set_ref(table_id, key, str(MessageRef(chat_id, msg.message_id, version or 0)))
             reached()
+            if retire and ref and ref.chat_id == chat_id:
+                await self._retire(chat_id, ref.message_id)
 
         self.outbox.put(Job(chat_id, f"{key}:{table_id}", send, version, linger))
+
+    async def _retire(self, chat_id: int, message_id: int) -> None:
+        """Delete a replaced message; if it is too old to delete, take its buttons away."""
+        try:
+            await self.bot.delete_message(chat_id, message_id)
+            return
+        except BadRequest as exc:
+            log.info("cannot delete message %s in %s (%s); removing its buttons", message_id, chat_id, exc.message)
+        try:
+            await self.bot.edit_message_reply_markup(chat_id, message_id, reply_markup=None)
+        except BadRequest as exc:
+            log.info("message %s in %s keeps its buttons: %s", message_id, chat_id, exc.message)
 
     async def _edit(self, chat_id: int, message_id: int, text: str, kb: InlineKeyboardMarkup | None) -> bool:
         """Edit a message; false if it is gone (then it must be posted anew)."""

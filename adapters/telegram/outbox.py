@@ -5,7 +5,8 @@ job updates (the table message, one player's hand, or a fresh notice): a newer j
 pending slot replaces the older one in place, so a burst of moves becomes one edit. A job
 that carries a version older than one already queued or sent for its slot is dropped, so a
 late render never overwrites a newer one. The sender waits for the chat's pace (local and,
-across processes, the shared limiter) before each call, honours ``RetryAfter``, follows a
+across processes, the shared limiter) and then for its turn under the bot-wide limit
+(:class:`bot.ratelimit.Gate`, fair between chats) before each call, honours ``RetryAfter``, follows a
 group's migration to a supergroup and retries network failures a few times. A job that is not
 urgent may linger a moment so that the next one for its slot replaces it.
 """
@@ -26,6 +27,8 @@ from typing import Protocol
 from telegram.error import ChatMigrated, NetworkError, RetryAfter, TelegramError, TimedOut
 
 from bot.bounded import Bounded
+from bot.ratelimit import Gate
+
 from .tuning import Tuning
 
 __all__ = ["Job", "Outbox", "Pacer", "SharedLimit"]
@@ -33,6 +36,7 @@ __all__ = ["Job", "Outbox", "Pacer", "SharedLimit"]
 log = logging.getLogger(__name__)
 
 _NETWORK_TRIES = 3
+_SWEEP_MIN = 1024
 
 
 @dataclass(frozen=True)
@@ -59,36 +63,70 @@ class SharedLimit(Protocol):
 
 
 class Pacer:
-    """Spaces the calls to each chat by its smallest gap, here and (with ``shared``) across processes.
+    """Spaces the calls to each chat by its smallest gap, here and (with ``shared``) across processes,
+    and keeps all chats together under the bot-wide limit.
 
     The local gap counts from the end of the previous call, so network jitter never brings two
     calls closer at Telegram's side; the shared window adds ``tuning.slack_s`` for the same reason.
+    A chat's entry is kept only while it still holds a future moment: entries that lie in the
+    past are dropped whenever the table has doubled since the last sweep, so the memory follows
+    the chats active within the last window, not every chat ever served.
+
+    Args:
+        tuning: the limits.
+        shared: the Redis limiter shared by every process, if any.
+        bot_id: the bot's id, naming its bot-wide limit in Redis.
     """
 
-    def __init__(self, tuning: Tuning, shared: SharedLimit | None = None):
+    def __init__(self, tuning: Tuning, shared: SharedLimit | None = None, bot_id: str = ""):
         self.tuning = tuning
         self.shared = shared
+        self.gate = Gate(tuning.global_messages, tuning.global_window_s, shared, f"tg:global:{bot_id}", tuning.slack_s)
         self._next: dict[int, float] = {}
+        self._sweep_at = _SWEEP_MIN
 
     async def wait(self, chat_id: int) -> None:
-        """Return when a call to ``chat_id`` may go out."""
+        """Return when a call to ``chat_id`` may go out; then :meth:`sent` must follow.
+
+        The bot-wide turn comes first and the chat's shared window is taken right before the
+        call, so no wait in the queue comes between the chat's booking and its call (another
+        process could send to the chat in that time).
+        """
         gap = self.tuning.interval(chat_id < 0)
         while True:
             delay = self._next.get(chat_id, 0.0) - time.monotonic()
             if delay > 0:
                 await asyncio.sleep(delay)
-            wait = await self.shared.wait_time(f"tg:{chat_id}", 1, gap + self.tuning.slack_s) if self.shared else 0.0
+            await self.gate.acquire()
+            try:
+                wait = await self.shared.wait_time(f"tg:{chat_id}", 1, gap + self.tuning.slack_s) if self.shared else 0.0
+            except BaseException:  # cancelled or Redis failed: the turn is given back
+                self.gate.done()
+                raise
             if wait <= 0:
                 return
-            self._next[chat_id] = time.monotonic() + wait
+            self.gate.done()  # the turn goes unused: another process wrote to this chat just now
+            self._book(chat_id, time.monotonic() + wait)
 
     def sent(self, chat_id: int) -> None:
         """A call to ``chat_id`` has just finished: book the chat's next free moment."""
-        self._next[chat_id] = max(self._next.get(chat_id, 0.0), time.monotonic() + self.tuning.interval(chat_id < 0))
+        self.gate.done()
+        self._book(chat_id, time.monotonic() + self.tuning.interval(chat_id < 0))
 
     def hold(self, chat_id: int, seconds: float) -> None:
         """Send nothing to ``chat_id`` for ``seconds`` (Telegram asked us to wait)."""
-        self._next[chat_id] = max(self._next.get(chat_id, 0.0), time.monotonic() + seconds)
+        self._book(chat_id, time.monotonic() + seconds)
+
+    def __len__(self) -> int:
+        """How many chats the pacer keeps an entry for."""
+        return len(self._next)
+
+    def _book(self, chat_id: int, at: float) -> None:
+        self._next[chat_id] = max(self._next.get(chat_id, 0.0), at)
+        if len(self._next) >= self._sweep_at:
+            now = time.monotonic()
+            self._next = {c: t for c, t in self._next.items() if t > now}
+            self._sweep_at = max(_SWEEP_MIN, 2 * len(self._next))
 
 
 def _seconds(retry_after: int | float | timedelta) -> float:
@@ -128,7 +166,7 @@ class Outbox:
         self.on_migrated = on_migrated
         self._queues: dict[int, _Queue] = {}
         self._shown: Bounded[tuple[int, str], int] = Bounded()
-        self._moved: dict[int, int] = {}
+        self._moved: Bounded[int, int] = Bounded()
 
     def put(self, job: Job) -> None:
         """Queue ``job``, replacing a pending job of its slot; drop it if a newer version is known."""

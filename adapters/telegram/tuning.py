@@ -11,8 +11,8 @@ __all__ = ["Tuning"]
 class Tuning(BaseSettings):
     """Flood limits and timings of the Telegram adapter (``TELEGRAM_*`` environment variables).
 
-    The defaults are Telegram's published limits: about 20 messages a minute in a group and
-    one a second in any chat. Tests shrink the windows to play fast against a fake server
+    The defaults are Telegram's published limits: about 20 messages a minute in a group, one a
+    second in any chat and about 30 a second in all chats together. Tests shrink the windows to play fast against a fake server
     that enforces the same numbers.
     """
 
@@ -22,6 +22,8 @@ class Tuning(BaseSettings):
     group_window_s: float = Field(60.0, gt=0, description="the group window in seconds")
     chat_messages: int = Field(1, ge=1, description="messages allowed in any chat per chat window")
     chat_window_s: float = Field(1.0, gt=0, description="the chat window in seconds")
+    global_messages: int = Field(30, ge=1, description="messages allowed in all chats together per global window")
+    global_window_s: float = Field(1.0, gt=0, description="the global window in seconds (per bot token)")
     slack_s: float = Field(0.05, ge=0, description="safety margin added to the shared window for network jitter")
     lazy_s: float = Field(2.0, ge=0, description="how long a hand without buttons may wait for a newer one")
     ack_deadline_s: float = Field(1.0, gt=0, description="longest wait for the verdict before answering a press")

@@ -75,10 +75,10 @@ def fake_for(tuning: Tuning, **kw) -> FakeTelegram:
 
 @asynccontextmanager
 async def running_bot(tg: FakeTelegram, store: Store, redis, key_prefix: str, tuning: Tuning = FAST,
-                      **settings) -> AsyncIterator[TelegramBot]:
-    """The whole bot, long polling the fake server, until the block ends."""
+                      clock: Callable[[], float] = time.time, **settings) -> AsyncIterator[TelegramBot]:
+    """The whole bot, long polling the fake server, until the block ends (``clock``: the service's time)."""
     conf = load_settings(telegram_token=tg.token, telegram_api_base_url=tg.base_url, **settings)
-    bot = TelegramBot(conf, Service(store, conf), store, tuning, Limiter(redis, prefix=key_prefix))
+    bot = TelegramBot(conf, Service(store, conf, clock=clock), store, tuning, Limiter(redis, prefix=key_prefix))
     await bot.start()
     try:
         yield bot

@@ -4,9 +4,9 @@ The server listens on 127.0.0.1 (a random port) and answers the Bot API methods 
 with Telegram's response shapes: ``{"ok": true, "result": ...}`` or ``{"ok": false,
 "error_code": ..., "description": ..., "parameters": ...}``. It simulates the world around
 the bot: users (who may never have started the bot, or have blocked it), groups and forum
-topics (a group may be migrated to a supergroup), and the per-chat flood limits (about 20
-messages a minute in a group, one a second in any chat), answering 429 with ``retry_after``
-and recording every violation. Updates are delivered by long polling (``getUpdates``) or, after
+topics (a group may be migrated to a supergroup), and the flood limits (about 20 messages a
+minute in a group, one a second in any chat, about 30 a second per bot token in all),
+answering 429 with ``retry_after`` and recording every violation. Updates are delivered by long polling (``getUpdates``) or, after
 ``setWebhook``, by POSTing them to the webhook (or to the test's workers, round robin).
 
 Everything the bot did is kept in a transcript: every message per chat with its text, entities
@@ -143,19 +143,24 @@ class FakeTelegram:
         username: the bot's username.
         group_limit: (messages, seconds): at most that many messages in any window to a group.
         chat_limit: (messages, seconds): at most that many messages in any window to any chat.
+        global_limit: (messages, seconds): at most that many messages in any window in all chats.
         patience: seconds the ``wait_*`` methods wait by default before they fail (a safety net
             only: they return as soon as what they wait for happens).
     """
 
     def __init__(self, token: str = "123456:TEST-TOKEN", username: str = "stammtisch_test_bot",
                  group_limit: tuple[int, float] = (20, 60.0), chat_limit: tuple[int, float] = (1, 1.0),
-                 patience: float = 10.0):
+                 global_limit: tuple[int, float] = (30, 1.0), patience: float = 10.0):
         self.token = token
         self.patience = patience
         self.username = username
         self.bot_id = int(token.split(":")[0])
         self.group_limit = group_limit
         self.chat_limit = chat_limit
+        self.global_limit = global_limit
+        self.deleted: list[tuple[int, int]] = []
+        self.fail_deletes = False
+        """Refuse to delete messages (Telegram does for messages older than 48 hours)."""
         self.users: dict[int, FakeUser] = {}
         self.chats: dict[int, _Chat] = {}
         self.messages: dict[int, dict[int, Sent]] = defaultdict(dict)
@@ -167,6 +172,7 @@ class FakeTelegram:
         self.webhook_targets: list[str] = []
         self.webhook_deliveries: list[tuple[int, str, int]] = []
         self._sends: dict[int, deque[float]] = defaultdict(deque)
+        self._all_sends: deque[float] = deque()
         self._callbacks: dict[str, dict] = {}
         self._updates: list[dict] = []
         self._taken: list[dict] = []
@@ -403,11 +409,11 @@ class FakeTelegram:
     def _flood(self, chat: _Chat, method: str) -> None:
         now = time.monotonic()
         sends = self._sends[chat.id]
-        rules = [("chat", *self.chat_limit)]
+        rules = [("chat", sends, *self.chat_limit), ("global", self._all_sends, *self.global_limit)]
         if chat.type != "private":
-            rules.append(("group", *self.group_limit))
-        for rule, limit, window in rules:
-            recent = [t for t in sends if t > now - window]
+            rules.append(("group", sends, *self.group_limit))
+        for rule, log, limit, window in rules:
+            recent = [t for t in log if t > now - window]
             if len(recent) >= limit:
                 self.violations.append(Violation(chat.id, method, now, rule))
                 wait = recent[-limit] + window - now
@@ -417,6 +423,9 @@ class FakeTelegram:
         horizon = max(self.chat_limit[1], self.group_limit[1])
         while sends and sends[0] < now - horizon:
             sends.popleft()
+        self._all_sends.append(now)
+        while self._all_sends and self._all_sends[0] < now - self.global_limit[1]:
+            self._all_sends.popleft()
 
     @staticmethod
     def _check_text(params: dict) -> str:
@@ -535,6 +544,28 @@ class FakeTelegram:
         self._flood(chat, "editMessageText")
         m.text, m.markup, m.entities = text, markup, params.get("entities") or []
         m.history.append((text, markup))
+        return self._message_dict(m)
+
+    async def _m_deleteMessage(self, params: dict) -> bool:
+        chat = self._target(params)
+        message_id = int(params.get("message_id") or 0)
+        if self.fail_deletes and message_id in self.messages[chat.id]:
+            raise ApiError(400, "Bad Request: message can't be deleted for everyone")
+        if self.messages[chat.id].pop(message_id, None) is None:
+            raise ApiError(400, "Bad Request: message to delete not found")
+        self.deleted.append((chat.id, message_id))
+        return True
+
+    async def _m_editMessageReplyMarkup(self, params: dict) -> dict:
+        chat = self._target(params)
+        m = self.messages[chat.id].get(int(params.get("message_id") or 0))
+        if m is None:
+            raise ApiError(400, "Bad Request: message to edit not found")
+        markup = self._check_markup(params)
+        if m.markup == markup:
+            raise ApiError(400, "Bad Request: message is not modified")
+        m.markup = markup
+        m.history.append((m.text, markup))
         return self._message_dict(m)
 
     async def _m_answerCallbackQuery(self, params: dict) -> bool:

@@ -70,7 +70,7 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Rams: jeder für sich, 3 bis 7 Spieler, 5 Karten. Der Kehrer bestimmt Trumpf, der Bälli (7♦) ist immer "
         "zweithöchster Trumpf. Mitspielen, passen oder den Blinden nehmen. Jeder Stich zählt einen Punkt, wer "
         "mitspielt und keinen Stich macht, bekommt eine Kartoffel. Wer zuerst {target} Stiche hat, ist raus.",
-        "Rams: everyone for himself, 3 to 7 players, 5 cards. The turned card (Kehrer) sets trump, the Bälli "
+        "Rams: every player on their own, 3 to 7 players, 5 cards. The turned card (Kehrer) sets trump, the Bälli "
         "(7♦) is always the second trump. Play, pass or take the blind. Each trick is a point; playing without "
         "a trick earns a potato (Kartoffel). First to {target} tricks is out, as the winner."),
     # --- help
@@ -134,7 +134,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     "deal_over": ("Das Spiel ist schon vorbei.", "The deal is already over."),
     "not_started": ("Das Spiel hat noch nicht angefangen.", "The game has not started yet."),
     "not_finished": ("Revanche gibt es nach der Partie.", "A rematch comes after the match."),
-    "only_opener": ("Das darf nur {name}, der den Tisch eröffnet hat.", "Only {name}, who opened the table, may."),
+    "only_opener": ("Nur wer den Tisch eröffnet hat ({name}), darf das.",
+                    "Only whoever opened the table ({name}) may do that."),
     "lang_unknown": ("Sprachen: de (Deutsch), en (English)", "Languages: de (Deutsch), en (English)"),
     "option_unknown": ("Optionen: {names}", "Options: {names}"),
     # --- restriction hints (engine hint keys)
@@ -157,11 +158,13 @@ TEXTS: dict[str, tuple[str, str]] = {
     "join_link": ("Damit ich dir deine Karten schicken kann: hier tippen",
                   "So I can send you your cards: tap here"),
     "reminder": ("⏰ {name}, du bist dran ({game}).", "⏰ {name}, it's your turn ({game})."),
-    "autoplayed": ("⏱ {name} war zu lange weg, der Computer spielt für ihn: {action}. Ein Zug, und er ist wieder dran.",
-                   "⏱ {name} was away too long, the computer plays for him: {action}. One move and he takes over again."),
+    "autoplayed": ("⏱ {name} war zu lange weg. Der Computer übernimmt den Platz und spielt: {action}. "
+                   "Ein Tipp auf »Meine Karten«, und {name} spielt wieder selbst.",
+                   "⏱ {name} was away too long. The computer takes over the seat and plays: {action}. "
+                   "One tap on \"My hand\" and {name} plays again."),
     "closed_no_humans": ("{name} ist aufgestanden. Ohne Menschen am Tisch ist der Tisch geschlossen.",
                          "{name} left. With no people at the table, the table is closed."),
-    "left_playing": ("{name} ist aufgestanden, ein Computer spielt für ihn weiter.",
+    "left_playing": ("{name} ist aufgestanden, ein Computer übernimmt den Platz.",
                      "{name} left; a computer player takes the seat."),
     # --- buttons
     "btn.join": ("Mitspielen", "Join"),
@@ -276,6 +279,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "ledig": ("ledig", "Ledig"),
     "best_trick": ("Bester Stich: {name}, {eyes} Augen", "Best trick: {name}, {eyes} eyes"),
     "deals_played": ("{n} Spiele", "{n} deals"),
+    "deals_played_one": ("1 Spiel", "1 deal"),
     "ranking": ("Rangliste: {items}", "Ranking: {items}"),
     "settlement": ("Abrechnung: {items}", "Settlement: {items}"),
     # the hand
@@ -290,6 +294,33 @@ TEXTS: dict[str, tuple[str, str]] = {
     "no_cards": ("Keine Karten.", "No cards."),
     "sitting_out": ("Du setzt dieses Spiel aus.", "You sit out this deal."),
     "match_over": ("Die Partie ist aus.", "The match is over."),
+    # --- notifications, pace, quiet hours (bot/notify.py, bot/pace.py)
+    "notify.every": ("🔔 {name}: bei jedem Zug bekommst du eine neue Nachricht, wenn du eine Weile weg warst.",
+                     "🔔 {name}: you get a new message for every turn once you have been away a while."),
+    "notify.reminders": ("🔕 {name}: nur Erinnerungen, deine Karten werden still aktualisiert.",
+                         "🔕 {name}: reminders only; your hand is updated silently."),
+    "notify.off": ("🔕 {name}: keine Benachrichtigungen, auch Erinnerungen nennen dich nicht.",
+                   "🔕 {name}: no notifications; reminders don't mention you either."),
+    "notify_unknown": ("Benachrichtigung: jeder Zug · nur Erinnerungen · aus",
+                       "Notify: every turn · reminders · off"),
+    "pace.schnell": ("schnell", "fast"),
+    "pace.normal": ("normal", "normal"),
+    "pace.fernspiel": ("Fernspiel", "correspondence"),
+    "pace_line": ("Tempo: {pace} · Erinnerung nach {remind} · Computer nach {auto}",
+                  "Pace: {pace} · reminder after {remind} · computer after {auto}"),
+    "pace_set": ("Tempo: {pace}", "Pace: {pace}"),
+    "pace_unknown": ("Tempo: schnell · normal · Fernspiel", "Pace: fast · normal · correspondence"),
+    "timer_off": ("nie", "never"),
+    "btn.pace": ("Tempo: {pace}", "Pace: {pace}"),
+    "quiet_set": ("🌙 Ruhezeit {start}–{end} ({zone}): keine Erinnerungen, kein Timer läuft ab.",
+                  "🌙 Quiet hours {start}–{end} ({zone}): no reminders, no timer runs out."),
+    "quiet_off": ("Keine Ruhezeit: Erinnerungen und Timer laufen rund um die Uhr.",
+                  "No quiet hours: reminders and timers run around the clock."),
+    "quiet_unknown": ("Ruhezeit zum Beispiel: ruhezeit 23-7 oder ruhezeit 22:30-6:30 oder ruhezeit aus",
+                      "Quiet hours, for example: quiet 23-7 or quiet 22:30-6:30 or quiet off"),
+    "tz_set": ("Zeitzone: {zone}", "Time zone: {zone}"),
+    "tz_unknown": ("Zeitzone bitte als Name wie Europe/Berlin oder Europe/Zurich.",
+                   "Time zone as a name like Europe/Berlin or Europe/Zurich, please."),
 }
 
 _HINTS = {"must_follow", "must_trump", "must_overtrump", "must_lead_trump", "trump_ace_first", "jack_rule",

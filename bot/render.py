@@ -21,6 +21,7 @@ from . import actarg, tokens
 from .cardtext import card_label, cards_label, suit_label, suit_name
 from .i18n import game_name, hint, t
 from .outgoing import Button, HandMessage, TableMessage
+from .pace import DEFAULT_PACE
 from .table import Table
 
 __all__ = ["OFFER_KINDS", "table_message", "hand_message", "action_label", "seat_name", "team_name",
@@ -61,6 +62,11 @@ def ago(seconds: float, lang: str) -> str:
     if minutes < 48 * 60:
         return t(lang, "hours", n=minutes // 60)
     return t(lang, "days", n=minutes // 1440)
+
+
+def _timer(seconds: int | None, lang: str) -> str:
+    """A turn timer's length for the lobby (``nie`` when off)."""
+    return ago(seconds, lang) if seconds else t(lang, "timer_off")
 
 
 def _rows(buttons: list[Button], width: int = _ROW) -> Rows:
@@ -319,7 +325,7 @@ def summary(table: Table, match: dict[str, Any]) -> list[str]:
         lines.append(t(lang, "rounds", items=" · ".join(items)))
     if table.best:
         lines.append(t(lang, "best_trick", name=seat_name(table, table.best[0]), eyes=table.best[1]))
-    lines.append(t(lang, "deals_played", n=table.deals))
+    lines.append(t(lang, "deals_played_one" if table.deals == 1 else "deals_played", n=table.deals))
     return lines
 
 
@@ -351,11 +357,14 @@ def _lobby(table: Table, version: int) -> tuple[str, Rows]:
         lines.append(t(lang, "partners", a=team_name(table, 0), b=team_name(table, 1)))
     if any(s.empty for s in table.seats):
         lines.append(t(lang, "need_players"))
+    pace = t(lang, f"pace.{table.pace or DEFAULT_PACE}")
+    lines.append(t(lang, "pace_line", pace=pace, remind=_timer(table.remind, lang), auto=_timer(table.auto, lang)))
     if table.show_opts:
         lines.append(t(lang, "options_help"))
         opts = _options(table.game, json.dumps(table.options, sort_keys=True))
         buttons = [Button(f"{name}: {_option_value(lang, getattr(opts, name))}", _token(table, version, "opt", str(i)))
                    for i, (name, _) in enumerate(option_fields(table.game))]
+        buttons.append(Button(t(lang, "btn.pace", pace=pace), _token(table, version, "pace")))
         rows = _rows(buttons, 2) + ((Button(t(lang, "btn.done"), _token(table, version, "opts", "0")),),)
         return "\n".join(lines), rows
     b = lambda key, verb: Button(t(lang, f"btn.{key}"), _token(table, version, verb))  # noqa: E731

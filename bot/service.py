@@ -31,7 +31,7 @@ import engine
 from engine.cards import parse_card
 from engine.state import State
 
-from . import actarg, metrics, players, render, textcmd, tokens
+from . import actarg, metrics, notify, pace, players, render, textcmd, tokens
 from . import options as typed_options
 from .computer import LEVEL_OPTION, LEVELS, level_from
 from .i18n import LANGS, Text, game_name, hint_key, supported, t
@@ -51,7 +51,7 @@ ATTEMPTS = 10
 """How often a change is retried after losing a compare-and-set race."""
 RECENT = 1024
 """How many tables a service remembers as it last saved them (see :class:`_Recent`)."""
-_VERSIONED = frozenset({"act", "start", "bot", "botx", "opt", "opts"})
+_VERSIONED = frozenset({"act", "start", "bot", "botx", "opt", "opts", "pace"})
 _PAYLOAD = re.compile(r"join-([0-9A-Za-z]{1,16})")
 _HAND_VERBS = frozenset({"act", "why", "hand"})
 """Buttons of a player's own hand: pressed in the table's chat or in the presser's private chat."""
@@ -249,7 +249,11 @@ class Service:
         out: list[Outgoing] = []
         try:
             for table_id, version, kind in await self.store.due(now):
-                if table is not None and table_id != table or not await self.store.claim(table_id, version, kind, now):
+                if table is not None and table_id != table:
+                    continue
+                if await self._quiet(table_id, version, kind, now):
+                    continue
+                if not await self.store.claim(table_id, version, kind, now):
                     continue
                 try:
                     if kind == "remind":
@@ -258,8 +262,9 @@ class Service:
                         await self._resync(table_id, version, now)
                     elif kind == "cpu":
                         out += await self._change(table_id, None, lambda ctx, v=version: self._go_on(ctx, v))
-                    else:
-                        out += await self._change(table_id, None, lambda ctx, v=version: self._autoplay(ctx, v))
+                    else:  # the notice first, then the table it changed
+                        played = await self._change(table_id, None, lambda ctx, v=version: self._autoplay(ctx, v))
+                        out += sorted(played, key=lambda o: not isinstance(o, Notice))
                 except Refused:  # the table is gone
                     pass
                 except UNAVAILABLE:
@@ -273,6 +278,19 @@ class Service:
             return out
         self._outage.worked()
         return out
+
+    async def _quiet(self, table_id: str, version: int, kind: str, now: float) -> bool:
+        """Whether the table's chat has quiet hours now; then its due timer is moved to their end."""
+        loaded = await self.store.load(table_id)
+        try:
+            chat_key = Table.load(loaded[1]).chat.key if loaded else None
+        except ValueError:  # a broken record: its timer fails where the others' failures are logged
+            return False
+        end = await pace.chat_quiet_end(self.store, chat_key, now, self.settings) if chat_key else None
+        if end is None:
+            return False
+        await self.store.schedule(table_id, version, kind, end)
+        return True
 
     async def migrate(self, old: ChatRef, new_chat_id: str) -> list[Outgoing]:
         """A group got a new chat id (Telegram's upgrade to a supergroup): its table and language move along.
@@ -314,6 +332,7 @@ class Service:
             before = {i: render.hand_signature(match.state, i, table.status) for i in table.humans()}
             ctx = _Ctx(cmd, table, match, version, now)
             was = table.status
+            turn_before = match.to_act()
             reclaimed = self._reclaim(ctx)
             try:
                 if cmd is None or any(seat.computer or seat.empty for seat in table.seats):
@@ -335,6 +354,7 @@ class Service:
                 cached = None
                 continue
             match.save()
+            self._seen(ctx)
             status = "open" if table.open else "finished"
             entry = {"v": version, "by": cmd.user.key if cmd else "timer", "cmd": self._what(cmd), "moves": match.log}
             data = table.dump()
@@ -349,13 +369,23 @@ class Service:
                 answer = self._answer(ctx, version + 1, before, save=True)
                 metrics.moved(table.game, table.chat.platform, time.perf_counter() - started)
                 _log_saved(table, version + 1, cmd, was)
-                return answer
+                answer = notify.notify_turn(answer, table, turn_before, match.to_act(), bool(match.moves or match.dealt),
+                                            now)
+                return await notify.wanted(self.store, answer)
             if saved.duplicate:
                 return []
             if saved.current is None:
                 raise Refused("unknown_table")
             cached, fresh = (saved.current, None), True
         raise Refused("busy")
+
+    @staticmethod
+    def _seen(ctx: _Ctx) -> None:
+        """Note when the person who sent the command last acted here (only seated people are kept)."""
+        table = ctx.table
+        if ctx.cmd is not None and table.seat_of(ctx.user.key) is not None:
+            table.seen[ctx.user.key] = ctx.now
+        table.seen = {k: v for k, v in table.seen.items() if table.seat_of(k) is not None}
 
     @staticmethod
     def _what(cmd: Command | None) -> str:
@@ -453,6 +483,8 @@ class Service:
                 return [self._help(cmd, lang)]
             if parsed.name == "language":
                 return await self._language(cmd, parsed.args)
+            if parsed.name in ("notify", "quiet", "timezone"):
+                return [await self._chat_pref(cmd, parsed, lang)]
             if parsed.name == "new":
                 return await self._new(cmd, lang, parsed.args)
             if parsed.name == "rules" and parsed.args:
@@ -503,6 +535,20 @@ class Service:
 
     async def _reachable(self, cmd: Command) -> bool:
         return cmd.chat.private or await self.store.get_chat_setting(cmd.user.key, "dm") is not None
+
+    async def _chat_pref(self, cmd: Command, parsed: textcmd.Parsed, lang: str) -> Notice:
+        """``benachrichtigung``, ``ruhezeit`` and ``zeitzone``: set (or with no words, show) the chat's choice."""
+        if parsed.name == "notify":
+            mode = await notify.choose(self.store, cmd.chat, cmd.user, parsed.args)
+            return Notice(cmd.chat, t(lang, f"notify.{mode}", name=cmd.user.name or cmd.user.user_id))
+        if parsed.name == "timezone":
+            zone = await pace.set_zone(self.store, cmd.chat, parsed.args, self.settings)
+            return Notice(cmd.chat, t(lang, "tz_set", zone=zone))
+        quiet, zone = await pace.set_quiet(self.store, cmd.chat, parsed.args, self.settings)
+        if quiet is None:
+            return Notice(cmd.chat, t(lang, "quiet_off"))
+        start, end = pace.hhmm(quiet).split("-")
+        return Notice(cmd.chat, t(lang, "quiet_set", start=start, end=end, zone=zone))
 
     async def _language(self, cmd: Command, args: tuple[str, ...]) -> list[Outgoing]:
         lang = args[0].lower() if args else ""
@@ -588,6 +634,8 @@ class Service:
             self._rules_notice(ctx)
         elif name == "option":
             self._option(ctx, args)
+        elif name == "pace":
+            self._pace(ctx, " ".join(args))
         else:  # "new", "help", "language" were handled before loading a table
             raise Refused("unknown_command", verb=name)
 
@@ -655,12 +703,15 @@ class Service:
 
     def _option(self, ctx: _Ctx, args: tuple[str, ...]) -> None:
         table = ctx.table
-        names = [*engine.option_specs(table.game), *typed_options.DURATIONS, LEVEL_OPTION]
+        names = [*engine.option_specs(table.game), *typed_options.DURATIONS, LEVEL_OPTION, "pace"]
         if len(args) != 2:
             raise Refused("option_unknown", names=", ".join(names))
         if args[0] not in names:
             raise Refused("unknown_option", name=args[0], names=", ".join(names))
         self._opener_only(ctx)
+        if args[0] == "pace":
+            self._pace(ctx, args[1])
+            return
         name, value = args
         if name == LEVEL_OPTION:
             table.set_level(level_from(value))
@@ -677,6 +728,15 @@ class Service:
         except engine.OptionError as exc:
             raise typed_options.refusal(exc) from None
         self._set_option(table, name, value)
+
+    def _pace(self, ctx: _Ctx, word: str | None) -> None:
+        """The opener sets the table's pace (``word``; ``None``: the next preset, for the lobby button)."""
+        table = ctx.table
+        self._opener_only(ctx)
+        preset = pace.next_pace(table) if word is None else pace.pace_of(word)
+        if preset is None:
+            raise Refused("pace_unknown")
+        pace.set_pace(table, preset, _seconds(self.settings.reminder_after), _seconds(self.settings.autoplay_after))
 
     @staticmethod
     def _opener_only(ctx: _Ctx) -> None:
@@ -766,6 +826,8 @@ class Service:
             self._rules_notice(ctx)
         elif verb in ("opts", "opt"):
             self._option_button(ctx, verb, tok.arg)
+        elif verb == "pace":
+            self._pace(ctx, None)
         else:
             raise Refused("forged")
 
@@ -866,7 +928,8 @@ class Service:
             await self.store.schedule(table_id, version, "auto", max(now, table.since + table.auto), replaces="remind")
         user = table.user(seat)
         text = t(table.lang, "reminder", name=user.name, game=game_name(table.game, table.lang))
-        return [Notice(table.chat, text, (user,), table.id)]
+        silent = await notify.current(self.store, table.chat, user) == notify.OFF
+        return [Notice(table.chat, text, () if silent else (user,), table.id)]
 
     @staticmethod
     def _go_on(ctx: _Ctx, version: int) -> None:

@@ -91,6 +91,16 @@ def _id_list(value: Any) -> Any:
     return tuple(int(w) for w in words)
 
 
+def _quiet_hours(value: str) -> str:
+    from .pace import hhmm, quiet_from_text  # pace reads these settings; imported here to avoid the cycle
+    return hhmm(quiet_from_text(value))
+
+
+def _timezone(value: str) -> str:
+    from .pace import zone_from_text
+    return zone_from_text(value)
+
+
 Duration = Annotated[timedelta | None, BeforeValidator(_duration)]
 
 
@@ -118,6 +128,11 @@ class Settings(BaseSettings):
             below the adapters' one-second wait for a button's verdict.
         lang: ``STAMMTISCH_LANG`` -- language of a chat that has not chosen one: ``de`` or ``en``.
             Default ``de``.
+        quiet_hours: ``STAMMTISCH_QUIET_HOURS`` -- when no reminder is sent and no turn timer runs
+            out, in a chat that has not chosen its own (``ruhezeit``): ``23-7``, ``22:30-06:30``
+            or ``off``. Default ``23:00-07:00``.
+        timezone: ``STAMMTISCH_TIMEZONE`` -- the IANA time zone of a chat that has not chosen its
+            own (``zeitzone``). Default ``Europe/Berlin``.
         telegram_token: ``TELEGRAM_TOKEN`` -- the bot token from @BotFather. Set: ``stammtisch
             run`` serves Telegram; unset: it opens a table in the terminal.
         telegram_webhook_url: ``TELEGRAM_WEBHOOK_URL`` -- public HTTPS URL Telegram posts updates
@@ -157,6 +172,9 @@ class Settings(BaseSettings):
     autoplay_after: Duration = Field(timedelta(hours=48), validation_alias="STAMMTISCH_AUTOPLAY_AFTER")
     redis_timeout_s: float = Field(0.8, gt=0, le=60, validation_alias="STAMMTISCH_REDIS_TIMEOUT_S")
     lang: Literal["de", "en"] = Field("de", validation_alias="STAMMTISCH_LANG")
+    quiet_hours: Annotated[str, AfterValidator(_quiet_hours)] = Field("23:00-07:00",
+                                                                      validation_alias="STAMMTISCH_QUIET_HOURS")
+    timezone: Annotated[str, AfterValidator(_timezone)] = Field("Europe/Berlin", validation_alias="STAMMTISCH_TIMEZONE")
     telegram_token: SecretStr | None = Field(None, validation_alias="TELEGRAM_TOKEN")
     telegram_webhook_url: Annotated[str | None, _url("https", "http")] = Field(
         None, validation_alias="TELEGRAM_WEBHOOK_URL")

@@ -36,6 +36,10 @@ TABLE_VERBS = {
     "help": ("hilfe", "help", "?"),
     "language": ("sprache", "language", "lang"),
     "option": ("option", "optionen", "options", "einstellung"),
+    "notify": ("benachrichtigung", "benachrichtigungen", "notify", "notifications"),
+    "pace": ("tempo", "pace"),
+    "quiet": ("ruhezeit", "nachtruhe", "quiet", "quiethours"),
+    "timezone": ("zeitzone", "timezone", "tz"),
 }
 """Each table command and its words."""
 

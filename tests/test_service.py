@@ -77,7 +77,7 @@ async def test_lobby_seats_computers_and_options(store):
     assert "2 –" in table.text
     # options: only the opener, by button or typed
     refused = await svc.handle(press(GROUP, ben, button(table, "opts").token))
-    assert of(refused, Toast)[0].text.startswith("Das darf nur Anna")
+    assert of(refused, Toast)[0].text == "Nur wer den Tisch eröffnet hat (Anna), darf das."
     table = table_msg(await svc.handle(press(GROUP, anna, button(table, "opts").token)))
     assert "die_letzte: an" in str([b.label for row in table.buttons for b in row])
     table = table_msg(await svc.handle(press(GROUP, anna, button(table, "opt").token)))
@@ -331,7 +331,7 @@ async def test_leaving_during_play_hands_the_seat_to_a_computer(store):
     svc = service(store, seed=6)
     players, table_id = await open_group_table(svc, "rams", humans=2)
     effects = await svc.handle(say(GROUP, user(1), "aufstehen"))
-    assert of(effects, Notice)[0].text == "Ben ist aufgestanden, ein Computer spielt für ihn weiter."
+    assert of(effects, Notice)[0].text == "Ben ist aufgestanden, ein Computer übernimmt den Platz."
     table = (await audit(store, table_id))["table"]
     assert table.seat_of(user(1).key) is None and sum(s.bot for s in table.seats) == 3
 

@@ -53,6 +53,8 @@ class Command:
     ``update_id`` identifies the platform update so a redelivered one is applied once; ``bot`` is the
     id of the bot account that received it (update ids are per bot: two bots on one Redis must
     not take each other's updates for their own).
+    ``reachable`` says whether the bot can write to the user privately, when the adapter asked
+    the platform (it does so for joining); ``None``: the bot layer goes by what it has seen.
     """
 
     chat: ChatRef
@@ -63,6 +65,7 @@ class Command:
     lang: str = ""
     update_id: str = ""
     bot: str = ""
+    reachable: bool | None = None
 
 
 @dataclass(frozen=True)

@@ -534,7 +534,9 @@ class Service:
         return t(lang, f"rules.{game}", target=target)
 
     async def _reachable(self, cmd: Command) -> bool:
-        return cmd.chat.private or await self.store.get_chat_setting(cmd.user.key, "dm") is not None
+        if cmd.chat.private or cmd.reachable is not None:
+            return cmd.chat.private or cmd.reachable
+        return await self.store.get_chat_setting(cmd.user.key, "dm") is not None
 
     async def _chat_pref(self, cmd: Command, parsed: textcmd.Parsed, lang: str) -> Notice:
         """``benachrichtigung``, ``ruhezeit`` and ``zeitzone``: set (or with no words, show) the chat's choice."""
@@ -640,6 +642,18 @@ class Service:
             raise Refused("unknown_command", verb=name)
 
     def _join(self, ctx: _Ctx, reachable: bool) -> None:
+        """Seat the user and offer the link to the private chat if the bot may not write there yet.
+
+        When the adapter asked the platform and the bot cannot write to him, he only gets the link,
+        which seats him (like the button): nobody sits at a table whose cards cannot reach him.
+        """
+        if ctx.cmd.reachable is False:
+            ctx.quiet = True
+            ctx.show_table = False
+            if ctx.table.seat_of(ctx.user.key) is None:
+                ctx.table.model_copy(deep=True).join(ctx.user)  # a full or running table is refused first
+            ctx.out.append(self._join_link(ctx.table, ctx.user))
+            return
         ctx.table.join(ctx.user)
         if not reachable:
             ctx.out.append(self._join_link(ctx.table, ctx.user))

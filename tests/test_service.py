@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import engine
 import pytest
 from engine.cards import card_str, cards_in
@@ -419,3 +421,14 @@ async def test_hand_in_the_private_chat_shows_every_running_table(store):
     assert {h.chat.chat_id for h in hands} == {GROUP.chat_id, "g2"}
     assert of(await svc.handle(say(private(user(3)), user(3), "hand")), Toast)[0].text == \
         "Du sitzt an keinem laufenden Tisch."
+
+
+async def test_join_typed_by_someone_the_platform_says_is_unreachable_sends_the_link_first(store):
+    svc = service(store)
+    anna, ben = user(0), user(1)
+    table_id = table_msg(await svc.handle(say(GROUP, anna, "neu bauer"))).table_id
+    effects = await svc.handle(replace(say(GROUP, ben, "mitspielen"), reachable=False))
+    assert [type(e) for e in effects] == [JoinLink] and effects[0].payload == join_payload(table_id)
+    assert Table.load((await store.load(table_id))[1]).seat_of(ben.key) is None
+    effects = await svc.handle(say(private(ben), ben, f"start {join_payload(table_id)}"))
+    assert "2 Ben" in table_msg(effects).text

@@ -44,6 +44,6 @@ async def test_long_names_and_titles_are_cut(store):
     assert all(len(text) <= MESSAGE_MAX for text in texts(effects)), [len(t) for t in texts(effects)]
     assert of(effects, HandMessage)
     (toast,) = of(await svc.handle(say(chat, long_users[1], "option sixes an")), Toast)
-    assert toast.text.startswith("Das darf nur xxx") and len(toast.text) <= TOAST_MAX
+    assert toast.text.startswith("Nur wer den Tisch eröffnet hat (xxx") and len(toast.text) <= TOAST_MAX
     effects = await svc.handle(say(private(long_users[1]), long_users[1], "hand"))
     assert effects and all(len(text) <= MESSAGE_MAX for text in texts(effects))

@@ -383,3 +383,19 @@ async def test_a_slow_verdict_still_gets_the_press_answered_at_once(store, redis
             await tg.wait_for(lambda: version(tg, GROUP, tid) > seen, what="the late join shown")
         finally:
             await bot.stop()
+
+
+async def test_join_typed_by_someone_the_bot_cannot_write_to_sends_the_link_first(store, redis, key_prefix):
+    async with fake_for(FAST) as tg:
+        tg.group(GROUP, "Stammtisch")
+        anna, cleo = tg.user(11, "Anna", started=True), tg.user(13, "Cleo")
+        async with running_bot(tg, store, redis, key_prefix):
+            anna.send(GROUP, "/neu bauer")
+            tid = await tg.wait_for(lambda: _table_id(tg, GROUP), what="a table")
+            cleo.send(GROUP, "/mitspielen")
+            note = await tg.wait_for(lambda: next((m for m in tg.chat(GROUP) if m.buttons and "url" in m.buttons[0]),
+                                                  None), what="the link to the private chat")
+            _, table = await stored(store, tid)
+            assert table.seat_of("telegram:13") is None, "not seated before the bot can send the cards"
+            cleo.follow(note.buttons[0]["url"])
+            await tg.wait_for(lambda: "Cleo" in newest(tg, GROUP, tid).text, what="Cleo seated")

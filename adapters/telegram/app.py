@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from dataclasses import replace
 from urllib.parse import urlsplit
 
 from telegram import BotCommand, CallbackQuery, Update
@@ -23,7 +24,7 @@ from telegram.error import BadRequest
 from telegram.ext import Application, ApplicationBuilder, ContextTypes, TypeHandler
 
 from adapters.common.running import Ticker, run_until_stopped
-from bot import metrics, tokens
+from bot import metrics, textcmd, tokens
 from bot.outgoing import ChatRef, Command, JoinLink, Outgoing, Toast
 from bot.settings import Settings
 
@@ -143,9 +144,11 @@ class TelegramBot:
     async def _press(self, query: CallbackQuery, cmd: Command) -> None:
         token = tokens.parse(cmd.token)
         joining = token is not None and token.verb == JOIN_VERB and not cmd.chat.private
-        if joining and not await self.delivery.reachable(cmd.user):
-            await self._answer(query, url=markup.deep_link(self.username, self.service.join_payload(token.table)))
-            return
+        if joining:
+            if not await self.delivery.reachable(cmd.user):
+                await self._answer(query, url=markup.deep_link(self.username, self.service.join_payload(token.table)))
+                return
+            cmd = replace(cmd, reachable=True)
         task = asyncio.ensure_future(self.service.handle(cmd))
         outs: list[Outgoing] = []
         try:
@@ -168,6 +171,9 @@ class TelegramBot:
             self.delivery.carry_out([o for o in late if not isinstance(o, mine)], resend)
 
     async def _text(self, cmd: Command) -> None:
+        parsed = textcmd.parse(cmd.verb, cmd.args) if cmd.verb and not cmd.chat.private else None
+        if parsed is not None and parsed.name == JOIN_VERB:  # like the button: the link first if need be
+            cmd = replace(cmd, reachable=await self.delivery.reachable(cmd.user))
         self.delivery.carry_out(await self.service.handle(cmd), cmd.user if cmd.verb == "hand" else None)
 
     async def _move(self, old: ChatRef, new_chat_id: str) -> None:

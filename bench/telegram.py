@@ -1,16 +1,23 @@
-"""Telegram API calls per card and peak message rates in a fast 4-player game; prints figures.
+"""Telegram API calls per card, peak message rates and table lag with tables of 4 players; prints figures.
 
-Four simulated people play as fast as they can by pressing the buttons in their private chats;
-the real bot (python-telegram-bot, service, store on a real Redis) talks to the fake Bot API
-server of the tests, which enforces Telegram's limits (20 messages a minute per group, one a
-second per chat) and answers 429 when they are exceeded. ``--scale`` shrinks every window by
-the same factor (1 = Telegram's real limits; 0.1 plays ten times faster at the same ratios).
+Simulated people play by pressing the buttons in their private chats, each thinking a random
+time in ``--think`` before a press (``0-0``: as fast as they can); the real bot
+(python-telegram-bot, service, store on a real Redis) talks to the fake Bot API server of the
+tests, which enforces Telegram's limits (20 messages a minute per group, one a second per chat,
+``--global-per-s`` in all chats of the token) and answers 429 when they are exceeded.
+``--scale`` shrinks every window and think time by the same factor (1 = Telegram's real limits;
+0.25 plays four times faster at the same ratios). ``--tables N`` runs N tables at once, each in
+its own group with its own four people.
 
     .venv/bin/python bench/telegram.py [--game bauerchen] [--deals 2] [--scale 0.25] [--humans 4]
+                                       [--think 1-5] [--tables 1] [--global-per-s 30]
 
 Printed: API calls per card played (every call but getUpdates and the start-up calls), the peak
-number of messages to the group in any group window and to one chat in any chat window, and
-the number of 429 answers. Aim: at most 2 calls per card, the peaks within the limits, no 429.
+number of messages to a group in any group window, to one chat in any chat window and to all
+chats in any global window, the number of 429 answers, and the lag of the group table: for each
+accepted press, how long until the group's table message showed the move (real seconds at scale
+1, so divided by ``--scale``). Aims: at most 2 calls per card; no 429; the group table never more
+than 5 s behind.
 """
 
 from __future__ import annotations
@@ -26,14 +33,16 @@ from pathlib import Path
 
 sys.path[0] = str(Path(__file__).resolve().parents[1])  # not bench/, whose telegram.py would shadow the SDK
 
+from adapters.telegram import Tuning  # noqa: E402
+from bot import tokens  # noqa: E402
 from bot.redis_conn import connect  # noqa: E402
 from bot.settings import load_settings  # noqa: E402
 from bot.store import Store  # noqa: E402
 from tests.fake_telegram.harness import FAST, Players, fake_for, open_table, running_bot, watching  # noqa: E402
 
-GROUP = -100200300
 START_UP = {"getMe", "getUpdates", "setMyCommands", "deleteWebhook", "setWebhook"}
 SENDS = {"sendMessage", "editMessageText"}
+NAMES = ["Anna", "Ben", "Cleo", "Dora"]
 
 
 def peak(times: list[float], window: float) -> int:
@@ -46,54 +55,105 @@ def peak(times: list[float], window: float) -> int:
     return best
 
 
-async def bench(game: str, deals: int, scale: float, humans: int = 4) -> dict:
-    """Play ``deals`` deals of ``game`` with ``humans`` fast people and computer players in the other seats."""
+def lags(tg, groups: dict[str, int], end: float) -> list[float]:
+    """For every accepted press: seconds until its group's table message showed a version past the pressed one."""
+    shown: dict[int, list[tuple[float, int]]] = {g: [] for g in groups.values()}
+    for t, m, p, status in tg.calls:
+        if m in SENDS and status == 200 and int(p["chat_id"]) in shown:
+            for row in (p.get("reply_markup") or {}).get("inline_keyboard", []):
+                versions = [tok.version for b in row if (tok := tokens.parse(b.get("callback_data", "")))]
+                if versions:
+                    shown[int(p["chat_id"])].append((t, max(versions)))
+                    break
+    out = []
+    for t, m, p, status in tg.calls:
+        if m != "answerCallbackQuery" or p.get("text") or p.get("url"):
+            continue
+        tok = tokens.parse(tg.pressed(p["callback_query_id"])["data"])
+        if tok is None or tok.verb != "act" or tok.table not in groups:
+            continue
+        seen = [s for s, v in shown[groups[tok.table]] if v > tok.version and s >= t]
+        out.append((min(seen) if seen else end) - t)
+    return out
+
+
+async def bench(game: str, deals: int, scale: float, humans: int = 4, think: tuple[float, float] = (0.0, 0.0),
+                tables: int = 1, global_per_s: int = 30) -> dict:
+    """Play ``deals`` deals of ``game`` at ``tables`` tables at once, ``humans`` people each, computers in the rest."""
     tuning = FAST.model_copy(update={"group_window_s": 60.0 * scale, "chat_window_s": 1.0 * scale,
-                                     "slack_s": 0.02 * scale, "lazy_s": 2.0 * scale, "tick_interval_s": 1.0})
+                                     "global_messages": global_per_s, "global_window_s": 1.0 * scale,
+                                     "slack_s": 0.02 * scale, "lazy_s": Tuning().lazy_s * scale,
+                                     "tick_interval_s": 1.0})
+    think = (think[0] * scale, think[1] * scale)
     with tempfile.TemporaryDirectory() as tmp:
         settings = load_settings(data_dir=Path(tmp))
         redis = await connect(settings)
         prefix = f"bench{secrets.token_hex(4)}"
         store = Store(redis, prefix=prefix)
         try:
-            async with fake_for(tuning) as tg:
-                tg.group(GROUP, "Stammtisch Bench")
-                users = [tg.user(21 + i, name, started=True) for i, name in enumerate(["Anna", "Ben", "Cleo", "Dora"])]
-                users = users[:humans]
-                async with running_bot(tg, store, redis, prefix, tuning):
-                    table_id = await open_table(tg, GROUP, users[0], users[1:], game, computers=4 - humans)
+            async with fake_for(tuning, patience=600) as tg:
+                seated = []
+                for i in range(tables):
+                    group = tg.group(-100200300 - i, f"Stammtisch {i}")
+                    users = [tg.user(1000 + 10 * i + k, name, started=True) for k, name in enumerate(NAMES)]
+                    seated.append((group, users[:humans]))
+                async with running_bot(tg, store, redis, prefix, tuning) as bot:
+                    ids = {}
+                    for group, users in seated:
+                        ids[await open_table(tg, group, users[0], users[1:], game, computers=4 - humans)] = group
+                    await bot.outbox.idle()
                     first = len(tg.calls)
                     t0 = time.monotonic()
 
-                    players = Players(tg, users, table_id, seed=1, careful=True)
-                    async with watching(store, table_id) as latest:
-                        await players.play(lambda: latest() is not None and (latest().deals >= deals or
-                                                                             latest().status != "playing"),
-                                           timeout=3600)
+                    async def play(table_id: str, users) -> None:
+                        players = Players(tg, users, table_id, seed=len(users) + int(table_id, 36) % 997,
+                                          careful=True, think=think)
+                        async with watching(store, table_id, every=0.2) as latest:
+                            await players.play(lambda: latest() is not None and (latest().deals >= deals or
+                                                                                 latest().status != "playing"),
+                                               timeout=7200)
+
+                    await asyncio.gather(*(play(tid, users) for tid, (_, users) in zip(ids, seated)))
+                    await bot.outbox.idle()
                     elapsed = time.monotonic() - t0
                     calls = [c for c in tg.calls[first:] if c[1] not in START_UP]
-                    moves = [m for e in await store.log(table_id) for m in json.loads(e)["moves"]]
-                    cards = sum(1 for m in moves if m.get("a", {}).get("action") == "play")
+                    cards = 0
+                    for table_id in ids:
+                        moves = [m for e in await store.log(table_id) for m in json.loads(e)["moves"]]
+                        cards += sum(1 for m in moves if m.get("a", {}).get("action") == "play")
+                    behind = lags(tg, ids, time.monotonic())
         finally:
             keys = [k async for k in redis.scan_iter(match=f"{prefix}:*")]
             if keys:
                 await redis.unlink(*keys)
             await redis.aclose()
-    sends = [(t, p["chat_id"]) for t, m, p, status in calls if m in SENDS and status == 200]
+    sends = [(t, int(p["chat_id"])) for t, m, p, status in calls if m in SENDS and status == 200]
+    groups = set(ids.values())
     chats = {c for _, c in sends}
     return {
-        "game": game, "humans": humans, "deals": deals, "scale": scale, "seconds": round(elapsed, 1), "cards": cards,
+        "game": game, "tables": tables, "humans": humans, "deals": deals, "scale": scale,
+        "think_s": f"{think[0] / scale:g}-{think[1] / scale:g}", "seconds": round(elapsed, 1), "cards": cards,
         "api_calls": len(calls), "calls_per_card": round(len(calls) / max(cards, 1), 2),
         "by_method": {m: sum(1 for c in calls if c[1] == m) for m in sorted({c[1] for c in calls})},
-        "group_messages": sum(1 for _, c in sends if int(c) == GROUP),
-        "private_messages": sum(1 for _, c in sends if int(c) != GROUP),
-        "peak_group_per_window": peak([t for t, c in sends if int(c) == GROUP], tuning.group_window_s),
+        "group_messages": sum(1 for _, c in sends if c in groups),
+        "private_messages": sum(1 for _, c in sends if c not in groups),
+        "peak_group_per_window": max((peak([t for t, c in sends if c == g], tuning.group_window_s) for g in groups),
+                                     default=0),
         "group_limit": f"{tuning.group_messages} per {tuning.group_window_s:g} s",
         "peak_chat_per_window": max((peak([t for t, c in sends if c == chat], tuning.chat_window_s) for chat in chats),
                                     default=0),
         "chat_limit": f"{tuning.chat_messages} per {tuning.chat_window_s:g} s",
+        "peak_global_per_window": peak([t for t, _ in sends], tuning.global_window_s),
+        "global_limit": f"{global_per_s} per {tuning.global_window_s:g} s",
         "answers_429": len(tg.violations),
+        "group_table_lag_s": {"median": round(sorted(behind)[len(behind) // 2] / scale, 2) if behind else None,
+                              "max": round(max(behind) / scale, 2) if behind else None},
     }
+
+
+def _range(text: str) -> tuple[float, float]:
+    lo, _, hi = text.partition("-")
+    return float(lo), float(hi or lo)
 
 
 def main() -> None:
@@ -104,8 +164,12 @@ def main() -> None:
     p.add_argument("--scale", type=float, default=0.25, help="window scale: 1 = Telegram's real limits")
     p.add_argument("--humans", type=int, default=4, choices=range(1, 5),
                    help="people at the table; computers sit in the other seats")
+    p.add_argument("--think", type=_range, default=(0.0, 0.0), help="seconds a person thinks per press: LO-HI")
+    p.add_argument("--tables", type=int, default=1, help="tables played at once, one group each")
+    p.add_argument("--global-per-s", type=int, default=30, help="messages per second per token in all chats")
     args = p.parse_args()
-    print(json.dumps(asyncio.run(bench(args.game, args.deals, args.scale, args.humans)), indent=2))
+    print(json.dumps(asyncio.run(bench(args.game, args.deals, args.scale, args.humans, args.think, args.tables,
+                                       args.global_per_s)), indent=2))
 
 
 if __name__ == "__main__":

@@ -11,7 +11,9 @@ of that length, which is what Telegram's limits ask for. It costs one small set 
 :data:`TELEGRAM_GLOBAL`; Discord's global limit, :data:`DISCORD_GLOBAL`) in front of every
 chat's sender: senders wait in one first-come queue, so each waiting chat gets a send before
 any chat gets its next one, and a busy bot slows every chat down evenly instead of collecting
-429 answers. With a :class:`Limiter` the limit holds for all processes of the bot together.
+429 answers. With a :class:`Limiter` the limit holds for all processes of the bot together: its
+window counts each call from the moment it *ended* (a call in flight counts as current, for at
+most ``hold_s``), so however late a call reaches the platform, no window there sees more.
 """
 
 from __future__ import annotations
@@ -56,6 +58,33 @@ return tonumber(oldest[2]) + window - now
 """
 
 
+# KEYS: the window. ARGV: limit, window (µs), hold (µs), member. Returns 0 (call in flight,
+# recorded as ending at the latest after hold) or µs to wait.
+_BEGIN = r"""
+local limit, window, hold = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+if redis.call('ZCARD', KEYS[1]) < limit then
+  redis.call('ZADD', KEYS[1], now + hold, ARGV[4])
+  redis.call('PEXPIRE', KEYS[1], math.ceil((window + hold) / 1000))
+  return 0
+end
+local oldest = tonumber(redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')[2])
+if oldest > now then
+  return 10000
+end
+return oldest + window - now
+"""
+
+# KEYS: the window. ARGV: member. The call has ended now.
+_END = r"""
+local t = redis.call('TIME')
+redis.call('ZADD', KEYS[1], 'XX', tonumber(t[1]) * 1000000 + tonumber(t[2]), ARGV[1])
+return 0
+"""
+
+
 class Limiter:
     """At most ``limit`` sends per ``window_s`` seconds per key, across all processes.
 
@@ -68,6 +97,8 @@ class Limiter:
         self._prefix = prefix
         self._window = redis.register_script(_WINDOW)
         self._outage = Outage(log)
+        self._begin = redis.register_script(_BEGIN)
+        self._end = redis.register_script(_END)
 
     async def wait_time(self, key: str, limit: int, window_s: float) -> float:
         """Try to send now.
@@ -99,6 +130,32 @@ class Limiter:
         self._outage.worked()
         return micros / 1e6
 
+    async def begin(self, key: str, limit: int, window_s: float, hold_s: float) -> tuple[float, str]:
+        """Try to start a call now, counting it from its end (see :meth:`end`).
+
+        Returns:
+            ``(0.0, member)`` if the call may go (it counts as in flight until :meth:`end`, or
+            at most ``hold_s``); else ``(seconds to wait, "")``.
+        """
+        if limit < 1 or window_s <= 0 or hold_s <= 0:
+            raise ValueError("limit must be at least 1, window_s and hold_s positive")
+        member = secrets.token_hex(8)
+        try:
+            micros = await self._begin(keys=[f"{self._prefix}:rl:{key}"],
+                                       args=[int(limit), round(window_s * 1e6), round(hold_s * 1e6), member])
+        except UNAVAILABLE as exc:  # like wait_time: go on with this process's own pacing
+            self._outage.failed(exc)
+            return 0.0, ""
+        self._outage.worked()
+        return (0.0, member) if micros <= 0 else (micros / 1e6, "")
+
+    async def end(self, key: str, member: str) -> None:
+        """The call :meth:`begin` granted as ``member`` has ended: it counts from now."""
+        try:
+            await self._end(keys=[f"{self._prefix}:rl:{key}"], args=[member])
+        except UNAVAILABLE as exc:  # it counts as in flight until its hold ends
+            self._outage.failed(exc)
+
     async def acquire(self, key: str, limit: int, window_s: float) -> None:
         """Wait until a send is allowed under :meth:`wait_time`'s rule, and record it."""
         while (wait := await self.wait_time(key, limit, window_s)) > 0:
@@ -108,9 +165,9 @@ class Limiter:
 class Gate:
     """A bot-wide send limit with fair, first-come queueing between the chats' senders.
 
-    In this process the window counts from the end of each call (a call in flight counts as
-    current), so network jitter never brings more than ``limit`` calls into one window at the
-    platform's side; with ``shared`` the limit holds for all processes together as well.
+    Each call counts from its end (a call in flight counts as current), in this process and,
+    with ``shared``, in Redis for all processes, so network jitter never brings more than
+    ``limit`` calls into one window at the platform's side.
 
     Args:
         limit: sends allowed per window in all chats together.
@@ -118,40 +175,44 @@ class Gate:
         shared: the Redis limiter that makes the limit hold across processes; ``None`` keeps
             it in this process only.
         key: the limiter key, one per bot token (e.g. ``tg:global:<bot id>``).
-        slack_s: added to the shared window, a margin for network jitter between processes.
+        hold_s: the longest a call counts as in flight (a process that dies mid-call frees
+            its place after that).
     """
 
     def __init__(self, limit: int, window_s: float, shared: Limiter | None = None, key: str = "global",
-                 slack_s: float = 0.0) -> None:
+                 hold_s: float = 30.0) -> None:
         if limit < 1 or window_s <= 0:
             raise ValueError("limit must be at least 1 and window_s positive")
         self.limit = limit
         self.window_s = window_s
         self.shared = shared
         self.key = key
-        self.slack_s = slack_s
+        self.hold_s = hold_s
         self._queue = asyncio.Lock()  # wakes its waiters first come, first served
         self._sent: list[float] = []  # when each recent call ended; inf while it is in flight
 
-    async def acquire(self) -> None:
+    async def acquire(self) -> str:
         """Wait for this sender's turn and for room under the limit; then the call is in flight.
 
-        Every acquire must be followed by :meth:`done` when the call has ended.
+        Returns:
+            The call's ticket: give it to :meth:`done` when the call has ended.
         """
         async with self._queue:
             while True:
-                wait = self._local_wait()
+                wait, ticket = self._local_wait(), ""
                 if wait <= 0 and self.shared is not None:
-                    wait = await self.shared.wait_time(self.key, self.limit, self.window_s + self.slack_s)
+                    wait, ticket = await self.shared.begin(self.key, self.limit, self.window_s, self.hold_s)
                 if wait <= 0:
                     self._sent.append(math.inf)
-                    return
+                    return ticket
                 await asyncio.sleep(wait)
 
-    def done(self) -> None:
-        """The call granted by :meth:`acquire` has ended (successfully or not)."""
+    async def done(self, ticket: str) -> None:
+        """The call granted by :meth:`acquire` with ``ticket`` has ended (successfully or not)."""
         if math.inf in self._sent:
             self._sent[self._sent.index(math.inf)] = time.monotonic()
+        if ticket:
+            await self.shared.end(self.key, ticket)
 
     def _local_wait(self) -> float:
         now = time.monotonic()

@@ -119,22 +119,23 @@ async def test_the_gate_serves_waiting_chats_in_turn(redis, key_prefix):
 
     async def chat(name: str) -> None:
         for _ in range(3):
-            await gate.acquire()
+            ticket = await gate.acquire()
             order.append(name)
-            gate.done()
+            await gate.done(ticket)
 
     await asyncio.gather(chat("a"), chat("b"), chat("c"))
     assert order == ["a", "b", "c"] * 3, "each waiting chat gets a send before any chat gets its next"
 
 
-async def test_the_gate_counts_calls_in_flight_and_from_their_end():
-    gate = Gate(2, 0.05)
-    await gate.acquire()
+@pytest.mark.parametrize("shared", [False, True])
+async def test_the_gate_counts_calls_in_flight_and_from_their_end(redis, key_prefix, shared):
+    gate = Gate(2, 0.05, Limiter(redis, prefix=key_prefix) if shared else None, "tg:global:2")
+    first = await gate.acquire()
     await gate.acquire()
     third = asyncio.ensure_future(gate.acquire())
     await asyncio.sleep(0.1)
     assert not third.done(), "two calls still in flight fill the window"
-    gate.done()
     ended = time.monotonic()
+    await gate.done(first)
     await asyncio.wait_for(third, 5)
     assert time.monotonic() - ended >= 0.05

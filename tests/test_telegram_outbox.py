@@ -197,17 +197,17 @@ def test_bounded_forgets_the_oldest_writes():
     assert list(memory.items()) == [(3, 3), (4, 4), (2, 20)]
 
 
-def test_the_pacer_forgets_chats_whose_moment_has_passed():
+async def test_the_pacer_forgets_chats_whose_moment_has_passed():
     pacer = Pacer(Tuning(chat_window_s=0.001, group_window_s=0.02))
     for chat in range(1, 20_001):
-        pacer.sent(chat)
+        await pacer.sent(chat)
         if chat % 1000 == 0:
             time.sleep(0.002)  # the earlier chats' next free moment has passed
     assert len(pacer) < 2100, len(pacer)
 
 
 async def test_a_burst_of_50_tables_from_two_processes_stays_under_the_global_limit(store, redis, key_prefix):
-    tuning = Tuning(group_messages=20, group_window_s=0.6, chat_messages=1, chat_window_s=0.03, slack_s=0.1,
+    tuning = Tuning(group_messages=20, group_window_s=0.6, chat_messages=1, chat_window_s=0.03, slack_s=0.03,
                     global_messages=30, global_window_s=1.0)
     groups = [-2000 - i for i in range(50)]
     async with FakeTelegram(group_limit=(20, 0.6), chat_limit=(1, 0.03), global_limit=(30, 1.0)) as tg:

@@ -81,8 +81,9 @@ class Pacer:
     def __init__(self, tuning: Tuning, shared: SharedLimit | None = None, bot_id: str = ""):
         self.tuning = tuning
         self.shared = shared
-        self.gate = Gate(tuning.global_messages, tuning.global_window_s, shared, f"tg:global:{bot_id}", tuning.slack_s)
+        self.gate = Gate(tuning.global_messages, tuning.global_window_s, shared, f"tg:global:{bot_id}")
         self._next: dict[int, float] = {}
+        self._tickets: dict[int, str] = {}  # the call in flight of each chat's sender
         self._sweep_at = _SWEEP_MIN
 
     async def wait(self, chat_id: int) -> None:
@@ -97,20 +98,21 @@ class Pacer:
             delay = self._next.get(chat_id, 0.0) - time.monotonic()
             if delay > 0:
                 await asyncio.sleep(delay)
-            await self.gate.acquire()
+            ticket = await self.gate.acquire()
             try:
                 wait = await self.shared.wait_time(f"tg:{chat_id}", 1, gap + self.tuning.slack_s) if self.shared else 0.0
             except BaseException:  # cancelled or Redis failed: the turn is given back
-                self.gate.done()
+                await self.gate.done(ticket)
                 raise
             if wait <= 0:
+                self._tickets[chat_id] = ticket
                 return
-            self.gate.done()  # the turn goes unused: another process wrote to this chat just now
+            await self.gate.done(ticket)  # the turn goes unused: another process wrote to this chat just now
             self._book(chat_id, time.monotonic() + wait)
 
-    def sent(self, chat_id: int) -> None:
+    async def sent(self, chat_id: int) -> None:
         """A call to ``chat_id`` has just finished: book the chat's next free moment."""
-        self.gate.done()
+        await self.gate.done(self._tickets.pop(chat_id, ""))
         self._book(chat_id, time.monotonic() + self.tuning.interval(chat_id < 0))
 
     def hold(self, chat_id: int, seconds: float) -> None:
@@ -212,7 +214,7 @@ class Outbox:
                 try:
                     await job.send(chat_id)
                 finally:
-                    self.pacer.sent(chat_id)
+                    await self.pacer.sent(chat_id)
             except RetryAfter as exc:
                 log.warning("telegram asks to wait %s s for chat %s", exc.retry_after, chat_id)
                 self.pacer.hold(chat_id, _seconds(exc.retry_after))

@@ -70,7 +70,8 @@ def tuning_env(tuning: Tuning) -> dict[str, str]:
 def fake_for(tuning: Tuning, **kw) -> FakeTelegram:
     """A fake server enforcing the same limits the adapter is tuned to."""
     return FakeTelegram(group_limit=(tuning.group_messages, tuning.group_window_s),
-                        chat_limit=(tuning.chat_messages, tuning.chat_window_s), **kw)
+                        chat_limit=(tuning.chat_messages, tuning.chat_window_s),
+                        global_limit=(tuning.global_messages, tuning.global_window_s), **kw)
 
 
 @asynccontextmanager
@@ -174,10 +175,14 @@ class Players:
         users: the players.
         table_id: the table they play at.
         seed: for their random choices.
+        careful: press only playable cards and choices (no dimmed cards).
+        think: each press waits a random time in this range of seconds, as people think.
     """
 
-    def __init__(self, tg: FakeTelegram, users: list[FakeUser], table_id: str, seed: int = 0, careful: bool = False):
+    def __init__(self, tg: FakeTelegram, users: list[FakeUser], table_id: str, seed: int = 0, careful: bool = False,
+                 think: tuple[float, float] = (0.0, 0.0)):
         self.tg = tg
+        self.think = think
         self.users = users
         self.table_id = table_id
         self.rng = random.Random(seed)
@@ -219,6 +224,8 @@ class Players:
                 await asyncio.sleep(0.005)
                 continue
             token = self.rng.choice(choices)
+            if self.think[1] > 0:  # a person looks at the hand before pressing
+                await asyncio.sleep(self.rng.uniform(*self.think))
             answer = await self.tg.wait_answer(user.press(message, data=str(token)))
             self.presses.append((user.id, str(token), answer))
             if answer.get("text"):

@@ -285,6 +285,10 @@ class FakeTelegram:
         assert msgs, f"the bot sent nothing to {chat_id}"
         return msgs[-1]
 
+    def pressed(self, qid: str) -> dict:
+        """What callback query ``qid`` was: ``user``, ``data``, ``message``, ``chat``."""
+        return self._callbacks[qid]
+
     def calls_of(self, method: str) -> list[dict]:
         """The parameters of every successful call of ``method``."""
         return [p for _, m, p, status in self.calls if m == method and status == 200]

@@ -280,7 +280,10 @@ class Service:
         return out
 
     async def _quiet(self, table_id: str, version: int, kind: str, now: float) -> bool:
-        """Whether the table's chat has quiet hours now; then its due timer is moved to their end."""
+        """Whether a person's timer (reminder, automatic move) falls in the chat's quiet hours; then it
+        is moved to their end. The computers' and the store's own timers always run."""
+        if kind not in ("remind", "auto"):
+            return False
         loaded = await self.store.load(table_id)
         try:
             chat_key = Table.load(loaded[1]).chat.key if loaded else None

@@ -183,7 +183,8 @@ class Delivery:
             ref = MessageRef.parse(await self.refs.get_ref(table_id, key))
             try:
                 if ref and ref.chat_id == chat_id and not repost:
-                    if version is not None and version < ref.version:
+                    if version is not None and version <= ref.version:
+                        reached()  # it shows this version (or a newer one) already: an edit would change nothing
                         return
                     if await self._edit(chat_id, ref.message_id, text, kb):
                         if version is not None and version != ref.version:

@@ -121,14 +121,17 @@ class Limiter:
         try:
             micros = await self._window(keys=[f"{self._prefix}:rl:{key}"],
                                         args=[int(limit), round(window_s * 1e6), secrets.token_hex(8)])
-        except TimeoutError as exc:
-            self._outage.failed(exc)
-            return 0.0 if self._outage.lasted() > HUNG_S else window_s
         except UNAVAILABLE as exc:
-            self._outage.failed(exc)
-            return 0.0
+            return self._failed(exc, window_s)
         self._outage.worked()
         return micros / 1e6
+
+    def _failed(self, exc: Exception, window_s: float) -> float:
+        """The wait after a failed call: a timeout is waited out (a window) until Redis seems hung."""
+        self._outage.failed(exc)
+        if isinstance(exc, TimeoutError):
+            return 0.0 if self._outage.lasted() > HUNG_S else window_s
+        return 0.0
 
     async def begin(self, key: str, limit: int, window_s: float, hold_s: float) -> tuple[float, str]:
         """Try to start a call now, counting it from its end (see :meth:`end`).
@@ -143,9 +146,9 @@ class Limiter:
         try:
             micros = await self._begin(keys=[f"{self._prefix}:rl:{key}"],
                                        args=[int(limit), round(window_s * 1e6), round(hold_s * 1e6), member])
-        except UNAVAILABLE as exc:  # like wait_time: go on with this process's own pacing
-            self._outage.failed(exc)
-            return 0.0, ""
+        except UNAVAILABLE as exc:  # like wait_time
+            wait = self._failed(exc, window_s)
+            return wait, ""
         self._outage.worked()
         return (0.0, member) if micros <= 0 else (micros / 1e6, "")
 

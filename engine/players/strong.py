@@ -22,7 +22,8 @@ from functools import cache
 from types import ModuleType
 from typing import Any
 
-from ..actions import Action
+from ..actions import PLAY, Action
+from ..cards import EYES, bit
 from ..registry import game_class
 from ..state import State
 from .playout import play_out
@@ -39,6 +40,8 @@ _DOUBLE_WINS = 0.7
 """The share of sampled deals a doubling must win."""
 _MAX_DOUBLINGS = 3
 """No further doubling once the deal's stake was raised this often (Spritzen has no limit of its own)."""
+_TRICK_GAMES = frozenset({"bauer", "rams"})
+"""Games where only tricks count, not the eyes in them."""
 _PRIOR = 1e-6
 """What the heuristic's own choice gains per sample: it wins ties."""
 
@@ -95,6 +98,30 @@ def rollout(state: State) -> bool:
     return play_out(state, brain.choose, brain.offer)
 
 
+def _distinct(candidates: list[Action | None], worlds: Worlds) -> list[Action | None]:
+    """The candidates without cards equal to one kept: same suit, no card between them still out (and same eyes)."""
+    order = worlds.base.order
+    if order is None:
+        return candidates
+    live = worlds.deck & ~worlds.played & ~worlds.mine
+    eyes_count = worlds.cls.GAME not in _TRICK_GAMES
+
+    def twins(a: int, b: int) -> bool:
+        """Whether cards ``a`` and ``b`` do the same in every trick."""
+        if order.eff[a] != order.eff[b] or eyes_count and EYES[a] != EYES[b]:
+            return False
+        lo, hi = (a, b) if order.strength[a] < order.strength[b] else (b, a)
+        return not order.above[lo] & ~order.above[hi] & ~bit(hi) & live
+
+    kept: list[Action | None] = []
+    for action in candidates:
+        plain = action is not None and action.kind == PLAY and not action.meld
+        if not (plain and any(k is not None and k.kind == PLAY and not k.meld and twins(k.card, action.card)
+                              for k in kept)):
+            kept.append(action)
+    return kept
+
+
 def choose(view: dict[str, Any], options: Any, rng, samples: int = SAMPLES,
            stop: Callable[[], bool] | None = None) -> Action | None:
     """The decision of the seat whose view this is.
@@ -119,6 +146,9 @@ def choose(view: dict[str, Any], options: Any, rng, samples: int = SAMPLES,
     if len(candidates) == 1:
         return candidates[0]
     worlds = Worlds(view, options)
+    candidates = _distinct(candidates, worlds)
+    if len(candidates) == 1:
+        return candidates[0]
     brain = heuristic(view["game"])
     totals = [0.0] * len(candidates)
     wins = [0] * len(candidates)

@@ -42,6 +42,8 @@ _MAX_DOUBLINGS = 3
 """No further doubling once the deal's stake was raised this often (Spritzen has no limit of its own)."""
 _TRICK_GAMES = frozenset({"bauer", "rams"})
 """Games where only tricks count, not the eyes in them."""
+_SHAPE = 0.25
+"""At most this much of a Strich or point for the eyes (or tricks) of a deal, see ``_value``."""
 _PRIOR = 1e-6
 """What the heuristic's own choice gains per sample: it wins ties."""
 
@@ -82,14 +84,23 @@ def worth(state: State) -> list[float]:
 
 
 def _value(state: State, seat: int) -> float:
-    """The deal's worth to ``seat`` less the average of its opponents'."""
+    """The deal's worth to ``seat`` less the average of its opponents', and a little for eyes or tricks.
+
+    The worth moves in steps (a Strich, a point); the share of the deal's eyes (of its tricks
+    where eyes do not count) adds at most :data:`_SHAPE`, so that among choices worth the same
+    Striche the search prefers the one nearer the next step.
+    """
     w = worth(state)
     n = state.n
     if state.GAME == "rams":
         others = [s for s in range(n) if s != seat]
     else:
         others = [s for s in range(n) if s % 2 != seat % 2]
-    return w[seat] - sum(w[s] for s in others) / len(others)
+    mine = [s for s in range(n) if s not in others]
+    gained = state.won if state.GAME in _TRICK_GAMES else state.eyes
+    total = sum(gained) or 1
+    shape = (sum(gained[s] for s in mine) / len(mine) - sum(gained[s] for s in others) / len(others)) / total
+    return w[seat] - sum(w[s] for s in others) / len(others) + _SHAPE * shape
 
 
 def rollout(state: State) -> bool:

@@ -56,6 +56,7 @@ class Deadline:
         self.hit = False
 
     def __call__(self) -> bool:
+        """Whether the time is up (asked by the search before each further sample)."""
         self.hit = time.monotonic() > self.end
         self.allowed += not self.hit
         return self.hit

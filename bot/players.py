@@ -9,6 +9,7 @@ starves it. The service runs all of this in a worker thread, off the event loop.
 from __future__ import annotations
 
 import random
+import time
 
 import engine
 from engine.state import State
@@ -24,14 +25,35 @@ def level_of(match: Match, seat: int) -> str:
     return match.table.seats[seat].level or match.table.level
 
 
-def choose(state: State, seat: int, level: str = "normal", rng: random.Random | None = None) -> engine.Action:
-    """The computer player's action for ``seat``, whose turn it is."""
-    return computer.act(level, state, seat, rng or random.Random(), seconds=computer.DECISION_SECONDS)
+COMMAND_SECONDS = 10.0
+"""Strong searches of one command stop after this long in all; the heuristic plays on."""
 
 
-def offer(state: State, seat: int, level: str = "normal", rng: random.Random | None = None) -> engine.Action | None:
+def choose(state: State, seat: int, level: str = "normal", rng: random.Random | None = None,
+           seconds: float = computer.DECISION_SECONDS) -> engine.Action:
+    """The computer player's action for ``seat``, whose turn it is (a strong search gets ``seconds``)."""
+    return computer.act(level, state, seat, rng or random.Random(), seconds=seconds)
+
+
+def offer(state: State, seat: int, level: str = "normal", rng: random.Random | None = None,
+          seconds: float = computer.DECISION_SECONDS) -> engine.Action | None:
     """The out-of-turn action the computer player takes for ``seat`` now, if any."""
-    return computer.offer(level, state, seat, rng or random.Random(), seconds=computer.DECISION_SECONDS)
+    return computer.offer(level, state, seat, rng or random.Random(), seconds=seconds)
+
+
+class _Budget:
+    """What is left of a command's :data:`COMMAND_SECONDS` for strong searches."""
+
+    def __init__(self) -> None:
+        self.end = time.monotonic() + COMMAND_SECONDS
+
+    def level(self, match: Match, seat: int) -> tuple[str, float]:
+        """The level ``seat`` plays at now and the seconds its search may take."""
+        left = self.end - time.monotonic()
+        level = level_of(match, seat)
+        if level == "stark" and left <= 0:
+            return "normal", 0.0
+        return level, min(computer.DECISION_SECONDS, left)
 
 
 def play_computers(match: Match) -> None:
@@ -46,6 +68,7 @@ def play_computers(match: Match) -> None:
     seats = match.table.seats
     dealt = match.dealt
     rng = random.Random(match.rng.getrandbits(64))
+    budget = _Budget()
     while match.running and match.dealt == dealt:
         state = match.state
         spot = (match.dealt, state.phase, len(state.tricks), len(state.trick), state.to_act)
@@ -53,7 +76,8 @@ def play_computers(match: Match) -> None:
             if seat == state.to_act or not seats[seat].computer or (spot, seat) in asked:
                 continue
             asked.add((spot, seat))
-            action = offer(state, seat, level_of(match, seat), rng)
+            level, seconds = budget.level(match, seat)
+            action = offer(state, seat, level, rng, seconds)
             if action is not None:
                 match.act(seat, action, "cpu")
                 break
@@ -61,7 +85,8 @@ def play_computers(match: Match) -> None:
             seat = state.to_act
             if not seats[seat].computer:
                 return
-            match.act(seat, choose(state, seat, level_of(match, seat), rng), "cpu")
+            level, seconds = budget.level(match, seat)
+            match.act(seat, choose(state, seat, level, rng, seconds), "cpu")
 
 
 def autoplay(match: Match, seat: int) -> engine.Action:

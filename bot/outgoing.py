@@ -79,13 +79,18 @@ class Button:
 
 @dataclass(frozen=True)
 class TableMessage:
-    """Show the table in its chat: edit the table's message in place, or post it if there is none."""
+    """Show the table in its chat: edit the table's message in place, or post it if there is none.
+
+    ``story`` holds the lines of what happened since the last table message (announcements,
+    tricks, results) for adapters that print a running story, as the console does.
+    """
 
     chat: ChatRef
     table_id: str
     text: str
     buttons: tuple[tuple[Button, ...], ...] = ()
     repost: bool = False
+    story: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -120,12 +125,16 @@ class Toast:
 
 @dataclass(frozen=True)
 class Notice:
-    """A message posted in the chat: a reminder, an automatic move, a result; may mention users."""
+    """A message posted in the chat: a reminder, an automatic move, a result; may mention users.
+
+    ``result`` marks a deal's result (its lines are also in the table message's ``story``).
+    """
 
     chat: ChatRef
     text: str
     mentions: tuple[UserRef, ...] = ()
     table_id: str = ""
+    result: bool = False
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,8 @@
 """Moves on a table: engine actions applied one by one, deal after deal, with a move log.
 
 :class:`Match` wraps a :class:`~bot.table.Table` and its decoded engine state for the span of
-one command. Every applied action goes to ``log`` (``{"s", "a", "by"}``) and every new deal too
+one command. The public events of every applied action go to the table's story and to ``news``
+(what this command showed the table, for the narrative of :mod:`bot.story`). Every applied action goes to ``log`` (``{"s", "a", "by"}``) and every new deal too
 (``{"deal": <engine JSON>}``), so the store's move log alone replays the table. When a deal
 ends the match deals on with the given ``rng`` (``secrets``-grade in the service), or finishes
 the table when the match is decided.
@@ -15,6 +16,7 @@ import engine
 from engine.cards import EYES
 from engine.state import State
 
+from . import story
 from .table import Table
 
 __all__ = ["Match", "EYE_GAMES"]
@@ -42,6 +44,7 @@ class Match:
             state = engine.from_json(table.state)
         self.state: State | None = state
         self.log: list[dict[str, Any]] = []
+        self.news: list[dict[str, Any]] = []
         self.moves = 0
         self.dealt = 0
 
@@ -59,6 +62,7 @@ class Match:
         self.state = state
         self.dealt += 1
         self.table.since = self.now
+        self.table.story = []
         self.log.append({"deal": engine.to_json(state)})
 
     def save(self) -> None:
@@ -89,15 +93,38 @@ class Match:
         self.moves += 1
         self.log.append({"s": seat, "a": action.to_dict(), "by": by})
         self.state = state
+        self._tell(state, events)
         if state.to_act != before.to_act:
             self.table.since = self.now
         if engine.is_over(state):
             self._deal_over(before, state)
         return events
 
+    def _tell(self, state: State, events: list[dict[str, Any]]) -> None:
+        """Keep the public events in the deal's story and in this command's news."""
+        for ev in events:
+            if ev["type"] in story.STORY_EVENTS:
+                self.table.story.append(ev)
+                self.news.append(ev)
+            elif ev["type"] == "trick":
+                self.news.append(story.trick_event(state, ev))
+
+    def _keep_record(self, before: State, state: State) -> None:
+        """Write the finished deal on the score sheet; older records keep only what the sheet shows."""
+        table = self.table
+        record = story.deal_record(before, state, table.story)
+        if table.sheet:
+            table.sheet[-1] = {k: table.sheet[-1][k] for k in ("result", "after")}
+        table.sheet.append(record)
+        if len(table.sheet) > story.SHEET_MAX:
+            del table.sheet[0]
+            table.sheet_dropped += 1
+        self.news.append({"type": "deal_over", "record": record, "no": table.sheet_dropped + len(table.sheet)})
+
     def _deal_over(self, before: State, state: State) -> None:
         table = self.table
         result = state.result or {}
+        self._keep_record(before, state)
         if not result.get("thrown_in"):
             table.deals += 1
         table.last = result

@@ -17,15 +17,16 @@ from engine.bauerchen import round_end
 from engine.cards import RANKS, SUITS, card_str
 from engine.state import State
 
-from . import actarg, tokens
+from . import actarg, story, tokens
 from .cardtext import card_label, cards_label, suit_label, suit_name
 from .i18n import game_name, hint, t
 from .outgoing import Button, HandMessage, TableMessage
 from .pace import DEFAULT_PACE
+from .story import seat_name, team_name
 from .table import Table
 
 __all__ = ["OFFER_KINDS", "table_message", "hand_message", "action_label", "seat_name", "team_name",
-           "deal_line", "summary", "ago", "option_fields", "hand_signature"]
+           "deal_line", "result_text", "last_deal_lines", "summary", "ago", "option_fields", "hand_signature"]
 
 OFFER_KINDS = ("spritz", "stoss", "ledig", "karten_weg")
 """Out-of-turn actions that need no secret: buttons on the public table message."""
@@ -37,23 +38,6 @@ Rows = tuple[tuple[Button, ...], ...]
 
 
 # ----------------------------------------------------------------- names and small pieces
-def seat_name(table: Table, seat: int) -> str:
-    """The name shown for ``seat``: the player, ``Computer N`` or ``–``."""
-    s = table.seats[seat]
-    if s.human:
-        return s.name
-    if s.bot and (s.level or table.level) != "normal":
-        return t(table.lang, "computer_level", n=seat + 1, level=t(table.lang, f"level.{s.level or table.level}"))
-    if s.bot:
-        return t(table.lang, "computer", n=seat + 1)
-    return t(table.lang, "empty_seat")
-
-
-def team_name(table: Table, team: int) -> str:
-    """A team as its two names: ``Anna+Cleo``."""
-    return "+".join(seat_name(table, s) for s in range(team, table.n, 2))
-
-
 def ago(seconds: float, lang: str) -> str:
     """A short duration: ``5 Min.``, ``2 Std.``, ``3 Tg.``."""
     minutes = int(seconds // 60)
@@ -202,20 +186,6 @@ def _info_line(table: Table, view: dict[str, Any]) -> str:
     elif view["phase"] != "over":
         parts.append(t(lang, "no_trump_yet"))
     if game in ("bauernstoss", "alter_schafkopf"):
-        calls = []
-        for s, c in enumerate(public.get("calls", [])):
-            if c is None:
-                continue
-            if c == "pass":
-                calls.append(t(lang, "bs.passed", name=seat_name(table, s)))
-            elif isinstance(c, int):
-                calls.append(t(lang, "bs.count", name=seat_name(table, s), count=c))
-        if calls and not trump:
-            parts.append(t(lang, "bs.announced", items=", ".join(calls)))
-        solo = public.get("solo")
-        if solo:
-            name = t(lang, "act.lechdich") if game == "alter_schafkopf" else t(lang, f"act.solo_{solo['kind']}")
-            parts.append(t(lang, "bs.solo", name=seat_name(table, solo["seat"]), solo=name))
         if public.get("returned_jack"):
             parts.append(card_label(public["returned_jack"], lang))
     elif game == "bauerchen":
@@ -225,23 +195,14 @@ def _info_line(table: Table, view: dict[str, Any]) -> str:
             parts.append(t(lang, "bc.letzte", card=card_label(public["letzte"], lang)))
         if public.get("spritz"):
             parts.append(t(lang, "bc.spritz", times=2 ** public["spritz"]))
-        if public.get("ledig") is not None:
-            parts.append(t(lang, "bc.ledig", name=seat_name(table, public["ledig"])))
         if any(public.get("melds", ())):
             parts.append(t(lang, "bc.melds", a=public["melds"][0], b=public["melds"][1]))
     elif game == "bauer":
         if public.get("stoss"):
-            parts.append(t(lang, "ba.stoss", names=", ".join(seat_name(table, s) for s in public["stoss"])))
-        if public.get("karten_weg") is not None:
-            parts.append(t(lang, "ba.alone", name=seat_name(table, public["karten_weg"])))
+            parts.append(t(lang, "st.stossed", times=2 ** len(public["stoss"])))
     elif game == "rams":
         if public.get("turned"):
             parts.append(t(lang, "rs.kehrer", cards=cards_label(public["turned"], lang)))
-        passed = [seat_name(table, s) for s, c in enumerate(public.get("choices", [])) if c == "pass"]
-        if passed:
-            parts.append(t(lang, "rs.passed", names=", ".join(passed)))
-        if public.get("blind_taker") is not None:
-            parts.append(t(lang, "rs.blind", name=seat_name(table, public["blind_taker"])))
     return " · ".join(parts)
 
 
@@ -252,40 +213,28 @@ def _trick_line(table: Table, trick: list[dict], to_act: int | None, key: str = 
     return t(table.lang, key, no=no, cards=" · ".join(cards))
 
 
-def deal_line(table: Table, result: dict[str, Any]) -> str:
-    """The result of a finished deal in one line."""
-    lang, game = table.lang, table.game
-    if result.get("thrown_in"):
-        return t(lang, "thrown_in")
-    if game in ("bauernstoss", "alter_schafkopf"):
-        win = 0 if result["striche"][0] > result["striche"][1] else 1
-        return t(lang, "bs.result", team=team_name(table, win), eyes=result["eyes"][win],
-                 other=result["eyes"][1 - win], striche=result["striche"][win],
-                 unit=t(lang, "bs.strich" if result["striche"][win] == 1 else "bs.striche"))
-    if game == "bauerchen":
-        if result["points"] == [0, 0]:
-            return t(lang, "bc.ledig_won", team=team_name(table, result["round_winner"]))
-        win = 0 if result["points"][0] else 1
-        points = result["points"][win]
-        line = t(lang, "bc.result", team=team_name(table, win), eyes=result["eyes"][win],
-                 other=result["eyes"][1 - win], points=points, unit=t(lang, "bc.point" if points == 1 else "bc.points"))
-        if result.get("round_winner") is not None:
-            line += " · " + t(lang, "bc.round_won", team=team_name(table, result["round_winner"]))
-        return line
-    if game == "bauer":
-        if result["change"] == [0, 0]:
-            return t(lang, "ba.brot", team=team_name(table, result["brot"]))
-        win = 0 if result["change"][0] < 0 else 1
-        line = t(lang, "ba.result", team=team_name(table, win), tricks=result["tricks"][win],
-                 other=result["tricks"][1 - win])
-        if result.get("brot") is not None:
-            line += " · " + t(lang, "ba.brot", team=team_name(table, result["brot"]))
-        return line
-    items = " · ".join(f"{seat_name(table, s)} {n}" for s, n in enumerate(result["tricks"]) if n)
-    line = t(lang, "rs.result", items=items or "–")
-    if result.get("kartoffeln"):
-        line += " · " + t(lang, "rs.kartoffel", names=", ".join(seat_name(table, s) for s in result["kartoffeln"]))
-    return line
+def deal_line(table: Table, record: dict[str, Any]) -> str:
+    """The result of a finished deal (a record of ``Table.sheet``) in one line."""
+    return " · ".join(story.result_lines(table, record))
+
+
+def result_text(table: Table, record: dict[str, Any], no: int) -> str:
+    """A finished deal as a message of its own: its number, its last trick and its result explained."""
+    lines = [t(table.lang, "st.deal_title", game=game_name(table.game, table.lang), no=no)]
+    if record.get("trick"):
+        lines.append(story.trick_line(table, record["trick"], "st.last"))
+    return "\n".join(lines + story.result_lines(table, record))
+
+
+def last_deal_lines(table: Table) -> list[str]:
+    """The last finished deal: its last trick, who played which card, then its result explained."""
+    if not table.sheet:
+        return []
+    record = table.sheet[-1]
+    lines = [t(table.lang, "st.last_deal")]
+    if record.get("trick"):
+        lines.append(story.trick_line(table, record["trick"], "st.last"))
+    return lines + story.result_lines(table, record)
 
 
 def summary(table: Table, match: dict[str, Any]) -> list[str]:
@@ -297,7 +246,7 @@ def summary(table: Table, match: dict[str, Any]) -> list[str]:
         lines.append(t(lang, "ranking", items=" · ".join(
             f"{i + 1}. {seat_name(table, s)} {match['tricks'][s]}" for i, s in enumerate(ranking))))
         pays = []
-        for s in ranking[1:]:
+        for s in ranking:
             item = f"{seat_name(table, s)} {match['settlement'][s]:.2f}"
             if match["kartoffeln"][s]:
                 item += f" ({match['kartoffeln'][s]} 🥔)"
@@ -330,20 +279,25 @@ def summary(table: Table, match: dict[str, Any]) -> list[str]:
 
 
 # ----------------------------------------------------------------- the table message
-def table_message(table: Table, state: State | None, version: int, now: float) -> TableMessage:
-    """The public table message: lobby, running deal, final summary or abort note, with buttons."""
+def table_message(table: Table, state: State | None, version: int, now: float,
+                  news: list[dict] | None = None) -> TableMessage:
+    """The public table message: lobby, running deal, final summary or abort note, with buttons.
+
+    ``news`` are the events of the command that led here: they become the message's story lines.
+    """
     if table.status == "lobby":
         text, buttons = _lobby(table, version)
     elif table.status == "playing":
         text, buttons = _playing(table, state, version, now)
     elif table.status == "finished":
-        text = "\n".join(summary(table, engine.view(state, None)["match"]))
+        last = last_deal_lines(table)
+        text = "\n".join(last + [""] * bool(last) + summary(table, engine.view(state, None)["match"]))
         buttons = ((Button(t(table.lang, "btn.rematch"), _token(table, version, "rematch")),
                     Button(t(table.lang, "btn.new"), _token(table, version, "new"))),)
     else:
         text = t(table.lang, "aborted_title", game=game_name(table.game, table.lang))
         buttons = ((Button(t(table.lang, "btn.new"), _token(table, version, "new")),),)
-    return TableMessage(table.chat, table.id, text, buttons)
+    return TableMessage(table.chat, table.id, text, buttons, story=tuple(story.news_lines(table, news or [])))
 
 
 def _lobby(table: Table, version: int) -> tuple[str, Rows]:
@@ -383,6 +337,9 @@ def _playing(table: Table, state: State, version: int, now: float) -> tuple[str,
     lines += _score_lines(table, view)
     if table.game != "rams":
         lines.append(f"{team_name(table, 0)} – {team_name(table, 1)}")
+    calls = story.calls_line(table, table.story)
+    if calls:
+        lines.append(calls)
     info = _info_line(table, view)
     if info:
         lines.append(info)
@@ -390,10 +347,9 @@ def _playing(table: Table, state: State, version: int, now: float) -> tuple[str,
     if view["trick"] or view["phase"] == "play":
         lines.append(_trick_line(table, view["trick"], to_act, no=len(view["tricks"]) + 1))
     if view["tricks"]:
-        last = view["tricks"][-1]
-        lines.append(t(lang, "last_trick", name=seat_name(table, last["winner"]), cards=cards_label(last["cards"], lang)))
-    elif table.last is not None:
-        lines.append(t(lang, "last_deal", line=deal_line(table, table.last)))
+        lines.append(story.trick_line(table, story.trick_event(state, view["tricks"][-1]), "st.last"))
+    else:
+        lines += last_deal_lines(table)
     turn = t(lang, "turn", name=seat_name(table, to_act))
     if now - table.since >= 60:
         turn += t(lang, "since", ago=ago(now - table.since, lang))
@@ -409,6 +365,17 @@ def _playing(table: Table, state: State, version: int, now: float) -> tuple[str,
 
 
 # ----------------------------------------------------------------- the hand
+def _partner_line(table: Table, seat: int, active: list[bool]) -> str:
+    """Who plays with and against ``seat``; a partner or opponent who sits out this deal is left out."""
+    others = [seat_name(table, s) for s in ((seat + 1) % 4, (seat + 3) % 4) if active[s]]
+    partner = (seat + 2) % 4
+    if not active[partner]:
+        return t(table.lang, "alone_against", others=t(table.lang, "and").join(others))
+    if len(others) == 1:
+        return t(table.lang, "with_partner_one", partner=seat_name(table, partner), a=others[0])
+    return t(table.lang, "with_partner", partner=seat_name(table, partner), a=others[0], b=others[1])
+
+
 def hand_signature(state: State | None, seat: int, status: str) -> tuple:
     """What a hand message shows besides the trick: it is re-sent when this changes."""
     if state is None:
@@ -429,9 +396,8 @@ def hand_message(table: Table, state: State, seat: int, version: int) -> HandMes
     if table.status != "playing":
         lines.append(t(lang, "match_over"))
         return HandMessage(table.user(seat), table.chat, table.id, "\n".join(lines))
-    if game != "rams" and table.n == 4:
-        others = [seat_name(table, s) for s in ((seat + 1) % 4, (seat + 3) % 4)]
-        lines.append(t(lang, "with_partner", partner=seat_name(table, (seat + 2) % 4), a=others[0], b=others[1]))
+    if game != "rams" and table.n == 4 and view["active"][seat]:
+        lines.append(_partner_line(table, seat, view["active"]))
     if not view["active"][seat]:
         lines.append(t(lang, "sitting_out"))
     if view["trick"]:

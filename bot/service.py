@@ -421,8 +421,9 @@ class Service:
     def _answer(self, ctx: _Ctx, version: int, before: dict[int, tuple], save: bool) -> list[Outgoing]:
         table, state = ctx.table, ctx.match.state
         out: list[Outgoing] = []
+        news = ctx.match.news
         if ctx.show_table:
-            message = render.table_message(table, state, version, ctx.now)
+            message = render.table_message(table, state, version, ctx.now, news)
             out.append(replace(message, repost=True) if ctx.repost else message)
         if state is not None and table.status != "lobby":
             to_act = ctx.match.to_act()
@@ -431,6 +432,8 @@ class Service:
                                     or seat == to_act)
                 if changed or seat in ctx.hands:
                     out.append(render.hand_message(table, state, seat, version))
+        out += [Notice(table.chat, render.result_text(table, ev["record"], ev["no"]), table_id=table.id, result=True)
+                for ev in news if ev["type"] == "deal_over"]
         return out + ctx.out
 
     @staticmethod

@@ -77,6 +77,9 @@ class Table(BaseModel):
     ``state`` is the running deal as ``engine.to_json`` wrote it. ``deals`` counts finished
     deals, ``marks`` holds each finished Bauerchen round as [score0, score1, winner],
     ``best`` the best trick so far as [seat, eyes], ``last`` the last finished deal's result.
+    ``story`` holds the public events of the running deal (announcements, offers, solos), ``sheet`` a
+    record of each finished deal for the score sheet (at most :data:`bot.story.SHEET_MAX`, the last one
+    with its story and last trick), ``sheet_dropped`` how many old records were dropped.
     ``remind`` and ``auto`` are the turn timers in seconds (``None``: off), ``since`` is when
     the seat to act got its turn, ``rematched`` whether the rematch was started.
     ``seen`` holds when each seated person last acted at the table (user key: epoch seconds),
@@ -98,6 +101,9 @@ class Table(BaseModel):
     marks: list[list[int]] = Field(default_factory=list)
     best: list[int] = Field(default_factory=list)
     last: dict[str, Any] | None = None
+    story: list[dict[str, Any]] = Field(default_factory=list)
+    sheet: list[dict[str, Any]] = Field(default_factory=list)
+    sheet_dropped: int = 0
     votes: list[str] = Field(default_factory=list)
     remind: int | None = None
     auto: int | None = None

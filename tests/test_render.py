@@ -116,7 +116,7 @@ def test_final_summary_every_game(game):
             break
         state = engine.next_deal(state, rng)
     for result in results:
-        line = deal_line(table, result)
+        line = deal_line(table, {"result": result})
         assert line and "{" not in line
     table.state = engine.to_json(state)
     msg = table_message(table, state, 50, 0)

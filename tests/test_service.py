@@ -38,7 +38,7 @@ async def test_whole_match_through_the_service(store, game):
     players, table_id = await open_group_table(svc, game, humans=2)
     players.typing = 0.3
     final = await players.play_out()
-    assert final.text.startswith("🏆")
+    assert final.text.startswith("Letztes Spiel:\nLetzter Stich: ") and "\n\n🏆 " in final.text
     counts = await audit(store, table_id)
     table = counts["table"]
     assert table.status == "finished" and engine.match_over(engine.from_json(table.state))

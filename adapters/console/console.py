@@ -84,12 +84,16 @@ class Console:
             if isinstance(out, TableMessage):
                 self.table_id = out.table_id
                 self.table_buttons = [b for row in out.buttons for b in row if b.token]
+                if out.story:
+                    self._print(*("· " + line for line in out.story))
                 self._print("═" * 40, out.text)
                 shown = True
             elif isinstance(out, HandMessage) and out.user == self.user:
                 self.hand_buttons = [b for row in out.buttons for b in row if b.token]
                 self._print("─" * 40, out.text)
                 shown = True
+            elif isinstance(out, Notice) and out.result:
+                continue  # its lines came with the table's story
             elif isinstance(out, (Toast, Notice, JoinLink)):
                 self._print("» " + out.text)
         if shown:

@@ -1,0 +1,346 @@
+"""The story of a deal in words: who announced, offered and doubled, who took each trick, and why a deal
+ended as it did.
+
+Computed from the engine's events and public views only (never a hand), in the games' own words,
+platform-neutral: the table message, the console and the deal's result notice all use these lines.
+:class:`~bot.play.Match` records the public events of the running deal in ``Table.story`` and a
+record of every finished deal in ``Table.sheet`` (see :func:`deal_record`); this module turns them
+into text.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import engine
+from engine.cards import EYES, parse_card
+from engine.state import State
+
+from .cardtext import card_label, suit_label
+from .i18n import game_name, t
+from .table import Table
+
+__all__ = ["STORY_EVENTS", "SHEET_MAX", "trick_event", "deal_record", "event_line", "calls_line", "trick_line",
+           "result_lines", "news_lines", "sheet_text", "seat_name", "team_name"]
+
+STORY_EVENTS = frozenset({"passed", "announced", "trump_named", "let_partner_name", "solo", "gave",
+                          "die_letzte", "spritz", "ledig", "meld", "stoss", "karten_weg", "decision", "robbed"})
+"""The engine events a table's story keeps (all public: counts, named suits, shown cards, never a hand)."""
+SHEET_MAX = 100
+"""How many finished deals a table's score sheet keeps (the oldest are dropped first)."""
+_EYE_GAMES = ("bauernstoss", "alter_schafkopf", "bauerchen")
+_SCHNEIDER = {"bauernstoss": 91, "alter_schafkopf": 89}
+
+
+# ----------------------------------------------------------------- names
+def seat_name(table: Table, seat: int) -> str:
+    """The name shown for ``seat``: the player, ``Computer N`` or ``–``."""
+    s = table.seats[seat]
+    if s.human:
+        return s.name
+    if s.bot and (s.level or table.level) != "normal":
+        return t(table.lang, "computer_level", n=seat + 1, level=t(table.lang, f"level.{s.level or table.level}"))
+    if s.bot:
+        return t(table.lang, "computer", n=seat + 1)
+    return t(table.lang, "empty_seat")
+
+
+def team_name(table: Table, team: int) -> str:
+    """A team as its two names: ``Anna+Cleo``."""
+    return "+".join(seat_name(table, s) for s in range(team, table.n, 2))
+
+
+def _teams(table: Table, a: Any, b: Any) -> str:
+    """Both teams with a figure each, always team 0 first: ``Anna+Cleo 96 : 24 Ben+Dora``."""
+    return f"{team_name(table, 0)} {a} : {b} {team_name(table, 1)}"
+
+
+# ----------------------------------------------------------------- recording
+def trick_event(state: State, event: dict) -> dict:
+    """A completed trick's engine event with the seat that played each card (for the story)."""
+    seats, s = [], event["leader"]
+    for _ in event["cards"]:
+        seats.append(s)
+        s = state.next_active(s)
+    return {"type": "trick", "seats": seats, "cards": event["cards"], "winner": event["winner"]}
+
+
+def deal_record(before: State, final: State, story: list[dict]) -> dict:
+    """What the story and the score sheet keep of a finished deal: result, the public facts, the match
+    before and after, the deal's story and its last trick."""
+    view = engine.view(final, None)
+    last = view["tricks"][-1] if view["tricks"] else None
+    record: dict[str, Any] = {"result": final.result or {}, "public": view["public"], "trump": view["trump"],
+                              "before": before.match, "after": final.match, "story": story}
+    if last is not None:
+        record["trick"] = trick_event(final, last)
+    return record
+
+
+# ----------------------------------------------------------------- events
+def event_line(table: Table, ev: dict) -> str:
+    """One public event in words: ``Computer 4 meldet 4``, ``Ben spritzt (×2)``, ``Dora passt``."""
+    lang, kind = table.lang, ev["type"]
+    name = seat_name(table, ev["seat"]) if "seat" in ev else ""
+    if kind == "announced":
+        return t(lang, "st.mit" if ev.get("mit") else "st.announced", name=name, count=ev["count"])
+    if kind == "passed":
+        return t(lang, "st.passed", name=name)
+    if kind == "trump_named":
+        return t(lang, "st.named", name=name, suit=suit_label(ev["suit"]))
+    if kind == "solo":
+        return t(lang, "st.solo", name=name, solo=solo_name(table, ev["kind"]))
+    if kind == "gave":
+        if ev.get("card"):
+            return t(lang, "st.gave_jack", name=name, card=card_label(ev["card"], lang))
+        return t(lang, "st.gave", name=name)
+    if kind == "spritz":
+        key = "st.spritz" if ev["calls"] == 1 else "st.retour"
+        return t(lang, key, name=name, times=2 ** ev["calls"])
+    if kind == "stoss":
+        return t(lang, "st.stoss" if ev["level"] == 1 else "st.stoss_back", name=name, times=2 ** ev["level"])
+    if kind == "meld":
+        return t(lang, "st.meld", name=name, meld=ev["meld"], cards=" ".join(card_label(c, lang) for c in ev["cards"]))
+    if kind == "die_letzte":
+        return t(lang, "st.letzte", name=name, card=card_label(ev["card"], lang))
+    if kind == "decision":
+        return t(lang, f"st.{ev['choice']}", name=name)
+    if kind == "robbed":
+        return t(lang, "st.robbed", name=name, card=card_label(ev["card"], lang))
+    if kind in ("ledig", "karten_weg", "let_partner_name"):
+        return t(lang, f"st.{kind}", name=name)
+    if kind == "trick":
+        return trick_line(table, ev)
+    return ""
+
+
+def solo_name(table: Table, kind: str) -> str:
+    """The name of a Bauernstoß solo: »Gib mir eine«, »Leg dich«, Lechdich."""
+    if table.game == "alter_schafkopf":
+        return t(table.lang, "act.lechdich")
+    return t(table.lang, "st.solo_name", solo=t(table.lang, f"act.solo_{kind}"))
+
+
+def calls_line(table: Table, story: list[dict]) -> str:
+    """The announcements and offers of a deal in one line, in the order they were made."""
+    return " · ".join(filter(None, (event_line(table, ev) for ev in story if ev["type"] != "trick")))
+
+
+def trick_line(table: Table, trick: dict, key: str = "st.trick") -> str:
+    """A completed trick: who played which card and who took it (with its eyes where they count)."""
+    lang = table.lang
+    cards = " · ".join(f"{seat_name(table, s)} {card_label(c, lang)}" for s, c in zip(trick["seats"], trick["cards"]))
+    took = t(lang, "st.took", name=seat_name(table, trick["winner"]))
+    if table.game in _EYE_GAMES:
+        took += t(lang, "st.eyes", eyes=sum(EYES[parse_card(c)] for c in trick["cards"]))
+    return t(lang, key, cards=cards, took=took)
+
+
+def news_lines(table: Table, news: list[dict]) -> list[str]:
+    """The lines of what happened in one command, in order: events, tricks and deal results."""
+    lines = []
+    for ev in news:
+        if ev["type"] == "deal_over":
+            lines += result_lines(table, ev["record"])
+        elif ev["type"] == "trick":
+            lines.append(trick_line(table, ev))
+        else:
+            lines.append(event_line(table, ev))
+    return [line for line in lines if line]
+
+
+# ----------------------------------------------------------------- results
+def result_lines(table: Table, record: dict) -> list[str]:
+    """Why a deal ended as it did, in the game's words: who won, by how much, and why."""
+    result = record.get("result") or {}
+    if result.get("thrown_in"):
+        return [t(table.lang, "thrown_in")]
+    game = table.game
+    if game in ("bauernstoss", "alter_schafkopf"):
+        return _bauernstoss(table, record)
+    if game == "bauerchen":
+        return _bauerchen(table, record)
+    if game == "bauer":
+        return _bauer(table, record)
+    return _rams(table, record)
+
+
+def _plural(lang: str, n: int, one: str, many: str) -> str:
+    return t(lang, one if n == 1 else many, n=n)
+
+
+def _facts(record: dict) -> tuple[dict, dict, dict]:
+    """A deal record's result, public facts and match before the deal."""
+    return record["result"], record.get("public") or {}, record.get("before") or {}
+
+
+def _bauernstoss(table: Table, record: dict) -> list[str]:
+    lang, (result, public, before) = table.lang, _facts(record)
+    eyes, tricks, gains = result["eyes"], result["tricks"], result["striche"]
+    lines = [t(lang, "st.eyes_word", teams=_teams(table, eyes[0], eyes[1]))]
+    solo = public.get("solo")
+    if solo:
+        team = 0 if gains[0] else 1
+        won = team == solo["seat"] % 2
+        if table.game == "alter_schafkopf":
+            lines.append(t(lang, "st.lechdich_won" if won else "st.lechdich_lost", name=seat_name(table, solo["seat"]),
+                           team=team_name(table, team)))
+        else:
+            lines.append(t(lang, "st.solo_won" if won else "st.solo_lost", name=seat_name(table, solo["seat"]),
+                           solo=solo_name(table, solo["kind"]), team=team_name(table, team),
+                           gain=_plural(lang, gains[team], "st.strich", "st.striche")))
+        return lines
+    scorer = result["chalk"]
+    base = gains[scorer]
+    jack = None
+    if table.game == "bauernstoss" and public.get("first_deal"):
+        jack = scorer if gains[1 - scorer] == 0 else 1 - scorer
+        base -= jack == scorer
+    why = []
+    if tricks[1 - scorer] == 0:
+        why.append(t(lang, "st.schwarz"))
+    elif eyes[scorer] >= _SCHNEIDER[table.game]:
+        why.append(t(lang, "st.schneider"))
+    held = before.get("chalk")
+    how = "st.keep_chalk" if held == scorer else "st.take_chalk"
+    if held == scorer and eyes[scorer] < eyes[1 - scorer]:
+        why.append(t(lang, "st.chalk_enough"))
+    line = t(lang, how, team=team_name(table, scorer)) + ": " + _plural(lang, base, "st.plus_strich", "st.plus_striche")
+    if why:
+        line += f" ({', '.join(why)})"
+    lines.append(line)
+    if jack is not None:
+        lines.append(t(lang, "st.jack_strich", team=team_name(table, jack)))
+    return lines
+
+
+def _bauerchen(table: Table, record: dict) -> list[str]:
+    lang, (result, public, before) = table.lang, _facts(record)
+    eyes, points = result["eyes"], result["points"]
+    lines = [t(lang, "st.eyes_word", teams=_teams(table, eyes[0], eyes[1]))]
+    rw = result.get("round_winner")
+    if public.get("ledig") is not None:
+        seat = public["ledig"]
+        won = rw == seat % 2
+        lines.append(t(lang, "st.ledig_won" if won else "st.ledig_lost", name=seat_name(table, seat),
+                       team=team_name(table, rw)))
+    else:
+        win = 0 if points[0] else 1
+        loser_eyes = eyes[1 - win]
+        base = 3 if loser_eyes == 0 else 2 if loser_eyes <= 32 else 1
+        why = "st.nackig" if base == 3 else "st.bc_schneider" if base == 2 else "st.schneider_frei"
+        away = win != public.get("home")
+        spritz = public.get("spritz") or 0
+        gain = _plural(lang, points[win], "st.point", "st.points")
+        if away or spritz:
+            calc = t(lang, why, n=base) + (" + " + t(lang, "st.away") if away else "")
+            if spritz:
+                calc = (f"({calc})" if away else calc) + " " + t(lang, "st.spritz_times", times=2 ** spritz)
+            lines.append(t(lang, "st.bc_won", team=team_name(table, win), calc=calc, points=gain))
+        else:
+            lines.append(t(lang, "st.bc_won_plain", team=team_name(table, win), why=t(lang, why, n="").strip(),
+                           points=gain))
+    melds = result.get("melds") or [0, 0]
+    if any(melds):
+        lines.append(t(lang, "st.melded", score=_teams(table, melds[0], melds[1])))
+    if rw is not None:
+        score = [before.get("score", [0, 0])[i] + points[i] for i in (0, 1)]
+        lines.append(t(lang, "st.round_won", team=team_name(table, rw), score=_teams(table, *score),
+                       loser=team_name(table, 1 - rw)))
+    return lines
+
+
+def _bauer(table: Table, record: dict) -> list[str]:
+    lang, (result, public, before) = table.lang, _facts(record)
+    tricks, change = result["tricks"], result["change"]
+    lines = [t(lang, "st.tricks_word", teams=_teams(table, tricks[0], tricks[1]))]
+    stoss = len(public.get("stoss") or ())
+    stake = " " + t(lang, "st.stossed", times=2 ** stoss) if stoss else ""
+    alone = public.get("karten_weg")
+    if alone is not None:
+        win = result["brot"]
+        n = 2 ** stoss
+        lines.append(t(lang, "st.alone_won" if win == alone % 2 else "st.alone_lost", name=seat_name(table, alone),
+                       team=team_name(table, win), brote=_plural(lang, n, "st.brot_n", "st.brote_n")) + stake)
+        return lines
+    win = 0 if change[0] < 0 else 1
+    caller = public.get("caller")
+    key = "st.ba_won" if caller is not None and caller % 2 == win else "st.ba_against"
+    score = before.get("score", [8, 8])
+    moves = [t(lang, "st.brot_move", team=team_name(table, i), change=f"{change[i]:+d}".replace("-", "−"),
+               to=score[i] + change[i])
+             for i in (0, 1) if change[i]]
+    why = []
+    if tricks[1 - win] == 0:
+        why.append(t(lang, "st.all_tricks"))
+    if stoss:
+        why.append(t(lang, "st.stossed", times=2 ** stoss))
+    line = t(lang, key, team=team_name(table, win)) + ": " + t(lang, "st.brot_moves", moves=", ".join(moves))
+    if why:
+        line += f" ({', '.join(why)})"
+    lines.append(line)
+    if result.get("brot") is not None:
+        lines.append(t(lang, "st.brot_won", team=team_name(table, result["brot"])))
+    return lines
+
+
+def _rams(table: Table, record: dict) -> list[str]:
+    lang, result = table.lang, record["result"]
+    choices = (record.get("public") or {}).get("choices") or []
+    items = [f"{seat_name(table, s)} {n}" for s, n in enumerate(result["tricks"])
+             if s >= len(choices) or choices[s] in ("play", "blind")]
+    lines = [t(lang, "rs.result", items=" · ".join(items) or "–")]
+    passed = [seat_name(table, s) for s, c in enumerate(choices) if c == "pass"]
+    if passed:
+        lines.append(t(lang, "st.passed_list", names=", ".join(passed)))
+    if result.get("kartoffeln"):
+        lines.append(t(lang, "rs.kartoffel", names=", ".join(seat_name(table, s) for s in result["kartoffeln"])))
+    return lines
+
+
+# ----------------------------------------------------------------- the score sheet
+def sheet_text(table: Table) -> str:
+    """The score sheet of the Partie so far, as the pub's chalk board would show it: one line per deal."""
+    lang = table.lang
+    lines = [t(lang, "sheet.title", game=game_name(table.game, lang))]
+    if not table.sheet:
+        lines.append(t(lang, "sheet.empty"))
+        return "\n".join(lines)
+    first = table.sheet_dropped + 1
+    if first > 1:
+        lines.append("…")
+    if table.game != "rams":
+        lines.append(t(lang, "sheet.teams", a=team_name(table, 0), b=team_name(table, 1)))
+    for i, record in enumerate(table.sheet, first):
+        lines.append(f"{i}. {_sheet_row(table, record)}")
+    return "\n".join(lines)
+
+
+def _sheet_row(table: Table, record: dict) -> str:
+    lang, game, result, after = table.lang, table.game, record.get("result") or {}, record.get("after") or {}
+    if result.get("thrown_in"):
+        return t(lang, "thrown_in")
+    if game in ("bauernstoss", "alter_schafkopf"):
+        g = result["striche"]
+        chalk = after.get("chalk")
+        return t(lang, "sheet.bs", a=_delta(g[0]), b=_delta(g[1]), ta=after["striche"][0], tb=after["striche"][1],
+                 chalk=team_name(table, chalk) if chalk is not None else "–")
+    if game == "bauerchen":
+        p = result["points"]
+        row = t(lang, "sheet.bc", a=_delta(p[0]), b=_delta(p[1]), ta=after["score"][0], tb=after["score"][1])
+        if result.get("round_winner") is not None:
+            row += " · " + t(lang, "sheet.round", team=team_name(table, result["round_winner"]))
+        return row
+    if game == "bauer":
+        c = result["change"]
+        row = t(lang, "sheet.ba", a=_delta(c[0]), b=_delta(c[1]), ta=after["score"][0], tb=after["score"][1])
+        if result.get("brot") is not None:
+            row += " · " + t(lang, "sheet.brot", team=team_name(table, result["brot"]))
+        return row
+    marks = result.get("kartoffeln") or ()
+    return " · ".join(f"{seat_name(table, s)} {after['tricks'][s]}" + (" 🥔" if s in marks else "")
+                      for s in range(table.n))
+
+
+def _delta(n: int) -> str:
+    return f"{n:+d}" if n else "–"

@@ -78,12 +78,12 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Stammtisch – Kartenspiele am Tisch\n"
         "neu SPIEL [Spieler] [option=wert]: Tisch eröffnen ({games})\n"
         "mitspielen · aufstehen · platz N · computer [leicht|stark] · computer weg N · los\n"
-        "hand · tisch · regeln · abbrechen · revanche · sprache de|en\n"
+        "hand · tisch · zettel · regeln · abbrechen · revanche · sprache de|en\n"
         "Im Spiel: spiel B♣ · trumpf herz · weg · melde K♥ · spritzen · stoßen",
         "Stammtisch – card games at the table\n"
         "new GAME [players] [option=value]: open a table ({games})\n"
         "join · leave · seat N · bot [easy|strong] · bot remove N · start\n"
-        "hand · table · rules · abort · rematch · language de|en\n"
+        "hand · table · sheet · rules · abort · rematch · language de|en\n"
         "In play: play JC · trump hearts · pass · meld KH · spritz · knock"),
     # --- refusals
     "game_running": ("Das Spiel läuft schon.", "The game is already running."),

@@ -114,7 +114,7 @@ class Match:
         table = self.table
         record = story.deal_record(before, state, table.story)
         if table.sheet:
-            table.sheet[-1] = {k: table.sheet[-1][k] for k in ("result", "after")}
+            table.sheet[-1] = {k: table.sheet[-1][k] for k in ("result", "before", "after")}
         table.sheet.append(record)
         if len(table.sheet) > story.SHEET_MAX:
             del table.sheet[0]

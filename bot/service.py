@@ -31,7 +31,7 @@ import engine
 from engine.cards import parse_card
 from engine.state import State
 
-from . import actarg, metrics, notify, pace, players, render, textcmd, tokens
+from . import actarg, metrics, notify, pace, players, render, story, textcmd, tokens
 from . import options as typed_options
 from .computer import LEVEL_OPTION, LEVELS, level_from
 from .i18n import LANGS, Text, game_name, hint_key, supported, t
@@ -640,6 +640,10 @@ class Service:
             raise Refused("not_finished")
         elif name == "rules":
             self._rules_notice(ctx)
+        elif name == "sheet":
+            ctx.quiet = True
+            ctx.show_table = False
+            ctx.out.append(Notice(table.chat, story.sheet_text(table), table_id=table.id))
         elif name == "option":
             self._option(ctx, args)
         elif name == "pace":

@@ -30,6 +30,9 @@ SHEET_MAX = 100
 """How many finished deals a table's score sheet keeps (the oldest are dropped first)."""
 _EYE_GAMES = ("bauernstoss", "alter_schafkopf", "bauerchen")
 _SCHNEIDER = {"bauernstoss": 91, "alter_schafkopf": 89}
+_SHEET_ROWS = {"bauerchen": ("sheet.bc", "points", "round_winner", "sheet.round"),
+               "bauer": ("sheet.ba", "change", "brot", "sheet.brot")}
+"""The score sheet's row of a team game by points: text, the deal's change, its mark and the mark's text."""
 
 
 # ----------------------------------------------------------------- names
@@ -325,17 +328,12 @@ def _sheet_row(table: Table, record: dict) -> str:
         chalk = after.get("chalk")
         return t(lang, "sheet.bs", a=_delta(g[0]), b=_delta(g[1]), ta=after["striche"][0], tb=after["striche"][1],
                  chalk=team_name(table, chalk) if chalk is not None else "–")
-    if game == "bauerchen":
-        p = result["points"]
-        row = t(lang, "sheet.bc", a=_delta(p[0]), b=_delta(p[1]), ta=after["score"][0], tb=after["score"][1])
-        if result.get("round_winner") is not None:
-            row += " · " + t(lang, "sheet.round", team=team_name(table, result["round_winner"]))
-        return row
-    if game == "bauer":
-        c = result["change"]
-        row = t(lang, "sheet.ba", a=_delta(c[0]), b=_delta(c[1]), ta=after["score"][0], tb=after["score"][1])
-        if result.get("brot") is not None:
-            row += " · " + t(lang, "sheet.brot", team=team_name(table, result["brot"]))
+    if game in _SHEET_ROWS:
+        key, field, mark, mark_key = _SHEET_ROWS[game]
+        d, before = result[field], record.get("before") or after
+        row = t(lang, key, a=_delta(d[0]), b=_delta(d[1]), ta=before["score"][0] + d[0], tb=before["score"][1] + d[1])
+        if result.get(mark) is not None:
+            row += " · " + t(lang, mark_key, team=team_name(table, result[mark]))
         return row
     marks = result.get("kartoffeln") or ()
     return " · ".join(f"{seat_name(table, s)} {after['tricks'][s]}" + (" 🥔" if s in marks else "")

@@ -33,6 +33,7 @@ TABLE_VERBS = {
     "abort": ("abbrechen", "abort", "ende"),
     "rematch": ("revanche", "rematch"),
     "rules": ("regeln", "rules"),
+    "sheet": ("zettel", "sheet", "tafel", "punkte", "score"),
     "help": ("hilfe", "help", "?"),
     "language": ("sprache", "language", "lang"),
     "option": ("option", "optionen", "options", "einstellung"),

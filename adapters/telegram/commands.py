@@ -30,6 +30,7 @@ ENTRIES: tuple[Entry, ...] = (
     Entry("bot", "computer", "bot", "Einen Computerspieler dazusetzen", "Add a computer player"),
     Entry("rematch", "revanche", "rematch", "Revanche mit denselben Plätzen", "Rematch with the same seats"),
     Entry("abort", "abbrechen", "abort", "Den Tisch abbrechen", "Abort the table"),
+    Entry("sheet", "zettel", "sheet", "Der Zettel: jedes Spiel der Partie", "The score sheet: every deal so far"),
     Entry("rules", "regeln", "rules", "Die Regeln des Spiels", "The rules of the game"),
     Entry("language", "sprache", "language", "Sprache: /sprache de oder /sprache en", "Language: /language en or de"),
     Entry("help", "hilfe", "help", "Was ich kann", "What I can do"),

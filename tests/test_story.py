@@ -1,0 +1,170 @@
+"""The story of a deal: every announcement, offer, trick and result told, with who did it, in the games' words."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import engine
+from bot import story
+from bot.i18n import game_name
+from bot.outgoing import Notice, TableMessage
+from bot.table import Seat, Table
+from engine.actions import Action
+from tests.servicekit import GROUP, Players, private, say, service, user
+
+GAMES = ["bauernstoss", "alter_schafkopf", "bauerchen", "bauer", "rams"]
+
+
+def make_table(game: str, lang: str = "de", n: int = 4) -> Table:
+    seats = [Seat(user=f"test:u{i}", name=name) for i, name in enumerate(["Anna", "Ben", "Cleo", "Dora"][:n])]
+    return Table(id="T1", chat=GROUP, game=game, n=n, lang=lang, opener="test:u0", seats=seats, status="playing")
+
+
+# ----------------------------------------------------------------- results in words (the issue's cases)
+def test_bauernstoss_first_deal_schneider_and_the_kreuz_bube_strich():
+    record = {"result": {"eyes": [96, 24], "tricks": [7, 1], "striche": [3, 0], "chalk": 0},
+              "public": {"first_deal": True}, "before": {"striche": [0, 0], "chalk": None}}
+    assert story.result_lines(make_table("bauernstoss"), record) == [
+        "Augen: Anna+Cleo 96 : 24 Ben+Dora", "Anna+Cleo holen die Kreide: +2 Striche (Schneider)",
+        "+1 Strich für Anna+Cleo (Kreuz-Bube im ersten Spiel)"]
+    other = {**record, "result": {"eyes": [30, 90], "tricks": [2, 6], "striche": [1, 1], "chalk": 1}}
+    assert story.result_lines(make_table("bauernstoss"), other)[1:] == [
+        "Ben+Dora holen die Kreide: +1 Strich", "+1 Strich für Anna+Cleo (Kreuz-Bube im ersten Spiel)"]
+
+
+def test_bauernstoss_the_chalk_team_wins_with_fewer_eyes_and_says_why():
+    record = {"result": {"eyes": [44, 76], "tricks": [3, 5], "striche": [1, 0], "chalk": 0},
+              "public": {"first_deal": False}, "before": {"striche": [4, 2], "chalk": 0}}
+    assert story.result_lines(make_table("bauernstoss"), record)[1] == \
+        "Anna+Cleo behalten die Kreide: +1 Strich (mit der Kreide reichen 42)"
+    schwarz = {**record, "result": {"eyes": [0, 120], "tricks": [0, 8], "striche": [0, 3], "chalk": 1}}
+    assert story.result_lines(make_table("bauernstoss", "en"), schwarz) == [
+        "Eyes: Anna+Cleo 0 : 120 Ben+Dora", "Ben+Dora take the chalk: +3 Striche (schwarz: every trick)"]
+
+
+def test_a_lost_solo_says_so():
+    record = {"result": {"eyes": [17, 33], "tricks": [1, 2], "striche": [8, 0], "chalk": 0},
+              "public": {"solo": {"seat": 1, "kind": "small"}}, "before": {"chalk": 1}}
+    assert story.result_lines(make_table("bauernstoss"), record)[1] == \
+        "Ben verliert »Gib mir eine«: 8 Striche für Anna+Cleo"
+    lech = {**record, "public": {"solo": {"seat": 0, "kind": "grand"}}, "result": {**record["result"]}}
+    assert story.result_lines(make_table("alter_schafkopf"), lech)[1] == \
+        "Anna gewinnt den Lechdich: die Partie für Anna+Cleo"
+
+
+def test_bauerchen_points_explained_base_away_and_spritzen():
+    record = {"result": {"eyes": [17, 113], "points": [0, 6], "melds": [0, 1], "round_winner": None},
+              "public": {"home": 0, "spritz": 1, "ledig": None}, "before": {"score": [3, 1]}}
+    assert story.result_lines(make_table("bauerchen"), record) == [
+        "Augen: Anna+Cleo 17 : 113 Ben+Dora", "Ben+Dora gewinnen: (Schneider 2 + 1 auswärts) × 2 gespritzt = 6 Punkte",
+        "Punkte aus Meldungen: Anna+Cleo 0 : 1 Ben+Dora"]
+    home = {**record, "result": {"eyes": [80, 50], "points": [1, 0], "melds": [0, 0], "round_winner": 0},
+            "public": {"home": 0, "spritz": 0, "ledig": None}, "before": {"score": [11, 4]}}
+    assert story.result_lines(make_table("bauerchen"), home)[1:] == [
+        "Anna+Cleo gewinnen 1 Punkt (Schneider frei)",
+        "Anna+Cleo gewinnen die Runde (Anna+Cleo 12 : 4 Ben+Dora), Knoddel für Ben+Dora"]
+
+
+def test_bauer_brot_moves_both_ways_against_trump():
+    record = {"result": {"tricks": [3, 5], "change": [2, -2], "brot": None},
+              "public": {"caller": 0, "stoss": [1], "karten_weg": None}, "before": {"score": [8, 8]}}
+    assert story.result_lines(make_table("bauer"), record) == [
+        "Stiche: Anna+Cleo 3 : 5 Ben+Dora",
+        "Ben+Dora gewinnen gegen den Trumpf: Brot Anna+Cleo +2 → 10, Ben+Dora −2 → 6 (gestoßen ×2)"]
+    alone = {"result": {"tricks": [8, 0], "change": [0, 0], "brot": 0},
+             "public": {"caller": 1, "stoss": [], "karten_weg": 2}, "before": {"score": [8, 8]}}
+    assert story.result_lines(make_table("bauer"), alone)[1] == "Cleo gewinnt Karten weg: 1 Brot für Anna+Cleo"
+
+
+def test_events_name_who_made_them():
+    table = make_table("bauerchen")
+    lines = [story.event_line(table, ev) for ev in [
+        {"type": "announced", "seat": 3, "count": 4, "mit": False}, {"type": "announced", "seat": 0, "count": 4,
+                                                                     "mit": True},
+        {"type": "passed", "seat": 1}, {"type": "spritz", "seat": 1, "calls": 1},
+        {"type": "spritz", "seat": 2, "calls": 2}, {"type": "stoss", "seat": 3, "level": 1},
+        {"type": "stoss", "seat": 0, "level": 2}, {"type": "decision", "seat": 2, "choice": "pass"},
+        {"type": "decision", "seat": 1, "choice": "blind"}, {"type": "karten_weg", "seat": 0},
+        {"type": "ledig", "seat": 2}, {"type": "solo", "seat": 1, "kind": "grand"}]]
+    assert lines == ["Dora meldet 4", "Anna sagt mit (4)", "Ben sagt weg", "Ben spritzt (×2)",
+                     "Cleo sagt Retour (×4)", "Dora stößt (×2)", "Anna stößt zurück (×4)", "Cleo passt",
+                     "Ben nimmt den Blinden", "Anna sagt Karten weg und spielt allein", "Cleo spielt ledig",
+                     "Ben spielt »Leg dich«"]
+    trick = {"type": "trick", "seats": [1, 2, 3, 0], "cards": ["AS", "TS", "KS", "JD"], "winner": 0}
+    assert story.trick_line(table, trick) == \
+        "Stich: Ben A♠ · Cleo 10♠ · Dora K♠ · Anna B♦ – Anna macht den Stich (27 Augen)"
+
+
+def test_rams_settlement_lists_every_player_with_the_winners_kartoffel_fee():
+    from bot.render import summary
+    table = make_table("rams")
+    match = {"tricks": [21, 18, 12, 9], "kartoffeln": [1, 0, 2, 3], "ranking": [0, 1, 2, 3], "winner": 0,
+             "settlement": [0.5, 1.0, 3.0, 4.5]}
+    lines = summary(table, match)
+    assert lines[2] == "Abrechnung: Anna 0.50 (1 🥔) · Ben 1.00 · Cleo 3.00 (2 🥔) · Dora 4.50 (3 🥔)"
+
+
+# ----------------------------------------------------------------- whole matches: nothing left untold
+def _told(effects: list) -> tuple[list[str], list[str]]:
+    lines, notices = [], []
+    for e in effects:
+        if isinstance(e, TableMessage):
+            lines += e.story
+        elif isinstance(e, Notice) and e.result:
+            notices.append(e.text)
+    return lines, notices
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_every_event_trick_and_result_of_a_match_is_told(store, game):
+    svc = service(store, seed=11)
+    anna = user(0)
+    chat = private(anna)
+    players = Players(svc, chat, [anna], seed=2)
+    await players.send(say(chat, anna, f"neu {game}"))
+    await players.play_out()
+    lines, notices = _told(players.effects)
+    table_id = players.table.table_id
+    table = Table.load((await store.load(table_id))[1])
+    # replay the move log: every public event, trick and deal result must be told, in order
+    expected, results, state = [], [], None
+    for entry in [json.loads(e) for e in await store.log(table_id)]:
+        for m in entry["moves"]:
+            if "deal" in m:
+                state = engine.from_json(m["deal"])
+                continue
+            state, events = engine.apply(state, m["s"], Action.from_dict(m["a"]))
+            for ev in events:
+                if ev["type"] in story.STORY_EVENTS:
+                    expected.append(story.event_line(table, ev))
+                elif ev["type"] == "trick":
+                    expected.append(story.trick_line(table, story.trick_event(state, ev)))
+                elif ev["type"] == "deal_over":
+                    results.append(ev["result"])
+    it = iter(lines)
+    missing = [line for line in expected if line not in it]
+    assert not missing, missing[:3]
+    assert len(notices) == len(results) == table.sheet_dropped + len(table.sheet)
+    for no, text in enumerate(notices, 1):
+        assert text.startswith(f"🃏 {game_name(game, 'de')} · Spiel {no} ist aus")
+    last = notices[-1].splitlines()
+    assert last[1].startswith("Letzter Stich: ") and " macht den Stich" in last[1]
+    assert players.table.text.startswith("Letztes Spiel:\n" + last[1])
+
+
+async def test_score_sheet_of_a_running_partie(store):
+    svc = service(store, seed=4)
+    anna = user(0)
+    chat = private(anna)
+    players = Players(svc, chat, [anna], seed=3)
+    await players.send(say(chat, anna, "neu bauer"))
+    (empty,) = await svc.handle(say(chat, anna, "zettel"))
+    assert empty.text == "📋 Zettel · Bauer\nNoch kein Spiel fertig."
+    while "Spiel 3 ist aus" not in "".join(_told(players.effects)[1]):
+        await players.step()
+    (sheet,) = await svc.handle(say(chat, anna, "sheet"))
+    rows = sheet.text.splitlines()
+    assert rows[0] == "📋 Zettel · Bauer" and rows[1] == "Anna+Computer 3 : Computer 2+Computer 4"
+    assert [r[:3] for r in rows[2:5]] == ["1. ", "2. ", "3. "] and all(" → " in r for r in rows[2:5])

@@ -133,11 +133,16 @@ def _play(args: argparse.Namespace) -> int:
     from .redis_conn import RedisUnavailable
     from .settings import SettingsError
 
-    from .textcmd import game_id
+    from .textcmd import game_id, games_text
 
+    game = game_id(args.game) if args.game else None
+    if args.game and game is None:
+        return _fail(f"unknown game {args.game[:40]!r}; the games: {games_text()}")
     try:
-        options = _options(args.options, game_id(args.game) if args.game else None)
+        options = _options(args.options, game)
         settings = _settings()
+        if game and args.players is not None:
+            _players(game, args.players)
     except (ValueError, SettingsError) as exc:
         return _fail(str(exc))
     if args.game is None and not args.resume:
@@ -145,11 +150,23 @@ def _play(args: argparse.Namespace) -> int:
     console = adapter("console")
 
     async def use(service, store, redis) -> int:
-        return await console.play(service, args.game, args.players, options, args.resume, lang=settings.lang)
+        return await console.play(service, game, args.players, options, args.resume, lang=settings.lang)
     try:
         return asyncio.run(_serve(settings, use))
     except RedisUnavailable as exc:
         return _fail(str(exc))
+    except KeyboardInterrupt:  # the console said the table is kept
+        return 130
+
+
+def _players(game: str, n: int) -> None:
+    """``ValueError`` unless ``game`` is played by ``n`` players."""
+    import engine
+
+    lo, hi = engine.game_class(game).PLAYERS
+    if not lo <= n <= hi:
+        raise ValueError(f"{game} is played by {lo} players, not {n}" if lo == hi
+                         else f"{game} is played by {lo} to {hi} players, not {n}")
 
 
 def _run(args: argparse.Namespace) -> int:

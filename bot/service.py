@@ -8,9 +8,10 @@ with a fresh view and never applied. A table this process saved last is not load
 change starts from the record it saved, and the compare-and-set proves that it is still current
 (see :class:`_Recent`).
 
-Buttons whose effect depends on what the presser saw (engine actions, start, computer
-players, options, rematch) must carry the current version; joining, leaving, "my hand" and
-explanations concern only the presser and are applied whatever version they carry.
+Only buttons whose effect depends on what the presser saw of the deal (engine actions: card plays
+and bids) and the rematch must carry the current version. Lobby and table verbs (start, join,
+leave, computer players, options, "my hand", explanations) are checked against the table as it is
+now, so a press that still makes sense works from a message one or more versions old.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from typing import Any
 
 import engine
 from engine.cards import parse_card
+from engine.rams import target_of
 from engine.state import State
 
 from . import actarg, metrics, notify, pace, players, render, story, textcmd, tokens
@@ -51,7 +53,9 @@ ATTEMPTS = 10
 """How often a change is retried after losing a compare-and-set race."""
 RECENT = 1024
 """How many tables a service remembers as it last saved them (see :class:`_Recent`)."""
-_VERSIONED = frozenset({"act", "start", "bot", "botx", "opt", "opts", "pace"})
+_VERSIONED = frozenset({"act"})
+_PRIVATE_TABLES = 20
+"""How many of a user's tables a move typed in the private chat looks at for the one running table."""
 _PAYLOAD = re.compile(r"join-([0-9A-Za-z]{1,16})")
 _HAND_VERBS = frozenset({"act", "why", "hand"})
 """Buttons of a player's own hand: pressed in the table's chat or in the presser's private chat."""
@@ -227,7 +231,7 @@ class Service:
             return await self._typed(cmd)
         except Refused as r:
             metrics.refused(None, cmd.chat.platform, r.key)
-            lang = await self._toast_lang(cmd)
+            lang = await self._refusal_lang(cmd)
             return [Toast(cmd.user, cmd.chat, t(lang, r.key, **r.params))]
         except UNAVAILABLE:
             raise  # answered by handle, logged once per outage
@@ -471,6 +475,12 @@ class Service:
             return lang
         return cmd.lang if supported(cmd.lang) else self.settings.lang
 
+    async def _refusal_lang(self, cmd: Command) -> str:
+        """The language of a refusal: a pressed button's table speaks its own, else as :meth:`_toast_lang`."""
+        tok = tokens.parse(cmd.token) if cmd.token else None
+        loaded = await self.store.load(tok.table) if tok is not None else None
+        return Table.load(loaded[1]).lang if loaded else await self._toast_lang(cmd)
+
     # ------------------------------------------------------------------ typed commands
     async def _typed(self, cmd: Command) -> list[Outgoing]:
         if cmd.chat.private:
@@ -503,6 +513,8 @@ class Service:
             return await self._typed_rematch(cmd)
         if table_id is None and parsed.kind == "table" and parsed.name == "hand" and cmd.chat.private:
             return await self._all_hands(cmd)
+        if table_id is None and parsed.kind == "action" and cmd.chat.private:
+            table_id = await self._only_running_table(cmd)
         if table_id is None:
             if parsed.kind == "table" and parsed.name in ("start", "rules", "table", "hand"):
                 return [self._help(cmd, lang)]
@@ -511,6 +523,20 @@ class Service:
             return await self._change(table_id, cmd, lambda ctx: self._typed_action(ctx, parsed))
         reachable = parsed.name != "join" or await self._reachable(cmd)
         return await self._change(table_id, cmd, lambda ctx: self._table_verb(ctx, parsed, reachable))
+
+    async def _only_running_table(self, cmd: Command) -> str:
+        """A move typed in the private chat goes to the user's one running table; with several he is asked which."""
+        running = []
+        for table_id in (await self.store.tables_for_user(cmd.user.key))[:_PRIVATE_TABLES]:
+            loaded = await self.store.load(table_id)
+            if loaded is not None and Table.load(loaded[1]).status == "playing":
+                running.append(Table.load(loaded[1]))
+        if not running:
+            raise Refused("no_hands")
+        if len(running) > 1:
+            raise Refused("which_table", tables=", ".join(
+                f"{game_name(tb.game, tb.lang)} ({tb.chat.title or tb.chat.chat_id})" for tb in running))
+        return running[0].id
 
     async def _typed_rematch(self, cmd: Command) -> list[Outgoing]:
         """``revanche`` typed after the match: the rematch button of the chat's last table."""
@@ -534,9 +560,10 @@ class Service:
         return Notice(cmd.chat, t(lang, "help", games=textcmd.games_text()))
 
     @staticmethod
-    def _rules(game: str, options: dict, lang: str) -> str:
+    def _rules(game: str, options: dict, lang: str, n: int = 0) -> str:
         opts = engine.parse_options(game, options).model_dump()
-        target = opts.get("target") or "21/15"
+        target = opts.get("target") or (target_of(engine.parse_options(game, options), n) if n else
+                                        t(lang, "rs.default_target"))
         return t(lang, f"rules.{game}", target=target)
 
     async def _reachable(self, cmd: Command) -> bool:
@@ -584,7 +611,8 @@ class Service:
         lo, hi = cls.PLAYERS
         n = players or cls.DEFAULT_PLAYERS
         if not lo <= n <= hi:
-            raise Refused("bad_players", game=game_name(game, lang), lo=lo, hi=hi)
+            raise Refused("bad_players" if lo < hi else "bad_players_exact", game=game_name(game, lang), lo=lo, hi=hi,
+                          count=t(lang, f"count.{lo}") if lo == hi else lo)
         opts = typed_options.parse(game, options)
         now = self.clock()
         table = Table(id=self.store.new_id(), chat=cmd.chat, game=game, n=n,
@@ -723,7 +751,7 @@ class Service:
         table = ctx.table
         ctx.quiet = True
         ctx.show_table = False
-        ctx.out.append(Notice(table.chat, self._rules(table.game, table.options, table.lang), table_id=table.id))
+        ctx.out.append(Notice(table.chat, self._rules(table.game, table.options, table.lang, table.n), table_id=table.id))
 
     def _option(self, ctx: _Ctx, args: tuple[str, ...]) -> None:
         table = ctx.table

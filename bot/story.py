@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 import engine
+from engine.bauerchen import round_end
 from engine.cards import EYES, parse_card
 from engine.state import State
 
@@ -247,7 +248,10 @@ def _bauerchen(table: Table, record: dict) -> list[str]:
     if any(melds):
         lines.append(t(lang, "st.melded", score=_teams(table, melds[0], melds[1])))
     if rw is not None:
+        opts = engine.parse_options(table.game, table.options)
         score = [before.get("score", [0, 0])[i] + points[i] for i in (0, 1)]
+        if not opts.weiterschreiben:
+            score = [min(x, round_end(opts)) for x in score]  # points over the round's end are dropped
         lines.append(t(lang, "st.round_won", team=team_name(table, rw), score=_teams(table, *score),
                        loser=team_name(table, 1 - rw)))
     return lines

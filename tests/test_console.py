@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import re
 import secrets
+import signal
 import subprocess
 import sys
 
@@ -29,7 +31,8 @@ def test_play_quit_and_resume(env):
     assert run.returncode == 0, run.stderr
     out = run.stdout
     assert "🃏 Bauer · Spiel 1" in out and "Deine Karten:" in out and "[1] " in out
-    assert "Karte tippen" in out and "neu SPIEL" in out
+    assert "Karte tippen" in out and "»zettel«" in out and "neu SPIEL" not in out  # the console's help, not the chat's
+    assert "Deine Wahl> " in out
     assert "Letzter Stich:" in out
     assert out.rstrip().endswith("Der Tisch bleibt stehen. Weiter mit: stammtisch play --resume")
     again = stammtisch(env, "play", "--resume", stdin="tisch\nquit\n")
@@ -58,7 +61,9 @@ def test_bad_play_arguments(env):
     assert "--options is not JSON" in stammtisch(env, "play", "bauer", "--options", "{").stderr
     assert "which game?" in stammtisch(env, "play").stderr
     bad = stammtisch(env, "play", "skat", stdin="quit\n")
-    assert "»skat« kenne ich nicht" in bad.stdout
+    assert bad.returncode == 2 and bad.stdout == "" and bad.stderr.count("\n") == 1 and "unknown game 'skat'" in bad.stderr
+    few = stammtisch(env, "play", "bauer", "--players", "3")
+    assert few.returncode == 2 and few.stderr == "stammtisch: bauer is played by 4 players, not 3\n"
 
 
 async def test_the_computers_go_on_after_a_deal_without_a_tick_loop(store):
@@ -81,3 +86,34 @@ async def test_the_computers_go_on_after_a_deal_without_a_tick_loop(store):
         await console.send(token=next((b for b in acts if b.token.endswith(":pa")), acts[0]).token)
     assert Table.load((await store.load(console.table_id))[1]).status == "finished"
     assert await store.due(float("inf")) == []
+
+
+def numbered(out: str) -> list[list[str]]:
+    """The numbered rows the console printed, each as its labels."""
+    return [re.findall(r"\[\d+\] ([^\[]+?)(?=  \[|$)", line) for line in out.splitlines() if line.startswith("[1] ")]
+
+
+def test_only_this_seats_choices_are_numbered_once(env):
+    run = stammtisch(env, "play", "bauerchen", stdin="quit\n")
+    rows = numbered(run.stdout)
+    assert len(rows) == 1, run.stdout  # one numbered list at the start
+    assert "Meine Karten" not in rows[0]  # the hand is shown anyway; offers come with the hand when legal
+    again = stammtisch(env, "play", "--resume", stdin="sprache en\nhelp\nquit\n")
+    assert len(numbered(again.stdout.split("Language: English")[0])) == 1
+    assert "Type the number of a choice" in again.stdout and "Your choice> " in again.stdout
+    assert again.stdout.rstrip().endswith("The table stays. Go on with: stammtisch play --resume")
+    other = stammtisch(env, "play", "bauerchen", "--options", '{"die_letzte": false}', stdin="abbrechen\n")
+    assert "Hier läuft noch ein Tisch (bauerchen); es geht dort weiter" in other.stdout
+
+
+def test_ctrl_c_leaves_cleanly(env):
+    proc = subprocess.Popen([sys.executable, "-m", "bot.cli", "play", "bauer"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    for line in proc.stdout:  # wait until the table is dealt and the console reads
+        if line.startswith("[1] "):
+            break
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and "Traceback" not in err, err
+    assert out.rstrip().endswith("Der Tisch bleibt stehen. Weiter mit: stammtisch play --resume")
+    stammtisch(env, "play", "--resume", stdin="abbrechen\n")

@@ -21,12 +21,13 @@ import aiohttp
 
 import engine
 from adapters.telegram import TelegramBot
-from bot import render, tokens
+from bot import actarg, render, tokens
 from bot.service import Service
 from bot.settings import load_settings
 from bot.table import Table
 from tests.transcript import assert_log_sound
 from tests.fake_telegram import FakeTelegram, FakeUser
+from tests.servicekit import typed as typed_move
 from tests.fake_telegram.harness import (FAST, PATIENCE, Players, alive, fake_for, newest, open_table, press_verb,
                                          running_bot, terminate, tuning_env, version, watching)
 
@@ -117,9 +118,23 @@ async def test_a_whole_bauerchen_match_in_a_group(store, redis, key_prefix):
             assert tg.violations == [], tg.violations[:3]
             refused = [a["text"] for _, _, a in players.presses if a.get("text")]
             assert all(len(t) < 200 for t in refused)
-            assert len(tg.chat(GROUP)) <= 3, [m.text for m in tg.chat(GROUP)]
+            def results() -> list[str]:
+                return [m.text for m in tg.chat(GROUP) if " ist aus\n" in m.text]
+            await tg.wait_for(lambda: len(results()) >= table.deals, what="every deal's result posted")
+            assert len(tg.chat(GROUP)) - len(results()) <= 3, [m.text for m in tg.chat(GROUP)]
+            assert_results_told(results(), table, "Bauerchen")
             assert {c.get("language_code", "") for c in tg.calls_of("setMyCommands")} == {"de", ""}
             assert bot.username == tg.username
+
+
+def assert_results_told(results: list[str], table, game: str) -> None:
+    """Each deal's result was posted as a message of its own, in order: its last trick, who won and why."""
+    assert len(results) == table.sheet_dropped + len(table.sheet) == table.deals, results[-2:]
+    for no, text in enumerate(results, 1):
+        lines = text.splitlines()
+        assert lines[0] == f"🃏 {game} · Spiel {no} ist aus", lines
+        assert lines[1].startswith("Letzter Stich: ") and " macht den Stich" in lines[1], lines
+        assert lines[2].startswith("Augen: ") and " gewinnen" in text, lines
 
 
 def _table_id(tg: FakeTelegram, chat_id: int, verb: str = "join") -> str | None:
@@ -399,3 +414,43 @@ async def test_join_typed_by_someone_the_bot_cannot_write_to_sends_the_link_firs
             assert table.seat_of("telegram:13") is None, "not seated before the bot can send the cards"
             cleo.follow(note.buttons[0]["url"])
             await tg.wait_for(lambda: "Cleo" in newest(tg, GROUP, tid).text, what="Cleo seated")
+
+
+async def test_the_lobby_never_fights_back_and_every_listed_command_works_as_typed(store, redis, key_prefix):
+    async with fake_for(FAST) as tg:
+        tg.group(GROUP, "Stammtisch")
+        tg.group(GROUP - 1, "Jassrunde")
+        anna, ben = tg.user(11, "Anna", started=True), tg.user(12, "Ben", started=True)
+        async with running_bot(tg, store, redis, key_prefix):
+            anna.send(GROUP, "/neu bauer")
+            tid = await tg.wait_for(lambda: _table_id(tg, GROUP), what="a table")
+            lobby = newest(tg, GROUP, tid)
+            old_start = next(b["callback_data"] for b in lobby.buttons if ":start:" in b["callback_data"])
+            seen = version(tg, GROUP, tid)
+            await press_verb(tg, ben, GROUP, tid, "join")
+            await tg.wait_for(lambda: version(tg, GROUP, tid) > seen, what="Ben's join shown")
+            # "Los geht's" on the message from before Ben's join: a version behind, still meaningful
+            assert not (await tg.wait_answer(anna.press(lobby, data=old_start))).get("text")
+            await tg.wait_for(lambda: "Spiel 1" in newest(tg, GROUP, tid).text, what="the deal")
+            # /tisch re-posts the table; the old message loses its buttons
+            shown = newest(tg, GROUP, tid)
+            anna.send(GROUP, "/tisch")
+            await tg.wait_for(lambda: newest(tg, GROUP, tid).message_id != shown.message_id, what="the re-post")
+            await tg.wait_for(lambda: not shown.buttons, what="the old message's buttons removed")
+            # a move typed in the private chat reaches the one running table
+            to_act = await tg.wait_for(lambda: next((u for u in (anna, ben) if _act_buttons(tg, u, tid)), None),
+                                       what="a player to act")
+            _, before = await stored(store, tid)
+            move = actarg.decode(tokens.parse(_act_buttons(tg, to_act, tid)[0]).arg)
+            async with watching(store, tid) as latest:
+                to_act.send(None, "/" + typed_move(move))
+                await tg.wait_for(lambda: latest() is not None and latest().state != before.state, what="the move")
+            assert not any("kein Tisch offen" in m.text for m in tg.chat(to_act.id))
+            # /zettel and /los, listed by /hilfe, work as typed in a group
+            anna.send(GROUP, "/zettel")
+            await tg.wait_for(lambda: any(m.text.startswith("📋 Zettel · Bauer") for m in tg.chat(GROUP)),
+                              what="the score sheet")
+            ben.send(GROUP - 1, "/neu rams 3")
+            rams = await tg.wait_for(lambda: _table_id(tg, GROUP - 1), what="a second table")
+            ben.send(GROUP - 1, "/los")
+            await tg.wait_for(lambda: "Spiel 1" in newest(tg, GROUP - 1, rams).text, what="the typed start")

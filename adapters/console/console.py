@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import getpass
 import json
 import sys
+import threading
 from typing import TextIO
 
+from bot import textcmd, tokens
 from bot.cardtext import parse_card_text
 from bot.outgoing import Button, ChatRef, Command, HandMessage, JoinLink, Notice, TableMessage, Toast, UserRef
 
@@ -18,24 +21,34 @@ _QUIT = {"quit", "exit", "q", "ende", "tschüss"}
 _HELP = {"help", "hilfe", "?"}
 _TEXTS = {
     "de": {
-        "help": "Karte tippen (B♣, JC, 10♥) oder die Nummer eines Knopfs; »hand«, »tisch«, »regeln«, "
-                "»abbrechen«; »quit« beendet und hält den Tisch (weiter mit: stammtisch play --resume).",
+        "help": "Nummer einer Wahl oder eine Karte tippen (B♣, JC, 10♥); »hand« deine Karten, »tisch« der Tisch, "
+                "»zettel« alle Spiele der Partie, »regeln«, »sprache en«, »abbrechen«; »quit« beendet und hält "
+                "den Tisch (weiter mit: stammtisch play --resume).",
         "kept": "Der Tisch bleibt stehen. Weiter mit: stammtisch play --resume",
         "which": "Welches Spiel? ({games}) ",
         "none": "Hier ist kein Tisch offen. Neuer Tisch: stammtisch play SPIEL",
         "other": "Hier läuft noch ein Tisch ({game}); es geht dort weiter (oder »abbrechen«).",
+        "prompt": "Deine Wahl> ",
         "no_button": "Knopf {n} gibt es nicht.",
     },
     "en": {
-        "help": "Type a card (J♣, JC, 10♥) or a button's number; \"hand\", \"table\", \"rules\", \"abort\"; "
-                "\"quit\" leaves and keeps the table (go on with: stammtisch play --resume).",
+        "help": "Type the number of a choice or a card (J♣, JC, 10♥); \"hand\" your cards, \"table\" the table, "
+                "\"sheet\" every deal so far, \"rules\", \"language de\", \"abort\"; \"quit\" leaves and keeps "
+                "the table (go on with: stammtisch play --resume).",
         "kept": "The table stays. Go on with: stammtisch play --resume",
         "which": "Which game? ({games}) ",
         "none": "No table is open here. New table: stammtisch play GAME",
         "other": "A table ({game}) is still open here; it goes on (or \"abort\").",
+        "prompt": "Your choice> ",
         "no_button": "There is no button {n}.",
     },
 }
+
+
+def _for_everyone(button: Button) -> bool:
+    """A table button any seat may use here (lobby, rematch); offers and "my hand" come with the hand."""
+    tok = tokens.parse(button.token) if button.token else None
+    return tok is not None and tok.verb not in ("act", "hand")
 
 
 class Console:
@@ -72,18 +85,21 @@ class Console:
         The computers play at most one deal per command and go on by the table's timer: the
         console has no tick loop, so it fires its own table's timers until none is due.
         """
-        cmd = Command(self.chat, self.user, verb=verb, args=args, token=token, lang=self.lang)
-        self.show(await self.service.handle(cmd))
+        self.show(await self._ask(verb, args, token))
         while self.table_id and (effects := await self.service.tick(table=self.table_id)):
             self.show(effects)
 
+    async def _ask(self, verb: str = "", args: tuple[str, ...] = (), token: str = "") -> list:
+        cmd = Command(self.chat, self.user, verb=verb, args=args, token=token, lang=self.lang)
+        return await self.service.handle(cmd)
+
     def show(self, effects: list) -> None:
-        """Print the effects; the buttons of the latest table and hand get numbers."""
+        """Print the effects; this seat's choices (its hand's buttons, the table's lobby and end buttons) get numbers."""
         shown = False
         for out in effects:
             if isinstance(out, TableMessage):
                 self.table_id = out.table_id
-                self.table_buttons = [b for row in out.buttons for b in row if b.token]
+                self.table_buttons = [b for row in out.buttons for b in row if _for_everyone(b)]
                 if out.story:
                     self._print(*("· " + line for line in out.story))
                 self._print("═" * 40, out.text)
@@ -109,9 +125,8 @@ class Console:
 
     @property
     def buttons(self) -> list[Button]:
-        """The numbered buttons: the hand's first, then the table's not already in the hand."""
-        tokens = {b.token for b in self.hand_buttons}
-        return self.hand_buttons + [b for b in self.table_buttons if b.token not in tokens]
+        """The numbered choices: the hand's buttons (what this seat may do now), then the table's lobby buttons."""
+        return self.hand_buttons + self.table_buttons
 
     async def line(self, text: str) -> bool:
         """Carry out one typed line; False when the player quits."""
@@ -124,7 +139,6 @@ class Console:
             return False
         if word in _HELP:
             self.say("help")
-            await self.send("hilfe")
             return True
         if text.isascii() and text.isdecimal():
             n = int(text)
@@ -138,6 +152,9 @@ class Console:
             return True
         verb, *args = text.split()
         await self.send(verb, tuple(args))
+        parsed = textcmd.parse(verb, tuple(args))
+        if parsed is not None and parsed.name == "language" and parsed.args and parsed.args[0].lower() in _TEXTS:
+            self.lang = parsed.args[0].lower()
         return True
 
     async def run(self, game: str | None, players: int | None = None, options: dict | None = None,
@@ -145,10 +162,9 @@ class Console:
         """Open (or resume) the table and play until ``quit`` or the end of input; the exit status."""
         open_game = await self.service.open_game(self.chat)
         if open_game is not None:
-            if game is not None and game != open_game:
+            if (game is not None and textcmd.game_id(game) != open_game) or players or options:
                 self.say("other", game=open_game)
-            await self.send("tisch")
-            await self.send("hand")
+            self.show([*await self._ask("tisch"), *await self._ask("hand")])
         elif resume:
             self.say("none")
             return 1
@@ -161,16 +177,32 @@ class Console:
                     return 1
             args = [game] + ([str(players)] if players else []) + ([json.dumps(options)] if options else [])
             await self.send("neu", tuple(args))
-        while True:
-            text = await self._read()
-            if text is None:
-                self.say("kept")
-                return 0
-            if not await self.line(text):
-                return 0
+        try:
+            while True:
+                text = await self._read(_TEXTS[self.lang]["prompt"])
+                if text is None:
+                    self.say("kept")
+                    return 0
+                if not await self.line(text):
+                    return 0
+        except asyncio.CancelledError:  # Ctrl-C: leave as "quit" does
+            self._print("")
+            self.say("kept")
+            raise
 
-    async def _read(self) -> str | None:
-        text = await asyncio.to_thread(self.stdin.readline)
+    async def _read(self, prompt: str = "") -> str | None:
+        """The next line of input, read in a daemon thread so that Ctrl-C never waits for one."""
+        if prompt:
+            print(prompt, end="", file=self.stdout, flush=True)
+        loop = asyncio.get_running_loop()
+        line: asyncio.Future[str] = loop.create_future()
+
+        def read() -> None:
+            text = self.stdin.readline()
+            with contextlib.suppress(RuntimeError):  # the loop is gone: nobody waits any more
+                loop.call_soon_threadsafe(lambda: line.done() or line.set_result(text))
+        threading.Thread(target=read, daemon=True).start()
+        text = await line
         return text if text else None
 
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from bot import textcmd
+
 __all__ = ["Entry", "ENTRIES", "VERBS", "menu", "parse"]
 
 
@@ -51,10 +53,10 @@ def menu(lang: str) -> list[tuple[str, str]]:
 def parse(text: str, bot_username: str, private: bool) -> tuple[str, tuple[str, ...]] | None:
     """The verb and arguments of a slash command for this bot, ``None`` for anything else.
 
-    A command addressed to another bot (``/neu@OtherBot``) is ``None``. An unknown command is
-    passed on by its name (so the bot layer can answer it) only when it is surely meant for
-    this bot: in the private chat or addressed ``@`` to it; in a group it may belong to
-    another bot and is ``None``.
+    A command addressed to another bot (``/neu@OtherBot``) is ``None``. A command not in the menu
+    is passed on by its name when the bot layer knows the word (``/los``, ``/spiel B♣``: every
+    command ``/hilfe`` lists works as typed) or when it is surely meant for this bot: in the
+    private chat or addressed ``@`` to it; other words in a group may belong to another bot.
     """
     words = (text or "").split()
     if not words or not words[0].startswith("/") or len(words[0]) < 2:
@@ -64,6 +66,6 @@ def parse(text: str, bot_username: str, private: bool) -> tuple[str, tuple[str, 
     if target and not addressed:
         return None
     verb = VERBS.get(name.lower())
-    if verb is None and (private or addressed):
+    if verb is None and (private or addressed or textcmd.parse(name, ()) is not None):
         verb = name.lower()
     return (verb, tuple(words[1:])) if verb else None

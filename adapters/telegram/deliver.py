@@ -2,7 +2,7 @@
 
 - :class:`~bot.outgoing.TableMessage`: edit the table's message in place (its id is kept in the
   store's refs with the version it shows), or post it if there is none, it is gone, or the
-  effect asks for a repost.
+  effect asks for a repost (then the old message loses its buttons).
 - :class:`~bot.outgoing.HandMessage`: the same for the player's hand in his private chat. If
   Telegram refuses (he never started the bot, or blocked it) the group is told, once, how he
   gets his cards: a deep link that opens the private chat. A hand marked ``notify`` (or asked
@@ -199,8 +199,12 @@ class Delivery:
                 return
             await self.refs.set_ref(table_id, key, str(MessageRef(chat_id, msg.message_id, version or 0)))
             reached()
-            if retire and ref and ref.chat_id == chat_id:
-                await self._retire(chat_id, ref.message_id)
+            if ref and ref.chat_id == chat_id:
+                if retire:
+                    await self._retire(chat_id, ref.message_id)
+                elif repost:  # a re-posted table message: the old one keeps no live buttons
+                    old = ref.message_id
+                    self.outbox.put(Job(chat_id, f"strip:{key}:{table_id}:{old}", lambda c: self._strip(c, old)))
 
         self.outbox.put(Job(chat_id, f"{key}:{table_id}", send, version, linger))
 
@@ -215,6 +219,14 @@ class Delivery:
             await self.bot.edit_message_reply_markup(chat_id, message_id, reply_markup=None)
         except BadRequest as exc:
             log.info("message %s in %s keeps its buttons: %s", message_id, chat_id, exc.message)
+
+    async def _strip(self, chat_id: int, message_id: int) -> None:
+        """Take the buttons off a message that was posted anew (a call of its own, paced like every call)."""
+        try:
+            await self.bot.edit_message_reply_markup(chat_id=chat_id, message_id=message_id, reply_markup=None)
+        except BadRequest as exc:
+            if not (not_modified(exc) or _gone(exc)):
+                raise
 
     async def _edit(self, chat_id: int, message_id: int, text: str, kb: InlineKeyboardMarkup | None) -> bool:
         """Edit a message; false if it is gone (then it must be posted anew)."""

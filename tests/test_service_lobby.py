@@ -1,0 +1,83 @@
+"""Lobby and table verbs that never fight the players: old messages still work for what still makes sense,
+moves typed in the private chat find the one running table, refusals speak the table's language."""
+
+from __future__ import annotations
+
+from bot import actarg, tokens
+from bot.outgoing import ChatRef, Command, HandMessage, Notice, TableMessage, Toast
+from tests.servicekit import GROUP, button, of, press, private, say, service, table_msg, user
+from tests.servicekit import typed as typed_action
+
+
+async def test_lobby_buttons_work_from_an_older_message(store):
+    svc = service(store, seed=1)
+    anna, ben = user(0), user(1)
+    first = table_msg(await svc.handle(say(GROUP, anna, "neu bauer")))
+    joined = await svc.handle(press(GROUP, ben, button(first, "join").token))
+    assert not of(joined, Toast)
+    # Anna still looks at the first message (a version behind): computer, options and start still work
+    for verb in ("bot", "opts"):
+        assert not of(await svc.handle(press(GROUP, anna, button(first, verb).token)), Toast), verb
+    started = await svc.handle(press(GROUP, anna, button(first, "start").token))
+    assert not of(started, Toast) and "Spiel 1" in table_msg(started).text
+    # once the game runs, an old lobby button says why it no longer applies
+    again = of(await svc.handle(press(GROUP, anna, button(first, "bot").token)), Toast)
+    assert [t.text for t in again] == ["Das Spiel läuft schon."]
+
+
+async def test_card_plays_still_insist_on_the_current_version(store):
+    svc = service(store, seed=2)
+    anna = user(0)
+    chat = private(anna)
+    effects = await svc.handle(say(chat, anna, "neu bauerchen"))
+    (hand,) = of(effects, HandMessage)
+    act = next(b for row in hand.buttons for b in row if ":act:" in b.token)
+    assert not of(await svc.handle(press(chat, anna, act.token)), Toast)
+    assert [t.text for t in of(await svc.handle(press(chat, anna, act.token)), Toast)] == ["Schon gespielt."]
+
+
+async def test_a_move_typed_in_the_private_chat_goes_to_the_one_running_table(store):
+    svc = service(store, seed=3)
+    anna, ben = user(0), user(1)
+    table = table_msg(await svc.handle(say(GROUP, anna, "neu bauer")))
+    await svc.handle(press(GROUP, ben, button(table, "join").token))
+    effects = await svc.handle(say(GROUP, anna, "los"))
+    hands = {h.user: h for h in of(effects, HandMessage)}
+    mover = next(u for u, h in hands.items() if any(":act:" in b.token for row in h.buttons for b in row))
+    act = next(b for row in hands[mover].buttons for b in row if ":act:" in b.token)
+    typed = await svc.handle(say(private(mover), mover, typed_action(actarg.decode(tokens.parse(act.token).arg))))
+    assert not of(typed, Toast), [t.text for t in of(typed, Toast)]
+    assert table_msg(typed).chat == GROUP  # the group's table moved on
+    # a second running table: he is asked which
+    other = ChatRef("test", "g2", title="Zweiter Tisch")
+    await svc.handle(say(other, mover, "neu rams 3"))
+    await svc.handle(say(other, mover, "los"))
+    (asked,) = of(await svc.handle(say(private(mover), mover, "weg")), Toast)
+    assert asked.text.startswith("An welchem Tisch? Du spielst an: ") and "Zweiter Tisch" in asked.text
+
+
+async def test_refusals_speak_the_tables_language_and_the_german_reads_right(store):
+    svc = service(store, seed=4)
+    anna = user(0)
+    table = table_msg(await svc.handle(say(GROUP, anna, "neu bauer")))
+    forged = tokens.make(table.table_id, 1, "zz")
+    en_client = of(await svc.handle(Command(private(anna), anna, token=forged, lang="en")), Toast)
+    assert [t.text for t in en_client] == ["Dieser Knopf gilt nicht."]
+    (bad,) = of(await svc.handle(say(ChatRef("test", "g3"), anna, "neu bauer 3")), Toast)
+    assert bad.text == "Bauer spielt man zu viert."
+    (rams,) = of(await svc.handle(say(GROUP, anna, "regeln rams")), Notice)
+    assert "21 (ab 5 Spielern 15) Stiche" in rams.text
+    five = table_msg(await svc.handle(say(ChatRef("test", "g4"), anna, "neu rams 5")))
+    (rules,) = of(await svc.handle(press(ChatRef("test", "g4"), anna, button(five, "rules").token)), Notice)
+    assert "Wer zuerst 15 Stiche hat" in rules.text and "21/15" not in rules.text
+
+
+async def test_a_re_posted_table_message_and_the_score_sheet_in_a_group(store):
+    svc = service(store, seed=5)
+    anna = user(0)
+    await svc.handle(say(GROUP, anna, "neu bauer"))
+    await svc.handle(say(GROUP, anna, "los"))
+    (again,) = of(await svc.handle(say(GROUP, anna, "tisch")), TableMessage)
+    assert again.repost
+    (sheet,) = of(await svc.handle(say(GROUP, anna, "zettel")), Notice)
+    assert sheet.text.startswith("📋 Zettel · Bauer")

@@ -196,7 +196,7 @@ async def test_new_table_refusals(store):
     svc = service(store)
     anna = user(0)
     for text, message in [("neu", "Welches Spiel? neu SPIEL (" + ", ".join(engine.game_ids()) + ")"),
-                          ("neu bauer 5", "Bauer spielt man zu 4 bis 4."),
+                          ("neu bauer 5", "Bauer spielt man zu viert."),
                           ("neu bauer foo", "»foo« verstehe ich nicht, bitte name=wert."),
                           ("neu bauer short=1", "»short« ist keine Option. Optionen: lead_trump_first, short_deck, target_brote"),
                           ("neu rams {", "Die Optionen sind kein gültiges JSON-Objekt."),

@@ -262,7 +262,7 @@ def _bauer(table: Table, record: dict) -> list[str]:
     tricks, change = result["tricks"], result["change"]
     lines = [t(lang, "st.tricks_word", teams=_teams(table, tricks[0], tricks[1]))]
     stoss = len(public.get("stoss") or ())
-    stake = " " + t(lang, "st.stossed", times=2 ** stoss) if stoss else ""
+    stake = f" ({t(lang, 'st.stossed', times=2 ** stoss)})" if stoss else ""
     alone = public.get("karten_weg")
     if alone is not None:
         win = result["brot"]

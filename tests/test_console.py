@@ -108,12 +108,43 @@ def test_only_this_seats_choices_are_numbered_once(env):
 
 def test_ctrl_c_leaves_cleanly(env):
     proc = subprocess.Popen([sys.executable, "-m", "bot.cli", "play", "bauer"], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # as in a terminal
     for line in proc.stdout:  # wait until the table is dealt and the console reads
         if line.startswith("[1] "):
             break
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
+    proc.wait(timeout=60)  # stdin stays open: the console leaves because of Ctrl-C, not for want of input
+    out, err = proc.stdout.read(), proc.stderr.read()
+    proc.stdin.close()
     assert proc.returncode == 130 and "Traceback" not in err, err
     assert out.rstrip().endswith("Der Tisch bleibt stehen. Weiter mit: stammtisch play --resume")
     stammtisch(env, "play", "--resume", stdin="abbrechen\n")
+
+
+@pytest.mark.parametrize("game", ["bauernstoss", "alter_schafkopf", "bauerchen", "bauer", "rams"])
+async def test_the_console_tells_every_call_trick_and_result_of_a_deal(store, game):
+    """A deal in the terminal, as its transcript: each announcement and offer with who made it, each
+    trick with who played which card and who took it, then the result explained."""
+    import io
+
+    from adapters.console import Console
+    from bot import story
+    from bot.table import Table
+    from tests.servicekit import service
+    from tests.transcript import assert_told, story_lines
+
+    svc = service(store, seed=21)
+    out = io.StringIO()
+    console = Console(svc, io.StringIO(""), out, user="anna")
+    assert await console.run(game) == 0
+    while (table := Table.load((await store.load(console.table_id))[1])).deals < 2 and table.status == "playing":
+        acts = [b for b in console.buttons if ":act:" in b.token]
+        assert acts, "the player has nothing to press"
+        await console.send(token=acts[-1].token)
+    expected, ended = await story_lines(store, table)
+    assert ended >= 2
+    transcript = out.getvalue()
+    assert_told(expected, transcript)
+    assert_told(story.result_lines(table, table.sheet[-1]), transcript)
+    assert "Letzter Stich: " in transcript

@@ -56,4 +56,4 @@ async def test_a_match_against_strong_computers_runs_to_its_end(store):
     await players.send(say(GROUP, anna, "option level stark"))
     await players.send(say(GROUP, anna, "los"))
     final = await players.play_out()
-    assert final.text.startswith("🏆")
+    assert "\n🏆 " in final.text

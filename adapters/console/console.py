@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import getpass
 import json
+import signal
 import sys
 import threading
 from typing import TextIO
@@ -71,6 +72,8 @@ class Console:
         self.user = UserRef(PLATFORM, name, name)
         self.chat = ChatRef(PLATFORM, name, title="Konsole", private=True)
         self.lang = lang if lang in _TEXTS else "de"
+        self._interrupted = False
+        self._waiting: asyncio.Future[str] | None = None
         self.hand_buttons: list[Button] = []
         self.table_buttons: list[Button] = []
         self.table_id = ""
@@ -159,7 +162,35 @@ class Console:
 
     async def run(self, game: str | None, players: int | None = None, options: dict | None = None,
                   resume: bool = False) -> int:
-        """Open (or resume) the table and play until ``quit`` or the end of input; the exit status."""
+        """Open (or resume) the table and play until ``quit``, the end of input or Ctrl-C; the exit status.
+
+        Ctrl-C leaves as ``quit`` does (status 130). It is taken by the event loop, whichever thread
+        the signal reaches, so a reader blocked on the terminal never keeps it from the loop.
+        """
+        loop = asyncio.get_running_loop()
+        try:
+            loop.add_signal_handler(signal.SIGINT, self._interrupt)
+        except (NotImplementedError, RuntimeError, ValueError):  # no signals here (not the main thread, Windows)
+            pass
+        try:
+            return await self._run(game, players, options, resume)
+        except asyncio.CancelledError:
+            if not self._interrupted:
+                raise
+            self._print("")
+            self.say("kept")
+            return 130
+        finally:
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.remove_signal_handler(signal.SIGINT)
+
+    def _interrupt(self) -> None:
+        """Ctrl-C: the pending read ends at once; a command under way finishes first (nothing is cut off)."""
+        self._interrupted = True
+        if self._waiting is not None and not self._waiting.done():
+            self._waiting.cancel()
+
+    async def _run(self, game: str | None, players: int | None, options: dict | None, resume: bool) -> int:
         open_game = await self.service.open_game(self.chat)
         if open_game is not None:
             if (game is not None and textcmd.game_id(game) != open_game) or players or options:
@@ -177,25 +208,23 @@ class Console:
                     return 1
             args = [game] + ([str(players)] if players else []) + ([json.dumps(options)] if options else [])
             await self.send("neu", tuple(args))
-        try:
-            while True:
-                text = await self._read(_TEXTS[self.lang]["prompt"])
-                if text is None:
-                    self.say("kept")
-                    return 0
-                if not await self.line(text):
-                    return 0
-        except asyncio.CancelledError:  # Ctrl-C: leave as "quit" does
-            self._print("")
-            self.say("kept")
-            raise
+        while True:
+            text = await self._read(_TEXTS[self.lang]["prompt"])
+            if text is None:
+                self.say("kept")
+                return 0
+            if not await self.line(text):
+                return 0
 
     async def _read(self, prompt: str = "") -> str | None:
         """The next line of input, read in a daemon thread so that Ctrl-C never waits for one."""
+        if self._interrupted:
+            raise asyncio.CancelledError
         if prompt:
             print(prompt, end="", file=self.stdout, flush=True)
         loop = asyncio.get_running_loop()
         line: asyncio.Future[str] = loop.create_future()
+        self._waiting = line
 
         def read() -> None:
             text = self.stdin.readline()

@@ -144,3 +144,31 @@ async def test_score_sheet_of_a_running_partie(store):
     rows = sheet.text.splitlines()
     assert rows[0] == "📋 Zettel · Bauer" and rows[1] == "Anna+Computer 3 : Computer 2+Computer 4"
     assert [r[:3] for r in rows[2:5]] == ["1. ", "2. ", "3. "] and all(" → " in r for r in rows[2:5])
+
+
+def test_a_solo_hand_plays_alone_and_the_partner_sits_out():
+    import random
+
+    import engine
+    from bot.render import hand_message
+    from engine.actions import Action
+
+    rng = random.Random(9)
+    state = engine.new_match("bauernstoss", rng, 4)
+    while True:  # past the first deal (no solo there), to a deal where the seat to act may play "Leg dich"
+        while not engine.is_over(state):
+            state, _ = engine.apply(state, state.to_act, rng.choice(engine.legal_actions(state)))
+        state = engine.next_deal(state, rng)
+        grand = [a for a in engine.legal_actions(state) if a.kind == "solo" and a.size == "grand"]
+        if grand:
+            break
+    soloist = state.to_act
+    state, _ = engine.apply(state, soloist, Action("solo", size="grand"))
+    table = make_table("bauernstoss")
+    lines = hand_message(table, state, soloist, 2).text.splitlines()
+    others = [table.seats[s].name for s in ((soloist + 1) % 4, (soloist + 3) % 4)]
+    assert f"Du spielst allein gegen {others[0]} und {others[1]}." in lines
+    partner = hand_message(table, state, (soloist + 2) % 4, 2).text
+    assert "Du setzt dieses Spiel aus." in partner and "spielst mit" not in partner
+    opponent = hand_message(table, state, (soloist + 1) % 4, 2).text
+    assert f"gegen {table.seats[soloist].name}." in opponent

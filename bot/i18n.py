@@ -358,9 +358,9 @@ TEXTS: dict[str, tuple[str, str]] = {
     # the end
     "winner": ("🏆 {team} gewinnen {what}", "🏆 {team} win {what}"),
     "winner_one": ("🏆 {name} gewinnt", "🏆 {name} wins"),
-    "what.bs": ("die Partie ({a} : {b} Striche)", "the partie ({a} : {b} Striche)"),
-    "what.bc": ("den Stein ({a} : {b} Steine)", "the Stein ({a} : {b} Steine)"),
-    "what.ba": ("{a} : {b} Brote", "{a} : {b} Brote"),
+    "what.bs": ("die Partie · Striche: {score}", "the partie · Striche: {score}"),
+    "what.bc": ("den Stein · Steine: {score}", "the Stein · Steine: {score}"),
+    "what.ba": ("die Partie · Brote: {score}", "the match · Brote: {score}"),
     "rounds": ("Runden: {items}", "Rounds: {items}"),
     "decider": ("Gehampelter", "decider"),
     "ledig": ("ledig", "Ledig"),

@@ -255,11 +255,11 @@ def summary(table: Table, match: dict[str, Any]) -> list[str]:
         return lines
     win = match["winner"]
     if game in ("bauernstoss", "alter_schafkopf"):
-        what = t(lang, "what.bs", a=match["striche"][win], b=match["striche"][1 - win])
+        what = t(lang, "what.bs", score=story.both_teams(table, *match["striche"]))
     elif game == "bauerchen":
-        what = t(lang, "what.bc", a=match["steine"][win], b=match["steine"][1 - win])
+        what = t(lang, "what.bc", score=story.both_teams(table, *match["steine"]))
     else:
-        what = t(lang, "what.ba", a=match["brote"][win], b=match["brote"][1 - win])
+        what = t(lang, "what.ba", score=story.both_teams(table, *match["brote"]))
     lines = [t(lang, "winner", team=team_name(table, win), what=what)]
     if table.marks:
         knoddel, items = [0, 0], []

@@ -22,7 +22,7 @@ from .i18n import game_name, t
 from .table import Table
 
 __all__ = ["STORY_EVENTS", "SHEET_MAX", "trick_event", "deal_record", "event_line", "calls_line", "trick_line",
-           "result_lines", "news_lines", "sheet_text", "seat_name", "team_name"]
+           "result_lines", "news_lines", "sheet_text", "seat_name", "team_name", "both_teams"]
 
 STORY_EVENTS = frozenset({"passed", "announced", "trump_named", "let_partner_name", "solo", "gave",
                           "die_letzte", "spritz", "ledig", "meld", "stoss", "karten_weg", "decision", "robbed"})
@@ -54,7 +54,7 @@ def team_name(table: Table, team: int) -> str:
     return "+".join(seat_name(table, s) for s in range(team, table.n, 2))
 
 
-def _teams(table: Table, a: Any, b: Any) -> str:
+def both_teams(table: Table, a: Any, b: Any) -> str:
     """Both teams with a figure each, always team 0 first: ``Anna+Cleo 96 : 24 Ben+Dora``."""
     return f"{team_name(table, 0)} {a} : {b} {team_name(table, 1)}"
 
@@ -181,7 +181,7 @@ def _facts(record: dict) -> tuple[dict, dict, dict]:
 def _bauernstoss(table: Table, record: dict) -> list[str]:
     lang, (result, public, before) = table.lang, _facts(record)
     eyes, tricks, gains = result["eyes"], result["tricks"], result["striche"]
-    lines = [t(lang, "st.eyes_word", teams=_teams(table, eyes[0], eyes[1]))]
+    lines = [t(lang, "st.eyes_word", teams=both_teams(table, eyes[0], eyes[1]))]
     solo = public.get("solo")
     if solo:
         team = 0 if gains[0] else 1
@@ -221,7 +221,7 @@ def _bauernstoss(table: Table, record: dict) -> list[str]:
 def _bauerchen(table: Table, record: dict) -> list[str]:
     lang, (result, public, before) = table.lang, _facts(record)
     eyes, points = result["eyes"], result["points"]
-    lines = [t(lang, "st.eyes_word", teams=_teams(table, eyes[0], eyes[1]))]
+    lines = [t(lang, "st.eyes_word", teams=both_teams(table, eyes[0], eyes[1]))]
     rw = result.get("round_winner")
     if public.get("ledig") is not None:
         seat = public["ledig"]
@@ -246,13 +246,13 @@ def _bauerchen(table: Table, record: dict) -> list[str]:
                            points=gain))
     melds = result.get("melds") or [0, 0]
     if any(melds):
-        lines.append(t(lang, "st.melded", score=_teams(table, melds[0], melds[1])))
+        lines.append(t(lang, "st.melded", score=both_teams(table, melds[0], melds[1])))
     if rw is not None:
         opts = engine.parse_options(table.game, table.options)
         score = [before.get("score", [0, 0])[i] + points[i] for i in (0, 1)]
         if not opts.weiterschreiben:
             score = [min(x, round_end(opts)) for x in score]  # points over the round's end are dropped
-        lines.append(t(lang, "st.round_won", team=team_name(table, rw), score=_teams(table, *score),
+        lines.append(t(lang, "st.round_won", team=team_name(table, rw), score=both_teams(table, *score),
                        loser=team_name(table, 1 - rw)))
     return lines
 
@@ -260,7 +260,7 @@ def _bauerchen(table: Table, record: dict) -> list[str]:
 def _bauer(table: Table, record: dict) -> list[str]:
     lang, (result, public, before) = table.lang, _facts(record)
     tricks, change = result["tricks"], result["change"]
-    lines = [t(lang, "st.tricks_word", teams=_teams(table, tricks[0], tricks[1]))]
+    lines = [t(lang, "st.tricks_word", teams=both_teams(table, tricks[0], tricks[1]))]
     stoss = len(public.get("stoss") or ())
     stake = f" ({t(lang, 'st.stossed', times=2 ** stoss)})" if stoss else ""
     alone = public.get("karten_weg")

@@ -134,7 +134,7 @@ def test_rounds_of_a_stein_and_best_trick():
     table.best = [2, 41]
     table.deals = 9
     lines = summary(table, {"score": [0, 0], "knoddel": [0, 0], "steine": [1, 0], "winner": 0})
-    assert lines == ["🏆 Anna+Cleo gewinnen den Stein (1 : 0 Steine)", "Runden: 12:7 · 9:12 · 12:10 (Gehampelter)",
+    assert lines == ["🏆 Anna+Cleo gewinnen den Stein · Steine: Anna+Cleo 1 : 0 Ben+Dora", "Runden: 12:7 · 9:12 · 12:10 (Gehampelter)",
                      "Bester Stich: Cleo, 41 Augen", "9 Spiele"]
 
 

@@ -54,8 +54,8 @@ from bot.outage import UNAVAILABLE  # noqa: E402
 from bot.store import Store  # noqa: E402
 from bot.table import Table  # noqa: E402
 from tests.redis_servers import Server  # noqa: E402
-from tests.servicekit import (Players, act_buttons, audit, button, hammer, leaks, press, say,  # noqa: E402
-                              secrets_of, service, shown, table_msg, user)
+from tests.servicekit import (Players, act_buttons, audit, button, hammer, leaks, press,  # noqa: E402
+                              public_text, say, secrets_of, service, table_msg, user)
 
 GAMES = [("bauer", "short_deck=1 target_brote=1"), ("rams", "target=6"), ("bauerchen", ""),
          ("bauernstoss", "target=2")]
@@ -443,7 +443,7 @@ def _public_leaks(effects: list, data: Table | None, typed: str = "") -> int:
                                                                    for text in pair)}
     public = [e for e in effects if not e.chat.private and (isinstance(e, (TableMessage, Toast))
                                                             or isinstance(e, Notice) and e.table_id)]
-    return sum(bool(leaks(shown(e), secret - echoed if isinstance(e, Toast) else secret)) for e in public)
+    return sum(bool(leaks(public_text(e, data), secret - echoed if isinstance(e, Toast) else secret)) for e in public)
 
 
 async def _privacy(server: Server, prefix: str, deals: int, seed: int) -> Row:

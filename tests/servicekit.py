@@ -7,7 +7,7 @@ import random
 import time
 
 import engine
-from bot import actarg, tokens
+from bot import actarg, render, tokens
 from bot.cardtext import card_label
 from bot.outgoing import ChatRef, Command, HandMessage, TableMessage, Toast, UserRef
 from bot.service import Service
@@ -219,6 +219,19 @@ def labels(mask: int) -> set[str]:
 def shown(message) -> str:
     """All a message shows: its text and its buttons' labels."""
     return message.text + " " + " ".join(b.label for row in getattr(message, "buttons", ()) for b in row)
+
+
+def public_text(message, data: Table) -> str:
+    """What a public message shows of the running deal: :func:`shown` less the last finished deal's
+    history (its last trick and result, on the table message and in its result notice), whose cards
+    were played in the open. The history must show exactly that deal's last trick."""
+    text = shown(message)
+    history = render.last_deal_lines(data)
+    if data.sheet and data.sheet[-1].get("trick"):
+        assert all(card_label(c, "de") in history[1] for c in data.sheet[-1]["trick"]["cards"]), history
+    for line in history:
+        text = text.replace(line, "")
+    return text
 
 
 def leaks(text: str, secret: set[str]) -> set[str]:

@@ -4,8 +4,9 @@
   in the store's refs with the version it shows); post it anew if there is none, if the effect
   asks for a repost, or if Discord refuses the edit because the message is too old to edit
   (30046) or gone (10008); the old one is then deleted, so a channel has one table message.
-- :class:`~bot.outgoing.HandMessage`: the same for the player's hand, a direct message. If his
-  DMs are closed (50007) the channel is told so once, and his hand is shown only as the
+- :class:`~bot.outgoing.HandMessage`: the same for the player's hand, a direct message; a hand
+  marked ``notify`` is posted as a new DM (an edit would not notify him) and the old one deleted.
+  If his DMs are closed (50007) the channel is told so once, and his hand is shown only as the
   ephemeral answer to his "My hand" button (kept up to date while Discord lets the bot edit it).
 - :class:`~bot.outgoing.Notice`: a new message in the channel, its users mentioned.
 - :class:`~bot.outgoing.Toast` outside an interaction: a message in the channel.
@@ -143,7 +144,8 @@ class Delivery:
             if ref:
                 if version is not None and version < ref.version:
                     return
-                if await self._edit(ref, out.table_id, hand_ref(out.user), out.text, out.buttons, version):
+                if not out.notify and await self._edit(ref, out.table_id, hand_ref(out.user), out.text,
+                                                       out.buttons, version):
                     return
             try:
                 channel_id = await self._dm_channel(user_id)
@@ -154,6 +156,8 @@ class Delivery:
                 await self._dms_closed(out)
                 return
             await self.refs.set_ref(out.table_id, hand_ref(out.user), str(MessageRef(channel_id, message.id, version or 0)))
+            if ref:  # one hand message per player and table: the old one (and its buttons) goes
+                self._delete(ref)
 
         self.outbox.put(Job(user_id, f"hand:{out.table_id}", send, version))
 

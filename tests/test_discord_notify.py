@@ -1,0 +1,67 @@
+"""Turn notifications on Discord: a slow player's turn arrives as a new DM, a fast game only edits.
+
+The real discord.py client and service against the fake Discord, time driven by a test clock.
+"""
+
+from __future__ import annotations
+
+import time
+
+from bot.service import Service
+from bot.settings import load_settings
+from bot.table import Table
+from tests.fake_discord.harness import fake_for, FAST, hand_of, open_table, press, running_bot, table_tokens
+
+GUILD = 82_000_000_000_000_000
+CHANNEL = 82_000_000_000_000_100
+T0 = 1_800_000_000.0
+
+
+async def test_a_slow_turn_is_a_new_dm_and_a_fast_one_an_edit(store, redis, key_prefix):
+    now = [T0]
+    async with fake_for(FAST) as fake:
+        fake.guild(GUILD, "Stammtisch Lautern", {CHANNEL: "karten"})
+        members = [fake.member(2000 + i, n) for i, n in enumerate(["Anna", "Ben", "Cleo", "Dora"])]
+        by_key = {f"discord:{m.id}": m for m in members}
+        service = Service(store, load_settings(), clock=lambda: now[0])
+        async with running_bot(fake, store, redis, key_prefix, service=service) as bot:
+            tid = await open_table(fake, CHANNEL, members[0], members[1:], "bauer")
+
+            async def to_act():
+                version, data = await store.load(tid)
+                table = Table.load(data)
+                return version, by_key[table.seats[table.state["to_act"]].user]
+
+            async def hand_for(version, member):
+                def ready():
+                    m = hand_of(fake, member, CHANNEL, tid)
+                    acts = [t for t in table_tokens(m, tid) if t.verb == "act" and t.version == version] if m else []
+                    return (m, acts[0]) if acts else None
+                return await fake.wait_for(ready, what=f"{member.name}'s hand at version {version}")
+
+            async def move(step: float) -> tuple[str, str, list[int]]:
+                """The player to act presses a card after ``step`` seconds; who, who is next, new DMs."""
+                version, member = await to_act()
+                message, token = await hand_for(version, member)
+                since = time.monotonic()
+                now[0] += step
+                await press(fake, member, message, str(token))
+                version, nxt = await to_act()
+                await hand_for(version, nxt)
+                await bot.outbox.idle()
+                dm_channels = {c: u for u, c in fake.dm_of.items()}
+                posts = [dm_channels[c.channel] for c in fake.rest_calls(since)
+                         if c.method == "POST" and c.channel in dm_channels and c.status == 200]
+                return member.name, nxt.name, posts
+
+            await fake.wait_for(lambda: all(hand_of(fake, m, CHANNEL, tid) for m in members), what="every hand")
+            await bot.outbox.idle()
+            fast = [await move(3) for _ in range(8)]
+            assert all(posts == [] for _, _, posts in fast), f"fast play only edits: {fast}"
+            slow = [await move(600) for _ in range(8)]
+            for who, nxt, posts in slow:
+                expected = [] if who == nxt else [next(m.id for m in members if m.name == nxt)]
+                assert posts == expected, (who, nxt, posts, slow)
+            assert any(posts for _, _, posts in slow)
+            for m in members:  # each old hand was deleted: one hand message per player
+                assert len(fake.dms(m.id)) == 1, [x.content for x in fake.dms(m.id)]

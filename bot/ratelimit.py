@@ -23,13 +23,14 @@ import logging
 import math
 import secrets
 import time
+from collections.abc import Awaitable, Callable
 
 from redis.asyncio import Redis
 from redis.exceptions import TimeoutError
 
 from .outage import UNAVAILABLE, Outage
 
-__all__ = ["Limiter", "Gate", "TELEGRAM_GLOBAL", "DISCORD_GLOBAL"]
+__all__ = ["Limiter", "Gate", "gated_turn", "TELEGRAM_GLOBAL", "DISCORD_GLOBAL"]
 
 TELEGRAM_GLOBAL = (30, 1.0)
 """Messages per second per Telegram bot token, in all chats together (Telegram's broadcast limit)."""
@@ -224,3 +225,26 @@ class Gate:
             return 0.0
         first = min(self._sent)
         return first + self.window_s - now if first < math.inf else _IN_FLIGHT_POLL_S
+
+
+async def gated_turn(gate: Gate, window: Callable[[], Awaitable[float]]) -> tuple[str, float]:
+    """Take the bot-wide turn first, then the chat's own window, so no queueing comes between them.
+
+    Args:
+        gate: the bot-wide limit.
+        window: books the chat's next call; returns 0 if it may go now, else how long to wait.
+
+    Returns:
+        ``(ticket, 0.0)`` when the call may go (give the ticket to :meth:`Gate.done` after it), or
+        ``("", wait)`` when the chat must wait first (the bot-wide turn was given back).
+    """
+    ticket = await gate.acquire()
+    try:
+        wait = await window()
+    except BaseException:  # cancelled or Redis failed: the turn is given back
+        await gate.done(ticket)
+        raise
+    if wait <= 0:
+        return ticket, 0.0
+    await gate.done(ticket)  # the turn goes unused: another process wrote to this chat just now
+    return "", wait

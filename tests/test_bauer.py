@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 
 import pytest
 
@@ -519,28 +518,21 @@ def test_views_show_only_the_own_hand():
 # ------------------------------------------------------------------ computer player
 
 
-def _bot_deals(n: int, options: dict, seed: int, bots: tuple[int, ...]) -> tuple[list[int], list[int], float]:
-    """Play ``n`` deals, the bot at ``bots``, random play elsewhere: trick and Brot totals, mean decision CPU time."""
+def _bot_deals(n: int, options: dict, seed: int, bots: tuple[int, ...]) -> tuple[list[int], list[int]]:
+    """Play ``n`` deals, the bot at ``bots``, random play elsewhere: trick and Brot totals."""
     rng = random.Random(seed)
-    tricks, brote, spent = [0, 0], [0, 0], []
-
-    def timed(fn, state, seat):
-        start = time.process_time()
-        act = fn(state, seat)
-        spent.append(time.process_time() - start)
-        return act
-
+    tricks, brote = [0, 0], [0, 0]
     state = engine.new_match("bauer", rng, None, options)
     for _ in range(n):
         while not engine.is_over(state):
             seat, act = state.to_act, None
             for other in bots:
-                if other != seat and (act := timed(bot.offer, state, other)) is not None:
+                if other != seat and (act := bot.offer(state, other)) is not None:
                     assert act in engine.offers(state)[other]
                     seat = other
                     break
             if act is None and seat in bots:
-                act = timed(bot.choose, state, seat)
+                act = bot.choose(state, seat)
                 assert act in engine.legal_actions(state)
             if act is None:
                 offered = engine.offers(state)
@@ -556,20 +548,19 @@ def _bot_deals(n: int, options: dict, seed: int, bots: tuple[int, ...]) -> tuple
             brote[state.result["brot"]] += 1
         state = engine.new_match("bauer", rng, None, options) if engine.match_over(state) else \
             engine.next_deal(state, rng)
-    return tricks, brote, sum(spent) / len(spent)
+    return tricks, brote
 
 
 @pytest.mark.parametrize("options", [{}, {"short_deck": True}, {"lead_trump_first": False}])
 def test_bot_always_legal(options):
-    """The computer player returns a legal action in every seat over 200 random deals, well under 5 ms each."""
-    _, _, mean = _bot_deals(200, options, 11, (0, 1, 2, 3))
-    assert mean < 0.005  # about 0.02 ms
+    """The computer player returns a legal action in every seat over 200 random deals (its speed: bench/ai.py)."""
+    _bot_deals(200, options, 11, (0, 1, 2, 3))
 
 
 @pytest.mark.parametrize("bots", [(0, 2), (1, 3)])
 def test_bot_beats_random_play(bots):
     """Bots as one team against random play take clearly more tricks and Brote."""
-    tricks, brote, _ = _bot_deals(300, {}, 5, bots)
+    tricks, brote = _bot_deals(300, {}, 5, bots)
     team = bots[0]
     assert tricks[team] > 1.6 * tricks[team ^ 1]
     assert brote[team] > 3 * brote[team ^ 1] + 10

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 
 import pytest
 
@@ -636,24 +635,20 @@ def test_apply_never_mutates_json_round_trips_and_views_hide_other_hands():
 # ----------------------------------------------------------- computer player
 @pytest.mark.parametrize("game", ["bauernstoss", "alter_schafkopf"])
 def test_player_always_acts_legally_and_quickly(game):
-    """The computer player returns a legal action in every position of 200 random deals, in well under 5 ms."""
+    """The computer player returns a legal action in every position of 200 random deals (its speed: bench/ai.py)."""
     rng = random.Random(f"legal-{game}")
     st = engine.new_match(game, rng)
-    slowest = 0.0
     for _ in range(200):
         while not engine.is_over(st):
             seat = st.to_act
             assert bot.offer(st, (seat + 1) % 4) is None
             if rng.random() < 0.5:
-                t = time.perf_counter()
                 act = bot.choose(st, seat)
-                slowest = max(slowest, time.perf_counter() - t)
                 assert act in engine.legal_actions(st)
             else:
                 act = rng.choice(engine.legal_actions(st))
             st, _ = engine.apply(st, seat, act)
         st = engine.new_match(game, rng) if engine.match_over(st) else engine.next_deal(st, rng)
-    assert slowest < 0.05  # generous for loaded machines; typical decisions take ~0.03 ms
 
 
 @pytest.mark.parametrize("game", ["bauernstoss", "alter_schafkopf"])

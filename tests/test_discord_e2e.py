@@ -169,11 +169,12 @@ async def test_presses_that_must_not_count_are_refused_privately(store, redis, k
 
             fake.ack_window_s = 0.0  # every answer now comes too late: 10062
             nxt, nhand, nact = await fake.wait_for(to_act, what="the next player")
+            shown = nhand.content
             iid = nxt.press(nhand, nact)
             await fake.wait_for(lambda: any(c.route.startswith("/interactions") and c.status == 404
                                             for c in fake.calls), what="the late answer refused")
             await fake.wait_for(lambda: not table_tokens(hand_of(fake, nxt, CHANNEL, tid), tid) or
-                                hand_of(fake, nxt, CHANNEL, tid).content != nhand.history[-2][0],
+                                hand_of(fake, nxt, CHANNEL, tid).content != shown,
                                 what="his hand updated the usual way")
             assert (await store.load(tid))[0] == before + 2
         assert not [m for m in fake.messages.values() if m.for_user is None and m.channel_id == CHANNEL

@@ -100,7 +100,8 @@ class DiscordBot:
             shards = {"shard_count": settings.discord_shard_count,
                       "shard_ids": list(settings.discord_shard_ids) or None}
         self.client = _Client(self, **shards)
-        self.outbox = Outbox(self.tuning, shared)
+        bot_id = settings.discord_token.get_secret_value().partition(".")[0]
+        self.outbox = Outbox(self.tuning, shared, bot_id)
         self.delivery = Delivery(self.client, refs, self.outbox, self.tuning)
         self._runner: asyncio.Task | None = None
         self._ticker: Ticker | None = None

@@ -22,6 +22,7 @@ import aiohttp
 import discord
 
 from bot.bounded import Bounded
+from bot.ratelimit import Gate, gated_turn
 
 from .tuning import Tuning
 
@@ -60,9 +61,10 @@ class Outbox:
         shared: the limiter shared by all processes; ``None`` paces this process only.
     """
 
-    def __init__(self, tuning: Tuning, shared: SharedLimit | None = None) -> None:
+    def __init__(self, tuning: Tuning, shared: SharedLimit | None = None, bot_id: str = "") -> None:
         self.tuning = tuning
         self.shared = shared
+        self.gate = Gate(tuning.global_messages, tuning.global_window_s, shared, f"dc:global:{bot_id}")
         self._pending: dict[int, OrderedDict[str, Job]] = {}
         self._tasks: dict[int, asyncio.Task] = {}
         self._next: Bounded[int, float] = Bounded()
@@ -106,24 +108,29 @@ class Outbox:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
 
-    async def _pace(self, channel_id: int) -> None:
-        gap = self.tuning.gap
+    async def _pace(self, channel_id: int) -> str:
+        """Wait for the bot-wide turn and the channel's window; the bot-wide ticket of the call."""
         while True:
             delay = self._next.get(channel_id, 0.0) - time.monotonic()
             if delay > 0:
                 await asyncio.sleep(delay)
-            wait = await self.shared.wait_time(f"dc:{channel_id}", 1, gap + self.tuning.slack_s) \
-                if self.shared else 0.0
+            ticket, wait = await gated_turn(self.gate, lambda: self._window(channel_id))
             if wait <= 0:
-                return
+                return ticket
             self._next[channel_id] = time.monotonic() + wait
+
+    async def _window(self, channel_id: int) -> float:
+        if self.shared is None:
+            return 0.0
+        return await self.shared.wait_time(f"dc:{channel_id}", 1, self.tuning.gap + self.tuning.slack_s)
 
     async def _run(self, channel_id: int) -> None:
         queue = self._pending[channel_id]
         tries = 0
         while queue:
-            await self._pace(channel_id)
+            ticket = await self._pace(channel_id)
             if not queue:
+                await self.gate.done(ticket)
                 break
             slot, job = queue.popitem(last=False)
             try:
@@ -139,6 +146,7 @@ class Outbox:
             except discord.HTTPException as exc:
                 log.error("discord refused a message to channel %s: %s", channel_id, exc)
             finally:
+                await self.gate.done(ticket)
                 self._next[channel_id] = time.monotonic() + self.tuning.gap
             tries = 0
             if job.version is not None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from bot.ratelimit import DISCORD_GLOBAL
+
 __all__ = ["Tuning"]
 
 
@@ -20,6 +22,8 @@ class Tuning(BaseSettings):
 
     channel_messages: int = Field(5, ge=1, description="messages and edits per channel per window")
     channel_window_s: float = Field(5.0, gt=0, description="the channel window in seconds")
+    global_messages: int = Field(DISCORD_GLOBAL[0], ge=1, description="calls per global window for the whole bot")
+    global_window_s: float = Field(DISCORD_GLOBAL[1], gt=0, description="the bot-wide window in seconds")
     slack_s: float = Field(0.05, ge=0, description="margin added to the shared window for network jitter")
     ack_deadline_s: float = Field(2.0, gt=0, le=2.8, description="longest wait for the verdict before deferring")
     tick_interval_s: float = Field(5.0, gt=0, description="how often the turn timers are checked")

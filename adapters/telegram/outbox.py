@@ -27,7 +27,7 @@ from typing import Protocol
 from telegram.error import ChatMigrated, NetworkError, RetryAfter, TelegramError, TimedOut
 
 from bot.bounded import Bounded
-from bot.ratelimit import Gate
+from bot.ratelimit import Gate, gated_turn
 
 from .tuning import Tuning
 
@@ -98,17 +98,16 @@ class Pacer:
             delay = self._next.get(chat_id, 0.0) - time.monotonic()
             if delay > 0:
                 await asyncio.sleep(delay)
-            ticket = await self.gate.acquire()
-            try:
-                wait = await self.shared.wait_time(f"tg:{chat_id}", 1, gap + self.tuning.slack_s) if self.shared else 0.0
-            except BaseException:  # cancelled or Redis failed: the turn is given back
-                await self.gate.done(ticket)
-                raise
+            ticket, wait = await gated_turn(self.gate, lambda: self._window(chat_id, gap))
             if wait <= 0:
                 self._tickets[chat_id] = ticket
                 return
-            await self.gate.done(ticket)  # the turn goes unused: another process wrote to this chat just now
             self._book(chat_id, time.monotonic() + wait)
+
+    async def _window(self, chat_id: int, gap: float) -> float:
+        if self.shared is None:
+            return 0.0
+        return await self.shared.wait_time(f"tg:{chat_id}", 1, gap + self.tuning.slack_s)
 
     async def sent(self, chat_id: int) -> None:
         """A call to ``chat_id`` has just finished: book the chat's next free moment."""

@@ -236,7 +236,9 @@ class Service:
         except UNAVAILABLE:
             raise  # answered by handle, logged once per outage
         except Exception as exc:  # noqa: BLE001  (refused politely, logged once; a failed change saves nothing)
-            log.exception("command refused after an unexpected error: %r", cmd)
+            # what was typed or pressed stays out of the log: it may name a card of the sender's hand
+            log.exception("a %s in %s by %s was refused after an unexpected error",
+                          "button" if cmd.token else "command", cmd.chat.key, cmd.user.key)
             # input no parser above foresaw is not understood; anything else is our failure
             key = "not_understood" if isinstance(exc, (ValueError, OverflowError, RecursionError)) else "failed"
             lang = await self._toast_lang(cmd)

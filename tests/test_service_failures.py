@@ -25,11 +25,12 @@ async def test_an_unexpected_error_is_refused_politely_logged_once_and_changes_n
     fresh = service(store, seed=1)  # another process: no remembered copy of the table
     caplog.clear()
     with caplog.at_level(logging.ERROR, logger="bot.service"):
-        effects = await fresh.handle(say(GROUP, anna, "hand"))
+        effects = await fresh.handle(say(GROUP, anna, "spiel JC"))
     (toast,) = of(effects, Toast)
     assert toast.text == "Da ist etwas schiefgegangen. Bitte nochmal versuchen."
     failures = [r for r in caplog.records if r.name == "bot.service"]
     assert len(failures) == 1 and failures[0].exc_info is not None
+    assert "JC" not in failures[0].getMessage(), "what was typed (a card of her hand) stays out of the log"
     assert await store.load(table_id) == before
 
 

@@ -3,9 +3,6 @@ dies between a table's save and its index and timer updates (which span slots) l
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 import time
 
 import pytest
@@ -14,8 +11,10 @@ from bot.outgoing import ChatRef
 from bot.redis_conn import client_for
 from bot.store import Store
 from tests.redis_servers import Cluster, skip_unless_installed
+from tests.service_worker import play_together
 from tests.servicekit import audit, button, press, say, service, table_msg, user
 from tests.test_service_concurrency import GAMES, applied_in_log, open_tables
+
 
 @pytest.fixture(scope="module")
 def cluster():
@@ -46,12 +45,9 @@ async def test_the_keys_of_a_table_share_a_slot_and_tables_spread(cluster_store,
 async def test_two_processes_play_through_the_cluster(cluster, cluster_store, key_prefix):
     chat_of = await open_tables(cluster_store, GAMES[:2])
     url = f"redis+cluster://127.0.0.1:{cluster.servers[0].port}"
-    args = [f"{t}:{c.chat_id}" for t, c in chat_of.items()]
-    procs = [subprocess.Popen([sys.executable, "-m", "tests.service_worker", "play", url, key_prefix, str(seed), *args],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for seed in (10, 20)]
-    outs = [p.communicate(timeout=300) for p in procs]
-    assert all(p.returncode == 0 for p in procs), [err for _, err in outs]
-    applied = sum(json.loads(out)["applied"] for out, _ in outs)
+    results = play_together(url, key_prefix, (10, 20), [f"{t}:{c.chat_id}" for t, c in chat_of.items()])
+    assert all(r["applied"] > 0 for r in results), results
+    applied = sum(r["applied"] for r in results)
     logged = 0
     for table_id, chat in chat_of.items():
         counts = await audit(cluster_store, table_id)

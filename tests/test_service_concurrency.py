@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import json
-import subprocess
-import sys
 
 from bot.outgoing import ChatRef
+from tests.service_worker import play_together
 from tests.servicekit import audit, button, hammer, press, say, service, table_msg, user
 
 GAMES = [("bauer", "short_deck=1 target_brote=1"), ("rams", "target=6"), ("bauerchen", ""), ("bauernstoss", "target=4")]
@@ -54,13 +53,7 @@ async def test_many_tasks_on_the_same_tables(store):
 
 async def test_two_processes_on_the_same_tables(store, redis_url, key_prefix):
     chat_of = await open_tables(store, GAMES[:2])
-    args = [f"{t}:{c.chat_id}" for t, c in chat_of.items()]
-    procs = [subprocess.Popen([sys.executable, "-m", "tests.service_worker", "play", redis_url, key_prefix, str(seed), *args],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for seed in (10, 20)]
-    outs = [p.communicate(timeout=300) for p in procs]
-    for p, (out, err) in zip(procs, outs):
-        assert p.returncode == 0, err
-    results = [json.loads(out) for out, _ in outs]
+    results = play_together(redis_url, key_prefix, (10, 20), [f"{t}:{c.chat_id}" for t, c in chat_of.items()])
     assert all(r["applied"] > 0 for r in results), results
     logged = 0
     for table_id in chat_of:

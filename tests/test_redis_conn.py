@@ -135,3 +135,20 @@ async def test_an_unusable_data_directory_is_one_clear_line(tmp_path):
         await connect(load_settings(redis_url=None, data_dir=tmp_path / "file" / "data"))
     with pytest.raises(RedisUnavailable, match="too long for a unix socket"):
         await connect(load_settings(redis_url=None, data_dir=tmp_path / ("x" * 100)))
+
+
+async def test_more_commands_at_once_than_connections_wait_for_one(tmp_path):
+    """redis-py's default pool fails a command at once when its 100 connections are busy."""
+    import asyncio
+
+    from bot.redis_conn import MAX_CONNECTIONS, client_for
+    from tests.redis_servers import Server, skip_unless_installed
+
+    skip_unless_installed()
+    with Server() as server:
+        client = client_for(server.url, timeout=5)
+        try:
+            done = await asyncio.gather(*(client.blpop([f"k{i}"], timeout=0.2) for i in range(MAX_CONNECTIONS + 20)))
+        finally:
+            await client.aclose()
+    assert done == [None] * (MAX_CONNECTIONS + 20)

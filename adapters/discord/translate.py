@@ -40,4 +40,4 @@ def command_of(interaction: discord.Interaction, verb: str = "", args: tuple[str
                token: str = "") -> Command:
     """The command of a slash command (``verb``, ``args``) or a button press (``token``)."""
     return Command(chat_ref(interaction), user_ref(interaction.user), verb=verb, args=args, token=token,
-                   lang=lang_of(interaction), update_id=str(interaction.id))
+                   lang=lang_of(interaction), update_id=str(interaction.id), bot=str(interaction.application_id or ""))

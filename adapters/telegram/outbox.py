@@ -27,6 +27,7 @@ from typing import Protocol
 from telegram.error import ChatMigrated, NetworkError, RetryAfter, TelegramError, TimedOut
 
 from bot.bounded import Bounded
+from bot.outage import UNAVAILABLE
 from bot.ratelimit import Gate, gated_turn
 
 from .tuning import Tuning
@@ -205,7 +206,13 @@ class Outbox:
         tries = 0
         while q.pending:
             await q.until_due()
-            await self.pacer.wait(chat_id)
+            try:
+                await self.pacer.wait(chat_id)
+            except UNAVAILABLE as exc:  # the shared limits are in Redis: wait for it, the jobs stay queued
+                tries = min(tries + 1, _NETWORK_TRIES)
+                log.warning("pacing chat %s needs Redis (%s), waiting", chat_id, exc)
+                self.pacer.hold(chat_id, 0.5 * tries)
+                continue
             slot = q.first_due()
             job = q.pending.pop(slot)
             del q.due[slot]
@@ -223,7 +230,7 @@ class Outbox:
                 self._requeue(q, slot, job)
                 await self._migrate(chat_id, int(exc.new_chat_id), q)
                 return
-            except (TimedOut, NetworkError) as exc:
+            except (TimedOut, NetworkError, *UNAVAILABLE) as exc:  # the platform's network, or Redis for the refs
                 tries += 1
                 if tries < _NETWORK_TRIES:
                     log.warning("network error for chat %s (%s), retrying", chat_id, exc)

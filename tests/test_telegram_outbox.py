@@ -16,7 +16,11 @@ from adapters.telegram.outbox import Outbox, Pacer
 from adapters.telegram.tuning import Tuning
 from bot.outgoing import Button, ChatRef, HandMessage, Notice, TableMessage, Toast, UserRef
 from bot.ratelimit import Limiter
+from bot.redis_conn import connect
+from bot.settings import load_settings
+from bot.store import Store
 from tests.fake_telegram import FakeTelegram
+from tests.redis_servers import Server, skip_unless_installed
 
 GROUP = -1001
 TABLE = "T1"
@@ -245,3 +249,26 @@ async def test_a_burst_of_50_tables_from_two_processes_stays_under_the_global_li
     assert len(sends) == 100 and tg.violations == [], "the fake enforces 30 a second in all chats: no 429"
     for rig in rigs:  # each process lets its waiting chats go in turn (the order calls arrive in may jitter)
         assert len(set(rig.pacer.granted[:25])) == 25, "first messages before second ones"
+
+
+async def test_a_redis_error_in_a_delivery_requeues_the_message(tg, key_prefix, caplog):
+    """The refs are in Redis: while it is away the table message waits, and it goes out once Redis is back."""
+    skip_unless_installed()
+    with Server() as server:
+        client = await connect(load_settings(redis_url=server.url, redis_timeout_s=0.3))
+        try:
+            store = Store(client, prefix=key_prefix)
+            async with Bot(tg.token, base_url=tg.base_url) as bot:
+                rig = Rig(tg, bot, store, Tuning(chat_window_s=0.01, group_window_s=0.2))
+                server.stop()
+                with caplog.at_level(logging.WARNING, logger="adapters.telegram.outbox"):
+                    rig.delivery.carry_out([TableMessage(group_ref(), TABLE, "Tisch", ())])
+                    async def first_try_failed() -> None:
+                        while not any("retrying" in r.getMessage() for r in caplog.records):
+                            await asyncio.sleep(0.01)
+                    await asyncio.wait_for(first_try_failed(), 10)
+                    server.start()
+                    await asyncio.wait_for(rig.outbox.idle(), 20)
+        finally:
+            await client.aclose()
+    assert [m.text for m in tg.chat(GROUP)] == ["Tisch"]

@@ -362,7 +362,10 @@ async def _kills(server: Server, prefix: str, games: int, kills: int, workers: i
             got = outcomes.get(update, [])
             applied = await store.applied(table_id, f"test:{BOT}:{update}")
             row = dup_row if len(got) > 1 else kill_row
-            answered = "applied" in got or "dup" in got and not {"refused", "sorry"} & set(got)
+            # dropped as a duplicate counts as done only where its first handling saved (not a refusal
+            # whose worker was killed before it could tell)
+            saved = await store.seen(f"test:{BOT}:{update}") == "1"
+            answered = "applied" in got or "dup" in got and saved and not {"refused", "sorry"} & set(got)
             if answered and not applied:  # answered as done (or dropped as done) but not in the table
                 row.notes.append(f"update {update} answered {got} but not applied")
                 row.lost += 1

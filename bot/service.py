@@ -25,6 +25,7 @@ import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -139,6 +140,10 @@ def _seconds(value) -> int | None:
     return None if value is None else int(value.total_seconds())
 
 
+_SAVED: ContextVar[bool] = ContextVar("stammtisch_saved", default=False)
+"""Whether the command this task is handling saved a table: what its update marker records."""
+
+
 def _update_key(cmd: Command | None) -> str:
     """The key that marks the command's platform update as handled (``""`` if it names none)."""
     if cmd is None or not cmd.update_id:
@@ -214,9 +219,10 @@ class Service:
         try:
             if update and await self.store.seen(update):
                 return []
+            _SAVED.set(False)
             out = await self._handle(cmd)
             if update:
-                await self.store.mark_seen(update)
+                await self.store.mark_seen(update, saved=_SAVED.get())
         except UNAVAILABLE as exc:
             self._outage.failed(exc)
             lang = cmd.lang if supported(cmd.lang) else self.settings.lang
@@ -353,6 +359,7 @@ class Service:
             except Refused as r:
                 if fresh:
                     if update and await self.store.applied(table_id, update):
+                        _SAVED.set(True)
                         return []  # a redelivered update whose save landed before a crash
                     return self._refusal(ctx, r)
                 cached = None
@@ -372,6 +379,7 @@ class Service:
                                           status=status, user_keys=table.user_keys(), chat_key=table.chat.key,
                                           timer=self._timer(table, match, now), rev=rev, update=update)
             if saved:
+                _SAVED.set(True)
                 self._recent.put(table_id, Record(version + 1, data, saved.rev), match.state)
                 if self.counts:
                     await self.counts.note(table_id, table.status, now)
@@ -382,6 +390,7 @@ class Service:
                                             now)
                 return await notify.wanted(self.store, answer)
             if saved.duplicate:
+                _SAVED.set(True)
                 return []
             if saved.current is None:
                 raise Refused("unknown_table")
@@ -627,8 +636,10 @@ class Service:
         if not await self.store.create(table.id, cmd.chat.key, table.dump(), table.user_keys(), update=update):
             other = await self.store.table_for_chat(cmd.chat.key) if update else None
             if other and await self.store.applied(other, update):
+                _SAVED.set(True)
                 return []  # a redelivered update whose table was created before a crash
             raise Refused("table_exists")
+        _SAVED.set(True)
         if self.counts:
             await self.counts.note(table.id, table.status, now)
         _log_saved(table, 1, cmd, "")

@@ -581,14 +581,17 @@ class Store:
 
     # -- updates, message refs, chat settings ---------------------------------------------
 
-    async def seen(self, update: str) -> bool:
-        """Whether the platform update ``update`` (``platform:bot:update id``) was answered already."""
-        return bool(await self._r.exists(f"{self._prefix}:seen:{_update(update)}"))
+    async def seen(self, update: str) -> str | None:
+        """How the platform update ``update`` (``platform:bot:update id``) was answered: ``"1"`` with a
+        save, ``"0"`` without one (a refusal, a view); ``None`` if it was not answered yet."""
+        value = await self._r.get(f"{self._prefix}:seen:{_update(update)}")
+        return value.decode() if isinstance(value, bytes) else value
 
-    async def mark_seen(self, update: str) -> None:
-        """Remember for ``seen_ttl`` that ``update`` was answered (after it was: a crash before
-        this leaves it to be handled again, and a save it made refuses to be made twice)."""
-        await self._r.set(f"{self._prefix}:seen:{_update(update)}", 1, ex=self._seen_ttl)
+    async def mark_seen(self, update: str, saved: bool = True) -> None:
+        """Remember for ``seen_ttl`` that ``update`` was answered, and whether with a save (after it
+        was: a crash before this leaves it to be handled again, and a save it made refuses to be made
+        twice)."""
+        await self._r.set(f"{self._prefix}:seen:{_update(update)}", "1" if saved else "0", ex=self._seen_ttl)
 
     async def get_ref(self, table_id: str, key: str) -> str | None:
         """A platform message ref stored for the table (e.g. the table message's id)."""

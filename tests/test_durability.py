@@ -33,6 +33,16 @@ async def test_a_redelivered_update_whose_save_landed_is_answered_with_nothing(s
     assert await service(store, seed=2).handle(cmd) == []
     assert (await store.load(table_id))[0] == version
     assert await service(store, seed=2).handle(cmd) == [], "marked now"
+    assert await store.seen("test:b1:41") == "1", "the marker says its move was saved"
+
+
+async def test_an_update_marker_tells_a_refusal_from_a_saved_move(store):
+    players, _ = await open_group_table(service(store, seed=1), "bauer", humans=4)
+    cmd = redelivery(await next_press(players), "42")
+    stranger = redelivery(Command(cmd.chat, user(9), token=cmd.token), "43")
+    assert of(await players.svc.handle(stranger), Toast), "not his seat: refused"
+    assert await players.svc.handle(cmd)
+    assert (await store.seen("test:b1:43"), await store.seen("test:b1:42")) == ("0", "1")
 
 
 async def test_a_redelivered_new_table_is_answered_with_nothing(store, redis, key_prefix):

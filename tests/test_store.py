@@ -269,8 +269,10 @@ async def test_a_save_never_takes_another_tables_chat(store):
 async def test_seen_updates_expire(store, redis, key_prefix):
     assert not await store.seen("telegram:bot1:1")
     await store.mark_seen("telegram:bot1:1")
-    assert await store.seen("telegram:bot1:1")
+    assert await store.seen("telegram:bot1:1") == "1"
     assert not await store.seen("telegram:bot2:1"), "another bot's update 1 is another update"
+    await store.mark_seen("telegram:bot2:1", saved=False)
+    assert await store.seen("telegram:bot2:1") == "0", "answered without a save (a refusal)"
     assert await ttl_about(redis, f"{key_prefix}:seen:telegram:bot1:1", DAY)
 
 

@@ -37,6 +37,8 @@ __all__ = ["Job", "Outbox", "Pacer", "SharedLimit"]
 log = logging.getLogger(__name__)
 
 _NETWORK_TRIES = 3
+_REDIS_WAIT_S = 0.5
+"""How long a chat's sender waits before it asks Redis for its turn again."""
 _SWEEP_MIN = 1024
 
 
@@ -209,9 +211,8 @@ class Outbox:
             try:
                 await self.pacer.wait(chat_id)
             except UNAVAILABLE as exc:  # the shared limits are in Redis: wait for it, the jobs stay queued
-                tries = min(tries + 1, _NETWORK_TRIES)
                 log.warning("pacing chat %s needs Redis (%s), waiting", chat_id, exc)
-                self.pacer.hold(chat_id, 0.5 * tries)
+                self.pacer.hold(chat_id, _REDIS_WAIT_S)
                 continue
             slot = q.first_due()
             job = q.pending.pop(slot)

@@ -1,17 +1,22 @@
-"""Discord REST calls per card, peak edits per channel and interaction-to-answer times; prints figures.
+"""Discord REST calls per card, peak edits per channel, answer times and table lag; prints figures.
 
-Simulated members play at ``--tables`` tables at once (four each, in their own channels), as fast
-as they can, by pressing the buttons on their hands; the real bot (discord.py, service, store on
-a real Redis) talks to the fake Discord of the tests, which enforces 5 messages or edits per
-channel per 5 s and answers 429 beyond. ``--scale`` shrinks the window by that factor (1 =
+Simulated members play at ``--tables`` tables at once (four each, in their own channels) by
+pressing the buttons on their hands, each thinking a random time in ``--think`` before a press
+(``0-0``: as fast as they can); the real bot (discord.py, service, store on a real Redis) talks
+to the fake Discord of the tests, which enforces 5 messages or edits per channel per 5 s and
+answers 429 beyond. ``--scale`` shrinks the window and the think times by that factor (1 =
 Discord's real limit; 0.25 plays four times faster at the same ratio).
 
     .venv/bin/python bench/discord.py [--game bauerchen] [--tables 20] [--deals 1] [--scale 0.25]
+                                      [--think 1-5]
 
-Printed: REST calls per card played (every call but logging in and syncing the commands), by
-route; the peak number of messages and edits to one channel in any window (a table channel, and
-a DM); 429 answers; and the time from an interaction's dispatch to the bot's answer (p50, p99,
-max). Aims: at most 2 calls per card, the peak within the limit, no 429, p99 under 250 ms.
+Printed: REST calls per card played (every call but logging in and syncing the commands, the
+interaction responses included), by route; the peak number of messages and edits to one channel
+in any window (a table channel, and a DM); 429 answers; the time from an interaction's dispatch
+to the bot's answer (p50, p99, max); and the lag of the channel's table message: for each
+accepted card or decision, how long until the table message showed it (real seconds at scale 1,
+so divided by ``--scale``). Aims: at most 2 calls per card, the peak within the limit, no 429,
+p99 under 250 ms, the table never more than 5 s behind.
 """
 
 from __future__ import annotations
@@ -28,7 +33,8 @@ from pathlib import Path
 
 sys.path[0] = str(Path(__file__).resolve().parents[1])  # not bench/, whose discord.py would shadow the SDK
 
-from bench.telegram import peak  # noqa: E402
+from bench.telegram import behind, peak, think_range  # noqa: E402
+from bot import tokens  # noqa: E402
 from bot.redis_conn import connect  # noqa: E402
 from bot.settings import load_settings  # noqa: E402
 from bot.store import Store  # noqa: E402
@@ -45,10 +51,45 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(q * len(ordered)) - 1))] if ordered else 0.0
 
 
-async def bench(game: str, tables: int, deals: int, scale: float) -> dict:
-    """Play ``deals`` deals of ``game`` at ``tables`` tables at once, four fast people at each."""
+def route(call, dms: set[int]) -> str:
+    """A call's method and route, and whether it went to a DM or a server channel."""
+    where = "" if call.channel is None else " (DM)" if call.channel in dms else " (channel)"
+    return f"{call.method} {call.route}{where}"
+
+
+def table_versions(fake, channel_id: int, table_id: str) -> list[tuple[float, int]]:
+    """When the channel's table messages showed which table version: (time, version), every version of each."""
+    out = []
+    for m in fake.seen_by(0, channel_id):
+        for at, (_, components) in zip(m.times, m.history):
+            found = [t.version for row in components for b in row.get("components", [])
+                     if (t := tokens.parse(b.get("custom_id", ""))) and t.table == table_id]
+            if found:
+                out.append((at, max(found)))
+    return out
+
+
+async def accepted(fake, store, channels: dict[str, int], since: set[int]) -> list[tuple[float, int, int]]:
+    """Every accepted press of a card or decision: (answered at, its channel, the table version it made)."""
+    made = {}
+    for tid in channels:
+        for entry in map(json.loads, await store.log(tid)):
+            made[(entry["by"], entry["cmd"])] = entry["v"] + 1  # the entry names the version it was made on
+    out = []
+    for iid, rec in fake.interactions.items():
+        custom_id = rec.payload.get("data", {}).get("custom_id", "")
+        tok = tokens.parse(custom_id)
+        version = made.get((f"discord:{rec.user.id}", custom_id))
+        if iid not in since and tok and tok.verb == "act" and version is not None and rec.answered_at is not None:
+            out.append((rec.answered_at, channels[tok.table], version))
+    return out
+
+
+async def bench(game: str, tables: int, deals: int, scale: float, think: tuple[float, float] = (0.0, 0.0)) -> dict:
+    """Play ``deals`` deals of ``game`` at ``tables`` tables at once, four people at each."""
     tuning = FAST.model_copy(update={"channel_window_s": 5.0 * scale, "slack_s": 0.02 * scale,
                                      "tick_interval_s": 1.0})
+    think = (think[0] * scale, think[1] * scale)
     channels = [GUILD + 100 + i for i in range(tables)]
     with tempfile.TemporaryDirectory() as tmp:
         settings = load_settings(data_dir=Path(tmp))
@@ -60,9 +101,10 @@ async def bench(game: str, tables: int, deals: int, scale: float) -> dict:
                 fake.guild(GUILD, "Stammtisch Bench", {c: f"tisch-{i}" for i, c in enumerate(channels)})
                 seats = [[fake.member(10_000 + 10 * t + i, f"{n}{t}") for i, n in enumerate(NAMES)]
                          for t in range(tables)]
-                async with running_bot(fake, store, redis, prefix, tuning):
+                async with running_bot(fake, store, redis, prefix, tuning) as bot:
                     ids = await asyncio.gather(*(open_table(fake, c, ms[0], ms[1:], game)
                                                  for c, ms in zip(channels, seats)))
+                    await bot.outbox.idle()  # the first hands are dealt: from here on, the cards cost
                     first, t0 = len(fake.calls), time.monotonic()
                     since = {iid for iid in fake.interactions}
                     done: dict[str, bool] = {}
@@ -77,11 +119,12 @@ async def bench(game: str, tables: int, deals: int, scale: float) -> dict:
                             await asyncio.sleep(0.1)
                     watcher = asyncio.ensure_future(watch())
                     try:
-                        await asyncio.gather(*(Players(fake, ms, c, tid, seed=i, careful=True).play(
+                        await asyncio.gather(*(Players(fake, ms, c, tid, seed=i, careful=True, think=think).play(
                             lambda tid=tid: done.get(tid, False), timeout=3600)
                             for i, (c, ms, tid) in enumerate(zip(channels, seats, ids))))
                     finally:
                         watcher.cancel()
+                    await bot.outbox.idle()
                     elapsed = time.monotonic() - t0
                     calls = [c for c in fake.rest_calls() if c.at >= t0]
                     acks = [r.answered_at - r.created for iid, r in fake.interactions.items()
@@ -91,6 +134,9 @@ async def bench(game: str, tables: int, deals: int, scale: float) -> dict:
                         moves = [m for e in await store.log(tid) for m in json.loads(e)["moves"]]
                         cards += sum(1 for m in moves if m.get("a", {}).get("action") == "play")
                     late = len(fake.calls) - first
+                    shown = {c: table_versions(fake, c, tid) for c, tid in zip(channels, ids)}
+                    lag = behind(shown, await accepted(fake, store, dict(zip(ids, channels)), since),
+                                 time.monotonic())
         finally:
             keys = [k async for k in redis.scan_iter(match=f"{prefix}:*")]
             if keys:
@@ -98,12 +144,13 @@ async def bench(game: str, tables: int, deals: int, scale: float) -> dict:
             await redis.aclose()
     sends = [c for c in calls if c.channel is not None and c.status == 200 and c.method in ("POST", "PATCH", "DELETE")]
     window = tuning.channel_window_s
+    dms = set(fake.dm_of.values())
     by_channel = {ch: [c.at for c in sends if c.channel == ch] for ch in {c.channel for c in sends}}
     return {
-        "game": game, "tables": tables, "deals": deals, "scale": scale, "seconds": round(elapsed, 1),
+        "game": game, "tables": tables, "deals": deals, "scale": scale,
+        "think_s": f"{think[0] / scale:g}-{think[1] / scale:g}", "seconds": round(elapsed, 1),
         "cards": cards, "rest_calls": len(calls), "calls_per_card": round(len(calls) / max(cards, 1), 2),
-        "by_route": {r: sum(1 for c in calls if f"{c.method} {c.route}" == r)
-                     for r in sorted({f"{c.method} {c.route}" for c in calls})},
+        "by_route": {r: sum(1 for c in calls if route(c, dms) == r) for r in sorted({route(c, dms) for c in calls})},
         "peak_table_channel_per_window": max((peak(by_channel.get(c, []), window) for c in channels), default=0),
         "peak_any_channel_per_window": max((peak(v, window) for v in by_channel.values()), default=0),
         "channel_limit": f"{tuning.channel_messages} per {window:g} s",
@@ -111,6 +158,8 @@ async def bench(game: str, tables: int, deals: int, scale: float) -> dict:
         "interactions": len(acks),
         "ack_ms": {"p50": round(1000 * statistics.median(acks), 1) if acks else None,
                    "p99": round(1000 * percentile(acks, 0.99), 1), "max": round(1000 * max(acks, default=0), 1)},
+        "table_lag_s": {"median": round(statistics.median(lag) / scale, 2) if lag else None,
+                        "max": round(max(lag) / scale, 2) if lag else None},
     }
 
 
@@ -121,8 +170,9 @@ def main() -> None:
     p.add_argument("--tables", type=int, default=20)
     p.add_argument("--deals", type=int, default=1)
     p.add_argument("--scale", type=float, default=0.25, help="window scale: 1 = Discord's real limit")
+    p.add_argument("--think", type=think_range, default=(0.0, 0.0), help="seconds a person thinks per press: LO-HI")
     args = p.parse_args()
-    print(json.dumps(asyncio.run(bench(args.game, args.tables, args.deals, args.scale)), indent=2))
+    print(json.dumps(asyncio.run(bench(args.game, args.tables, args.deals, args.scale, args.think)), indent=2))
 
 
 if __name__ == "__main__":

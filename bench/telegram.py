@@ -55,6 +55,16 @@ def peak(times: list[float], window: float) -> int:
     return best
 
 
+def behind(shown: dict, presses: list[tuple[float, object, int]], end: float) -> list[float]:
+    """For every press (answered at ``t``, at the table message ``where``, needing ``version``): seconds
+    until ``shown[where]`` (the table message's (time, version) shown) reached that version (``end`` if never)."""
+    out = []
+    for t, where, version in presses:
+        seen = [s for s, v in shown[where] if v >= version and s >= t]
+        out.append((min(seen) if seen else end) - t)
+    return out
+
+
 def lags(tg, groups: dict[str, int], end: float) -> list[float]:
     """For every accepted press: seconds until its group's table message showed a version past the pressed one."""
     shown: dict[int, list[tuple[float, int]]] = {g: [] for g in groups.values()}
@@ -65,16 +75,14 @@ def lags(tg, groups: dict[str, int], end: float) -> list[float]:
                 if versions:
                     shown[int(p["chat_id"])].append((t, max(versions)))
                     break
-    out = []
+    presses = []
     for t, m, p, status in tg.calls:
         if m != "answerCallbackQuery" or p.get("text") or p.get("url"):
             continue
         tok = tokens.parse(tg.pressed(p["callback_query_id"])["data"])
-        if tok is None or tok.verb != "act" or tok.table not in groups:
-            continue
-        seen = [s for s, v in shown[groups[tok.table]] if v > tok.version and s >= t]
-        out.append((min(seen) if seen else end) - t)
-    return out
+        if tok is not None and tok.verb == "act" and tok.table in groups:
+            presses.append((t, groups[tok.table], tok.version + 1))
+    return behind(shown, presses, end)
 
 
 async def bench(game: str, deals: int, scale: float, humans: int = 4, think: tuple[float, float] = (0.0, 0.0),
@@ -151,7 +159,8 @@ async def bench(game: str, deals: int, scale: float, humans: int = 4, think: tup
     }
 
 
-def _range(text: str) -> tuple[float, float]:
+def think_range(text: str) -> tuple[float, float]:
+    """``"1-5"`` as (1.0, 5.0); ``"2"`` as (2.0, 2.0)."""
     lo, _, hi = text.partition("-")
     return float(lo), float(hi or lo)
 
@@ -164,7 +173,7 @@ def main() -> None:
     p.add_argument("--scale", type=float, default=0.25, help="window scale: 1 = Telegram's real limits")
     p.add_argument("--humans", type=int, default=4, choices=range(1, 5),
                    help="people at the table; computers sit in the other seats")
-    p.add_argument("--think", type=_range, default=(0.0, 0.0), help="seconds a person thinks per press: LO-HI")
+    p.add_argument("--think", type=think_range, default=(0.0, 0.0), help="seconds a person thinks per press: LO-HI")
     p.add_argument("--tables", type=int, default=1, help="tables played at once, one group each")
     p.add_argument("--global-per-s", type=int, default=30, help="messages per second per token in all chats")
     args = p.parse_args()

@@ -119,11 +119,13 @@ class Players:
         seed: for their random choices.
         careful: press only the playable cards and choices (no dimmed card), and double only when
             there is nothing else to do; a curious player also presses dimmed cards.
+        think: each press waits a random time in this range of seconds, as people think.
     """
 
     def __init__(self, fake: FakeDiscord, members: list[Member], channel_id: int, table_id: str, seed: int = 0,
-                 careful: bool = False):
+                 careful: bool = False, think: tuple[float, float] = (0.0, 0.0)):
         self.careful = careful
+        self.think = think
         self.fake = fake
         self.members = members
         self.channel_id = channel_id
@@ -173,6 +175,8 @@ class Players:
                 return
             message, choices = got
             token = self.rng.choice(choices)
+            if self.think[1] > 0:  # a person looks at the hand before pressing
+                await asyncio.sleep(self.rng.uniform(*self.think))
             answer = await press(self.fake, member, message, str(token))
             self.presses.append((member.id, str(token), answer))
             if answer["type"] == 4:

@@ -62,7 +62,8 @@ class Call:
 
 @dataclass
 class Msg:
-    """A message as Discord keeps it; ``history`` holds (content, components) of every version."""
+    """A message as Discord keeps it; ``history`` holds (content, components) of every version, ``times``
+    when each version appeared (``time.monotonic()``)."""
 
     id: int
     channel_id: int
@@ -73,6 +74,7 @@ class Msg:
     for_user: int | None = None
     """Who sees it (an ephemeral message); ``None``: everyone in the channel."""
     history: list = field(default_factory=list)
+    times: list = field(default_factory=list)
     too_old: bool = False
     deleted: bool = False
 
@@ -410,6 +412,7 @@ class FakeDiscord:
         if msg.flags & EPHEMERAL and user is not None:
             msg.for_user = user.id
         msg.history.append((msg.content, msg.components))
+        msg.times.append(time.monotonic())
         self.messages[msg.id] = msg
         return msg
 
@@ -448,6 +451,7 @@ class FakeDiscord:
         if "components" in body:
             msg.components = body["components"] or []
         msg.history.append((msg.content, msg.components))
+        msg.times.append(time.monotonic())
 
     async def _delete(self, request: web.Request) -> web.Response:
         msg = self._message(request)

@@ -104,7 +104,7 @@ async def bench(game: str, tables: int, deals: int, scale: float, think: tuple[f
                 async with running_bot(fake, store, redis, prefix, tuning) as bot:
                     ids = await asyncio.gather(*(open_table(fake, c, ms[0], ms[1:], game)
                                                  for c, ms in zip(channels, seats)))
-                    await bot.outbox.idle()  # the first hands are dealt: from here on, the cards cost
+                    await bot.idle()  # the first hands are dealt: from here on, the cards cost
                     first, t0 = len(fake.calls), time.monotonic()
                     since = {iid for iid in fake.interactions}
                     done: dict[str, bool] = {}
@@ -124,7 +124,7 @@ async def bench(game: str, tables: int, deals: int, scale: float, think: tuple[f
                             for i, (c, ms, tid) in enumerate(zip(channels, seats, ids))))
                     finally:
                         watcher.cancel()
-                    await bot.outbox.idle()
+                    await bot.idle()
                     elapsed = time.monotonic() - t0
                     calls = [c for c in fake.rest_calls() if c.at >= t0]
                     acks = [r.answered_at - r.created for iid, r in fake.interactions.items()

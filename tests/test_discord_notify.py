@@ -48,14 +48,14 @@ async def test_a_slow_turn_is_a_new_dm_and_a_fast_one_an_edit(store, redis, key_
                 await press(fake, member, message, str(token))
                 version, nxt = await to_act()
                 await hand_for(version, nxt)
-                await bot.outbox.idle()
+                await bot.idle()
                 dm_channels = {c: u for u, c in fake.dm_of.items()}
                 posts = [dm_channels[c.channel] for c in fake.rest_calls(since)
                          if c.method == "POST" and c.channel in dm_channels and c.status == 200]
                 return member.name, nxt.name, posts
 
             await fake.wait_for(lambda: all(hand_of(fake, m, CHANNEL, tid) for m in members), what="every hand")
-            await bot.outbox.idle()
+            await bot.idle()
             fast = [await move(3) for _ in range(8)]
             assert all(posts == [] for _, _, posts in fast), f"fast play only edits: {fast}"
             slow = [await move(600) for _ in range(8)]

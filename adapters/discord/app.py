@@ -105,6 +105,7 @@ class DiscordBot:
         self.delivery = Delivery(self.client, refs, self.outbox, self.tuning)
         self._runner: asyncio.Task | None = None
         self._ticker: Ticker | None = None
+        self._handling: set[asyncio.Task] = set()
 
     async def start(self) -> None:
         """Log in, sync the commands, connect the shards, start the timer loop."""
@@ -124,16 +125,33 @@ class DiscordBot:
         self._ticker.start()
 
     async def stop(self, flush_s: float = 5.0) -> None:
-        """Stop the timers, send what is still queued (for at most ``flush_s``), disconnect."""
+        """Stop the timers, finish the interactions under way and send what is queued (for at most
+        ``flush_s``), disconnect."""
         if self._ticker:
             await self._ticker.stop()
         with contextlib.suppress(asyncio.TimeoutError):
-            await asyncio.wait_for(self.outbox.idle(), flush_s)
+            await asyncio.wait_for(self.idle(), flush_s)
         await self.outbox.close()
         await self.client.close()
         if self._runner:
             with contextlib.suppress(Exception, asyncio.CancelledError):
                 await self._runner
+
+    async def idle(self) -> None:
+        """Wait until every interaction under way is handled and everything queued is sent."""
+        while busy := self._handling - {asyncio.current_task()}:
+            await asyncio.wait(busy)
+        await self.outbox.idle()
+
+    @contextlib.contextmanager
+    def _busy(self):
+        """While an interaction is handled (for :meth:`idle`)."""
+        task = asyncio.current_task()
+        self._handling.add(task)
+        try:
+            yield
+        finally:
+            self._handling.discard(task)
 
     async def sync(self, tree: app_commands.CommandTree) -> None:
         """Sync the commands globally and, at once, to the guilds in ``DISCORD_GUILD_IDS``.
@@ -166,57 +184,68 @@ class DiscordBot:
 
     async def slash(self, interaction: discord.Interaction, verb: str, args: tuple[str, ...]) -> None:
         """A slash command: its answer is a refusal, a hand or a notice, or a short confirmation."""
-        cmd = translate.command_of(interaction, verb=verb, args=args)
-        outs = await self._verdict(interaction, cmd)
-        me = cmd.user.key
-        answer = next((o for o in outs if isinstance(o, Toast) and o.user.key == me), None) \
-            or next((o for o in outs if isinstance(o, HandMessage) and o.user.key == me and verb == "hand"), None) \
-            or next((o for o in outs if isinstance(o, Notice) and o.chat == cmd.chat), None)
-        rest = [o for o in outs if o is not answer]
-        try:
-            if isinstance(answer, Notice):
-                await self._reply(interaction, markup.mentions(answer.text, answer.mentions), ephemeral=False)
-            elif isinstance(answer, HandMessage):
-                await self._reply(interaction, answer.text, answer.buttons)
-                self.delivery.keep(interaction, answer)
-            else:
-                await self._reply(interaction, answer.text if answer else texts.text("done", cmd.lang))
-        except discord.HTTPException as exc:
-            log.info("interaction %s not answered: %s", interaction.id, exc)
-        self.delivery.carry_out(rest, version_of(outs))
+        with self._busy():
+            cmd = translate.command_of(interaction, verb=verb, args=args)
+            outs = await self._verdict(interaction, cmd)
+            me = cmd.user.key
+            answer = next((o for o in outs if isinstance(o, Toast) and o.user.key == me), None) \
+                or next((o for o in outs if isinstance(o, HandMessage) and o.user.key == me and verb == "hand"), None) \
+                or next((o for o in outs if isinstance(o, Notice) and o.chat == cmd.chat), None)
+            rest = [o for o in outs if o is not answer]
+            try:
+                if isinstance(answer, Notice):
+                    await self._reply(interaction, markup.mentions(answer.text, answer.mentions), ephemeral=False)
+                elif isinstance(answer, HandMessage):
+                    await self._reply(interaction, answer.text, answer.buttons)
+                    self.delivery.keep(interaction, answer)
+                else:
+                    await self._reply(interaction, answer.text if answer else texts.text("done", cmd.lang))
+            except discord.HTTPException as exc:
+                log.info("interaction %s not answered: %s", interaction.id, exc)
+            self.delivery.carry_out(rest, version_of(outs))
 
     async def press(self, interaction: discord.Interaction, token: str) -> None:
-        """A button press, answered with the refusal, the presser's hand, or a silent acknowledgement."""
-        cmd = translate.command_of(interaction, token=token)
-        outs = await self._verdict(interaction, cmd)
-        version = version_of(outs)
-        me, parsed, message = cmd.user.key, tokens.parse(token), interaction.message
-        toast = next((o for o in outs if isinstance(o, Toast) and o.user.key == me), None)
-        hand = next((o for o in outs if isinstance(o, HandMessage) and o.user.key == me), None)
-        rest = [o for o in outs if o is not toast]
-        try:
-            if toast is not None:
-                await self._reply(interaction, toast.text)
-            elif hand is not None and message is not None and message.flags.ephemeral:
-                await self._update(interaction, hand)
-                self.delivery.keep(interaction, hand)
-                if self.delivery.closed(cmd.user, hand.table_id):
-                    rest.remove(hand)
-            elif hand is not None and message is not None and await self.delivery.is_hand(cmd.user, hand.table_id,
-                                                                                          message.id):
-                await self._update(interaction, hand)
-                rest.remove(hand)
-                await self.delivery.hand_shown(hand, message, version)
-            elif hand is not None and parsed is not None and parsed.verb == "hand":
-                await self._reply(interaction, hand.text, hand.buttons)
-                self.delivery.keep(interaction, hand)
-                rest.remove(hand)
-            elif not interaction.response.is_done():
-                await interaction.response.defer()
-        except discord.HTTPException as exc:  # too late (10062) or answered before: his hand goes the usual way
-            log.info("interaction %s not answered: %s", interaction.id, exc)
+        """A button press, answered with the refusal, the presser's hand, or a silent acknowledgement.
+
+        Each press costs this one answer; the presser's changed hand rides on it when he pressed
+        on that hand (no edit of it besides), and his hand message is looked up while the service
+        decides, so the answer waits for nothing else.
+        """
+        with self._busy():
+            cmd = translate.command_of(interaction, token=token)
+            parsed, message = tokens.parse(token), interaction.message
+            looked_up = None
+            if parsed is not None and message is not None and interaction.guild_id is None:  # a hand DM, maybe
+                looked_up = asyncio.ensure_future(self.delivery.hand_at(cmd.user, parsed.table))
+            outs = await self._verdict(interaction, cmd)
+            version = version_of(outs)
+            me = cmd.user.key
+            toast = next((o for o in outs if isinstance(o, Toast) and o.user.key == me), None)
+            hand = next((o for o in outs if isinstance(o, HandMessage) and o.user.key == me), None)
+            shown = await self.delivery.settled(looked_up)
             rest = [o for o in outs if o is not toast]
-        self.delivery.carry_out(rest, version)
+            try:
+                if toast is not None:
+                    await self._reply(interaction, toast.text)
+                elif hand is not None and message is not None and message.flags.ephemeral:
+                    await self._update(interaction, hand)
+                    self.delivery.keep(interaction, hand)
+                    if self.delivery.closed(cmd.user, hand.table_id):
+                        rest.remove(hand)
+                elif hand is not None and message is not None and shown is not None and shown.message_id == message.id:
+                    await self._update(interaction, hand)
+                    rest.remove(hand)
+                    await self.delivery.hand_shown(hand, shown, version)
+                elif hand is not None and parsed is not None and parsed.verb == "hand":
+                    await self._reply(interaction, hand.text, hand.buttons)
+                    self.delivery.keep(interaction, hand)
+                    rest.remove(hand)
+                elif not interaction.response.is_done():
+                    await interaction.response.defer()
+            except discord.HTTPException as exc:  # too late (10062) or answered before: his hand goes the usual way
+                log.info("interaction %s not answered: %s", interaction.id, exc)
+                rest = [o for o in outs if o is not toast]
+            self.delivery.carry_out(rest, version)
 
     @staticmethod
     async def _reply(interaction: discord.Interaction, text: str, buttons=(), ephemeral: bool = True) -> None:

@@ -15,14 +15,17 @@
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import logging
 import time
+from typing import NamedTuple
 
 import discord
 
-from adapters.common.refs import MessageRef, Refs
+from adapters.common.refs import MessageRef, Refs, fingerprint
 from bot.bounded import Bounded
+from bot.outage import UNAVAILABLE
 from bot.outgoing import HandMessage, Notice, Outgoing, TableMessage, Toast, UserRef, version_of
 
 from . import markup, texts
@@ -44,6 +47,14 @@ def hand_ref(user: UserRef) -> str:
 
 def _closed_ref(user: UserRef) -> str:
     return f"dc:closed:{user.user_id}"
+
+
+class _Ephemeral(NamedTuple):
+    """A hand shown as an ephemeral answer: the interaction that can edit it, since when, what it shows."""
+
+    interaction: discord.Interaction
+    since: float
+    shows: str
 
 
 def _replaceable(exc: discord.HTTPException) -> bool:
@@ -69,7 +80,7 @@ class Delivery:
         self.langs: Bounded[str, str] = Bounded()
         self._dm: Bounded[int, int] = Bounded()
         self._closed: Bounded[tuple[str, str], bool] = Bounded()
-        self._ephemeral: Bounded[tuple[str, str], tuple[discord.Interaction, float]] = Bounded(2000)
+        self._ephemeral: Bounded[tuple[str, str], _Ephemeral] = Bounded(2000)
         self._reposts: Bounded[str, bool] = Bounded()
         self._posts = itertools.count()
 
@@ -102,23 +113,27 @@ class Delivery:
                 if not repost and await self._edit(ref, out.table_id, TABLE_REF, out.text, out.buttons, version):
                     return
             message = await self.client.get_partial_messageable(channel_id).send(out.text, **_view(out.buttons))
-            await self.refs.set_ref(out.table_id, TABLE_REF, str(MessageRef(channel_id, message.id, version or 0)))
+            await self.refs.set_ref(out.table_id, TABLE_REF, str(MessageRef(channel_id, message.id, version or 0,
+                                                                            fingerprint(out.text, out.buttons))))
             if ref:
                 self._delete(ref)
 
         self.outbox.put(Job(channel_id, f"table:{out.table_id}", send, version))
 
     async def _edit(self, ref: MessageRef, table_id: str, key: str, text: str, buttons, version: int | None) -> bool:
-        """Edit a message in place; false if it must be posted anew."""
-        try:
-            await self.client.get_partial_messageable(ref.chat_id).get_partial_message(ref.message_id).edit(
-                content=text, view=markup.view(buttons) if buttons else None)
-        except discord.HTTPException as exc:
-            if _replaceable(exc):
-                return False
-            raise
-        if version is not None and version != ref.version:
-            await self.refs.set_ref(table_id, key, str(ref._replace(version=version)))
+        """Edit a message in place (not at all if it shows this already); false if it must be posted anew."""
+        shows = fingerprint(text, buttons)
+        if shows != ref.shows:
+            try:
+                await self.client.get_partial_messageable(ref.chat_id).get_partial_message(ref.message_id).edit(
+                    content=text, view=markup.view(buttons) if buttons else None)
+            except discord.HTTPException as exc:
+                if _replaceable(exc):
+                    return False
+                raise
+        now = ref._replace(version=ref.version if version is None else version, shows=shows)
+        if now != ref:
+            await self.refs.set_ref(table_id, key, str(now))
         return True
 
     def _delete(self, ref: MessageRef) -> None:
@@ -155,7 +170,8 @@ class Delivery:
                     raise
                 await self._dms_closed(out)
                 return
-            await self.refs.set_ref(out.table_id, hand_ref(out.user), str(MessageRef(channel_id, message.id, version or 0)))
+            await self.refs.set_ref(out.table_id, hand_ref(out.user), str(MessageRef(
+                channel_id, message.id, version or 0, fingerprint(out.text, out.buttons))))
             if ref:  # one hand message per player and table: the old one (and its buttons) goes
                 self._delete(ref)
 
@@ -186,32 +202,51 @@ class Delivery:
 
     def keep(self, interaction: discord.Interaction, out: HandMessage) -> None:
         """``interaction`` answered with his hand as an ephemeral message: keep it up to date for a while."""
-        self._ephemeral[(out.user.key, out.table_id)] = (interaction, time.monotonic())
+        self._ephemeral[(out.user.key, out.table_id)] = _Ephemeral(interaction, time.monotonic(),
+                                                                   fingerprint(out.text, out.buttons))
 
     async def _ephemeral_hand(self, out: HandMessage) -> None:
         key = (out.user.key, out.table_id)
         held = self._ephemeral.get(key)
-        if held is None or time.monotonic() - held[1] > self.tuning.ephemeral_s:
+        if held is None or time.monotonic() - held.since > self.tuning.ephemeral_s:
             self._ephemeral.pop(key, None)
             return
+        shows = fingerprint(out.text, out.buttons)
+        if shows == held.shows:
+            return
         try:
-            await held[0].edit_original_response(content=out.text, view=markup.view(out.buttons) if out.buttons
-                                                  else None)
+            await held.interaction.edit_original_response(content=out.text, view=markup.view(out.buttons)
+                                                          if out.buttons else None)
         except discord.HTTPException as exc:
             log.info("the ephemeral hand of %s is gone: %s", out.user.key, exc)
             self._ephemeral.pop(key, None)
+            return
+        self._ephemeral[key] = held._replace(shows=shows)
 
-    async def is_hand(self, user: UserRef, table_id: str, message_id: int) -> bool:
-        """Whether ``message_id`` is his hand DM of the table."""
-        ref = MessageRef.parse(await self.refs.get_ref(table_id, hand_ref(user)))
-        return ref is not None and ref.message_id == message_id
+    async def hand_at(self, user: UserRef, table_id: str) -> MessageRef | None:
+        """His hand DM of the table: where it is and what it shows."""
+        return MessageRef.parse(await self.refs.get_ref(table_id, hand_ref(user)))
 
-    async def hand_shown(self, out: HandMessage, message: discord.Message, version: int | None) -> None:
-        """His hand DM was updated by the answer to his press: record the version it shows."""
+    @staticmethod
+    async def settled(looked_up: asyncio.Future | None) -> MessageRef | None:
+        """The ref a :meth:`hand_at` task found; ``None`` if there was none, or Redis failed (the
+        service has answered that already)."""
+        if looked_up is None:
+            return None
+        try:
+            return await looked_up
+        except UNAVAILABLE:
+            return None
+
+    async def hand_shown(self, out: HandMessage, ref: MessageRef, version: int | None) -> None:
+        """His hand DM (``ref``) was updated by the answer to his press: record what it shows now."""
         self.outbox.shown(int(out.user.user_id), f"hand:{out.table_id}", version)
-        if version is not None:
-            await self.refs.set_ref(out.table_id, hand_ref(out.user), str(MessageRef(message.channel.id, message.id,
-                                                                                version)))
+        now = ref._replace(version=ref.version if version is None else version,
+                           shows=fingerprint(out.text, out.buttons))
+        try:
+            await self.refs.set_ref(out.table_id, hand_ref(out.user), str(now))
+        except UNAVAILABLE as exc:  # its next edit is sent even if it changes nothing
+            log.warning("the hand shown to %s is not recorded: %s", out.user.key, exc)
 
     # ------------------------------------------------------------------ notices
     def post(self, channel_id: int, text: str, users: list[UserRef] | tuple[UserRef, ...] = ()) -> None:

@@ -1,0 +1,137 @@
+"""What a press costs on Discord: its one answer carries the presser's hand; nothing is edited to
+show what a message shows already, in any process.
+
+The real discord.py client, service and store against the fake Discord; the service is the real
+one, remembering what it answered so a test can hand the same effects to the adapter again.
+"""
+
+from __future__ import annotations
+
+from contextlib import asynccontextmanager
+
+import engine
+from adapters.common.refs import MessageRef, fingerprint
+from bot import actarg
+from bot.outgoing import Button, Command, HandMessage, Outgoing, TableMessage
+from bot.service import Service
+from bot.settings import load_settings
+from bot.table import Table
+from engine.actions import Action
+from tests.fake_discord import FakeDiscord, Member
+from tests.fake_discord.harness import FAST, fake_for, hand_of, open_table, press, running_bot, table_tokens
+
+GUILD = 83_000_000_000_000_000
+CHANNEL = 83_000_000_000_000_100
+
+
+class Remembering(Service):
+    """The service, keeping the effects of every command it handled (newest last)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.answers: list[list[Outgoing]] = []
+
+    async def handle(self, cmd: Command) -> list[Outgoing]:
+        """Handle ``cmd`` as the service does and remember its effects."""
+        out = await super().handle(cmd)
+        self.answers.append(out)
+        return out
+
+
+@asynccontextmanager
+async def dealt(store, redis, key_prefix: str, service: Service | None = None):
+    """Four members at a table of Bauer in a channel, their hands dealt and shown: (fake, bot, members, table id)."""
+    async with fake_for(FAST) as fake:
+        fake.guild(GUILD, "Stammtisch Lautern", {CHANNEL: "karten"})
+        members = [fake.member(3000 + i, name) for i, name in enumerate(["Anna", "Ben", "Cleo", "Dora"])]
+        async with running_bot(fake, store, redis, key_prefix, service=service) as bot:
+            tid = await open_table(fake, CHANNEL, members[0], members[1:], "bauer")
+            await fake.wait_for(lambda: all(hand_of(fake, m, CHANNEL, tid) for m in members), what="every hand")
+            await bot.idle()
+            yield fake, bot, members, tid
+
+
+async def to_act(store, table_id: str, members: list[Member]) -> tuple[Member, set[str]]:
+    """Who is to act, and the token arguments of what he may do."""
+    _, data = await store.load(table_id)
+    table = Table.load(data)
+    state = engine.from_json(table.state)
+    seat = state.to_act
+    legal = {actarg.encode(Action.from_dict(a)) for a in engine.view(state, seat)["legal"]}
+    return next(m for m in members if table.seats[seat].user == f"discord:{m.id}"), legal
+
+
+async def playable(fake: FakeDiscord, store, table_id: str, members: list[Member]):
+    """The player to act, his hand message and a token he may press on it."""
+    member, legal = await to_act(store, table_id, members)
+
+    def ready():
+        hand = hand_of(fake, member, CHANNEL, table_id)
+        found = [t for t in table_tokens(hand, table_id) if t.verb == "act" and t.arg in legal]
+        return (hand, str(found[0])) if found else None
+    hand, token = await fake.wait_for(ready, what=f"a card {member.name} may play")
+    return member, hand, token
+
+
+async def test_a_card_pressed_on_the_hand_dm_costs_one_answer_that_shows_the_new_hand(store, redis, key_prefix):
+    async with dealt(store, redis, key_prefix) as (fake, bot, members, tid):
+        for _ in range(6):
+            member, hand, token = await playable(fake, store, tid, members)
+            first = len(fake.calls)
+            answer = await press(fake, member, hand, token)
+            await bot.idle()
+            calls = fake.calls[first:]
+            assert answer["type"] == 7, "his changed hand rides on the answer"
+            assert hand.content == answer["data"]["content"], "the message he pressed on shows it"
+            assert [c.route for c in calls if c.route.startswith("/interactions")] == [
+                "/interactions/{interaction}/{token}/callback"], "one answer"
+            assert not [c for c in calls if c.channel == fake.dm_of[member.id]], "no call to his DM besides"
+
+
+async def test_a_stale_or_out_of_turn_press_is_answered_and_edits_nothing(store, redis, key_prefix):
+    async with dealt(store, redis, key_prefix) as (fake, bot, members, tid):
+        member, hand, token = await playable(fake, store, tid, members)
+        assert (await press(fake, member, hand, token))["type"] == 7
+        await bot.idle()
+        version = (await store.load(tid))[0]
+        other, _ = await to_act(store, tid, members)
+        waiting = next(m for m in members if m is not other and m is not member)
+        presses = [(member, hand, token),  # the same card again, from the same (now stale) message
+                   (waiting, hand_of(fake, waiting, CHANNEL, tid), token)]  # out of turn, another's card
+        for who, message, custom_id in presses:
+            first = len(fake.calls)
+            answer = await press(fake, who, message, custom_id)
+            await bot.idle()
+            assert answer["type"] == 4 and answer["data"]["flags"] & 64, answer
+            assert [c.route for c in fake.calls[first:]] == ["/interactions/{interaction}/{token}/callback"], \
+                [(c.method, c.route) for c in fake.calls[first:]]
+        assert (await store.load(tid))[0] == version, "nothing was applied"
+
+
+async def test_an_edit_that_changes_nothing_is_not_sent_by_any_process(store, redis, key_prefix):
+    service = Remembering(store, load_settings())
+    async with dealt(store, redis, key_prefix, service) as (fake, bot, members, tid):
+        member, hand, token = await playable(fake, store, tid, members)
+        await press(fake, member, hand, token)
+        await bot.idle()
+        shown = service.answers[-1]
+        assert {type(o) for o in shown} >= {TableMessage, HandMessage}, shown
+        first = len(fake.calls)
+        bot.delivery.carry_out(shown)  # the table and every hand the press changed, once more
+        await bot.idle()
+        assert fake.calls[first:] == [], "nothing was sent again"
+        async with running_bot(fake, store, redis, key_prefix) as other:  # another process: it reads the refs
+            first = len(fake.calls)
+            other.delivery.carry_out(shown)
+            await other.idle()
+            assert fake.calls[first:] == [], "the other process knows what the messages show"
+
+
+def test_a_ref_says_what_its_message_shows_and_older_refs_still_read():
+    ref = MessageRef(-100, 7, 12, fingerprint("Anna ist dran", [[Button("♥K", "st1:abc:12:act:pl.KH")]]))
+    assert MessageRef.parse(str(ref)) == ref
+    assert MessageRef.parse("-100:7:12") == MessageRef(-100, 7, 12, ""), "a ref kept before fingerprints"
+    assert MessageRef.parse("-100:7:12:ab:cd") is None
+    assert fingerprint("Anna ist dran") != fingerprint("Anna ist dran", [[Button("♥K", "st1:abc:12:act:pl.KH")]])
+    assert fingerprint("a", [[Button("x", "t")], [Button("y", "u")]]) != fingerprint("a", [[Button("x", "t"),
+                                                                                           Button("y", "u")]])

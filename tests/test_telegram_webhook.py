@@ -1,4 +1,6 @@
-"""The webhook server refuses strangers and oversized or slow requests before they cost anything."""
+"""The webhook server refuses strangers and oversized or slow requests before they cost anything,
+and a button press's answer rides on the HTTP reply to its update (real PTB against the fake
+Bot API, which carries out a method returned in the reply as Telegram does)."""
 
 from __future__ import annotations
 
@@ -8,7 +10,11 @@ import json
 import pytest
 from telegram import Bot
 
+from adapters.telegram.replies import Replies
 from adapters.telegram.webhook import MAX_BODY, SECRET_HEADER, WebhookServer
+from bot.service import Service
+from tests.fake_telegram import VIA_REPLY, FakeTelegram
+from tests.fake_telegram.harness import FAST, fake_for, newest, running_bot, version
 
 SECRET = "a-webhook-secret_0123456789"
 UPDATE = json.dumps({"update_id": 7, "message": {"message_id": 1, "date": 0, "text": "/neu",
@@ -18,8 +24,8 @@ UPDATE = json.dumps({"update_id": 7, "message": {"message_id": 1, "date": 0, "te
 @pytest.fixture
 async def server():
     queue: asyncio.Queue = asyncio.Queue()
-    srv = WebhookServer("127.0.0.1", 0, "/tg", Bot("123:abc"), queue, SECRET, header_timeout_s=0.5,
-                        body_timeout_s=0.5)
+    srv = WebhookServer("127.0.0.1", 0, "/tg", Bot("123:abc"), queue, SECRET, Replies(), 0.1,
+                        header_timeout_s=0.5, body_timeout_s=0.5)
     srv.start()
     srv.queue = queue
     yield srv
@@ -92,3 +98,81 @@ async def test_other_paths_and_methods_are_refused(server):
     assert (await exchange(server.port, post(len(UPDATE)).replace("/tg", "/other"), UPDATE)).startswith(b"HTTP/1.1 404")
     get = f"GET /tg HTTP/1.1\r\nHost: x\r\n{SECRET_HEADER}: {SECRET}\r\nConnection: close\r\n\r\n"
     assert (await exchange(server.port, get)).startswith(b"HTTP/1.1 405")
+
+
+GROUP = -100123
+
+
+def table_of(tg: FakeTelegram) -> str | None:
+    """The id of the table whose lobby is the newest message in the group."""
+    for b in tg.last(GROUP).buttons if tg.chat(GROUP) else []:
+        if ":join:" in b.get("callback_data", ""):
+            return b["callback_data"].split(":")[1]
+    return None
+
+
+def answer_calls(tg: FakeTelegram, qid: str | None = None) -> list[tuple[dict, int]]:
+    """Every ``answerCallbackQuery`` the fake carried out (for ``qid``): its parameters and status."""
+    return [(p, status) for _, m, p, status in tg.calls
+            if m == "answerCallbackQuery" and qid in (None, p.get("callback_query_id"))]
+
+
+async def test_answers_ride_on_the_webhook_reply_and_a_redelivery_has_no_second_effect(store, redis, key_prefix):
+    async with fake_for(FAST) as tg:
+        tg.group(GROUP, "Stammtisch")
+        anna, ben, cleo = (tg.user(11 + i, n, started=True) for i, n in enumerate(["Anna", "Ben", "Cleo"]))
+        dora = tg.user(14, "Dora")  # never wrote to the bot: her join is a deep link
+        async with running_bot(tg, store, redis, key_prefix, webhook=True):
+            anna.send(GROUP, "/neu bauerchen")
+            tid = await tg.wait_for(lambda: table_of(tg), what="the lobby")
+            seen = version(tg, GROUP, tid)
+            joined = ben.press(newest(tg, GROUP, tid), data=f"st1:{tid}:{seen}:join:")
+            assert (await tg.wait_answer(joined)) == {"callback_query_id": joined, VIA_REPLY: True}
+            await tg.wait_for(lambda: "Ben" in newest(tg, GROUP, tid).text, what="Ben seated")
+            refused = await tg.wait_answer(cleo.press(newest(tg, GROUP, tid), data=f"st1:{tid}:{seen}:start:"))
+            assert refused.get(VIA_REPLY) and refused["text"], refused
+            link = await tg.wait_answer(dora.press(newest(tg, GROUP, tid), data=f"st1:{tid}:{seen}:join:"))
+            assert link.get(VIA_REPLY) and "start=" in link["url"], link
+            await tg.drained()
+            assert [p for p, _ in answer_calls(tg) if not p.get(VIA_REPLY)] == [], "an answer cost an API call"
+
+            before = (await store.load(tid))[0]
+            update = next(u for u in tg.delivered if u.get("callback_query", {}).get("id") == joined)
+            tg.replay(update["update_id"])
+            await tg.wait_for(lambda: len(answer_calls(tg, joined)) == 2, what="the redelivered press answered")
+            assert answer_calls(tg, joined)[1] == ({"callback_query_id": joined, VIA_REPLY: True}, 400)
+            assert tg.answers[joined] == {"callback_query_id": joined, VIA_REPLY: True}
+            assert (await store.load(tid))[0] == before, "the redelivered join changed the table"
+
+
+async def test_a_late_verdict_is_answered_by_a_call_and_a_failed_press_empty_on_the_reply(store, redis, key_prefix):
+    verdict = asyncio.Event()
+
+    class Held(Service):
+        """Decides a join only when the test says so, and fails on every start."""
+
+        async def handle(self, cmd):
+            if cmd.token and ":join:" in cmd.token:
+                await verdict.wait()
+            if cmd.token and ":start:" in cmd.token:
+                raise RuntimeError("a bug in handling")
+            return await super().handle(cmd)
+
+    async with fake_for(FAST) as tg:
+        tg.group(GROUP, "Stammtisch")
+        anna, ben = tg.user(11, "Anna", started=True), tg.user(12, "Ben", started=True)
+        async with running_bot(tg, store, redis, key_prefix, FAST.model_copy(update={"ack_deadline_s": 0.2}),
+                               webhook=True, service=Held):
+            anna.send(GROUP, "/neu bauerchen")
+            tid = await tg.wait_for(lambda: table_of(tg), what="the lobby")
+            seen = version(tg, GROUP, tid)
+            joined = ben.press(newest(tg, GROUP, tid), data=f"st1:{tid}:{seen}:join:")
+            assert (await tg.wait_answer(joined)) == {"callback_query_id": joined}, "answered by an API call"
+            update = next(u["update_id"] for u in tg.delivered if u.get("callback_query", {}).get("id") == joined)
+            assert [status for uid, _, status in tg.webhook_deliveries if uid == update] == [200]
+            verdict.set()
+            await tg.wait_for(lambda: "Ben" in newest(tg, GROUP, tid).text, what="the late join shown")
+            failed = anna.press(newest(tg, GROUP, tid), data=f"st1:{tid}:{version(tg, GROUP, tid)}:start:")
+            assert (await tg.wait_answer(failed)) == {"callback_query_id": failed, VIA_REPLY: True}
+            await tg.drained()
+            assert [status for _, status in answer_calls(tg, joined) + answer_calls(tg, failed)] == [200, 200]

@@ -8,7 +8,10 @@ and the returned effects are carried out by :class:`~adapters.telegram.deliver.D
 A button press is answered exactly once and at once: the answer is the first call made for it,
 and it waits for the service's verdict at most ``ack_deadline_s`` (the service takes
 milliseconds), so a refusal's toast or a deep link can ride on it; a press the service has not
-decided by then is answered empty.
+decided by then is answered empty. In webhook mode the answer rides on the HTTP response to the
+press's update instead of costing a call (:mod:`.replies`); one decided later than the webhook
+server holds that response, or a press whose handling failed before it was answered, is answered
+as in polling mode (the latter with the empty answer, on the response if it is still held).
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from . import commands, markup
 from .deliver import Delivery, Refs
 from .metered import MeteredRequest
 from .outbox import Outbox, Pacer, SharedLimit
+from .replies import Replies, answer_method
 from .translate import PLATFORM, command_of, migration_of
 from .tuning import Tuning
 from .webhook import WebhookServer
@@ -76,8 +80,14 @@ class TelegramBot:
         bot_id = settings.telegram_token.get_secret_value().partition(":")[0]
         self.outbox = Outbox(Pacer(self.tuning, shared, bot_id), self._migrated)
         self.delivery: Delivery | None = None
+        self.replies = Replies()
         self._ticker: Ticker | None = None
         self._webhook: WebhookServer | None = None
+
+    @property
+    def webhook_port(self) -> int | None:
+        """The port the webhook server listens on (once started in webhook mode), else ``None``."""
+        return self._webhook.port if self._webhook else None
 
     @property
     def username(self) -> str:
@@ -97,7 +107,8 @@ class TelegramBot:
         if url:
             listen, secret = self.settings.telegram_webhook_listen, self.settings.telegram_webhook_secret
             self._webhook = WebhookServer(listen.host, listen.port, urlsplit(url).path, self.app.bot,
-                                          self.app.update_queue, secret.get_secret_value())
+                                          self.app.update_queue, secret.get_secret_value(), self.replies,
+                                          self.tuning.ack_deadline_s)
             self._webhook.start()
             await self.app.bot.set_webhook(url, secret_token=secret.get_secret_value(),
                                            allowed_updates=ALLOWED_UPDATES)
@@ -128,18 +139,22 @@ class TelegramBot:
         if moved is not None:
             await self._move(*moved)
             return
-        cmd = command_of(update, self.username, str(self.app.bot.id))
         query = update.callback_query
-        if cmd is None:
+        try:
+            cmd = command_of(update, self.username, str(self.app.bot.id))
+            if cmd is None:
+                if query is not None:
+                    await self._answer(query)
+                return
+            if cmd.lang:
+                self.delivery.langs[cmd.user.user_id] = cmd.lang
             if query is not None:
-                await self._answer(query)
-            return
-        if cmd.lang:
-            self.delivery.langs[cmd.user.user_id] = cmd.lang
-        if query is not None:
-            await self._press(query, cmd)
-        else:
-            await self._text(cmd)
+                await self._press(query, cmd)
+            else:
+                await self._text(cmd)
+        finally:
+            if query is not None:  # a press whose handling failed before its answer: the empty one, if still held
+                self.replies.give(answer_method(query.id))
 
     async def _press(self, query: CallbackQuery, cmd: Command) -> None:
         token = tokens.parse(cmd.token)
@@ -184,8 +199,10 @@ class TelegramBot:
     async def _migrated(self, old: int, new: int) -> None:
         await self._move(ChatRef(PLATFORM, str(old)), str(new))
 
-    @staticmethod
-    async def _answer(query: CallbackQuery, text: str | None = None, url: str | None = None) -> None:
+    async def _answer(self, query: CallbackQuery, text: str | None = None, url: str | None = None) -> None:
+        """Answer a press: on the held webhook response if there is one, else by an API call."""
+        if self.replies.give(answer_method(query.id, text, url)):
+            return
         try:
             await query.answer(text=text, url=url)
         except BadRequest as exc:  # a redelivered update: its query was answered the first time

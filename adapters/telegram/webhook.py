@@ -7,7 +7,9 @@ path and the secret header as soon as the headers are in, refuses a declared bod
 body without the right secret (it is read and dropped, so the client gets its 403), and gives a client
 :data:`HEADER_TIMEOUT_S` for its headers (and between requests on a kept-alive connection) and
 :data:`BODY_TIMEOUT_S` for its body. Accepted updates go to the application's update queue, as
-with PTB's server.
+with PTB's server. The response to a button press is held until the adapter has decided its
+answer (at most ``hold_s``) and then carries it (see :mod:`.replies`); every other update gets
+an empty 200 at once.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ import tornado.netutil
 import tornado.web
 from telegram import Bot, Update
 from tornado.httpserver import HTTPServer
+
+from .replies import Replies
 
 __all__ = ["WebhookServer", "MAX_BODY", "HEADER_TIMEOUT_S", "BODY_TIMEOUT_S", "SECRET_HEADER"]
 
@@ -41,9 +45,10 @@ class _UpdateHandler(tornado.web.RequestHandler):
 
     SUPPORTED_METHODS = ("POST",)
 
-    def initialize(self, bot: Bot, queue, secret: str) -> None:
+    def initialize(self, bot: Bot, queue, secret: str, replies: Replies, hold_s: float) -> None:
         """Tornado's per-request setup."""
         self.bot, self.queue, self.secret = bot, queue, secret
+        self.replies, self.hold_s = replies, hold_s
         self.chunks: list[bytes] = []
         self.allowed = False
 
@@ -62,15 +67,27 @@ class _UpdateHandler(tornado.web.RequestHandler):
             self.chunks.append(chunk)
 
     async def post(self) -> None:
-        """Queue the update; 403 without the right secret, 400 for a body that is not an update."""
+        """Queue the update; 403 without the right secret, 400 for a body that is not an update.
+
+        A button press's response waits for its answer, which it then carries.
+        """
         if not self.allowed:
             raise tornado.web.HTTPError(HTTPStatus.FORBIDDEN)
         try:
             update = Update.de_json(json.loads(b"".join(self.chunks)), self.bot)
         except (ValueError, TypeError, KeyError):
             raise tornado.web.HTTPError(HTTPStatus.BAD_REQUEST) from None
-        if update is not None:
+        if update is None:
+            return
+        if update.callback_query is None:
             await self.queue.put(update)
+            return
+        with self.replies.hold(update.callback_query.id) as slot:
+            await self.queue.put(update)
+            answer = await slot.wait(self.hold_s)
+        if answer is not None:
+            self.set_header("Content-Type", "application/json")
+            self.finish(json.dumps(answer))
 
     def log_exception(self, typ, value, tb) -> None:
         """Refusals are the expected answer to strangers: not logged as errors."""
@@ -93,14 +110,17 @@ class WebhookServer:
         bot: the PTB bot the updates are decoded for.
         queue: where accepted updates go (the application's ``update_queue``).
         secret: the secret token every request must carry in :data:`SECRET_HEADER`.
+        replies: where the adapter gives the answers to button presses.
+        hold_s: how long the response to a button press waits for its answer.
         header_timeout_s: how long a client may take for its headers (or idle between requests).
         body_timeout_s: how long a client may take for its body.
     """
 
-    def __init__(self, host: str, port: int, path: str, bot: Bot, queue, secret: str,
-                 header_timeout_s: float = HEADER_TIMEOUT_S, body_timeout_s: float = BODY_TIMEOUT_S) -> None:
+    def __init__(self, host: str, port: int, path: str, bot: Bot, queue, secret: str, replies: Replies,
+                 hold_s: float, header_timeout_s: float = HEADER_TIMEOUT_S,
+                 body_timeout_s: float = BODY_TIMEOUT_S) -> None:
         app = _App([(rf"/{path.strip('/')}/?" if path.strip("/") else r"/", _UpdateHandler,
-                     {"bot": bot, "queue": queue, "secret": secret})])
+                     {"bot": bot, "queue": queue, "secret": secret, "replies": replies, "hold_s": hold_s})])
         self._server = HTTPServer(app, idle_connection_timeout=header_timeout_s, body_timeout=body_timeout_s,
                                   max_body_size=MAX_BODY, max_header_size=16 * 1024)
         self._host, self._port = host, port

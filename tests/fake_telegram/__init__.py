@@ -5,6 +5,6 @@ store on a real Redis, the real service and the real adapter to it, in this proc
 worker processes.
 """
 
-from .server import ApiError, FakeTelegram, FakeUser, Sent, Violation
+from .server import VIA_REPLY, ApiError, FakeTelegram, FakeUser, Sent, Violation
 
-__all__ = ["ApiError", "FakeTelegram", "FakeUser", "Sent", "Violation"]
+__all__ = ["ApiError", "FakeTelegram", "FakeUser", "Sent", "Violation", "VIA_REPLY"]

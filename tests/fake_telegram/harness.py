@@ -21,13 +21,13 @@ from adapters.telegram import TelegramBot, Tuning
 from bot import tokens
 from bot.ratelimit import Limiter
 from bot.service import Service
-from bot.settings import load_settings
+from bot.settings import HostPort, load_settings
 from bot.store import Store
 from bot.table import Table
 
 from .server import FakeTelegram, FakeUser, Sent
 
-__all__ = ["FAST", "PATIENCE", "fake_for", "running_bot", "Players", "table_tokens", "newest", "press_verb",
+__all__ = ["FAST", "PATIENCE", "WEBHOOK", "fake_for", "running_bot", "Players", "table_tokens", "newest", "press_verb",
            "open_table", "version", "watching", "alive", "terminate", "tuning_env"]
 
 FAST = Tuning(group_messages=20, group_window_s=0.6, chat_messages=1, chat_window_s=0.03, slack_s=0.03,
@@ -74,13 +74,25 @@ def fake_for(tuning: Tuning, **kw) -> FakeTelegram:
                         global_limit=(tuning.global_messages, tuning.global_window_s), **kw)
 
 
+WEBHOOK = {"telegram_webhook_url": "https://stammtisch.invalid/tg", "telegram_webhook_secret": "s3cret-Token_1-for-tests",
+           "telegram_webhook_listen": HostPort("127.0.0.1", 0)}
+"""The settings of a bot in webhook mode on a free port (:func:`running_bot` tells the fake where it listens)."""
+
+
 @asynccontextmanager
 async def running_bot(tg: FakeTelegram, store: Store, redis, key_prefix: str, tuning: Tuning = FAST,
-                      clock: Callable[[], float] = time.time, **settings) -> AsyncIterator[TelegramBot]:
-    """The whole bot, long polling the fake server, until the block ends (``clock``: the service's time)."""
-    conf = load_settings(telegram_token=tg.token, telegram_api_base_url=tg.base_url, **settings)
-    bot = TelegramBot(conf, Service(store, conf, clock=clock), store, tuning, Limiter(redis, prefix=key_prefix))
+                      clock: Callable[[], float] = time.time, webhook: bool = False,
+                      service: type[Service] = Service,
+                      **settings) -> AsyncIterator[TelegramBot]:
+    """The whole bot on the fake server until the block ends: long polling, or with ``webhook`` the
+    fake POSTs the updates to its webhook server (``clock``: the service's time; ``service``: the
+    service's class)."""
+    conf = load_settings(telegram_token=tg.token, telegram_api_base_url=tg.base_url,
+                         **(WEBHOOK if webhook else {}), **settings)
+    bot = TelegramBot(conf, service(store, conf, clock=clock), store, tuning, Limiter(redis, prefix=key_prefix))
     await bot.start()
+    if webhook:
+        tg.webhook_targets = [f"http://127.0.0.1:{bot.webhook_port}/tg"]
     try:
         yield bot
     finally:

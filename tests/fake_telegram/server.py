@@ -7,7 +7,9 @@ the bot: users (who may never have started the bot, or have blocked it), groups 
 topics (a group may be migrated to a supergroup), and the flood limits (about 20 messages a
 minute in a group, one a second in any chat, about 30 a second per bot token in all),
 answering 429 with ``retry_after`` and recording every violation. Updates are delivered by long polling (``getUpdates``) or, after
-``setWebhook``, by POSTing them to the webhook (or to the test's workers, round robin).
+``setWebhook``, by POSTing them to the webhook (or to the test's workers, round robin); a
+method the webhook returns in its response (JSON with ``method``) is carried out like a call,
+validated the same way, and recorded with :data:`VIA_REPLY` among its parameters.
 
 Everything the bot did is kept in a transcript: every message per chat with its text, entities
 and inline keyboard, its edits, and the answered callback queries. Simulated users act through
@@ -29,7 +31,10 @@ from urllib.parse import parse_qs, urlparse
 import aiohttp
 from aiohttp import web
 
-__all__ = ["FakeTelegram", "FakeUser", "Sent", "Violation", "ApiError"]
+__all__ = ["FakeTelegram", "FakeUser", "Sent", "Violation", "ApiError", "VIA_REPLY"]
+
+VIA_REPLY = "_via_webhook_reply"
+"""The parameter that marks a recorded call as carried out from a webhook reply (not an HTTP call of the bot)."""
 
 # Parameters PTB sends as plain strings (every other value arrives JSON-encoded).
 _STRING_PARAMS = {"text", "parse_mode", "callback_query_id", "url", "action", "secret_token",
@@ -290,7 +295,7 @@ class FakeTelegram:
         return self._callbacks[qid]
 
     def calls_of(self, method: str) -> list[dict]:
-        """The parameters of every successful call of ``method``."""
+        """The parameters of every successful call of ``method`` (webhook replies included: see :data:`VIA_REPLY`)."""
         return [p for _, m, p, status in self.calls if m == method and status == 200]
 
     async def wait_for(self, predicate, timeout: float | None = None, what: str = "condition"):
@@ -362,7 +367,11 @@ class FakeTelegram:
         method = request.match_info["method"]
         if request.match_info["token"] != self.token:
             return web.json_response({"ok": False, "error_code": 401, "description": "Unauthorized"}, status=401)
-        params = await self._params(request)
+        status, body = await self._call(method, await self._params(request))
+        return web.json_response(body, status=status)
+
+    async def _call(self, method: str, params: dict) -> tuple[int, dict]:
+        """Carry out a method, record it in :attr:`calls`; the HTTP status and Telegram's answer."""
         handler = getattr(self, f"_m_{method}", None)
         try:
             if handler is None:
@@ -373,9 +382,9 @@ class FakeTelegram:
             body: dict[str, Any] = {"ok": False, "error_code": exc.code, "description": exc.description}
             if exc.parameters:
                 body["parameters"] = exc.parameters
-            return web.json_response(body, status=exc.code)
+            return exc.code, body
         self.calls.append((time.monotonic(), method, params, 200))
-        return web.json_response({"ok": True, "result": result})
+        return 200, {"ok": True, "result": result}
 
     @staticmethod
     async def _params(request: web.Request) -> dict:
@@ -617,12 +626,19 @@ class FakeTelegram:
         headers = {}
         if self.webhook and self.webhook["secret_token"]:
             headers["X-Telegram-Bot-Api-Secret-Token"] = self.webhook["secret_token"]
+        reply = None
         try:
             async with http.post(url, json=update, headers=headers) as resp:
                 status = resp.status
-        except aiohttp.ClientError:
+                if status == 200 and resp.content_type == "application/json":
+                    reply = await resp.json()
+        except (aiohttp.ClientError, ValueError):
             status = 0
         self.webhook_deliveries.append((update["update_id"], url, status))
+        if isinstance(reply, dict) and isinstance(reply.get("method"), str):
+            # Telegram carries out a method given in the reply; the bot never learns its result
+            params = {k: v for k, v in reply.items() if k != "method"}
+            await self._call(reply["method"], {**params, VIA_REPLY: True})
         self._in_flight -= 1
         if status == 200:
             self._taken.append(update)

@@ -11,6 +11,7 @@ import pytest
 from telegram import Bot
 
 from bot.bounded import Bounded
+from adapters.common.refs import MessageRef
 from adapters.telegram.deliver import Delivery
 from adapters.telegram.outbox import Outbox, Pacer
 from adapters.telegram.tuning import Tuning
@@ -109,13 +110,19 @@ async def test_an_older_render_never_overwrites_a_newer_one(tg, rig):
     assert tg.last(GROUP).text == "Tisch v5" and len(tg.last(GROUP).history) == 1
 
 
-async def test_not_modified_is_success_and_a_repost_posts_anew(tg, rig, caplog):
+async def test_an_edit_that_changes_nothing_is_not_sent_and_a_repost_posts_anew(tg, rig, store, caplog):
     await rig.run([table("Tisch", 1)])
     calls = len(tg.calls)
     await rig.run([table("Tisch", 1)])
     assert len(tg.calls) == calls, "the message shows this version already: no call"
-    bare = TableMessage(group_ref(), TABLE, "Tisch", ())  # no version known: edited, and then not modified
+    bare = TableMessage(group_ref(), TABLE, "Tisch", ())  # no version known: edited once (the buttons go)
     await rig.run([bare])
+    calls = len(tg.calls)
+    await rig.run([bare])
+    assert len(tg.calls) == calls, "the message shows this text and these buttons already: no call"
+    # A ref kept before its content was (an older release): the edit goes, and "not modified" is success.
+    ref = MessageRef.parse(await store.get_ref(TABLE, "tg:table"))
+    await store.set_ref(TABLE, "tg:table", str(ref._replace(shows="")))
     with caplog.at_level(logging.WARNING):
         await rig.run([bare])
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
@@ -142,6 +149,28 @@ async def test_hands_go_to_their_owners_edited_in_place(tg, rig):
     await rig.run([hand(player(11, "Anna"), "Anna: K♠ (again)", 2)], resend_hand_of=player(11, "Anna"))
     assert [m.text for m in tg.chat(anna.id)] == ["Anna: K♠ (again)"], "posted anew, the old hand deleted"
     assert tg.deleted == [(anna.id, first)]
+
+
+async def test_no_process_edits_a_hand_to_what_it_shows_already(tg, rig, store):
+    """A hand whose text and buttons did not change at a newer version is not edited, by this
+    process or another one (the refs in Redis keep what it shows), and an older render stays out."""
+    async def show(process: Rig, out: HandMessage, version: int) -> None:
+        process.delivery.hand(out, version)
+        await asyncio.wait_for(process.outbox.idle(), 10)
+
+    anna = tg.user(11, "Anna", started=True)
+    waiting = HandMessage(player(11, "Anna"), group_ref(), TABLE, "Anna: A♠ K♠ (Ben ist dran)", ())
+    await show(rig, waiting, 1)
+    other = Rig(tg, rig.delivery.bot, store, FAST)
+    calls = len(tg.calls)
+    for process, version in ((rig, 2), (other, 3), (other, 4), (rig, 5)):
+        await show(process, waiting, version)
+    assert len(tg.calls) == calls, "the same hand at later versions: no call"
+    await show(other, replace(waiting, text="Anna: A♠ K♠ (Cleo ist dran)"), 4)
+    assert len(tg.calls) == calls, "an older render is not sent"
+    await show(other, replace(waiting, text="Anna: A♠ K♠ (Dora ist dran)"), 6)
+    assert [m.history for m in tg.chat(anna.id)] == [[("Anna: A♠ K♠ (Ben ist dran)", None),
+                                                       ("Anna: A♠ K♠ (Dora ist dran)", None)]]
 
 
 async def test_a_notifying_hand_is_posted_anew_and_the_old_one_deleted_or_disarmed(tg, rig):

@@ -1,9 +1,11 @@
 """Carrying out the bot layer's outgoing effects with Bot API calls, through the outbox.
 
 - :class:`~bot.outgoing.TableMessage`: edit the table's message in place (its id is kept in the
-  store's refs with the version it shows), or post it if there is none, it is gone, or the
-  effect asks for a repost (then the old message loses its buttons).
-- :class:`~bot.outgoing.HandMessage`: the same for the player's hand in his private chat. If
+  store's refs with the version it shows and a fingerprint of its text and buttons), or post it if
+  there is none, it is gone, or the effect asks for a repost (then the old message loses its
+  buttons). An edit to an older version, or to the very text and buttons the message shows
+  already, is not sent: it would change nothing, and Telegram would count the call all the same.
+- :class:`~bot.outgoing.HandMessage`: the same for the player's hand in the private chat. If
   Telegram refuses (he never started the bot, or blocked it) the group is told, once, how he
   gets his cards: a deep link that opens the private chat. A hand marked ``notify`` (or asked
   for again) is posted anew, which notifies his phone where an edit would not, and the old
@@ -24,7 +26,7 @@ from telegram import Bot, InlineKeyboardMarkup, MessageEntity
 from telegram.constants import ChatAction
 from telegram.error import BadRequest, Forbidden
 
-from adapters.common.refs import MessageRef, Refs
+from adapters.common.refs import MessageRef, Refs, fingerprint
 from bot.outgoing import (Button, ChatRef, HandMessage, JoinLink, Notice, Outgoing, TableMessage, Toast, UserRef,
                           version_of)
 
@@ -56,6 +58,7 @@ def _hand_ref(user: UserRef) -> str:
 
 def _thread(chat: ChatRef) -> int | None:
     return int(chat.thread) if chat.thread else None
+
 
 
 class Delivery:
@@ -176,6 +179,7 @@ class Delivery:
         With ``retire``, a message replaced by a repost is deleted (or stripped of its buttons).
         """
         kb = markup.keyboard(buttons)
+        shows = fingerprint(text, buttons)
 
         async def send(chat_id: int) -> None:
             repost = (table_id, key) in self._reposts
@@ -184,11 +188,16 @@ class Delivery:
             try:
                 if ref and ref.chat_id == chat_id and not repost:
                     if version is not None and version <= ref.version:
-                        reached()  # it shows this version (or a newer one) already: an edit would change nothing
+                        reached()  # it shows this version (or a newer one) already
+                        return
+                    newer = ref._replace(version=ref.version if version is None else version, shows=shows)
+                    if ref.shows == shows:  # the same content at a newer version: no edit, but keep older ones out
+                        if newer != ref:
+                            await self.refs.set_ref(table_id, key, str(newer))
+                        reached()
                         return
                     if await self._edit(chat_id, ref.message_id, text, kb):
-                        if version is not None and version != ref.version:
-                            await self.refs.set_ref(table_id, key, str(ref._replace(version=version)))
+                        await self.refs.set_ref(table_id, key, str(newer))
                         reached()
                         return
                 msg = await self.bot.send_message(chat_id, text, reply_markup=kb, message_thread_id=thread)
@@ -197,7 +206,7 @@ class Delivery:
                     raise
                 refused(exc)
                 return
-            await self.refs.set_ref(table_id, key, str(MessageRef(chat_id, msg.message_id, version or 0)))
+            await self.refs.set_ref(table_id, key, str(MessageRef(chat_id, msg.message_id, version or 0, shows)))
             reached()
             if ref and ref.chat_id == chat_id:
                 if retire:

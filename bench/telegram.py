@@ -7,12 +7,17 @@ tests, which enforces Telegram's limits (20 messages a minute per group, one a s
 ``--global-per-s`` in all chats of the token) and answers 429 when they are exceeded.
 ``--scale`` shrinks every window and think time by the same factor (1 = Telegram's real limits;
 0.25 plays four times faster at the same ratios). ``--tables N`` runs N tables at once, each in
-its own group with its own four people.
+its own group with its own four people. ``--webhook`` runs the bot in webhook mode: the fake POSTs
+the updates to the bot's webhook server and carries out a method the bot returns in the HTTP
+reply (the answer to a press), as Telegram does.
 
     .venv/bin/python bench/telegram.py [--game bauerchen] [--deals 2] [--scale 0.25] [--humans 4]
-                                       [--think 1-5] [--tables 1] [--global-per-s 30]
+                                       [--think 1-5] [--tables 1] [--global-per-s 30] [--webhook]
 
-Printed: API calls per card played (every call but getUpdates and the start-up calls), the peak
+Printed: ``calls_per_card``, the Bot API calls per card played that the bot made over HTTP
+(every call but getUpdates and the start-up calls), by method in ``by_method``; the methods that
+rode on webhook replies instead (``reply_methods``, not HTTP calls of the bot) and
+``calls_per_card_with_replies``, the figure counting them too; the peak
 number of messages to a group in any group window, to one chat in any chat window and to all
 chats in any global window, the number of 429 answers, and the lag of the group table: for each
 accepted press, how long until the group's table message showed the move (real seconds at scale
@@ -38,6 +43,7 @@ from bot import tokens  # noqa: E402
 from bot.redis_conn import connect  # noqa: E402
 from bot.settings import load_settings  # noqa: E402
 from bot.store import Store  # noqa: E402
+from tests.fake_telegram import VIA_REPLY  # noqa: E402
 from tests.fake_telegram.harness import FAST, Players, fake_for, open_table, running_bot, watching  # noqa: E402
 
 START_UP = {"getMe", "getUpdates", "setMyCommands", "deleteWebhook", "setWebhook"}
@@ -86,7 +92,7 @@ def lags(tg, groups: dict[str, int], end: float) -> list[float]:
 
 
 async def bench(game: str, deals: int, scale: float, humans: int = 4, think: tuple[float, float] = (0.0, 0.0),
-                tables: int = 1, global_per_s: int = 30) -> dict:
+                tables: int = 1, global_per_s: int = 30, webhook: bool = False) -> dict:
     """Play ``deals`` deals of ``game`` at ``tables`` tables at once, ``humans`` people each, computers in the rest."""
     tuning = FAST.model_copy(update={"group_window_s": 60.0 * scale, "chat_window_s": 1.0 * scale,
                                      "global_messages": global_per_s, "global_window_s": 1.0 * scale,
@@ -105,7 +111,7 @@ async def bench(game: str, deals: int, scale: float, humans: int = 4, think: tup
                     group = tg.group(-100200300 - i, f"Stammtisch {i}")
                     users = [tg.user(1000 + 10 * i + k, name, started=True) for k, name in enumerate(NAMES)]
                     seated.append((group, users[:humans]))
-                async with running_bot(tg, store, redis, prefix, tuning) as bot:
+                async with running_bot(tg, store, redis, prefix, tuning, webhook=webhook) as bot:
                     ids = {}
                     for group, users in seated:
                         ids[await open_table(tg, group, users[0], users[1:], game, computers=4 - humans)] = group
@@ -124,7 +130,9 @@ async def bench(game: str, deals: int, scale: float, humans: int = 4, think: tup
                     await asyncio.gather(*(play(tid, users) for tid, (_, users) in zip(ids, seated)))
                     await bot.outbox.idle()
                     elapsed = time.monotonic() - t0
-                    calls = [c for c in tg.calls[first:] if c[1] not in START_UP]
+                    made = [c for c in tg.calls[first:] if c[1] not in START_UP]
+                    calls = [c for c in made if not c[2].get(VIA_REPLY)]
+                    replies = [c for c in made if c[2].get(VIA_REPLY)]
                     cards = 0
                     for table_id in ids:
                         moves = [m for e in await store.log(table_id) for m in json.loads(e)["moves"]]
@@ -135,14 +143,20 @@ async def bench(game: str, deals: int, scale: float, humans: int = 4, think: tup
             if keys:
                 await redis.unlink(*keys)
             await redis.aclose()
+    def by_method(some: list) -> dict[str, int]:
+        return {m: sum(1 for c in some if c[1] == m) for m in sorted({c[1] for c in some})}
+
     sends = [(t, int(p["chat_id"])) for t, m, p, status in calls if m in SENDS and status == 200]
     groups = set(ids.values())
     chats = {c for _, c in sends}
     return {
-        "game": game, "tables": tables, "humans": humans, "deals": deals, "scale": scale,
-        "think_s": f"{think[0] / scale:g}-{think[1] / scale:g}", "seconds": round(elapsed, 1), "cards": cards,
+        "game": game, "mode": "webhook" if webhook else "long polling", "tables": tables, "humans": humans,
+        "deals": deals, "scale": scale, "think_s": f"{think[0] / scale:g}-{think[1] / scale:g}",
+        "seconds": round(elapsed, 1), "cards": cards,
         "api_calls": len(calls), "calls_per_card": round(len(calls) / max(cards, 1), 2),
-        "by_method": {m: sum(1 for c in calls if c[1] == m) for m in sorted({c[1] for c in calls})},
+        "by_method": by_method(calls),
+        "reply_methods": by_method(replies),
+        "calls_per_card_with_replies": round(len(made) / max(cards, 1), 2),
         "group_messages": sum(1 for _, c in sends if c in groups),
         "private_messages": sum(1 for _, c in sends if c not in groups),
         "peak_group_per_window": max((peak([t for t, c in sends if c == g], tuning.group_window_s) for g in groups),
@@ -176,9 +190,10 @@ def main() -> None:
     p.add_argument("--think", type=think_range, default=(0.0, 0.0), help="seconds a person thinks per press: LO-HI")
     p.add_argument("--tables", type=int, default=1, help="tables played at once, one group each")
     p.add_argument("--global-per-s", type=int, default=30, help="messages per second per token in all chats")
+    p.add_argument("--webhook", action="store_true", help="webhook mode: press answers ride on the HTTP reply")
     args = p.parse_args()
     print(json.dumps(asyncio.run(bench(args.game, args.deals, args.scale, args.humans, args.think, args.tables,
-                                       args.global_per_s)), indent=2))
+                                       args.global_per_s, args.webhook)), indent=2))
 
 
 if __name__ == "__main__":

@@ -38,12 +38,17 @@ class Remembering(Service):
         return out
 
 
+def world(fake: FakeDiscord) -> list[Member]:
+    """A guild with one channel and four members."""
+    fake.guild(GUILD, "Stammtisch Lautern", {CHANNEL: "karten"})
+    return [fake.member(3000 + i, name) for i, name in enumerate(["Anna", "Ben", "Cleo", "Dora"])]
+
+
 @asynccontextmanager
 async def dealt(store, redis, key_prefix: str, service: Service | None = None):
     """Four members at a table of Bauer in a channel, their hands dealt and shown: (fake, bot, members, table id)."""
     async with fake_for(FAST) as fake:
-        fake.guild(GUILD, "Stammtisch Lautern", {CHANNEL: "karten"})
-        members = [fake.member(3000 + i, name) for i, name in enumerate(["Anna", "Ben", "Cleo", "Dora"])]
+        members = world(fake)
         async with running_bot(fake, store, redis, key_prefix, service=service) as bot:
             tid = await open_table(fake, CHANNEL, members[0], members[1:], "bauer")
             await fake.wait_for(lambda: all(hand_of(fake, m, CHANNEL, tid) for m in members), what="every hand")
@@ -86,6 +91,25 @@ async def test_a_card_pressed_on_the_hand_dm_costs_one_answer_that_shows_the_new
             assert [c.route for c in calls if c.route.startswith("/interactions")] == [
                 "/interactions/{interaction}/{token}/callback"], "one answer"
             assert not [c for c in calls if c.channel == fake.dm_of[member.id]], "no call to his DM besides"
+
+
+async def test_a_press_on_the_table_message_costs_one_answer_that_shows_the_new_table(store, redis, key_prefix):
+    async with fake_for(FAST) as fake:
+        anna, ben, *_ = world(fake)
+        async with running_bot(fake, store, redis, key_prefix) as bot:
+            await fake.answer(anna.slash(CHANNEL, "new", game="bauer"))
+            await bot.idle()
+            (table,) = [m for m in fake.seen_by(0, CHANNEL) if m.custom_ids()]
+            join = next(c for c in table.custom_ids() if ":join:" in c)
+            first = len(fake.calls)
+            answer = await press(fake, ben, table, join)
+            await bot.idle()
+            assert answer["type"] == 7 and "2 Ben" in table.content, "the answer shows him seated"
+            assert [c.route for c in fake.calls[first:]] == ["/interactions/{interaction}/{token}/callback"]
+            first = len(fake.calls)
+            assert (await press(fake, ben, table, join))["type"] == 4, "seated already"
+            await bot.idle()
+            assert [c.route for c in fake.calls[first:]] == ["/interactions/{interaction}/{token}/callback"]
 
 
 async def test_a_stale_or_out_of_turn_press_is_answered_and_edits_nothing(store, redis, key_prefix):

@@ -21,7 +21,7 @@ from discord import app_commands
 from adapters.common.refs import Refs
 from adapters.common.running import Ticker, run_until_stopped
 from bot import tokens
-from bot.outgoing import Command, HandMessage, JoinLink, Notice, Outgoing, Toast, version_of
+from bot.outgoing import Command, HandMessage, JoinLink, Notice, Outgoing, TableMessage, Toast, version_of
 from bot.settings import Settings
 
 from . import commands, markup, metered, texts, translate
@@ -205,24 +205,29 @@ class DiscordBot:
             self.delivery.carry_out(rest, version_of(outs))
 
     async def press(self, interaction: discord.Interaction, token: str) -> None:
-        """A button press, answered with the refusal, the presser's hand, or a silent acknowledgement.
+        """A button press, answered with the refusal, the new look of the message pressed on (his
+        hand, or the table), or a silent acknowledgement.
 
-        Each press costs this one answer; the presser's changed hand rides on it when he pressed
-        on that hand (no edit of it besides), and his hand message is looked up while the service
-        decides, so the answer waits for nothing else.
+        Each press costs this one answer; what the pressed message is to show rides on it, with no
+        edit of it besides. Which message it is (his hand DM, the table message) is looked up while
+        the service decides, so the answer waits for no Redis call.
         """
         with self._busy():
             cmd = translate.command_of(interaction, token=token)
             parsed, message = tokens.parse(token), interaction.message
-            looked_up = None
-            if parsed is not None and message is not None and interaction.guild_id is None:  # a hand DM, maybe
-                looked_up = asyncio.ensure_future(self.delivery.hand_at(cmd.user, parsed.table))
+            key = looked_up = None
+            if parsed is not None and message is not None and not message.flags.ephemeral:
+                key = self.delivery.pressed_key(cmd.user, in_dm=interaction.guild_id is None)
+                looked_up = asyncio.ensure_future(self.delivery.ref_at(parsed.table, key))
             outs = await self._verdict(interaction, cmd)
             version = version_of(outs)
             me = cmd.user.key
             toast = next((o for o in outs if isinstance(o, Toast) and o.user.key == me), None)
             hand = next((o for o in outs if isinstance(o, HandMessage) and o.user.key == me), None)
-            shown = await self.delivery.settled(looked_up)
+            pressed = await self.delivery.settled(looked_up)
+            if pressed is not None and pressed.message_id != message.id:
+                pressed = None
+            new_look = self.delivery.new_look(outs, parsed.table, key, pressed, version) if pressed else None
             rest = [o for o in outs if o is not toast]
             try:
                 if toast is not None:
@@ -232,17 +237,17 @@ class DiscordBot:
                     self.delivery.keep(interaction, hand)
                     if self.delivery.closed(cmd.user, hand.table_id):
                         rest.remove(hand)
-                elif hand is not None and message is not None and shown is not None and shown.message_id == message.id:
-                    await self._update(interaction, hand)
-                    rest.remove(hand)
-                    await self.delivery.hand_shown(hand, shown, version)
                 elif hand is not None and parsed is not None and parsed.verb == "hand":
                     await self._reply(interaction, hand.text, hand.buttons)
                     self.delivery.keep(interaction, hand)
                     rest.remove(hand)
+                elif new_look is not None:
+                    await self._update(interaction, new_look)
+                    rest.remove(new_look)
+                    await self.delivery.shown(new_look, pressed, version)
                 elif not interaction.response.is_done():
                     await interaction.response.defer()
-            except discord.HTTPException as exc:  # too late (10062) or answered before: his hand goes the usual way
+            except discord.HTTPException as exc:  # too late (10062) or answered before: all goes the usual way
                 log.info("interaction %s not answered: %s", interaction.id, exc)
                 rest = [o for o in outs if o is not toast]
             self.delivery.carry_out(rest, version)
@@ -256,12 +261,12 @@ class DiscordBot:
             await interaction.response.send_message(text, ephemeral=ephemeral, **view)
 
     @staticmethod
-    async def _update(interaction: discord.Interaction, hand: HandMessage) -> None:
-        view = markup.view(hand.buttons) if hand.buttons else None
+    async def _update(interaction: discord.Interaction, out: HandMessage | TableMessage) -> None:
+        view = markup.view(out.buttons) if out.buttons else None
         if interaction.response.is_done():
-            await interaction.edit_original_response(content=hand.text, view=view)
+            await interaction.edit_original_response(content=out.text, view=view)
         else:
-            await interaction.response.edit_message(content=hand.text, view=view)
+            await interaction.response.edit_message(content=out.text, view=view)
 
 
 async def serve(settings: Settings, service, refs: Refs, shared: SharedLimit | None = None,

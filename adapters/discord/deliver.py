@@ -118,7 +118,7 @@ class Delivery:
             if ref:
                 self._delete(ref)
 
-        self.outbox.put(Job(channel_id, f"table:{out.table_id}", send, version))
+        self.outbox.put(Job(*_slot(out), send, version))
 
     async def _edit(self, ref: MessageRef, table_id: str, key: str, text: str, buttons, version: int | None) -> bool:
         """Edit a message in place (not at all if it shows this already); false if it must be posted anew."""
@@ -175,7 +175,7 @@ class Delivery:
             if ref:  # one hand message per player and table: the old one (and its buttons) goes
                 self._delete(ref)
 
-        self.outbox.put(Job(user_id, f"hand:{out.table_id}", send, version))
+        self.outbox.put(Job(*_slot(out), send, version))
 
     async def _dm_channel(self, user_id: int) -> int:
         channel_id = self._dm.get(user_id)
@@ -223,13 +223,18 @@ class Delivery:
             return
         self._ephemeral[key] = held._replace(shows=shows)
 
-    async def hand_at(self, user: UserRef, table_id: str) -> MessageRef | None:
-        """His hand DM of the table: where it is and what it shows."""
-        return MessageRef.parse(await self.refs.get_ref(table_id, hand_ref(user)))
+    @staticmethod
+    def pressed_key(user: UserRef, in_dm: bool) -> str:
+        """The ref a pressed message may be: his hand (a DM) or the table message (a channel)."""
+        return hand_ref(user) if in_dm else TABLE_REF
+
+    async def ref_at(self, table_id: str, key: str) -> MessageRef | None:
+        """Where the table's message ``key`` is and what it shows."""
+        return MessageRef.parse(await self.refs.get_ref(table_id, key))
 
     @staticmethod
     async def settled(looked_up: asyncio.Future | None) -> MessageRef | None:
-        """The ref a :meth:`hand_at` task found; ``None`` if there was none, or Redis failed (the
+        """The ref a :meth:`ref_at` task found; ``None`` if there was none, or Redis failed (the
         service has answered that already)."""
         if looked_up is None:
             return None
@@ -238,15 +243,27 @@ class Delivery:
         except UNAVAILABLE:
             return None
 
-    async def hand_shown(self, out: HandMessage, ref: MessageRef, version: int | None) -> None:
-        """His hand DM (``ref``) was updated by the answer to his press: record what it shows now."""
-        self.outbox.shown(int(out.user.user_id), f"hand:{out.table_id}", version)
+    @staticmethod
+    def new_look(outs: list[Outgoing], table_id: str, key: str, ref: MessageRef | None,
+                 version: int | None) -> HandMessage | TableMessage | None:
+        """What the message ``ref`` (under ``key``) is to show now, if it is among ``outs``, may be
+        edited in place and is not older than what it shows."""
+        if ref is None or version is not None and version < ref.version:
+            return None
+        return next((o for o in outs if isinstance(o, HandMessage) and not o.notify and hand_ref(o.user) == key
+                     and o.table_id == table_id or isinstance(o, TableMessage) and not o.repost and key == TABLE_REF
+                     and o.table_id == table_id), None)
+
+    async def shown(self, out: HandMessage | TableMessage, ref: MessageRef, version: int | None) -> None:
+        """The answer to a press updated the message ``ref`` to show ``out``: record what it shows."""
+        self.outbox.shown(*_slot(out), version)
         now = ref._replace(version=ref.version if version is None else version,
                            shows=fingerprint(out.text, out.buttons))
+        key = hand_ref(out.user) if isinstance(out, HandMessage) else TABLE_REF
         try:
-            await self.refs.set_ref(out.table_id, hand_ref(out.user), str(now))
+            await self.refs.set_ref(out.table_id, key, str(now))
         except UNAVAILABLE as exc:  # its next edit is sent even if it changes nothing
-            log.warning("the hand shown to %s is not recorded: %s", out.user.key, exc)
+            log.warning("what the answer showed in %s is not recorded: %s", ref.chat_id, exc)
 
     # ------------------------------------------------------------------ notices
     def post(self, channel_id: int, text: str, users: list[UserRef] | tuple[UserRef, ...] = ()) -> None:
@@ -261,6 +278,13 @@ class Delivery:
                 log.warning("cannot post in channel %s: %s", channel_id, exc)
 
         self.outbox.put(Job(channel_id, f"post:{next(self._posts)}", send))
+
+
+def _slot(out: HandMessage | TableMessage) -> tuple[int, str]:
+    """The outbox queue and slot of a table's message: the channel's, or the player's for his hand."""
+    if isinstance(out, HandMessage):
+        return int(out.user.user_id), f"hand:{out.table_id}"
+    return int(out.chat.chat_id), f"table:{out.table_id}"
 
 
 def _view(buttons) -> dict:

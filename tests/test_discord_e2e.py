@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 
 from prometheus_client import REGISTRY
@@ -16,7 +17,12 @@ from prometheus_client import REGISTRY
 import engine
 
 from bot import render, tokens
+from bot.outgoing import ChatRef, TableMessage
+from bot.redis_conn import connect
+from bot.settings import load_settings
+from bot.store import Store
 from bot.table import Table
+from tests.redis_servers import Server, skip_unless_installed
 from tests.transcript import assert_log_sound
 from tests.fake_discord import FakeDiscord, Member
 from tests.fake_discord.harness import (FAST, Players, fake_for, hand_of, open_table, press, press_verb, running_bot,
@@ -250,3 +256,25 @@ async def test_two_processes_split_the_shards_and_share_redis(store, redis, key_
 def finished_in(fake: FakeDiscord, channel_id: int, table_id: str):
     """A predicate: the table message in ``channel_id`` shows the final summary."""
     return lambda: any(t.verb == "rematch" for t in _tokens(table_message(fake, channel_id, table_id)))
+
+
+async def test_a_table_message_waits_for_redis_and_goes_out_when_it_is_back(key_prefix, caplog):
+    """The refs are in Redis: while it is away the table message waits in its queue, however long."""
+    skip_unless_installed()
+    with Server() as server:
+        client = await connect(load_settings(redis_url=server.url, redis_timeout_s=0.3))
+        try:
+            async with fake_for(FAST) as fake:
+                world(fake)
+                async with running_bot(fake, Store(client, prefix=key_prefix), client, key_prefix) as bot:
+                    server.stop()
+                    with caplog.at_level(logging.WARNING, logger="adapters.discord.outbox"):
+                        chat = ChatRef("discord", str(CHANNEL), title="Stammtisch Lautern · #karten")
+                        bot.delivery.carry_out([TableMessage(chat, "T1", "Tisch")])
+                        await fake.wait_for(lambda: any("needs Redis" in r.getMessage() for r in caplog.records),
+                                            what="the first try failed")
+                        server.start()
+                        await bot.idle()
+                    assert [m.content for m in fake.seen_by(0, CHANNEL)] == ["Tisch"]
+        finally:
+            await client.aclose()

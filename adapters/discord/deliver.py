@@ -105,8 +105,8 @@ class Delivery:
         channel_id = int(out.chat.chat_id)
 
         async def send() -> None:
-            repost = self._reposts.pop(out.table_id, False)
             ref = MessageRef.parse(await self.refs.get_ref(out.table_id, TABLE_REF))
+            repost = self._reposts.pop(out.table_id, False)
             if ref and ref.chat_id == channel_id:
                 if version is not None and version < ref.version:
                     return

@@ -22,6 +22,7 @@ import aiohttp
 import discord
 
 from bot.bounded import Bounded
+from bot.outage import UNAVAILABLE
 from bot.ratelimit import Gate, gated_turn
 
 from .tuning import Tuning
@@ -31,6 +32,8 @@ __all__ = ["Job", "Outbox", "SharedLimit"]
 log = logging.getLogger(__name__)
 
 _TRIES = 3
+_REDIS_WAIT_S = 0.5
+_RETRY_S = 0.5
 
 
 @dataclass(frozen=True)
@@ -128,26 +131,37 @@ class Outbox:
         queue = self._pending[channel_id]
         tries = 0
         while queue:
-            ticket = await self._pace(channel_id)
+            try:
+                ticket = await self._pace(channel_id)
+            except UNAVAILABLE as exc:  # the shared limits are in Redis: wait for it, the jobs stay queued
+                log.warning("pacing channel %s needs Redis (%s), waiting", channel_id, exc)
+                self._next[channel_id] = time.monotonic() + _REDIS_WAIT_S
+                continue
             if not queue:
                 await self.gate.done(ticket)
                 break
             slot, job = queue.popitem(last=False)
+            hold = self.tuning.gap
             try:
                 await job.send()
+            except UNAVAILABLE as exc:  # Redis keeps the refs: the job waits for it, however long
+                log.warning("sending to channel %s needs Redis (%s), waiting", channel_id, exc)
+                self._requeue(queue, slot, job)
+                hold = max(hold, _REDIS_WAIT_S)
+                continue
             except (aiohttp.ClientError, asyncio.TimeoutError, discord.DiscordServerError) as exc:
                 tries += 1
-                if tries < _TRIES and slot not in queue:
+                if tries < _TRIES:
                     log.warning("sending to channel %s failed (%s), trying again", channel_id, exc)
-                    queue[slot] = job
-                    queue.move_to_end(slot, last=False)
+                    self._requeue(queue, slot, job)
+                    hold = max(hold, _RETRY_S * tries)
                     continue
                 log.error("giving up a message to channel %s: %s", channel_id, exc)
             except discord.HTTPException as exc:
                 log.error("discord refused a message to channel %s: %s", channel_id, exc)
             finally:
                 await self.gate.done(ticket)
-                self._next[channel_id] = time.monotonic() + self.tuning.gap
+                self._next[channel_id] = time.monotonic() + hold
             tries = 0
             if job.version is not None:
                 self._shown[(channel_id, slot)] = max(job.version, self._shown.get((channel_id, slot), -1))
@@ -155,3 +169,10 @@ class Outbox:
             del self._pending[channel_id]
             if self._tasks.get(channel_id) is asyncio.current_task():
                 del self._tasks[channel_id]
+
+    @staticmethod
+    def _requeue(queue: OrderedDict[str, Job], slot: str, job: Job) -> None:
+        """Put a job that failed back at the front, unless a newer one for its slot came meanwhile."""
+        if slot not in queue:
+            queue[slot] = job
+            queue.move_to_end(slot, last=False)

@@ -11,7 +11,8 @@ Discord's real limit; 0.25 plays four times faster at the same ratio).
                                       [--think 1-5]
 
 Printed: REST calls per card played (every call but logging in and syncing the commands, the
-interaction responses included), by route; the peak number of messages and edits to one channel
+interaction responses included), by route, and those that count against Discord's global limit
+of 50 a second (all but the interaction responses and their follow-ups, which it leaves out); the peak number of messages and edits to one channel
 in any window (a table channel, and a DM); 429 answers; the time from an interaction's dispatch
 to the bot's answer (p50, p99, max); and the lag of the channel's table message: for each
 accepted card or decision, how long until the table message showed it (real seconds at scale 1,
@@ -43,6 +44,8 @@ from tests.fake_discord.harness import FAST, Players, fake_for, open_table, runn
 
 GUILD = 82_000_000_000_000_000
 NAMES = ["Anna", "Ben", "Cleo", "Dora"]
+INTERACTION_ROUTES = ("/interactions", "/webhooks")
+"""Answers to interactions and their follow-ups: not bound by Discord's global rate limit."""
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -150,6 +153,8 @@ async def bench(game: str, tables: int, deals: int, scale: float, think: tuple[f
         "game": game, "tables": tables, "deals": deals, "scale": scale,
         "think_s": f"{think[0] / scale:g}-{think[1] / scale:g}", "seconds": round(elapsed, 1),
         "cards": cards, "rest_calls": len(calls), "calls_per_card": round(len(calls) / max(cards, 1), 2),
+        "global_limit_calls_per_card": round(sum(1 for c in calls if not c.route.startswith(INTERACTION_ROUTES))
+                                             / max(cards, 1), 2),
         "by_route": {r: sum(1 for c in calls if route(c, dms) == r) for r in sorted({route(c, dms) for c in calls})},
         "peak_table_channel_per_window": max((peak(by_channel.get(c, []), window) for c in channels), default=0),
         "peak_any_channel_per_window": max((peak(v, window) for v in by_channel.values()), default=0),

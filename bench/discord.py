@@ -83,7 +83,8 @@ async def accepted(fake, store, channels: dict[str, int], since: set[int]) -> li
         custom_id = rec.payload.get("data", {}).get("custom_id", "")
         tok = tokens.parse(custom_id)
         version = made.get((f"discord:{rec.user.id}", custom_id))
-        if iid not in since and tok and tok.verb == "act" and version is not None and rec.answered_at is not None:
+        answered = (rec.response or {}).get("type") in (6, 7)  # not a refusal (4), not too late
+        if iid not in since and tok and tok.verb == "act" and version is not None and answered:
             out.append((rec.answered_at, channels[tok.table], version))
     return out
 

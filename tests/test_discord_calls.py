@@ -18,7 +18,8 @@ from bot.settings import load_settings
 from bot.table import Table
 from engine.actions import Action
 from tests.fake_discord import FakeDiscord, Member
-from tests.fake_discord.harness import FAST, fake_for, hand_of, open_table, press, running_bot, table_tokens
+from tests.fake_discord.harness import (FAST, fake_for, hand_of, open_table, press, press_verb, running_bot,
+                                        table_tokens)
 
 GUILD = 83_000_000_000_000_000
 CHANNEL = 83_000_000_000_000_100
@@ -38,10 +39,10 @@ class Remembering(Service):
         return out
 
 
-def world(fake: FakeDiscord) -> list[Member]:
-    """A guild with one channel and four members."""
+def world(fake: FakeDiscord, closed: str = "") -> list[Member]:
+    """A guild with one channel and four members (the one named ``closed`` has closed his DMs)."""
     fake.guild(GUILD, "Stammtisch Lautern", {CHANNEL: "karten"})
-    return [fake.member(3000 + i, name) for i, name in enumerate(["Anna", "Ben", "Cleo", "Dora"])]
+    return [fake.member(3000 + i, name, dms_open=name != closed) for i, name in enumerate(["Anna", "Ben", "Cleo", "Dora"])]
 
 
 @asynccontextmanager
@@ -149,6 +150,23 @@ async def test_an_edit_that_changes_nothing_is_not_sent_by_any_process(store, re
             other.delivery.carry_out(shown)
             await other.idle()
             assert fake.calls[first:] == [], "the other process knows what the messages show"
+
+
+async def test_an_ephemeral_hand_is_not_edited_to_show_what_it_shows(store, redis, key_prefix):
+    service = Remembering(store, load_settings())
+    async with fake_for(FAST) as fake:
+        *_, dora = members = world(fake, closed="Dora")
+        async with running_bot(fake, store, redis, key_prefix, service=service) as bot:
+            tid = await open_table(fake, CHANNEL, members[0], members[1:], "bauer")
+            await bot.idle()
+            answer = await press_verb(fake, dora, CHANNEL, tid, "hand")
+            assert answer["type"] == 4 and answer["data"]["flags"] & 64 and answer["data"]["components"], answer
+            await bot.idle()
+            (hand,) = [o for o in service.answers[-1] if isinstance(o, HandMessage)]
+            first = len(fake.calls)
+            bot.delivery.carry_out([hand])
+            await bot.idle()
+            assert fake.calls[first:] == [], "her hand shows this already"
 
 
 def test_a_ref_says_what_its_message_shows_and_older_refs_still_read():

@@ -38,6 +38,10 @@ _DOUBLINGS = frozenset({"spritz", "stoss"})
 cannot double each other without end."""
 _DOUBLE_WINS = 0.7
 """The share of sampled deals a doubling must win."""
+_ALONE = frozenset({"karten_weg", "ledig"})
+"""Offers to play alone: like doublings, they stake much on one deal."""
+_CONFIRM = 2
+"""A doubling or playing alone that the first samples favour is checked on this many times as many more."""
 _MAX_DOUBLINGS = 3
 """No further doubling once the deal's stake was raised this often (Spritzen has no limit of its own)."""
 _TRICK_GAMES = frozenset({"bauer", "rams"})
@@ -160,29 +164,50 @@ def choose(view: dict[str, Any], options: Any, rng, samples: int = SAMPLES,
     candidates = _distinct(candidates, worlds)
     if len(candidates) == 1:
         return candidates[0]
-    brain = heuristic(view["game"])
-    totals = [0.0] * len(candidates)
-    wins = [0] * len(candidates)
-    prior = None
-    done = 0
-    for i in range(max(1, samples)):
-        if i and stop is not None and stop():
-            break
-        world = worlds.sample(rng)
-        if prior is None:
-            prior = brain.choose(world, seat) if to_act else brain.offer(world, seat)
-        for k, action in enumerate(candidates):
-            st = world.clone()
-            if action is not None:
-                st.do(seat, action)
-            if rollout(st):
-                value = _value(st, seat)
-                totals[k] += value
-                wins[k] += value > 0
-            totals[k] += _PRIOR * (action == prior)
-        done += 1
-    public = view["public"]
-    raised = public.get("spritz") or len(public.get("stoss") or ())
-    allowed = [k for k, a in enumerate(candidates) if a is None or a.kind not in _DOUBLINGS
-               or wins[k] >= _DOUBLE_WINS * done and raised < _MAX_DOUBLINGS]
-    return candidates[max(allowed, key=totals.__getitem__)]
+    tally = _Tally(worlds, candidates, seat, to_act)
+    tally.run(rng, samples, stop)
+    best = tally.best(view["public"])
+    if best is not None and best.kind in _DOUBLINGS | _ALONE and tally.done >= samples:
+        tally.run(rng, samples * _CONFIRM, stop)
+        best = tally.best(view["public"])
+    return best
+
+
+class _Tally:
+    """The summed worth and the wins of each candidate over the deals sampled so far."""
+
+    def __init__(self, worlds: Worlds, candidates: list[Action | None], seat: int, to_act: bool) -> None:
+        self.worlds = worlds
+        self.candidates = candidates
+        self.seat = seat
+        self.to_act = to_act
+        self.totals = [0.0] * len(candidates)
+        self.wins = [0] * len(candidates)
+        self.done = 0
+
+    def run(self, rng, samples: int, stop: Callable[[], bool] | None) -> None:
+        """Sample up to ``samples`` more deals (at least one in all) and play every candidate out in each."""
+        brain = heuristic(self.worlds.cls.GAME)
+        seat, totals, wins = self.seat, self.totals, self.wins
+        for i in range(max(1, samples)):
+            if (i or self.done) and stop is not None and stop():
+                break
+            world = self.worlds.sample(rng)
+            prior = brain.choose(world, seat) if self.to_act else brain.offer(world, seat)
+            for k, action in enumerate(self.candidates):
+                st = world.clone()
+                if action is not None:
+                    st.do(seat, action)
+                if rollout(st):
+                    value = _value(st, seat)
+                    totals[k] += value
+                    wins[k] += value > 0
+                totals[k] += _PRIOR * (action == prior)
+            self.done += 1
+
+    def best(self, public: dict[str, Any]) -> Action | None:
+        """The candidate of the best total; a doubling only if it won often enough and the stake may still rise."""
+        raised = public.get("spritz") or len(public.get("stoss") or ())
+        allowed = [k for k, a in enumerate(self.candidates) if a is None or a.kind not in _DOUBLINGS
+                   or self.wins[k] >= _DOUBLE_WINS * self.done and raised < _MAX_DOUBLINGS]
+        return self.candidates[max(allowed, key=self.totals.__getitem__)]

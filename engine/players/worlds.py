@@ -12,7 +12,9 @@ size), a blind, the cards laid aside. What the table has learnt limits where a c
 - cards the table has seen stay where they are (a jack given back in a small solo, the other
   card of a meld, die Letzte's fifth card, the Kehrer the dealer took, a blind taken);
 - Bauernstoß announcements: each count announced must fit some suit of that hand, and the
-  seat that named trump holds the best count in it (checked by rejection, a few tries).
+  seat that named trump holds the best count in it (checked by rejection, a few tries);
+- Bauer: the caller's first packet (a random part of his sampled hand) is one from which the
+  heuristic names the trump he named (by rejection as well).
 
 The sampled states are ordinary engine states: the fast in-place path plays them out.
 """
@@ -310,11 +312,12 @@ def _bauer_finish(w: Worlds, st: State, orig, hidden, blind, rest, rng) -> None:
 
     pub = w.public
     k = w.cls.packet_sizes(w.options)[0]
-    st.first = [mask_of(cards_in(orig[s])[:k]) for s in range(w.n)]
+    st.alone = pub["karten_weg"] if pub["karten_weg"] is not None else -1
+    dealt = [orig[s] | (rest if s == st.alone ^ 2 else 0) for s in range(w.n)]
+    st.first = [mask_of(rng.sample(cards_in(h), min(k, h.bit_count()))) for h in dealt]
     st.first[w.me] = w.mine if st.phase == NAME_PHASE else st.first[w.me]
     st.caller = pub["caller"] if pub["caller"] is not None else -1
     st.stossed = list(pub["stoss"])
-    st.alone = pub["karten_weg"] if pub["karten_weg"] is not None else -1
     st.out = rest
     started = st.phase == PLAY_PHASE
     st.may_karten_weg = started and st.alone < 0 and not st.tricks and not st.trick
@@ -325,6 +328,17 @@ def _bauer_finish(w: Worlds, st: State, orig, hidden, blind, rest, rng) -> None:
         won = st.won
         if won[team] + won[team + 2] >= need_trump or won[team ^ 1] + won[(team ^ 1) + 2] >= need_other:
             st.stoss_team = -1
+
+
+def _bauer_fits(w: Worlds, st: State, orig: list[int]) -> bool:
+    """The caller's first packet is one from which the heuristic would have named this trump."""
+    from .bauer import naming_value
+
+    if st.caller < 0 or st.caller == w.me:
+        return True
+    packet = st.first[st.caller]
+    value = naming_value(packet, st.trump)
+    return all(naming_value(packet, s) <= value for s in range(4))
 
 
 def _rams_prepare(w: Worlds) -> None:
@@ -363,6 +377,6 @@ _HOOKS = {
     "bauernstoss": (_stoss_prepare, _stoss_finish, _stoss_fits),
     "alter_schafkopf": (_stoss_prepare, _stoss_finish, _stoss_fits),
     "bauerchen": (_bauerchen_prepare, _bauerchen_finish, _fits),
-    "bauer": (_bauer_prepare, _bauer_finish, _fits),
+    "bauer": (_bauer_prepare, _bauer_finish, _bauer_fits),
     "rams": (_rams_prepare, _rams_finish, _fits),
 }

@@ -17,6 +17,7 @@ own choice.
 from __future__ import annotations
 
 import importlib
+import math
 from collections.abc import Callable
 from functools import cache
 from types import ModuleType
@@ -48,8 +49,11 @@ _TRICK_GAMES = frozenset({"bauer", "rams"})
 """Games where only tricks count, not the eyes in them."""
 _SHAPE = 0.25
 """At most this much of a Strich or point for the eyes (or tricks) of a deal, see ``_value``."""
-_PRIOR = 1e-6
-"""What the heuristic's own choice gains per sample: it wins ties."""
+_SURE = 3.0
+"""By how many standard errors of the paired differences a stake decision (a doubling, playing
+alone, or letting one pass out of turn) must beat the heuristic's own choice to be taken instead.
+Such offers are asked again before every card, so noise in the search would take them far too
+often; in the arena the search's stake decisions lost to the heuristic's rules unless held to this."""
 
 
 @cache
@@ -174,40 +178,57 @@ def choose(view: dict[str, Any], options: Any, rng, samples: int = SAMPLES,
 
 
 class _Tally:
-    """The summed worth and the wins of each candidate over the deals sampled so far."""
+    """The worth of each candidate in every deal sampled so far, and the heuristic's own choice."""
 
     def __init__(self, worlds: Worlds, candidates: list[Action | None], seat: int, to_act: bool) -> None:
         self.worlds = worlds
         self.candidates = candidates
         self.seat = seat
         self.to_act = to_act
-        self.totals = [0.0] * len(candidates)
-        self.wins = [0] * len(candidates)
-        self.done = 0
+        self.values: list[list[float]] = [[] for _ in candidates]
+        self.prior = -1
+        """The index of the heuristic's choice among the candidates (-1 while unknown or not one)."""
+
+    @property
+    def done(self) -> int:
+        """How many deals were sampled."""
+        return len(self.values[0])
 
     def run(self, rng, samples: int, stop: Callable[[], bool] | None) -> None:
         """Sample up to ``samples`` more deals (at least one in all) and play every candidate out in each."""
-        brain = heuristic(self.worlds.cls.GAME)
-        seat, totals, wins = self.seat, self.totals, self.wins
+        seat = self.seat
         for i in range(max(1, samples)):
             if (i or self.done) and stop is not None and stop():
                 break
             world = self.worlds.sample(rng)
-            prior = brain.choose(world, seat) if self.to_act else brain.offer(world, seat)
+            if not self.done:
+                brain = heuristic(self.worlds.cls.GAME)
+                prior = brain.choose(world, seat) if self.to_act else brain.offer(world, seat)
+                self.prior = next((k for k, a in enumerate(self.candidates) if a == prior), -1)
             for k, action in enumerate(self.candidates):
                 st = world.clone()
                 if action is not None:
                     st.do(seat, action)
-                if rollout(st):
-                    value = _value(st, seat)
-                    totals[k] += value
-                    wins[k] += value > 0
-                totals[k] += _PRIOR * (action == prior)
-            self.done += 1
+                self.values[k].append(_value(st, seat) if rollout(st) else 0.0)
 
     def best(self, public: dict[str, Any]) -> Action | None:
-        """The candidate of the best total; a doubling only if it won often enough and the stake may still rise."""
+        """The candidate of the best average; the heuristic's choice on a tie, or on a stake decision unless clearly worse.
+
+        A doubling is allowed only if it won often enough and the stake may still rise.
+        """
         raised = public.get("spritz") or len(public.get("stoss") or ())
+        done = self.done
         allowed = [k for k, a in enumerate(self.candidates) if a is None or a.kind not in _DOUBLINGS
-                   or self.wins[k] >= _DOUBLE_WINS * self.done and raised < _MAX_DOUBLINGS]
-        return self.candidates[max(allowed, key=self.totals.__getitem__)]
+                   or sum(v > 0 for v in self.values[k]) >= _DOUBLE_WINS * done and raised < _MAX_DOUBLINGS]
+        prior = self.prior
+        totals = [sum(v) for v in self.values]
+        best = max(allowed, key=lambda k: (totals[k], k == prior))
+        if prior in allowed and best != prior and done > 1:
+            diffs = [a - b for a, b in zip(self.values[best], self.values[prior])]
+            mean = sum(diffs) / done
+            sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (done - 1))
+            stake = not self.to_act or any(self.candidates[k] is not None and self.candidates[k].kind in _DOUBLINGS | _ALONE
+                                            for k in (best, prior))
+            if mean <= _SURE * stake * sd / math.sqrt(done):
+                best = prior
+        return self.candidates[best]

@@ -4,16 +4,17 @@ Simulated members play at ``--tables`` tables at once (four each, in their own c
 pressing the buttons on their hands, each thinking a random time in ``--think`` before a press
 (``0-0``: as fast as they can); the real bot (discord.py, service, store on a real Redis) talks
 to the fake Discord of the tests, which enforces 5 messages or edits per channel per 5 s and
-answers 429 beyond. ``--scale`` shrinks the window and the think times by that factor (1 =
-Discord's real limit; 0.25 plays four times faster at the same ratio).
+answers 429 beyond. ``--scale`` shrinks the windows (the channel's, and the bot's own pacing
+under Discord's global limit of 50 a second) and the think times by that factor (1 = Discord's
+real limits; 0.25 plays four times faster at the same ratios).
 
     .venv/bin/python bench/discord.py [--game bauerchen] [--tables 20] [--deals 1] [--scale 0.25]
                                       [--think 1-5]
 
 Printed: REST calls per card played (every call but logging in and syncing the commands, the
 interaction responses included), by route, and those that count against Discord's global limit
-of 50 a second (all but the interaction responses and their follow-ups, which it leaves out); the peak number of messages and edits to one channel
-in any window (a table channel, and a DM); 429 answers; the time from an interaction's dispatch
+(all but the interaction responses and their follow-ups, which it leaves out); the peak number
+of messages and edits to one channel in any window (a table channel, and a DM); 429 answers; the time from an interaction's dispatch
 to the bot's answer (p50, p99, max); and the lag of the channel's table message: for each
 accepted card or decision, how long until the table message showed it (real seconds at scale 1,
 so divided by ``--scale``). Aims: at most 2 calls per card, the peak within the limit, no 429,
@@ -36,6 +37,7 @@ sys.path[0] = str(Path(__file__).resolve().parents[1])  # not bench/, whose disc
 
 from bench.telegram import behind, peak, think_range  # noqa: E402
 from bot import tokens  # noqa: E402
+from bot.ratelimit import DISCORD_GLOBAL  # noqa: E402
 from bot.redis_conn import connect  # noqa: E402
 from bot.settings import load_settings  # noqa: E402
 from bot.store import Store  # noqa: E402
@@ -92,7 +94,7 @@ async def accepted(fake, store, channels: dict[str, int], since: set[int]) -> li
 async def bench(game: str, tables: int, deals: int, scale: float, think: tuple[float, float] = (0.0, 0.0)) -> dict:
     """Play ``deals`` deals of ``game`` at ``tables`` tables at once, four people at each."""
     tuning = FAST.model_copy(update={"channel_window_s": 5.0 * scale, "slack_s": 0.02 * scale,
-                                     "tick_interval_s": 1.0})
+                                     "global_window_s": DISCORD_GLOBAL[1] * scale, "tick_interval_s": 1.0})
     think = (think[0] * scale, think[1] * scale)
     channels = [GUILD + 100 + i for i in range(tables)]
     with tempfile.TemporaryDirectory() as tmp:

@@ -56,3 +56,22 @@ def test_samples_fit_the_view_and_the_truth(game, players, options):
         if engine.match_over(state):
             break
         state = engine.next_deal(state, rng)
+
+
+def test_bauer_samples_give_the_caller_a_first_packet_that_names_his_trump():
+    """Naming trump is public: the caller's sampled first packet is one the heuristic names that suit from."""
+    from engine.players.bauer import naming_value
+
+    rng = random.Random(3)
+    brain = heuristic("bauer")
+    for _ in range(10):
+        state = engine.new_match("bauer", rng)
+        caller = state.to_act
+        state.do(caller, brain.choose(state, caller))
+        seat = (caller + 1) % 4
+        worlds = Worlds(engine.view(state, seat), state.options)
+        for _ in range(5):
+            world = worlds.sample(rng)
+            packet = world.first[caller]
+            assert packet.bit_count() == 4 and not packet & ~world.hands[caller]
+            assert naming_value(packet, state.trump) == max(naming_value(packet, s) for s in range(4))

@@ -6,7 +6,9 @@ state. For a decision it samples whole deals consistent with everything public
 the sample to the deal's end with the game's heuristic player for all seats (the fast in-place
 engine path) and takes the action with the best average worth of the deal (:func:`worth`). Every
 decision goes through the same search: announcing and naming trump, Spritzen, Stoß, Karten weg,
-Ledig, Rams' blind, pass and exchange, and each card.
+Ledig, Rams' blind, pass and exchange, and each card. A stake decision (a doubling, playing
+alone, or letting such an offer pass) keeps the heuristic's choice unless the search finds
+another clearly better (:data:`_SURE`).
 
 Pure: no clock and no global random. The caller gives a seeded ``random.Random``, a sample
 budget and, if it wants an earlier answer, a ``stop`` callable asked between samples (the bot

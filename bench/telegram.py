@@ -97,6 +97,7 @@ async def bench(game: str, deals: int, scale: float, humans: int = 4, think: tup
     tuning = FAST.model_copy(update={"group_window_s": 60.0 * scale, "chat_window_s": 1.0 * scale,
                                      "global_messages": global_per_s, "global_window_s": 1.0 * scale,
                                      "slack_s": 0.02 * scale, "lazy_s": Tuning().lazy_s * scale,
+                                     "table_lazy_s": Tuning().table_lazy_s * scale,
                                      "tick_interval_s": 1.0})
     think = (think[0] * scale, think[1] * scale)
     with tempfile.TemporaryDirectory() as tmp:

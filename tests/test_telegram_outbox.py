@@ -104,6 +104,31 @@ async def test_a_burst_of_table_renders_is_coalesced(tg, rig):
     assert rig.outbox._queues == {}, "an idle chat keeps no queue (memory stays bounded)"
 
 
+async def test_a_group_table_in_play_waits_for_the_next_card_but_never_behind_a_notice(tg, store):
+    """During a deal a group's table waits ``table_lazy_s`` so that the next card shares its edit;
+    a message posted with it in the group does not let it wait, and a notice that comes while it
+    waits does not go first (the table would be held back for the group's gap)."""
+    anna = tg.user(11, "Anna", started=True)
+    assert await store.create(TABLE, f"telegram:{GROUP}:", "{}", [])
+    async with Bot(tg.token, base_url=tg.base_url) as bot:
+        await bot.initialize()
+        rig = Rig(tg, bot, store, FAST)
+        rig.delivery.table_lazy_s = 60.0  # longer than any test: only a newer card or a notice lets it go
+        await rig.run([table("Tisch v1", 1)])
+        for v in (2, 3):  # two cards: the table waits, one edit shows both
+            rig.delivery.carry_out([table(f"Tisch v{v}", v), hand(player(11, "Anna"), f"Anna v{v}", v)])
+        await tg.wait_for(lambda: tg.chat(anna.id) and tg.last(anna.id).text == "Anna v3", what="the hand")
+        rig.delivery.carry_out([Notice(group_ref(), "Anna ist lange nicht dran gewesen.")])
+        await asyncio.wait_for(rig.outbox.idle(), 10)
+        rig.delivery.carry_out([table("Tisch v4", 4), hand(player(11, "Anna"), "Anna v4", 4),
+                                Notice(group_ref(), "Spiel 1 ist aus.")])
+        await asyncio.wait_for(rig.outbox.idle(), 10)
+    sent = [(m, p.get("text")) for _, m, p, status in tg.calls if status == 200 and p.get("chat_id") == GROUP]
+    assert sent == [("sendMessage", "Tisch v1"), ("editMessageText", "Tisch v3"),
+                    ("sendMessage", "Anna ist lange nicht dran gewesen."), ("editMessageText", "Tisch v4"),
+                    ("sendMessage", "Spiel 1 ist aus.")]
+
+
 async def test_an_older_render_never_overwrites_a_newer_one(tg, rig):
     await rig.run([table("Tisch v5", 5)])
     await rig.run([table("Tisch v3", 3), table("Tisch v4", 4)])

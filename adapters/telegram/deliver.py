@@ -73,12 +73,18 @@ class Delivery:
         lazy_s: how long a hand without buttons (nothing to do for its owner) may wait to be
             replaced by the next one: a player's hand after his card usually becomes, a moment
             later, his hand for his next turn, and one edit does for both.
+        table_lazy_s: how long a group's table message may wait for a newer one while a deal is
+            played (the effects carry hands): the group allows one message per 3 s, people play
+            a card every few seconds, and a table shown a moment later shows every card since.
+            It does not wait when a message is posted in the group with it (a deal's result):
+            that message takes the group's next turn, and the table goes first.
     """
 
     def __init__(self, bot: Bot, refs: Refs, outbox: Outbox, join_payload: Callable[[str], str], username: str,
-                 lazy_s: float = 0.0):
+                 lazy_s: float = 0.0, table_lazy_s: float = 0.0):
         self.bot = bot
         self.lazy_s = lazy_s
+        self.table_lazy_s = table_lazy_s
         self.refs = refs
         self.outbox = outbox
         self.join_payload = join_payload
@@ -91,9 +97,11 @@ class Delivery:
     def carry_out(self, outs: list[Outgoing], resend_hand_of: UserRef | None = None) -> None:
         """Queue every effect; the hand of ``resend_hand_of`` is posted anew instead of edited."""
         version = version_of(outs)
+        posted_in = {out.chat.chat_id for out in outs if isinstance(out, (Notice, Toast, JoinLink))}
+        in_play = any(isinstance(out, HandMessage) for out in outs)
         for out in outs:
             if isinstance(out, TableMessage):
-                self.table(out, version)
+                self.table(out, version, in_play and out.chat.chat_id not in posted_in)
             elif isinstance(out, HandMessage):
                 self.hand(out, version, repost=out.notify or (resend_hand_of is not None
                                                               and out.user.key == resend_hand_of.key))
@@ -104,12 +112,14 @@ class Delivery:
             elif isinstance(out, JoinLink):
                 self.join_link(out.user, out.chat, out.payload, out.text, check=True)
 
-    def table(self, out: TableMessage, version: int | None) -> None:
-        """Show the table in its chat, edited in place (``version``: the table version it shows)."""
+    def table(self, out: TableMessage, version: int | None, lazy: bool = False) -> None:
+        """Show the table in its chat, edited in place (``version``: the table version it shows;
+        ``lazy``: a group's table may wait ``table_lazy_s`` for the next card)."""
         if out.repost:
             self._reposts[(out.table_id, TABLE_REF)] = True
-        self._put_in_place(int(out.chat.chat_id), _thread(out.chat), out.table_id, TABLE_REF, out.text,
-                           out.buttons, version)
+        chat_id = int(out.chat.chat_id)
+        self._put_in_place(chat_id, _thread(out.chat), out.table_id, TABLE_REF, out.text, out.buttons, version,
+                           linger=self.table_lazy_s if lazy and chat_id < 0 and not out.repost else 0.0)
 
     def hand(self, out: HandMessage, version: int | None, repost: bool = False) -> None:
         """Show a player his hand in his private chat, edited in place (``version``: the table version it shows)."""

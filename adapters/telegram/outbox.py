@@ -8,7 +8,9 @@ late render never overwrites a newer one. The sender waits for the chat's pace (
 across processes, the shared limiter) and then for its turn under the bot-wide limit
 (:class:`bot.ratelimit.Gate`, fair between chats) before each call, honours ``RetryAfter``, follows a
 group's migration to a supergroup and retries network failures a few times. A job that is not
-urgent may linger a moment so that the next one for its slot replaces it.
+urgent may linger a moment so that the next one for its slot replaces it, but only while its
+chat has nothing else to send: once another job is due, the lingering ones go first (they hold
+older news, and the chat's next turn is taken anyway).
 """
 
 from __future__ import annotations
@@ -144,13 +146,18 @@ class _Queue:
         self.wake = asyncio.Event()
         self.task: asyncio.Task | None = None
 
-    def first_due(self) -> str | None:
+    def any_due(self) -> bool:
         now = time.monotonic()
-        return next((slot for slot in self.pending if self.due[slot] <= now), None)
+        return any(due <= now for due in self.due.values())
+
+    def next_slot(self) -> str:
+        """The slot to send once a job is due: a lingering one first, else the first due one."""
+        now = time.monotonic()
+        return next((slot for slot in self.pending if self.due[slot] > now), next(iter(self.pending)))
 
     async def until_due(self) -> None:
         """Return once a pending job is due (a new job wakes the wait)."""
-        while self.first_due() is None:
+        while not self.any_due():
             self.wake.clear()
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self.wake.wait(), min(self.due.values()) - time.monotonic())
@@ -214,7 +221,7 @@ class Outbox:
                 log.warning("pacing chat %s needs Redis (%s), waiting", chat_id, exc)
                 self.pacer.hold(chat_id, _REDIS_WAIT_S)
                 continue
-            slot = q.first_due()
+            slot = q.next_slot()
             job = q.pending.pop(slot)
             del q.due[slot]
             try:

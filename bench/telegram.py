@@ -113,9 +113,9 @@ async def bench(game: str, deals: int, scale: float, humans: int = 4, think: tup
                     users = [tg.user(1000 + 10 * i + k, name, started=True) for k, name in enumerate(NAMES)]
                     seated.append((group, users[:humans]))
                 async with running_bot(tg, store, redis, prefix, tuning, webhook=webhook) as bot:
-                    ids = {}
-                    for group, users in seated:
-                        ids[await open_table(tg, group, users[0], users[1:], game, computers=4 - humans)] = group
+                    opened = await asyncio.gather(*(open_table(tg, group, users[0], users[1:], game,
+                                                               computers=4 - humans) for group, users in seated))
+                    ids = {table_id: group for table_id, (group, _) in zip(opened, seated)}
                     await bot.outbox.idle()
                     first = len(tg.calls)
                     t0 = time.monotonic()

@@ -368,6 +368,8 @@ class FakeTelegram:
         if request.match_info["token"] != self.token:
             return web.json_response({"ok": False, "error_code": 401, "description": "Unauthorized"}, status=401)
         status, body = await self._call(method, await self._params(request))
+        if method == "getUpdates" and status == 200 and (request.transport is None or request.transport.is_closing()):
+            self._untake(body["result"])  # the poll's client has gone: never confirmed, so Telegram delivers them again
         return web.json_response(body, status=status)
 
     async def _call(self, method: str, params: dict) -> tuple[int, dict]:
@@ -499,6 +501,17 @@ class FakeTelegram:
             self._replayed.discard(u["update_id"])
             self._taken.append(u)
         return batch
+
+    def _untake(self, batch: list[dict]) -> None:
+        """Put back updates handed to a long poll nobody listens to any more."""
+        for u in batch:
+            last = len(self._taken) - 1 - self._taken[::-1].index(u)
+            del self._taken[last]
+            self._updates.append(u)
+            if u["update_id"] < self._offset:
+                self._replayed.add(u["update_id"])
+        if batch:
+            self._wake()
 
     def _pending(self) -> list[dict]:
         return sorted(self._updates, key=lambda u: u["update_id"])

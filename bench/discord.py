@@ -125,7 +125,7 @@ async def bench(game: str, tables: int, deals: int, scale: float, think: tuple[f
                             await asyncio.sleep(0.1)
                     watcher = asyncio.ensure_future(watch())
                     try:
-                        await asyncio.gather(*(Players(fake, ms, c, tid, seed=i, careful=True, think=think).play(
+                        await asyncio.gather(*(Players(fake, ms, c, tid, store, seed=i, careful=True, think=think).play(
                             lambda tid=tid: done.get(tid, False), timeout=3600)
                             for i, (c, ms, tid) in enumerate(zip(channels, seats, ids))))
                     finally:

@@ -47,6 +47,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bot import tokens  # noqa: E402
 from bot.outgoing import ChatRef, Command, HandMessage, Notice, TableMessage, Toast  # noqa: E402
 from bot.redis_conn import client_for  # noqa: E402
 from bot.i18n import TEXTS, t  # noqa: E402
@@ -54,7 +55,7 @@ from bot.outage import UNAVAILABLE  # noqa: E402
 from bot.store import Store  # noqa: E402
 from bot.table import Table  # noqa: E402
 from tests.redis_servers import Server  # noqa: E402
-from tests.servicekit import (Players, act_buttons, audit, button, hammer, leaks, press,  # noqa: E402
+from tests.servicekit import (Players, act_buttons, audit, button, hammer, leaks, playable, press,  # noqa: E402
                               public_text, say, secrets_of, service, table_msg, user)
 
 GAMES = [("bauer", "short_deck=1 target_brote=1"), ("rams", "target=6"), ("bauerchen", ""),
@@ -162,7 +163,8 @@ async def _worker(url: str, prefix: str, name: str, seed: int, tables: dict[str,
             who = int(data.seats[seat].user.split(":")[1][1:])
             chat = ChatRef("test", tables[table_id])
             hands = [e for e in await svc.handle(Command(chat, user(who), verb="hand")) if isinstance(e, HandMessage)]
-            buttons = act_buttons(hands[0]) if hands else []
+            allowed = playable(data)[1]
+            buttons = [b for b in act_buttons(hands[0]) if tokens.parse(b.token).arg in allowed] if hands else []
             if buttons:
                 count += 1
                 await deliver({"chat": tables[table_id], "user": who, "token": rng.choice(buttons).token,

@@ -121,7 +121,7 @@ async def bench(game: str, deals: int, scale: float, humans: int = 4, think: tup
                     t0 = time.monotonic()
 
                     async def play(table_id: str, users) -> None:
-                        players = Players(tg, users, table_id, seed=len(users) + int(table_id, 36) % 997,
+                        players = Players(tg, users, table_id, store, seed=len(users) + int(table_id, 36) % 997,
                                           careful=True, think=think)
                         async with watching(store, table_id, every=0.2) as latest:
                             await players.play(lambda: latest() is not None and (latest().deals >= deals or

@@ -1,10 +1,11 @@
 """Turn notifications that fit the pace: who gets a notifying hand message, and who wants one.
 
 A platform sends no notification for an edited message, so in slow play the player whose turn
-it is would learn of it only from the reminder, hours later. The rule: when a change passes the
-turn to a person who has not acted at this table for :data:`IDLE_AFTER` seconds, his hand is
-marked :attr:`~bot.outgoing.HandMessage.notify` (posted anew, notifying), once per turn; in
-fast play (everyone acting within that time) hands are edited silently.
+it is would learn of it only from the reminder, hours later (and a hand is not even edited for
+another player's card). The rule: when a change passes the turn to a person who has not acted at
+this table for :data:`IDLE_AFTER` seconds, his hand is sent marked
+:attr:`~bot.outgoing.HandMessage.notify` (posted anew, notifying), once per turn; in fast play
+(everyone acting within that time) nothing is sent to him: the group's table shows whose turn it is.
 
 Each player chooses per chat (``/benachrichtigung`` / ``/notify``): every turn (the default),
 only reminders, or nothing. A choice made in his private chat with the bot is his default for
@@ -13,14 +14,12 @@ every chat where he made none.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-from .outgoing import ChatRef, HandMessage, Outgoing, UserRef
+from .outgoing import ChatRef, UserRef
 from .store import Store
 from .table import Refused, Table
 
-__all__ = ["IDLE_AFTER", "MODES", "EVERY", "REMINDERS", "OFF", "mode_of", "notify_turn", "wanted", "choose",
-           "current"]
+__all__ = ["IDLE_AFTER", "MODES", "EVERY", "REMINDERS", "OFF", "mode_of", "idle_turn", "wants_every_turn",
+           "choose", "current"]
 
 IDLE_AFTER = 120.0
 """A player who has not acted at the table for this many seconds is playing slowly: notify him."""
@@ -42,12 +41,13 @@ def mode_of(args: tuple[str, ...]) -> str | None:
     return _MODE.get(word[:40])
 
 
-def notify_turn(outs: list[Outgoing], table: Table, turn_before: int | None, turn_after: int | None,
-                moved: bool, now: float) -> list[Outgoing]:
-    """Mark the hand of the player who just got the turn as notifying if he has been idle.
+def idle_turn(table: Table, turn_before: int | None, turn_after: int | None, moved: bool, now: float) -> int | None:
+    """The seat of the person who just got the turn after a while away (slow play), else ``None``.
+
+    His hand is not edited for another player's card, so the service posts it anew for him,
+    marked to notify (once per turn: the turn passed with this change).
 
     Args:
-        outs: the change's effects.
         table: the table as saved (``seen`` holds when each person last acted here).
         turn_before: the seat to act before the change.
         turn_after: the seat to act after it.
@@ -55,11 +55,11 @@ def notify_turn(outs: list[Outgoing], table: Table, turn_before: int | None, tur
         now: the change's clock reading.
     """
     if not moved or turn_after is None or turn_after == turn_before:
-        return outs
+        return None
     seat = table.seats[turn_after]
     if not seat.human or seat.computer or now - table.seen.get(seat.user, 0.0) < IDLE_AFTER:
-        return outs
-    return [replace(o, notify=True) if isinstance(o, HandMessage) and o.user.key == seat.user else o for o in outs]
+        return None
+    return turn_after
 
 
 async def current(store: Store, chat: ChatRef, user: UserRef) -> str:
@@ -71,14 +71,9 @@ async def current(store: Store, chat: ChatRef, user: UserRef) -> str:
     return EVERY
 
 
-async def wanted(store: Store, outs: list[Outgoing]) -> list[Outgoing]:
-    """Keep the notify mark only for players who want every turn (the others get a silent edit)."""
-    out: list[Outgoing] = []
-    for o in outs:
-        if isinstance(o, HandMessage) and o.notify and await current(store, o.chat, o.user) != EVERY:
-            o = replace(o, notify=False)
-        out.append(o)
-    return out
+async def wants_every_turn(store: Store, chat: ChatRef, user: UserRef) -> bool:
+    """Whether ``user`` wants a notifying message for every turn at ``chat``'s table (else: silence)."""
+    return await current(store, chat, user) == EVERY
 
 
 async def choose(store: Store, chat: ChatRef, user: UserRef, args: tuple[str, ...]) -> str:

@@ -12,10 +12,10 @@ from functools import lru_cache
 from typing import Any, get_args
 
 import engine
-from engine.actions import Action
-from engine.bauerchen import round_end
-from engine.cards import RANKS, SUITS, card_str
-from engine.state import State
+from engine.actions import PLAY, Action
+from engine.bauerchen import MELD_PARTNER, round_end
+from engine.cards import RANKS, SUITS, card_str, parse_card
+from engine.state import PLAY_PHASE, State
 
 from . import actarg, story, tokens
 from .cardtext import card_label, cards_label, suit_label, suit_name
@@ -377,16 +377,43 @@ def _partner_line(table: Table, seat: int, active: list[bool]) -> str:
 
 
 def hand_signature(state: State | None, seat: int, status: str) -> tuple:
-    """What a hand message shows besides the trick: it is re-sent when this changes."""
+    """Everything a hand message shows: it is re-sent, with its buttons renewed, exactly when this changes.
+
+    In the play phase that is the seat's own cards and the deal around them (trump, who sits out),
+    never the trick or whose turn it is, so another player's card leaves the hand as it is. Before,
+    the seat to act decides on buttons only he is shown, so his turn and his choices belong to it.
+    """
     if state is None:
         return (status,)
-    return (status, state.visible_hand(seat), state.trump, state.phase, state.to_act == seat,
-            state.active[seat])
+    own = (status, state.phase, state.visible_hand(seat), state.trump, tuple(state.active))
+    if state.phase == PLAY_PHASE or state.to_act != seat:
+        return own
+    return own + (tuple(state.legal()),)
 
 
-def hand_message(table: Table, state: State, seat: int, version: int) -> HandMessage:
-    """Seat ``seat``'s private hand: his cards, the legal ones as buttons, his decisions."""
+def _card_actions(hand: list[str], game: str) -> list[Action]:
+    """A play for every card of ``hand`` (sorted), and for Bauerchen a meld for each K and Q whose pair it holds.
+
+    They stay the same while the hand does; a press that is not allowed now is refused with the reason.
+    """
+    cards = [parse_card(c) for c in hand]
+    out = [Action(PLAY, c) for c in cards]
+    if game == "bauerchen":
+        out += [Action(PLAY, c, meld=True) for c in cards if MELD_PARTNER[c] in cards]
+    return out
+
+
+def hand_message(table: Table, state: State, seat: int, version: int, turn: bool = False) -> HandMessage:
+    """Seat ``seat``'s private hand: his cards and his decisions as buttons.
+
+    In the play phase every card is a button all the time, and the hand shows nothing of the trick
+    or whose turn it is (the table message does): it changes only with the seat's own hand (see
+    :func:`hand_signature`). Its buttons carry the version at which it last changed
+    (``Table.hand_at``), so they stay valid while it stays the same. ``turn`` adds "your turn", for a
+    hand posted anew to tell its owner that he is to act.
+    """
     lang, game = table.lang, table.game
+    version = table.hand_version(seat, version)
     view = engine.view(state, seat)
     title_key = "hand_title_private" if table.chat.private else "hand_title"
     title = t(lang, title_key, game=game_name(game, lang), chat=table.chat.title or table.chat.chat_id)
@@ -396,37 +423,27 @@ def hand_message(table: Table, state: State, seat: int, version: int) -> HandMes
     if table.status != "playing":
         lines.append(t(lang, "match_over"))
         return HandMessage(table.user(seat), table.chat, table.id, "\n".join(lines))
-    if game != "rams" and table.n == 4 and view["active"][seat]:
+    active = view["active"][seat]
+    if game != "rams" and table.n == 4 and active:
         lines.append(_partner_line(table, seat, view["active"]))
-    if not view["active"][seat]:
+    if not active:
         lines.append(t(lang, "sitting_out"))
-    if view["trick"]:
-        lines.append(t(lang, "in_trick", cards=", ".join(
-            f"{card_label(e['card'], lang)} ({seat_name(table, e['seat'])})" for e in view["trick"])))
     if view.get("committed") and not view.get("trump"):
         lines.append(t(lang, "committed", suit=suit_label(view["committed"])))
     hand = _sorted_cards(view["hand"], game, view.get("trump"))
-    legal = [_action(tuple(a.items())) for a in view.get("legal", [])]
     mine = view["to_act"] == seat
-    if mine:
+    playing = view["phase"] == PLAY_PHASE
+    if mine and (turn or not playing):
         restriction = view.get("restriction")
         lines.append(hint(lang, restriction) if restriction else t(lang, "your_turn"))
-    elif view["to_act"] is not None:
-        lines.append(t(lang, "wait_for", name=seat_name(table, view["to_act"])))
+    elif playing and hand:
+        lines.append(t(lang, "play_when_your_turn"))
+    elif view["to_act"] is not None and not playing:
+        lines.append(t(lang, "others_decide"))
     lines.append(t(lang, "your_cards", cards=cards_label(hand, lang)) if hand else t(lang, "no_cards"))
-    buttons: list[Button] = []
-    if mine and view["phase"] == "play":
-        plays = {card_str(a.card): a for a in legal if a.kind == "play" and not a.meld}
-        for c in hand:
-            if c in plays:
-                buttons.append(_act_button(table, version, plays[c], view))
-            else:
-                buttons.append(Button(card_label(c, lang) + " ·", _token(table, version, "why", c)))
-        rows = _rows(buttons)
-        extra = [a for a in legal if a.kind != "play" or a.meld]
+    if playing:
+        rows = _rows([_act_button(table, version, a, view) for a in _card_actions(hand, game)])
     else:
-        rows = ()
-        extra = legal if mine else []
-    decisions = [_act_button(table, version, a, view) for a in extra]
-    rows += _rows(decisions, 3)
+        legal = [_action(tuple(a.items())) for a in view.get("legal", [])] if mine else []
+        rows = _rows([_act_button(table, version, a, view) for a in legal], 3)
     return HandMessage(table.user(seat), table.chat, table.id, "\n".join(lines), rows)

@@ -8,10 +8,13 @@ with a fresh view and never applied. A table this process saved last is not load
 change starts from the record it saved, and the compare-and-set proves that it is still current
 (see :class:`_Recent`).
 
-Only buttons whose effect depends on what the presser saw of the deal (engine actions: card plays
-and bids) and the rematch must carry the current version. Lobby and table verbs (start, join,
-leave, computer players, options, "my hand", explanations) are checked against the table as it is
-now, so a press that still makes sense works from a message one or more versions old.
+Only buttons whose effect depends on what the presser saw carry a version that must still hold:
+a card or decision of a hand counts if the hand was rendered as the presser holds it now (its
+buttons carry the version at which it last changed, ``Table.hand_at``: a hand is not edited for
+another player's card), an offer of the table message (doubling, playing alone) and the rematch
+only from the current version. Lobby and table verbs (start, join, leave, computer players,
+options, "my hand") are checked against the table as it is now, so a press that still makes sense
+works from a message one or more versions old.
 """
 
 from __future__ import annotations
@@ -30,7 +33,6 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 import engine
-from engine.cards import parse_card
 from engine.rams import target_of
 from engine.state import State
 
@@ -39,7 +41,7 @@ from . import options as typed_options
 from .computer import LEVEL_OPTION, LEVELS, level_from
 from .i18n import LANGS, Text, game_name, hint_key, supported, t
 from .outage import UNAVAILABLE, Outage
-from .outgoing import ChatRef, Command, JoinLink, Notice, Outgoing, Toast, UserRef
+from .outgoing import ChatRef, Command, HandMessage, JoinLink, Notice, Outgoing, Toast, UserRef
 from .play import Match
 from .settings import Settings, parse_duration
 from .store import Record, Store
@@ -54,11 +56,10 @@ ATTEMPTS = 10
 """How often a change is retried after losing a compare-and-set race."""
 RECENT = 1024
 """How many tables a service remembers as it last saved them (see :class:`_Recent`)."""
-_VERSIONED = frozenset({"act"})
 _PRIVATE_TABLES = 20
 """How many of a user's tables a move typed in the private chat looks at for the one running table."""
 _PAYLOAD = re.compile(r"join-([0-9A-Za-z]{1,16})")
-_HAND_VERBS = frozenset({"act", "why", "hand"})
+_HAND_VERBS = frozenset({"act", "hand"})
 """Buttons of a player's own hand: pressed in the table's chat or in the presser's private chat."""
 _REJECTED = {engine.Code.DEAL_OVER: "deal_over", engine.Code.WRONG_PHASE: "wrong_phase",
              engine.Code.NOT_YOUR_TURN: "not_your_turn"}
@@ -166,9 +167,12 @@ def _log_saved(table: Table, version: int, cmd: Command | None, was: str) -> Non
                    "verb": verb, "status": table.status})
 
 
-def _rejection(rej: engine.Rejected) -> Refused:
+def _rejection(rej: engine.Rejected, action: engine.Action, to_act: str) -> Refused:
+    """The refusal of an engine action the engine rejected; ``to_act`` names who is to act."""
     if rej.code in _REJECTED:
-        return Refused(_REJECTED[rej.code])
+        return Refused(_REJECTED[rej.code], name=to_act)
+    if action.meld and rej.hint != "not_in_hand":  # the hand shows its melds all the time
+        return Refused("hint.meld_lead")
     return Refused(hint_key(rej.hint))
 
 
@@ -366,11 +370,12 @@ class Service:
                 continue
             if ctx.quiet and not reclaimed:
                 if fresh:
-                    return self._answer(ctx, version, before, save=False)
+                    return self._answer(ctx, version, set())
                 cached = None
                 continue
             match.save()
             self._seen(ctx)
+            changed = self._hands_changed(ctx, before, version + 1)
             status = "open" if table.open else "finished"
             entry = {"v": version, "by": cmd.user.key if cmd else "timer", "cmd": self._what(cmd), "moves": match.log}
             data = table.dump()
@@ -383,12 +388,13 @@ class Service:
                 self._recent.put(table_id, Record(version + 1, data, saved.rev), match.state)
                 if self.counts:
                     await self.counts.note(table_id, table.status, now)
-                answer = self._answer(ctx, version + 1, before, save=True)
+                answer = self._answer(ctx, version + 1, changed)
                 metrics.moved(table.game, table.chat.platform, time.perf_counter() - started)
                 _log_saved(table, version + 1, cmd, was)
-                answer = notify.notify_turn(answer, table, turn_before, match.to_act(), bool(match.moves or match.dealt),
-                                            now)
-                return await notify.wanted(self.store, answer)
+                idle = notify.idle_turn(table, turn_before, match.to_act(), bool(match.moves or match.dealt), now)
+                if idle is not None and await notify.wants_every_turn(self.store, table.chat, table.user(idle)):
+                    answer = self._notify_hand(answer, ctx, idle, version + 1)
+                return answer
             if saved.duplicate:
                 _SAVED.set(True)
                 return []
@@ -423,17 +429,43 @@ class Service:
         return True
 
     def _refusal(self, ctx: _Ctx, r: Refused) -> list[Outgoing]:
+        """A toast, and with ``r.fresh`` the message the stale button came from as it is now.
+
+        That message goes alone with the toast: the versions its buttons carry tell the adapter
+        whether the presser's copy is out of date (an edit that would change nothing is not made).
+        """
         table = ctx.table
         metrics.refused(table.game, table.chat.platform, r.key)
         out: list[Outgoing] = [Toast(ctx.user, ctx.cmd.chat, t(table.lang, r.key, **r.params))]
-        if r.fresh:
+        seat = table.seat_of(ctx.user.key)
+        if r.fresh == "table":
             out.append(render.table_message(table, ctx.match.state, ctx.version, ctx.now))
-            seat = table.seat_of(ctx.user.key)
-            if seat is not None and ctx.match.state is not None:
-                out.append(render.hand_message(table, ctx.match.state, seat, ctx.version))
+        elif r.fresh == "hand" and seat is not None and ctx.match.state is not None:
+            out.append(render.hand_message(table, ctx.match.state, seat, ctx.version))
         return out
 
-    def _answer(self, ctx: _Ctx, version: int, before: dict[int, tuple], save: bool) -> list[Outgoing]:
+    @staticmethod
+    def _hands_changed(ctx: _Ctx, before: dict[int, tuple], version: int) -> set[int]:
+        """The people whose hand message changes with the save of ``version`` (noted in ``Table.hand_at``)."""
+        table, state = ctx.table, ctx.match.state
+        if state is None or table.status == "lobby":
+            return set()
+        changed = {seat for seat in table.humans()
+                   if before.get(seat) != render.hand_signature(state, seat, table.status)}
+        for seat in changed:
+            table.hand_changed(seat, version)
+        return changed
+
+    @staticmethod
+    def _notify_hand(answer: list[Outgoing], ctx: _Ctx, seat: int, version: int) -> list[Outgoing]:
+        """``answer`` with the hand of ``seat``, whose turn it is after a while away, posted anew to notify him."""
+        user = ctx.table.user(seat)
+        hand = render.hand_message(ctx.table, ctx.match.state, seat, version, turn=True)
+        return [o for o in answer if not (isinstance(o, HandMessage) and o.user.key == user.key)] + \
+            [replace(hand, notify=True)]
+
+    def _answer(self, ctx: _Ctx, version: int, changed: set[int]) -> list[Outgoing]:
+        """The table message (unless the command keeps it), the hands that changed or were asked for, the results."""
         table, state = ctx.table, ctx.match.state
         out: list[Outgoing] = []
         news = ctx.match.news
@@ -441,11 +473,8 @@ class Service:
             message = render.table_message(table, state, version, ctx.now, news)
             out.append(replace(message, repost=True) if ctx.repost else message)
         if state is not None and table.status != "lobby":
-            to_act = ctx.match.to_act()
             for seat in table.humans():
-                changed = save and (before.get(seat) != render.hand_signature(state, seat, table.status)
-                                    or seat == to_act)
-                if changed or seat in ctx.hands:
+                if seat in changed or seat in ctx.hands:
                     out.append(render.hand_message(table, state, seat, version))
         out += [Notice(table.chat, render.result_text(table, ev["record"], ev["no"]), table_id=table.id, result=True)
                 for ev in news if ev["type"] == "deal_over"]
@@ -824,7 +853,8 @@ class Service:
         try:
             ctx.match.act(seat, action, ctx.user.key)
         except engine.Rejected as rej:
-            raise _rejection(rej) from None
+            seat = ctx.match.to_act()
+            raise _rejection(rej, action, render.seat_name(ctx.table, seat) if seat is not None else "–") from None
         players.play_computers(ctx.match)
 
     def _typed_action(self, ctx: _Ctx, parsed: textcmd.Parsed) -> None:
@@ -862,17 +892,9 @@ class Service:
     def _pressed(self, ctx: _Ctx, tok: tokens.Token, reachable: bool) -> None:
         table, verb = ctx.table, tok.verb
         self._check_chat(ctx, verb)
-        if verb in _VERSIONED and tok.version != ctx.version:
-            if tok.version > ctx.version:
-                raise Refused("forged")
-            raise Refused("already_played", fresh=True)
         if verb == "act":
-            action = actarg.decode(tok.arg)
-            if action is None:
-                raise Refused("forged")
-            self._act(ctx, ctx.seat(), action)
-        elif verb == "why":
-            self._why(ctx, tok.arg)
+            seat, action = self._pressed_action(ctx, tok)
+            self._act(ctx, seat, action)
         elif verb == "hand":
             self._hand(ctx)
         elif verb == "join":
@@ -896,23 +918,24 @@ class Service:
         else:
             raise Refused("forged")
 
-    def _why(self, ctx: _Ctx, arg: str) -> None:
+    @staticmethod
+    def _pressed_action(ctx: _Ctx, tok: tokens.Token) -> tuple[int, engine.Action]:
+        """The presser's seat and the action of his ``act`` button, if it still shows what he holds.
+
+        A card or decision of his hand counts from the version at which the hand last changed on
+        (a second tap on the hand his card left is refused); an offer of the table message only from
+        the current table, whose words ("double", "double back") change with every call.
+        """
+        if tok.version > ctx.version:
+            raise Refused("forged")
+        action = actarg.decode(tok.arg)
+        if action is None:
+            raise Refused("forged")
         seat = ctx.seat()
-        try:
-            card = parse_card(arg)
-        except ValueError:
-            raise Refused("forged") from None
-        match = ctx.match
-        if not match.running:
-            raise Refused("not_started" if ctx.table.status == "lobby" else "deal_over")
-        state = match.state
-        if state.to_act != seat:
-            raise Refused("not_your_turn")
-        if not state.visible_hand(seat) >> card & 1:
-            raise Refused(hint_key("not_in_hand"))
-        if any(a.kind == "play" and a.card == card for a in engine.legal_actions(state)):
-            raise Refused("hint.free")
-        raise Refused(hint_key(state.restriction()))
+        offer = action.kind in render.OFFER_KINDS
+        if tok.version < (ctx.version if offer else ctx.table.hand_since(seat)):
+            raise Refused("already_played", fresh="table" if offer else "hand")
+        return seat, action
 
     def _option_button(self, ctx: _Ctx, verb: str, arg: str) -> None:
         table = ctx.table

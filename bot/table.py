@@ -24,10 +24,11 @@ Level = Literal["leicht", "normal", "stark"]
 class Refused(Exception):
     """A command that is not allowed now: ``key`` names the player's message in :mod:`bot.i18n`.
 
-    ``fresh`` asks the service to send the presser a fresh view with the message (stale buttons).
+    ``fresh`` names what the presser of a stale button is shown anew with the message, if his copy
+    is out of date: ``"hand"`` or ``"table"`` (``""``: nothing).
     """
 
-    def __init__(self, key: str, fresh: bool = False, **params: Any) -> None:
+    def __init__(self, key: str, fresh: str = "", **params: Any) -> None:
         super().__init__(key)
         self.key = key
         self.fresh = fresh
@@ -83,7 +84,8 @@ class Table(BaseModel):
     ``remind`` and ``auto`` are the turn timers in seconds (``None``: off), ``since`` is when
     the seat to act got its turn, ``rematched`` whether the rematch was started.
     ``seen`` holds when each seated person last acted at the table (user key: epoch seconds),
-    ``pace`` the chosen :mod:`bot.pace` preset (empty: the bot's default timers).
+    ``pace`` the chosen :mod:`bot.pace` preset (empty: the bot's default timers). ``hand_at`` holds
+    for each seat the version at which his hand message last changed (empty: not kept yet).
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -115,6 +117,7 @@ class Table(BaseModel):
     """The level of computer players added without one, and of the computer playing for a person."""
     seen: dict[str, float] = Field(default_factory=dict)
     pace: str = ""
+    hand_at: list[int] = Field(default_factory=list)
 
     # ----------------------------------------------------------- JSON
     def dump(self) -> str:
@@ -155,6 +158,21 @@ class Table(BaseModel):
     def is_opener(self, user_key: str) -> bool:
         """Whether ``user_key`` opened this table and still sits at it (who left has no opener powers)."""
         return user_key == self.opener and self.seat_of(user_key) is not None
+
+    # ----------------------------------------------------------- hands
+    def hand_version(self, seat: int, version: int) -> int:
+        """The version the buttons of ``seat``'s hand carry at table ``version``: when the hand last changed."""
+        return min(self.hand_at[seat], version) if seat < len(self.hand_at) else version
+
+    def hand_since(self, seat: int) -> int:
+        """The oldest version a button of ``seat``'s hand may carry to count: older ones show another hand."""
+        return self.hand_at[seat] if seat < len(self.hand_at) else 0
+
+    def hand_changed(self, seat: int, version: int) -> None:
+        """Note that ``seat``'s hand message changes at ``version`` (its older buttons are stale from now on)."""
+        if len(self.hand_at) != self.n:
+            self.hand_at = [0] * self.n
+        self.hand_at[seat] = version
 
     # ----------------------------------------------------------- lobby
     def _lobby(self) -> None:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import time
+from collections.abc import Callable
 
 import engine
 from bot import actarg, render, tokens
@@ -91,6 +93,54 @@ def typed(action: Action) -> str:
     return words[action.kind]
 
 
+def playable(table: Table | None) -> tuple[str | None, frozenset[str]]:
+    """The user key of the person to act at ``table`` (``None``: nobody, or a computer) and the action
+    args of the buttons he may press now: what a person who knows the rules sees on the table."""
+    state = engine.from_json(table.state) if table and table.status == "playing" and table.state else None
+    seat = state.to_act if state else None
+    if seat is None or table.seats[seat].computer:
+        return None, frozenset()
+    return table.seats[seat].user, frozenset(actarg.encode(a) for a in engine.legal_actions(state))
+
+
+class TurnWatch:
+    """What a person who knows the rules reads off a table as it goes: whose turn it is and what he may do.
+
+    Read from the store (as a person reads the group's table message and knows which cards he may
+    play); :meth:`run` keeps it current for simulated people who press buttons.
+    """
+
+    def __init__(self, store: Store, table_id: str):
+        self.store = store
+        self.table_id = table_id
+        self.version = -1
+        self.to_act: str | None = None
+        self.since = 0
+        self.allowed: frozenset[str] = frozenset()
+
+    async def look(self) -> None:
+        """Read the table once: its version, the user key of the person to act, the version his hand's
+        buttons carry at least (:meth:`Table.hand_since`) and the action args he may press."""
+        loaded = await self.store.load(self.table_id)
+        table = Table.load(loaded[1]) if loaded else None
+        self.to_act, self.allowed = playable(table)
+        self.since = table.hand_since(table.seat_of(self.to_act)) if self.to_act else 0
+        self.version = loaded[0] if loaded else -1
+
+    async def run(self, every: float = 0.02, changed: Callable[[], None] = lambda: None) -> None:
+        """Look again and again (until cancelled); ``changed()`` after each look that found a new version."""
+        while True:
+            seen = self.version
+            await self.look()
+            if self.version != seen:
+                changed()
+            await asyncio.sleep(every)
+
+    def turn_of(self, user_id: object) -> bool:
+        """Whether the person with platform id ``user_id`` is to act."""
+        return self.to_act is not None and self.to_act.partition(":")[2] == str(user_id)
+
+
 class Players:
     """Scripted people at one table: each keeps the last hand he was sent and presses its buttons."""
 
@@ -119,18 +169,30 @@ class Players:
         """Hand a command to the service and remember what came back."""
         return self.take(await self.svc.handle(cmd))
 
-    def to_act(self) -> tuple[UserRef, object] | None:
-        """The player who holds action buttons, with one of them chosen at random."""
-        for key, hand in self.hands.items():
-            buttons = act_buttons(hand)
-            if buttons:
-                return self.users[key], self.rng.choice(buttons)
-        return None
+    async def to_act(self) -> tuple[UserRef, object] | None:
+        """The person to act with a button he may press now, chosen at random: a card or decision of the
+        last hand he was sent, or an offer of the table message (he knows the rules and sees the table)."""
+        shown = [self.table] if self.table else list(self.hands.values())
+        if not shown:
+            return None
+        loaded = await self.svc.store.load(shown[0].table_id)
+        table = Table.load(loaded[1]) if loaded else None
+        if table is None or table.status != "playing" or not table.state:
+            return None
+        state = engine.from_json(table.state)
+        seat = state.to_act
+        if seat is None or table.seats[seat].computer or table.seats[seat].user not in self.hands:
+            return None
+        key = table.seats[seat].user
+        legal = set(engine.legal_actions(state))
+        buttons = [b for b in act_buttons(self.hands[key]) + (act_buttons(self.table) if self.table else [])
+                   if actarg.decode(tokens.parse(b.token).arg) in legal]
+        return (self.users[key], self.rng.choice(buttons)) if buttons else None
 
     async def step(self) -> list:
         """One move by the player to act (a pressed button, or the same action typed), or a tick of the
         turn timers while the computers are to act (they play one deal per command)."""
-        mover = self.to_act()
+        mover = await self.to_act()
         if mover is None:
             return self.take(await self.svc.tick())
         u, b = mover
@@ -177,9 +239,8 @@ async def audit(store: Store, table_id: str) -> dict:
 
 async def hammer(svc: Service, store: Store, chat_of: dict[str, ChatRef], users: list[UserRef], seed: int,
                  max_presses: int = 100_000) -> dict:
-    """Every user of every table as a task of its own: ask for the hand, press a legal button (sometimes
-    twice, sometimes an old one) until the tables are finished. Returns what was applied and refused."""
-    import asyncio
+    """Every user of every table as a task of its own: at his turn ask for the hand, press a legal button
+    (sometimes twice, sometimes an old one) until the tables are finished. Returns what was applied and refused."""
 
     counts = {"applied": 0, "refused": 0, "presses": 0}
 
@@ -190,8 +251,9 @@ async def hammer(svc: Service, store: Store, chat_of: dict[str, ChatRef], users:
             loaded = await store.load(table_id)
             if loaded is None or Table.load(loaded[1]).status != "playing":
                 return
-            hands = of(await svc.handle(Command(chat, u, verb="hand")), HandMessage)
-            buttons = act_buttons(hands[0]) if hands else []
+            to_act, allowed = playable(Table.load(loaded[1]))
+            hands = of(await svc.handle(Command(chat, u, verb="hand")), HandMessage) if to_act == u.key else []
+            buttons = [b for b in act_buttons(hands[0]) if tokens.parse(b.token).arg in allowed] if hands else []
             if not buttons:
                 await asyncio.sleep(0.001 * rng.random())
                 continue

@@ -23,6 +23,7 @@ from bot.settings import load_settings
 from bot.store import Store
 from bot.table import Table
 from tests.redis_servers import Server, skip_unless_installed
+from tests.servicekit import TurnWatch
 from tests.transcript import assert_log_sound
 from tests.fake_discord import FakeDiscord, Member
 from tests.fake_discord.harness import (FAST, Players, fake_for, hand_of, open_table, press, press_verb, running_bot,
@@ -94,7 +95,7 @@ async def test_a_whole_bauerchen_match_in_a_channel(store, redis, key_prefix):
         async with running_bot(fake, store, redis, key_prefix):
             assert {c["name"] for c in fake.commands[None]} >= {"new", "join", "hand", "language"}
             tid = await open_table(fake, CHANNEL, members[0], members[1:], "bauerchen")
-            await Players(fake, members, CHANNEL, tid, seed=3).play(finished(fake, tid))
+            await Players(fake, members, CHANNEL, tid, store, seed=3).play(finished(fake, tid))
             table = await assert_final_table(fake, store, tid)
         assert_hands_private(fake, table)
         await assert_log_sound(store, table, "discord")
@@ -112,7 +113,7 @@ async def test_a_whole_rams_game_of_five_one_of_them_with_closed_dms(store, redi
         emil = members[4]
         async with running_bot(fake, store, redis, key_prefix):
             tid = await open_table(fake, CHANNEL, members[0], members[1:], "rams", players=5, target=7)
-            await Players(fake, members, CHANNEL, tid, seed=5).play(finished(fake, tid))
+            await Players(fake, members, CHANNEL, tid, store, seed=5).play(finished(fake, tid))
             table = await assert_final_table(fake, store, tid)
         assert_hands_private(fake, table)
         await assert_log_sound(store, table, "discord")
@@ -141,13 +142,17 @@ async def test_presses_that_must_not_count_are_refused_privately(store, redis, k
             assert answer["data"]["flags"] & 64 and answer["data"]["content"].startswith("No table"), answer
             tid = await open_table(fake, CHANNEL, players[0], players[1:], "bauerchen")
 
-            def to_act():
+            watch = TurnWatch(store, tid)
+
+            def to_act():  # the player to act, his hand (once it is current) and a card he may play
                 for m in players:
                     hand = hand_of(fake, m, CHANNEL, tid)
-                    acts = [t for t in table_tokens(hand, tid) if t.verb == "act"]
-                    if acts:
+                    acts = [t for t in table_tokens(hand, tid) if t.verb == "act" and t.arg in watch.allowed
+                            and t.version >= watch.since]
+                    if watch.turn_of(m.id) and acts:
                         return m, hand, str(acts[0])
                 return None
+            looking = asyncio.ensure_future(watch.run(changed=fake.touch))
             who, hand, act = await fake.wait_for(to_act, what="a player to act")
             other = next(m for m in players if m is not who)
             before = (await store.load(tid))[0]
@@ -183,6 +188,7 @@ async def test_presses_that_must_not_count_are_refused_privately(store, redis, k
                                 hand_of(fake, nxt, CHANNEL, tid).content != shown,
                                 what="his hand updated the usual way")
             assert (await store.load(tid))[0] == before + 2
+            looking.cancel()
         assert not [m for m in fake.messages.values() if m.for_user is None and m.channel_id == CHANNEL
                     and any(t.verb in ("why",) for t in map(tokens.parse, m.custom_ids()) if t)]
 
@@ -193,16 +199,16 @@ async def test_a_restart_in_the_middle_keeps_old_buttons_working(store, redis, k
         async with running_bot(fake, store, redis, key_prefix):
             tid = await open_table(fake, CHANNEL, members[0], members[1:], "bauerchen")
             start = version(fake, CHANNEL, tid)
-            await Players(fake, members, CHANNEL, tid, seed=7).play(lambda: version(fake, CHANNEL, tid) >= start + 6)
+            await Players(fake, members, CHANNEL, tid, store, seed=7).play(lambda: version(fake, CHANNEL, tid) >= start + 6)
         old = table_message(fake, CHANNEL, tid)
         old.too_old = True  # Discord refuses more edits of it (30046): the table is posted anew
         async with running_bot(fake, store, redis, key_prefix):  # a new client and service, the same Redis
-            await Players(fake, members, CHANNEL, tid, seed=8).play(
+            await Players(fake, members, CHANNEL, tid, store, seed=8).play(
                 lambda: table_message(fake, CHANNEL, tid).id != old.id)
             await fake.wait_for(lambda: old.deleted, what="the old table message replaced")
             current = table_message(fake, CHANNEL, tid)
             current.deleted = True  # someone deleted it (10008): posted anew as well
-            await Players(fake, members, CHANNEL, tid, seed=9).play(finished(fake, tid))
+            await Players(fake, members, CHANNEL, tid, store, seed=9).play(finished(fake, tid))
             table = await assert_final_table(fake, store, tid)
         assert_hands_private(fake, table)
         await assert_log_sound(store, table, "discord")
@@ -244,7 +250,7 @@ async def test_two_processes_split_the_shards_and_share_redis(store, redis, key_
             assert len([c for c in fake.calls if c.route.endswith("/commands")]) == 1, "only shard 0 syncs"
             tids = await asyncio.gather(*(open_table(fake, room, people[s][0], people[s][1:], "bauerchen")
                                           for s, room in rooms.items()))
-            await asyncio.gather(*(Players(fake, people[s], room, tid, seed=11).play(finished_in(fake, room, tid))
+            await asyncio.gather(*(Players(fake, people[s], room, tid, store, seed=11).play(finished_in(fake, room, tid))
                                    for (s, room), tid in zip(rooms.items(), tids)))
             for tid in tids:
                 _, table = await stored(store, tid)

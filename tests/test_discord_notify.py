@@ -9,8 +9,8 @@ import time
 
 from bot.service import Service
 from bot.settings import load_settings
-from bot.table import Table
-from tests.fake_discord.harness import fake_for, FAST, hand_of, open_table, press, running_bot, table_tokens
+from tests.servicekit import TurnWatch
+from tests.fake_discord.harness import fake_for, FAST, hand_of, open_table, press, running_bot, table_tokens, version
 
 GUILD = 82_000_000_000_000_000
 CHANNEL = 82_000_000_000_000_100
@@ -27,28 +27,30 @@ async def test_a_slow_turn_is_a_new_dm_and_a_fast_one_an_edit(store, redis, key_
         async with running_bot(fake, store, redis, key_prefix, service=service) as bot:
             tid = await open_table(fake, CHANNEL, members[0], members[1:], "bauer")
 
-            async def to_act():
-                version, data = await store.load(tid)
-                table = Table.load(data)
-                return version, by_key[table.seats[table.state["to_act"]].user]
+            watch = TurnWatch(store, tid)
 
-            async def hand_for(version, member):
+            async def to_act():
+                await watch.look()
+                return watch.since, by_key[watch.to_act], watch.allowed
+
+            async def hand_for(since, member, allowed=None):
                 def ready():
                     m = hand_of(fake, member, CHANNEL, tid)
-                    acts = [t for t in table_tokens(m, tid) if t.verb == "act" and t.version == version] if m else []
+                    acts = [t for t in table_tokens(m, tid) if t.verb == "act" and t.version >= since
+                            and (allowed is None or t.arg in allowed)] if m else []
                     return (m, acts[0]) if acts else None
-                return await fake.wait_for(ready, what=f"{member.name}'s hand at version {version}")
+                return await fake.wait_for(ready, what=f"{member.name}'s hand of version {since}")
 
             async def move(step: float) -> tuple[str, str, list[int]]:
                 """The player to act presses a card after ``step`` seconds; who, who is next, new DMs."""
-                version, member = await to_act()
-                message, token = await hand_for(version, member)
-                since = time.monotonic()
+                valid, member, allowed = await to_act()
+                message, token = await hand_for(valid, member, allowed)
+                since, shown = time.monotonic(), version(fake, CHANNEL, tid)
                 now[0] += step
                 await press(fake, member, message, str(token))
-                version, nxt = await to_act()
-                await hand_for(version, nxt)
-                await bot.idle()
+                await fake.wait_for(lambda: version(fake, CHANNEL, tid) > shown, what="the table to show the move")
+                await bot.idle()  # what the move sent was queued with the table message
+                _, nxt, _ = await to_act()
                 dm_channels = {c: u for u, c in fake.dm_of.items()}
                 posts = [dm_channels[c.channel] for c in fake.rest_calls(since)
                          if c.method == "POST" and c.channel in dm_channels and c.status == 200]

@@ -20,7 +20,7 @@ async def next_press(players: Players) -> Command:
     """The press of the player to act (his hand asked for first)."""
     for key in players.users:
         await players.send(Command(players.chat, players.users[key], verb="hand"))
-    u, b = players.to_act()
+    u, b = await players.to_act()
     return press(players.chat, u, b.token)
 
 
@@ -74,7 +74,7 @@ async def test_a_cached_record_never_overwrites_a_move_redis_lost_and_another_pr
     await redis.rpop(log_key)  # ... with its log entry
     players_b = Players(b, GROUP, list(players.users.values()), seed=5)
     assert not of(await b.handle(await next_press(players_b)), Toast)
-    u, pressed = players.to_act()  # a button A showed after its own (lost) move: legal in A's cached record
+    u, pressed = await players.to_act()  # a button A showed after its own (lost) move: legal in A's cached record
     await a.handle(press(GROUP, u, pressed.token))
     await audit(store, table_id)
 

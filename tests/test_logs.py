@@ -65,7 +65,7 @@ async def test_a_whole_deal_logs_no_card_no_token_no_secret(root_logging, store,
                                                   if (t := tokens.parse(b.get("callback_data", "")))), None),
                                     what="her hand")
             async with watching(store, tid) as latest:
-                await Players(tg, [anna], tid, seed=5).play(lambda: latest() and latest().deals >= 1, timeout=60)
+                await Players(tg, [anna], tid, store, seed=5).play(lambda: latest() and latest().deals >= 1, timeout=60)
             anna.send(None, "/hand")
             anna.send(None, "/spiel AS")
             await tg.drained()

@@ -33,9 +33,9 @@ async def test_fast_play_edits_silently_and_slow_play_notifies_once_per_turn(sto
         assert notifying(await players.step()) == []
     for _ in range(12):  # every move takes ten minutes: the next player has been away that long
         now[0] += 600
-        before = players.to_act()[0]
+        before = (await players.to_act())[0]
         effects = await players.step()
-        after = players.to_act()
+        after = await players.to_act()
         marked = notifying(effects)
         if after is None or after[0].key == before.key:
             assert marked == []
@@ -48,7 +48,7 @@ async def test_nothing_new_for_the_player_to_act_notifies_nobody(store):
     now = [T0]
     svc, players, users = await four_at_bauer(store, now)
     now[0] += 3600
-    u, _ = players.to_act()
+    u, _ = await players.to_act()
     effects = await players.send(say(GROUP, u, "hand"))
     assert notifying(effects) == [], "asking for the hand is not a new turn"
 

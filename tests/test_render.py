@@ -10,7 +10,7 @@ import pytest
 import engine
 from bot import actarg, tokens
 from bot.outgoing import ChatRef
-from bot.render import ago, deal_line, hand_message, summary, table_message
+from bot.render import OFFER_KINDS, ago, deal_line, hand_message, hand_signature, summary, table_message
 from bot.simulate import random_deal
 from bot.table import Seat, Table
 from engine.actions import Action
@@ -52,6 +52,10 @@ def test_lobby_option_buttons():
     assert "die_letzte: an" in labels and "trump_after_cards: 2" in labels and labels[-1] == "Fertig"
 
 
+def pressed(message) -> set:
+    return {actarg.decode(tokens.parse(b.token).arg) for b in all_buttons(message) if ":act:" in b.token}
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_play_messages_every_game(game):
     rng = random.Random(1)
@@ -64,16 +68,45 @@ def test_play_messages_every_game(game):
         msg = table_message(table, state, 9, 0)
         assert "ist dran" in msg.text and msg.buttons[0][0].label == "Meine Karten"
         seat = state.to_act
-        hand = hand_message(table, state, seat, 9)
-        assert hand.user.user_id == f"u{seat}" and "Deine Karten" in hand.text
         legal = engine.legal_actions(state)
-        pressed = {actarg.decode(tokens.parse(b.token).arg) for b in all_buttons(hand) if ":act:" in b.token}
-        assert pressed == set(legal)
-        dimmed = [b for b in all_buttons(hand) if ":why:" in b.token]
-        assert all(b.label.endswith(" ·") for b in dimmed)
-        other = hand_message(table, state, (seat + 1) % 4, 9)
-        assert not [b for b in all_buttons(other) if ":act:" in b.token]
+        for s in range(4):
+            hand = hand_message(table, state, s, 9)
+            assert hand.user.user_id == f"u{s}" and ("Deine Karten" in hand.text or "Keine Karten" in hand.text)
+            assert "Im Stich" not in hand.text, "the table shows the trick"
+            assert ("ist dran" in hand.text) == (s == seat and state.phase != "play"), "and whose turn it is"
+            cards = {Action("play", c) for c in range(36) if state.visible_hand(s) >> c & 1}
+            if state.phase == "play":
+                assert {a for a in pressed(hand) if not a.meld} == cards, "every card, at every turn"
+                own = {a for a in legal if a.kind not in OFFER_KINDS} if s == seat else set()
+                assert own <= pressed(hand), "a card or meld he may play now is a button of his hand"
+            else:
+                assert pressed(hand) == (set(legal) if s == seat else set()), "a decision only for whoever decides"
         state, _ = engine.apply(state, seat, rng.choice(legal))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_hand_renders_the_same_while_its_signature_does(game):
+    """Another player's card does not change a hand in the play phase, and whatever changes it is in its signature."""
+    rng = random.Random(3)
+    table = make_table(game, status="playing")
+    state = engine.new_match(game, rng, 4)
+    others_kept = 0
+    for _ in range(400):
+        if engine.is_over(state):
+            if engine.match_over(state):
+                break
+            state = engine.next_deal(state, rng)
+        seat = state.to_act
+        before = [(hand_signature(state, s, "playing"), hand_message(table, state, s, 9)) for s in range(4)]
+        after_state, _ = engine.apply(state, seat, rng.choice(engine.legal_actions(state)))
+        for s in range(4):
+            if hand_signature(after_state, s, "playing") == before[s][0]:
+                assert hand_message(table, after_state, s, 9) == before[s][1]
+                others_kept += state.phase == after_state.phase == "play" and s != seat
+            elif state.phase == after_state.phase == "play" and s != seat:
+                assert not after_state.active[s] or after_state.active != state.active, "only his own cards change it"
+        state = after_state
+    assert others_kept > 50
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -9,12 +9,12 @@ import pytest
 from engine.cards import card_str, cards_in
 import redis.asyncio as aioredis
 
-from bot import tokens
+from bot import actarg, tokens
 from bot.outgoing import HandMessage, JoinLink, Notice, TableMessage, Toast
 from bot.service import join_payload
 from bot.store import Store
 from bot.table import Table
-from tests.servicekit import (GROUP, Players, audit, button, of, press, private, say, service,
+from tests.servicekit import (GROUP, Players, act_buttons, audit, button, of, press, private, say, service,
                               table_msg, user)
 
 GAMES = ["bauernstoss", "alter_schafkopf", "bauerchen", "bauer", "rams"]
@@ -139,16 +139,20 @@ async def test_bad_input_gets_a_clear_message_and_changes_nothing(store):
     anna, ben, cleo, dora, emil = (user(i) for i in range(5))
     # play until a human must follow suit, to have a restricted card at hand
     for _ in range(500):
-        mover, b = players.to_act()
+        mover, b = await players.to_act()
         hand = players.hands[mover.key]
-        if any(":why:" in bt.token for row in hand.buttons for bt in row):
+        state = engine.from_json(Table.load((await store.load(table_id))[1]).state)
+        barred = [bt for bt in act_buttons(hand) if actarg.decode(tokens.parse(bt.token).arg)
+                  not in engine.legal_actions(state)]
+        if barred:
             break
         await players.step()
     before = await store.load(table_id)
     others = [u for u in (anna, ben, cleo, dora) if u.key != mover.key]
     cases = [
         (press(GROUP, emil, b.token), "Du sitzt nicht an diesem Tisch."),
-        (press(GROUP, others[0], b.token), "Du bist nicht dran."),
+        (press(GROUP, others[0], act_buttons(players.hands[others[0].key])[0].token),
+         f"Du bist nicht dran, {mover.name} ist am Zug."),
         (press(GROUP, mover, "st1:nope"), "Dieser Knopf gilt nicht."),
         (press(GROUP, mover, tokens.make(table_id, before[0], "act", "zz.JC")), "Dieser Knopf gilt nicht."),
         (press(GROUP, mover, tokens.make(table_id, before[0] + 5, "act", "pl.JC")), "Dieser Knopf gilt nicht."),
@@ -170,15 +174,14 @@ async def test_bad_input_gets_a_clear_message_and_changes_nothing(store):
     for cmd, message in cases:
         effects = await svc.handle(cmd)
         assert of(effects, Toast) and of(effects, Toast)[0].text == message, (cmd, effects)
+        assert not of(effects, TableMessage) and not of(effects, HandMessage), "a refusal sends no message anew"
         await assert_unchanged(store, table_id, before)
-    # a dimmed card explains itself, a card not in hand is refused
-    dimmed = [bt for row in hand.buttons for bt in row if ":why:" in bt.token]
-    assert dimmed
-    for bt in dimmed:
-        toast = of(await svc.handle(press(GROUP, mover, bt.token)), Toast)[0]
-        assert toast.text in ("Farbe bekennen: du musst bedienen.", "Du musst stechen.", "Du musst überstechen.")
-    elsewhere = next(c for c in ("JC", "JS", "JH", "JD", "AC", "AS") if f":why:{c}" not in str(hand.buttons)
-                     and f".{c}" not in str(hand.buttons))
+    # a card he may not play now is refused with the reason, and nothing is sent anew
+    for bt in barred:
+        effects = await svc.handle(press(GROUP, mover, bt.token))
+        assert [e.text for e in effects] in (["Farbe bekennen: du musst bedienen."], ["Du musst stechen."],
+                                              ["Du musst überstechen."], ["Melden geht nur, wenn du ausspielst."])
+    elsewhere = next(c for c in ("JC", "JS", "JH", "JD", "AC", "AS") if f".{c}" not in str(hand.buttons))
     toast = of(await svc.handle(press(GROUP, mover, tokens.make(table_id, before[0], "act", f"pl.{elsewhere}"))), Toast)
     assert toast[0].text == "Die Karte hast du nicht."
     await assert_unchanged(store, table_id, before)
@@ -187,7 +190,9 @@ async def test_bad_input_gets_a_clear_message_and_changes_nothing(store):
     assert not of(first, Toast)
     again = await svc.handle(press(GROUP, mover, b.token))
     assert of(again, Toast)[0].text == "Schon gespielt."
-    assert of(again, TableMessage) and of(again, HandMessage)[0].user == mover
+    assert not of(again, TableMessage), "the table message was not pressed"
+    (fresh,) = of(again, HandMessage)
+    assert fresh.user == mover and fresh in of(first, HandMessage), "his hand as the card left it, nothing new"
     counts = await audit(store, table_id)
     assert counts["saves"] == before[0]
 
@@ -208,7 +213,7 @@ async def test_new_table_refusals(store):
 async def test_redelivered_update_is_applied_once(store):
     svc = service(store, seed=2)
     players, table_id = await open_group_table(svc, "bauer", humans=4)
-    u, b = players.to_act()
+    u, b = await players.to_act()
     version = (await store.load(table_id))[0]
     assert await svc.handle(press(GROUP, u, b.token, update="777"))
     assert await svc.handle(press(GROUP, u, b.token, update="777")) == []
@@ -248,7 +253,7 @@ async def test_a_stale_press_gets_the_current_table_from_either_process(store):
     first, second = service(store, seed=5), service(store, seed=6)
     players, table_id = await open_group_table(first, "bauer", humans=4)
     await players.step()
-    u, b = players.to_act()
+    u, b = await players.to_act()
     await players.send(press(GROUP, u, b.token))
     version = (await store.load(table_id))[0]
     for svc in (first, second, first):
@@ -257,7 +262,7 @@ async def test_a_stale_press_gets_the_current_table_from_either_process(store):
         assert tokens.parse(table_msg(effects).buttons[0][0].token).version == version
     players.svc = second
     await players.step()  # the other process moves on ...
-    u, b = players.to_act()
+    u, b = await players.to_act()
     players.svc = first  # ... and the first one, whose memory is one move behind, takes the next press
     assert not of(await players.send(press(GROUP, u, b.token)), Toast)
     assert (await store.load(table_id))[0] == version + 2

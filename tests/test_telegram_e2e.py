@@ -27,9 +27,9 @@ from bot.settings import load_settings
 from bot.table import Table
 from tests.transcript import assert_log_sound, assert_results_told, story_lines
 from tests.fake_telegram import FakeTelegram, FakeUser
-from tests.servicekit import typed as typed_move
+from tests.servicekit import TurnWatch, typed as typed_move
 from tests.fake_telegram.harness import (FAST, PATIENCE, Players, alive, fake_for, newest, open_table, press_verb,
-                                         running_bot, terminate, tuning_env, version, watching)
+                                         running_bot, table_tokens, terminate, tuning_env, version, watching)
 
 ROOT = Path(__file__).resolve().parents[1]
 GROUP = -100123
@@ -109,7 +109,7 @@ async def test_a_whole_bauerchen_match_in_a_group(store, redis, key_prefix):
             _, table = await stored(store, tid)
             assert table.seat_of("telegram:13") is not None
             await press_verb(tg, anna, GROUP, tid, "start")
-            players = Players(tg, [anna, ben, cleo, dora], tid, seed=7)
+            players = Players(tg, [anna, ben, cleo, dora], tid, store, seed=7)
             await players.play(finished(tg, GROUP, tid), timeout=240)
             table = await assert_final_table(tg, store, tid, GROUP)
             assert_hands_private(tg, table, GROUP)
@@ -151,7 +151,7 @@ async def test_a_whole_rams_game_in_a_forum_topic_with_a_computer_player(store, 
         users = [tg.user(21 + i, n, language_code="en", started=True) for i, n in enumerate(["Urs", "Vreni", "Walter"])]
         async with running_bot(tg, store, redis, key_prefix):
             tid = await open_table(tg, GROUP, users[0], users[1:], "rams", command="/new", thread=TOPIC, computers=1)
-            await Players(tg, users, tid, seed=3).play(finished(tg, GROUP, tid), timeout=240)
+            await Players(tg, users, tid, store, seed=3).play(finished(tg, GROUP, tid), timeout=240)
             table = await assert_final_table(tg, store, tid, GROUP)
             assert_hands_private(tg, table, GROUP)
             await assert_log_sound(store, table, "telegram")
@@ -172,7 +172,7 @@ async def test_a_solo_table_in_the_private_chat_starts_against_the_computer(stor
             _, table = await stored(store, tid)
             assert table.status == "playing" and sum(s.bot for s in table.seats) == 3
             async with watching(store, tid) as latest:
-                await Players(tg, [anna], tid, seed=5).play(lambda: latest() and latest().deals >= 1, timeout=60)
+                await Players(tg, [anna], tid, store, seed=5).play(lambda: latest() and latest().deals >= 1, timeout=60)
 
 
 async def test_bad_presses_are_answered_and_change_nothing(store, redis, key_prefix):
@@ -242,7 +242,7 @@ async def test_a_blocked_player_is_told_in_the_group_and_gets_his_hand_back(stor
 
             def note():
                 return next((m for m in tg.chat(GROUP) if m.entities and m.entities[0]["user"]["id"] == ben.id), None)
-            await Players(tg, [anna, cleo, dora], tid, seed=2).play(note, timeout=60)
+            await Players(tg, [anna, cleo, dora], tid, store, seed=2).play(note, timeout=60)
             assert "blockiert" in note().text and note().entities[0]["type"] == "text_mention"
             # The game waits for him: nobody else can act.
             v, _ = await stored(store, tid)
@@ -252,7 +252,7 @@ async def test_a_blocked_player_is_told_in_the_group_and_gets_his_hand_back(stor
             ben.follow(note().button("Karten")["url"])
             await tg.wait_for(lambda: sum(len(m.history) for m in tg.chat(ben.id)) > before, what="his hand again")
             async with watching(store, tid) as latest:
-                await Players(tg, [anna, ben, cleo, dora], tid, seed=2).play(lambda: latest() and latest().deals >= 1)
+                await Players(tg, [anna, ben, cleo, dora], tid, store, seed=2).play(lambda: latest() and latest().deals >= 1)
             assert len([m for m in tg.chat(GROUP) if m.entities]) == 1
 
 
@@ -305,7 +305,7 @@ async def test_two_webhook_workers_share_the_tables(store, redis, redis_url, key
                         assert resp.status == 403
             tid = await open_table(tg, GROUP, users[0], users[1:], "bauerchen")
             async with watching(store, tid) as latest:
-                players = Players(tg, users, tid, seed=4)
+                players = Players(tg, users, tid, store, seed=4)
                 await players.play(alive(procs, lambda: latest() and latest().deals >= 1), timeout=PATIENCE)
                 v = (await stored(store, tid))[0]
                 presses = [u for u in tg.delivered if "callback_query" in u][-4:]
@@ -456,3 +456,64 @@ async def test_the_lobby_never_fights_back_and_every_listed_command_works_as_typ
             rams = await tg.wait_for(lambda: _table_id(tg, GROUP - 1), what="a second table")
             ben.send(GROUP - 1, "/los")
             await tg.wait_for(lambda: "Spiel 1" in newest(tg, GROUP - 1, rams).text, what="the typed start")
+
+
+async def test_a_card_edits_the_table_and_the_hand_it_left_and_a_refused_press_edits_nothing(store, redis, key_prefix):
+    """In the play phase a card changes the group's table and its player's hand, not the next player's
+    hand; a second tap on the hand the card left, and a press out of turn, are answered and send nothing."""
+    async with fake_for(FAST) as tg:
+        tg.group(GROUP, "Stammtisch")
+        users = {u.id: u for u in (tg.user(11 + i, n, started=True) for i, n in enumerate(["Anna", "Ben", "Cleo", "Dora"]))}
+        async with running_bot(tg, store, redis, key_prefix) as bot:
+            tid = await open_table(tg, GROUP, users[11], [users[12], users[13], users[14]], "bauer")
+            watch = TurnWatch(store, tid)
+
+            async def card() -> tuple[FakeUser, object, str, str]:
+                """The player to act, his hand message once it is current, a card he may play, the phase."""
+                await watch.look()
+                user = users[int(watch.to_act.partition(":")[2])]
+
+                def ready():
+                    m = newest(tg, user.id, tid)
+                    acts = [t for t in table_tokens(m, tid) if t.verb == "act" and t.version >= watch.since
+                            and t.arg in watch.allowed] if m else []
+                    return (m, str(acts[0])) if acts else None
+                message, token = await tg.wait_for(ready, what=f"{user.first_name}'s hand")
+                _, table = await stored(store, tid)
+                return user, message, token, table.state["phase"]
+
+            def sent_since(before: int) -> list[tuple[str, int]]:
+                return [(m, int(p["chat_id"])) for _, m, p, status in tg.calls[before:]
+                        if m in ("sendMessage", "editMessageText", "editMessageReplyMarkup") and status == 200]
+
+            cards = 0
+            for _ in range(12):
+                user, message, token, phase = await card()
+                await bot.outbox.idle()
+                before, shown = len(tg.calls), version(tg, GROUP, tid)
+                assert not (await tg.wait_answer(user.press(message, data=token))).get("text")
+                await tg.wait_for(lambda: version(tg, GROUP, tid) > shown, what="the table to show the card")
+                await bot.outbox.idle()
+                _, table = await stored(store, tid)
+                if phase == table.state["phase"] == "play":
+                    assert sorted(sent_since(before)) == [("editMessageText", GROUP), ("editMessageText", user.id)]
+                    cards += 1
+                    pressed = (user, message, token)
+            assert cards >= 8
+            user, message, token = pressed
+            await watch.look()
+            other = next(u for u in users.values() if not watch.turn_of(u.id) and newest(tg, u.id, tid).buttons)
+            refused = [(user, message, token, "Schon gespielt."),  # the same card again, from the same message
+                       (other, newest(tg, other.id, tid), newest(tg, other.id, tid).buttons[0]["callback_data"],
+                        "Du bist nicht dran")]  # a card of his own hand while another is to act
+            before = len(tg.calls)
+            for who, where, data, text in refused:
+                answer = await tg.wait_answer(who.press(where, data=data))
+                assert answer.get("text", "").startswith(text), answer
+            user, message, token, _ = await card()  # one more card: what is sent after it, all was sent
+            shown = version(tg, GROUP, tid)
+            assert not (await tg.wait_answer(user.press(message, data=token))).get("text")
+            await tg.wait_for(lambda: version(tg, GROUP, tid) > shown, what="the table to show the card")
+            await bot.outbox.idle()
+            assert sorted(sent_since(before)) == [("editMessageText", GROUP), ("editMessageText", user.id)], \
+                "the refused presses sent nothing"

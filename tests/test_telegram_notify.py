@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot.table import Table
-from tests.fake_telegram.harness import FAST, fake_for, newest, open_table, running_bot, table_tokens
+from tests.servicekit import TurnWatch
+from tests.fake_telegram.harness import FAST, fake_for, newest, open_table, running_bot, table_tokens, version
 
 GROUP = -100777
 T0 = 1_800_000_000.0
@@ -18,28 +18,30 @@ async def test_a_slow_game_notifies_once_per_turn_and_a_fast_one_never(store, re
         async with running_bot(tg, store, redis, key_prefix, clock=lambda: now[0]) as bot:
             tid = await open_table(tg, GROUP, users[0], users[1:], "bauer")
 
-            async def to_act():
-                version, data = await store.load(tid)
-                table = Table.load(data)
-                return version, by_key[table.seats[table.state["to_act"]].user]
+            watch = TurnWatch(store, tid)
 
-            async def hand_for(version, user):
+            async def to_act():
+                await watch.look()
+                return watch.since, by_key[watch.to_act], watch.allowed
+
+            async def hand_for(since, user, allowed=None):
                 def ready():
                     m = newest(tg, user.id, tid)
-                    acts = [t for t in table_tokens(m, tid) if t.verb == "act" and t.version == version] if m else []
+                    acts = [t for t in table_tokens(m, tid) if t.verb == "act" and t.version >= since
+                            and (allowed is None or t.arg in allowed)] if m else []
                     return (m, acts[0]) if acts else None
-                return await tg.wait_for(ready, what=f"{user.first_name}'s hand at version {version}")
+                return await tg.wait_for(ready, what=f"{user.first_name}'s hand of version {since}")
 
             async def move(step: float) -> tuple[str, str, list[int]]:
                 """The player to act presses a card after ``step`` seconds; who, who is next, new private posts."""
-                version, user = await to_act()
-                message, token = await hand_for(version, user)
-                before = len(tg.calls)
+                valid, user, allowed = await to_act()
+                message, token = await hand_for(valid, user, allowed)
+                before, shown = len(tg.calls), version(tg, GROUP, tid)
                 now[0] += step
                 await tg.wait_answer(user.press(message, data=str(token)))
-                version, nxt = await to_act()
-                await hand_for(version, nxt)
-                await bot.outbox.idle()
+                await tg.wait_for(lambda: version(tg, GROUP, tid) > shown, what="the table to show the move")
+                await bot.outbox.idle()  # what the move sent was queued with the table message
+                _, nxt, _ = await to_act()
                 posts = [int(p["chat_id"]) for _, m, p, status in tg.calls[before:]
                          if m == "sendMessage" and status == 200 and int(p["chat_id"]) > 0]
                 return user.first_name, nxt.first_name, posts

@@ -4,7 +4,7 @@
 prefix, the real service, the real discord.py client talking HTTP and WebSocket to the fake.
 :class:`Players` are simulated people: each looks at the newest hand he sees (his DMs, or his
 ephemeral hand in the channel) and presses one of its buttons, one press at a time, waiting for
-the answer; a refused press is not pressed again.
+the answer; each presses only at his turn.
 """
 
 from __future__ import annotations
@@ -21,6 +21,8 @@ from bot.ratelimit import Limiter
 from bot.service import Service
 from bot.settings import load_settings
 from bot.store import Store
+
+from tests.servicekit import TurnWatch
 
 from .server import FakeDiscord, Member, Msg
 
@@ -111,36 +113,44 @@ async def open_table(fake: FakeDiscord, channel_id: int, opener: Member, joiners
 class Players:
     """Simulated members who play their hands by pressing buttons on the hands they see.
 
+    They know the rules and watch the table (:class:`~tests.servicekit.TurnWatch`): each presses
+    only when it is his turn, a careful one only a card or choice he may play, a curious one any
+    button of his hand (a card he may not play is refused with the reason, and not pressed again
+    while the table stays as it is).
+
     Args:
         fake: the fake server.
         members: the players.
         channel_id: where the table is.
         table_id: the table they play at.
+        store: where they read whose turn it is.
         seed: for their random choices.
-        careful: press only the playable cards and choices (no dimmed card), and double only when
-            there is nothing else to do; a curious player also presses dimmed cards.
+        careful: press only the playable cards and choices.
         think: each press waits a random time in this range of seconds, as people think.
     """
 
-    def __init__(self, fake: FakeDiscord, members: list[Member], channel_id: int, table_id: str, seed: int = 0,
-                 careful: bool = False, think: tuple[float, float] = (0.0, 0.0)):
+    def __init__(self, fake: FakeDiscord, members: list[Member], channel_id: int, table_id: str, store: Store,
+                 seed: int = 0, careful: bool = False, think: tuple[float, float] = (0.0, 0.0)):
         self.careful = careful
         self.think = think
         self.fake = fake
         self.members = members
         self.channel_id = channel_id
         self.table_id = table_id
+        self.watch = TurnWatch(store, table_id)
         self.rng = random.Random(seed)
         self.presses: list[tuple[int, str, dict]] = []
-        self._refused: set[tuple[int, str]] = set()
+        self._refused: set[tuple[int, str, int]] = set()
         self._played: dict[int, int] = {}
 
     async def play(self, until: Callable[[], bool], timeout: float = 120.0) -> None:
         """Everybody plays until ``until()`` holds (``AssertionError`` after ``timeout``)."""
         deadline = time.monotonic() + timeout
-        tasks = [asyncio.ensure_future(self._player(m, until, deadline)) for m in self.members]
+        await self.watch.look()
+        tasks = [asyncio.ensure_future(self.watch.run(changed=self.fake.touch))]
+        tasks += [asyncio.ensure_future(self._player(m, until, deadline)) for m in self.members]
         try:
-            await asyncio.gather(*tasks)
+            await asyncio.gather(*tasks[1:])
         except AssertionError as exc:
             raise AssertionError(f"{exc}; last presses {self.presses[-4:]}; hands: " + " | ".join(
                 f"{m.name}: {(hand_of(self.fake, m, self.channel_id, self.table_id) or m).__dict__.get('content')!r} "
@@ -153,11 +163,13 @@ class Players:
 
     def _choices(self, member: Member) -> tuple[Msg | None, list[tokens.Token]]:
         message = hand_of(self.fake, member, self.channel_id, self.table_id)
+        watch = self.watch
+        if not watch.turn_of(member.id):
+            return message, []
         out = [t for t in table_tokens(message, self.table_id)
-               if t.version > self._played.get(member.id, -1) and (member.id, str(t)) not in self._refused
-               and t.verb in (("act",) if self.careful else ("act", "why"))]
-        calm = [t for t in out if t.arg not in ("sp", "st")]
-        return message, calm if self.careful and calm else out
+               if t.verb == "act" and t.version > self._played.get(member.id, -1)
+               and (member.id, str(t), watch.version) not in self._refused]
+        return message, [t for t in out if t.arg in watch.allowed] if self.careful else out
 
     async def _player(self, member: Member, until: Callable[[], bool], deadline: float) -> None:
         if not member.dms_open:
@@ -168,18 +180,18 @@ class Players:
                 if until():
                     return True
                 message, choices = self._choices(member)
-                return (message, choices) if choices else None
+                return (message, choices, self.watch.version) if choices else None
             got = await self.fake.wait_for(ready, what=f"a choice for {member.name}",
                                            timeout=max(0.1, deadline - time.monotonic()))
             if got is True:
                 return
-            message, choices = got
+            message, choices, seen = got
             token = self.rng.choice(choices)
             if self.think[1] > 0:  # a person looks at the hand before pressing
                 await asyncio.sleep(self.rng.uniform(*self.think))
             answer = await press(self.fake, member, message, str(token))
             self.presses.append((member.id, str(token), answer))
             if answer["type"] == 4:
-                self._refused.add((member.id, str(token)))
+                self._refused.add((member.id, str(token), seen))
             elif answer["type"] is not None:  # None: answered too late (a loaded machine); he looks again
                 self._played[member.id] = token.version

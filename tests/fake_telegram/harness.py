@@ -3,8 +3,8 @@
 :func:`running_bot` starts the whole stack in this process: the real store on the test's Redis
 prefix, the real service, the real python-telegram-bot Application talking HTTP to the fake.
 :class:`Players` are simulated people: each looks at the newest hand message in his private
-chat and presses one of its buttons, as a person would, one press at a time, waiting for the
-answer; a refused press (a dimmed card) is not pressed again.
+chat and, at his turn, presses one of its buttons, as a person would, one press at a time,
+waiting for the answer.
 """
 
 from __future__ import annotations
@@ -24,6 +24,8 @@ from bot.service import Service
 from bot.settings import HostPort, load_settings
 from bot.store import Store
 from bot.table import Table
+
+from tests.servicekit import TurnWatch
 
 from .server import FakeTelegram, FakeUser, Sent
 
@@ -182,33 +184,42 @@ def version(tg: FakeTelegram, chat_id: int, table_id: str) -> int:
 class Players:
     """Simulated humans who play their hands by pressing buttons in their private chats.
 
+    They know the rules and watch the table (:class:`~tests.servicekit.TurnWatch`): each presses
+    only when it is his turn, a careful one only a card or choice he may play, a curious one any
+    button of his hand (a card he may not play is refused with the reason, and not pressed again
+    while the table stays as it is).
+
     Args:
         tg: the fake server.
         users: the players.
         table_id: the table they play at.
+        store: where they read whose turn it is.
         seed: for their random choices.
-        careful: press only playable cards and choices (no dimmed cards).
+        careful: press only playable cards and choices.
         think: each press waits a random time in this range of seconds, as people think.
     """
 
-    def __init__(self, tg: FakeTelegram, users: list[FakeUser], table_id: str, seed: int = 0, careful: bool = False,
-                 think: tuple[float, float] = (0.0, 0.0)):
+    def __init__(self, tg: FakeTelegram, users: list[FakeUser], table_id: str, store: Store, seed: int = 0,
+                 careful: bool = False, think: tuple[float, float] = (0.0, 0.0)):
         self.tg = tg
         self.think = think
         self.users = users
         self.table_id = table_id
+        self.watch = TurnWatch(store, table_id)
         self.rng = random.Random(seed)
         self.careful = careful
         self.presses: list[tuple[int, str, dict]] = []
-        self._refused: set[tuple[int, str]] = set()
+        self._refused: set[tuple[int, str, int]] = set()
         self._played: dict[int, int] = {}
 
     async def play(self, until: Callable[[], bool], timeout: float = 120.0) -> None:
         """Everybody plays until ``until()`` holds (``AssertionError`` after ``timeout``)."""
         deadline = time.monotonic() + timeout
-        tasks = [asyncio.ensure_future(self._player(u, until, deadline)) for u in self.users]
+        await self.watch.look()
+        tasks = [asyncio.ensure_future(self.watch.run())]
+        tasks += [asyncio.ensure_future(self._player(u, until, deadline)) for u in self.users]
         try:
-            await asyncio.gather(*tasks)
+            await asyncio.gather(*tasks[1:])
         finally:
             for task in tasks:
                 task.cancel()
@@ -216,31 +227,37 @@ class Players:
             f"{u.first_name}: {self.tg.last(u.id).text!r}" for u in self.users if self.tg.chat(u.id))
 
     def _choices(self, user: FakeUser, message: Sent | None) -> list[tokens.Token]:
-        """The buttons he may try: of this table, newer than his last accepted press, not refused before.
-
-        A careful player presses only the cards and choices offered as playable (``act``) and
-        doubles only when there is nothing else to do; a curious one also presses the dimmed
-        cards, which explain themselves.
-        """
+        """The buttons he may try at his turn: of this table, newer than his last accepted press, not refused
+        at this version of the table; a careful player only those he may play."""
+        watch = self.watch
+        if not watch.turn_of(user.id):
+            return []
         out = [t for t in (table_tokens(message, self.table_id) if message else [])
-               if t.version > self._played.get(user.id, -1) and (user.id, str(t)) not in self._refused
-               and t.verb in (("act",) if self.careful else ("act", "why"))]
-        calm = [t for t in out if t.arg not in ("sp", "st")]
-        return calm if self.careful and calm else out
+               if t.verb == "act" and t.version > self._played.get(user.id, -1)
+               and (user.id, str(t), watch.version) not in self._refused]
+        return [t for t in out if t.arg in watch.allowed] if self.careful else out
+
+    def _hand(self, user: FakeUser) -> Sent | None:
+        """His newest hand message (in a private chat table the table message is there too)."""
+        for m in reversed(self.tg.chat(user.id)):
+            found = table_tokens(m, self.table_id)
+            if found and not any(t.verb == "hand" for t in found):
+                return m
+        return None
 
     async def _player(self, user: FakeUser, until: Callable[[], bool], deadline: float) -> None:
         while not until() and time.monotonic() < deadline:
-            message = newest(self.tg, user.id, self.table_id)
+            message = self._hand(user)
             choices = self._choices(user, message)
             if not choices:
                 await asyncio.sleep(0.005)
                 continue
-            token = self.rng.choice(choices)
+            token, seen = self.rng.choice(choices), self.watch.version
             if self.think[1] > 0:  # a person looks at the hand before pressing
                 await asyncio.sleep(self.rng.uniform(*self.think))
             answer = await self.tg.wait_answer(user.press(message, data=str(token)))
             self.presses.append((user.id, str(token), answer))
             if answer.get("text"):
-                self._refused.add((user.id, str(token)))
+                self._refused.add((user.id, str(token), seen))
             else:
                 self._played[user.id] = token.version

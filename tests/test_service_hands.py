@@ -1,0 +1,112 @@
+"""A hand message changes only with its owner's hand: what that means for presses and re-sends.
+
+In the play phase every card of a hand is a button all the time, and another player's card never
+re-sends a hand; a press out of turn or of a card not allowed now is refused with the reason and
+sends nothing; a press from a hand that is still the one the player holds counts, however old
+the message, and a second tap on the hand his card left does not.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import engine
+from bot import actarg, tokens
+from bot.outgoing import HandMessage, TableMessage, Toast
+from bot.table import Table
+from tests.servicekit import act_buttons, of, playable, press
+from tests.servicekit import service
+from tests.test_service import GAMES, GROUP, open_group_table
+
+
+async def stored(store, table_id: str) -> tuple[int, Table, engine.State | None]:
+    version, data = await store.load(table_id)
+    table = Table.load(data)
+    return version, table, engine.from_json(table.state) if table.state else None
+
+
+def arg(button) -> str:
+    return tokens.parse(button.token).arg
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_a_card_re_sends_the_hand_of_its_player_only(store, game):
+    svc = service(store, seed=4)
+    players, table_id = await open_group_table(svc, game, humans=4)
+    cards = 0
+    for _ in range(400):
+        _, before, state = await stored(store, table_id)
+        if before.status != "playing":
+            break
+        mover = await players.to_act()
+        if mover is None:
+            await players.step()
+            continue
+        effects = await players.send(press(GROUP, *mover[:1], mover[1].token))
+        _, after, later = await stored(store, table_id)
+        if state.phase == later.phase == "play" and after.deals == before.deals and arg(mover[1]).startswith("pl."):
+            assert [h.user.key for h in of(effects, HandMessage)] == [mover[0].key], "the next player's hand stays"
+            cards += 1
+    assert cards > 20
+
+
+async def four_in_the_play_phase(store, seed: int = 6):
+    """Four people at Bauerchen, played on until the cards are out: players, table id."""
+    svc = service(store, seed=seed)
+    players, table_id = await open_group_table(svc, "bauerchen", humans=4)
+    while (await stored(store, table_id))[2].phase != "play":
+        await players.step()
+    return svc, players, table_id
+
+
+async def play_a_card(store, players, table_id: str) -> list:
+    """The player to act plays a card he may play (no doubling, nobody goes alone)."""
+    key, allowed = playable((await stored(store, table_id))[1])
+    card = next(b for b in act_buttons(players.hands[key]) if arg(b) in allowed and arg(b).startswith("pl."))
+    return await players.send(press(GROUP, players.users[key], card.token))
+
+
+async def test_presses_out_of_turn_or_of_a_card_not_allowed_are_refused_and_send_nothing(store):
+    svc, players, table_id = await four_in_the_play_phase(store)
+    for _ in range(100):  # until the player to act must follow suit
+        version, table, state = await stored(store, table_id)
+        key, allowed = playable(table)
+        barred = [b for b in act_buttons(players.hands[key]) if arg(b) not in allowed]
+        if barred:
+            break
+        await play_a_card(store, players, table_id)
+    assert barred
+    mover = players.users[key]
+    other = next(u for u in players.users.values() if u.key != key)
+    before = await store.load(table_id)
+    effects = await svc.handle(press(GROUP, other, act_buttons(players.hands[other.key])[0].token))
+    assert [type(e) for e in effects] == [Toast] and effects[0].text == f"Du bist nicht dran, {mover.name} ist am Zug."
+    for b in barred:
+        effects = await svc.handle(press(GROUP, mover, b.token))
+        assert [type(e) for e in effects] == [Toast]
+        assert effects[0].text in ("Farbe bekennen: du musst bedienen.", "Du musst stechen.", "Du musst überstechen.",
+                                   "Melden geht nur, wenn du ausspielst.")
+    assert await store.load(table_id) == before
+
+
+async def test_an_old_message_of_the_hand_he_holds_plays_and_a_second_tap_does_not(store):
+    svc, players, table_id = await four_in_the_play_phase(store, seed=8)
+    version, table, state = await stored(store, table_id)
+    waiting = next(k for k in players.users if k != playable(table)[0] and state.visible_hand(table.seat_of(k)))
+    hand = players.hands[waiting]
+    while playable((await stored(store, table_id))[1])[0] != waiting:  # the others play; his hand stays as sent
+        await play_a_card(store, players, table_id)
+        assert players.hands[waiting] is hand, "another player's card re-sent his hand"
+    version, table, _ = await stored(store, table_id)
+    allowed = playable(table)[1]
+    card = next(b for b in act_buttons(hand) if arg(b) in allowed)
+    assert tokens.parse(card.token).version < version, "the message is older than the table"
+    first = await svc.handle(press(GROUP, players.users[waiting], card.token))
+    assert not of(first, Toast) and (await store.load(table_id))[0] == version + 1
+    (after,) = [h for h in of(first, HandMessage) if h.user.key == waiting]
+    assert actarg.decode(arg(card)).card not in [actarg.decode(arg(b)).card for b in act_buttons(after)]
+    for other in act_buttons(hand):  # the second tap, on the message his card left
+        again = await svc.handle(press(GROUP, players.users[waiting], other.token))
+        assert of(again, Toast)[0].text == "Schon gespielt." and not of(again, TableMessage)
+        assert of(again, HandMessage) == [after], "only his hand as it is now, which he has already"
+    assert (await store.load(table_id))[0] == version + 1

@@ -71,8 +71,12 @@ def behind(shown: dict, presses: list[tuple[float, object, int]], end: float) ->
     return out
 
 
-def lags(tg, groups: dict[str, int], end: float) -> list[float]:
-    """For every accepted press: seconds until its group's table message showed a version past the pressed one."""
+def lags(tg, groups: dict[str, int], made: dict[tuple[str, str], int], end: float) -> list[float]:
+    """For every accepted press: seconds until its group's table message showed the version it made.
+
+    ``made`` maps (user key, token) of each move-log entry to that version: a card of a hand carries
+    the version at which the hand last changed, not the table's, so the token alone does not say it.
+    """
     shown: dict[int, list[tuple[float, int]]] = {g: [] for g in groups.values()}
     for t, m, p, status in tg.calls:
         if m in SENDS and status == 200 and int(p["chat_id"]) in shown:
@@ -85,9 +89,11 @@ def lags(tg, groups: dict[str, int], end: float) -> list[float]:
     for t, m, p, status in tg.calls:
         if m != "answerCallbackQuery" or p.get("text") or p.get("url"):
             continue
-        tok = tokens.parse(tg.pressed(p["callback_query_id"])["data"])
-        if tok is not None and tok.verb == "act" and tok.table in groups:
-            presses.append((t, groups[tok.table], tok.version + 1))
+        pressed = tg.pressed(p["callback_query_id"])
+        tok = tokens.parse(pressed["data"])
+        version = made.get((f"telegram:{pressed['user']}", pressed["data"]))
+        if tok is not None and tok.verb == "act" and tok.table in groups and version is not None:
+            presses.append((t, groups[tok.table], version))
     return behind(shown, presses, end)
 
 
@@ -134,11 +140,12 @@ async def bench(game: str, deals: int, scale: float, humans: int = 4, think: tup
                     made = [c for c in tg.calls[first:] if c[1] not in START_UP]
                     calls = [c for c in made if not c[2].get(VIA_REPLY)]
                     replies = [c for c in made if c[2].get(VIA_REPLY)]
-                    cards = 0
+                    cards, made = 0, {}
                     for table_id in ids:
-                        moves = [m for e in await store.log(table_id) for m in json.loads(e)["moves"]]
-                        cards += sum(1 for m in moves if m.get("a", {}).get("action") == "play")
-                    behind = lags(tg, ids, time.monotonic())
+                        entries = [json.loads(e) for e in await store.log(table_id)]
+                        made.update({(e["by"], e["cmd"]): e["v"] + 1 for e in entries})  # made on version v
+                        cards += sum(1 for e in entries for m in e["moves"] if m.get("a", {}).get("action") == "play")
+                    behind = lags(tg, ids, made, time.monotonic())
         finally:
             keys = [k async for k in redis.scan_iter(match=f"{prefix}:*")]
             if keys:

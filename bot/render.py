@@ -379,16 +379,17 @@ def _partner_line(table: Table, seat: int, active: list[bool]) -> str:
 def hand_signature(state: State | None, seat: int, status: str) -> tuple:
     """Everything a hand message shows: it is re-sent, with its buttons renewed, exactly when this changes.
 
-    In the play phase that is the seat's own cards and the deal around them (trump, who sits out),
-    never the trick or whose turn it is, so another player's card leaves the hand as it is. Before,
-    the seat to act decides on buttons only he is shown, so his turn and his choices belong to it.
+    That is the seat's own cards and who sits out, never the trick or whose turn it is, so another
+    player's card or decision leaves the hand as it is; nor the trump named or the phase begun (the
+    hand's cards stay buttons through them; its next edit sorts them by the trump). A seat that must
+    decide before the play is shown his choices instead, so his turn and his choices belong to it.
     """
     if state is None:
         return (status,)
-    own = (status, state.phase, state.visible_hand(seat), state.trump, tuple(state.active))
+    own = (status, state.visible_hand(seat), tuple(state.active))
     if state.phase == PLAY_PHASE or state.to_act != seat:
         return own
-    return own + (tuple(state.legal()),)
+    return own + (state.phase, state.trump, tuple(state.legal()))
 
 
 def _card_actions(hand: list[str], game: str) -> list[Action]:
@@ -406,8 +407,9 @@ def _card_actions(hand: list[str], game: str) -> list[Action]:
 def hand_message(table: Table, state: State, seat: int, version: int, turn: bool = False) -> HandMessage:
     """Seat ``seat``'s private hand: his cards and his decisions as buttons.
 
-    In the play phase every card is a button all the time, and the hand shows nothing of the trick
-    or whose turn it is (the table message does): it changes only with the seat's own hand (see
+    Every card is a button all the time (but while the seat decides before the play: then his
+    choices are), and the hand shows nothing of the trick or whose turn it is (the table message
+    does): it changes only with the seat's own hand (see
     :func:`hand_signature`). Its buttons carry the version at which it last changed
     (``Table.hand_at``), so they stay valid while it stays the same. ``turn`` adds "your turn", for a
     hand posted anew to tell its owner that he is to act.
@@ -432,18 +434,16 @@ def hand_message(table: Table, state: State, seat: int, version: int, turn: bool
         lines.append(t(lang, "committed", suit=suit_label(view["committed"])))
     hand = _sorted_cards(view["hand"], game, view.get("trump"))
     mine = view["to_act"] == seat
-    playing = view["phase"] == PLAY_PHASE
-    if mine and (turn or not playing):
+    deciding = mine and view["phase"] != PLAY_PHASE
+    if deciding or (mine and turn):
         restriction = view.get("restriction")
         lines.append(hint(lang, restriction) if restriction else t(lang, "your_turn"))
-    elif playing and hand:
+    elif hand:
         lines.append(t(lang, "play_when_your_turn"))
-    elif view["to_act"] is not None and not playing:
-        lines.append(t(lang, "others_decide"))
     lines.append(t(lang, "your_cards", cards=cards_label(hand, lang)) if hand else t(lang, "no_cards"))
-    if playing:
-        rows = _rows([_act_button(table, version, a, view) for a in _card_actions(hand, game)])
-    else:
-        legal = [_action(tuple(a.items())) for a in view.get("legal", [])] if mine else []
+    if deciding:
+        legal = [_action(tuple(a.items())) for a in view.get("legal", [])]
         rows = _rows([_act_button(table, version, a, view) for a in legal], 3)
+    else:
+        rows = _rows([_act_button(table, version, a, view) for a in _card_actions(hand, game)])
     return HandMessage(table.user(seat), table.chat, table.id, "\n".join(lines), rows)

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 import engine
+from engine.actions import PLAY
 from engine.rams import target_of
 from engine.state import State
 
@@ -169,6 +170,8 @@ def _log_saved(table: Table, version: int, cmd: Command | None, was: str) -> Non
 
 def _rejection(rej: engine.Rejected, action: engine.Action, to_act: str) -> Refused:
     """The refusal of an engine action the engine rejected; ``to_act`` names who is to act."""
+    if rej.code == engine.Code.WRONG_PHASE and action.kind == PLAY:  # the hand shows its cards before the play
+        return Refused("play_not_yet")
     if rej.code in _REJECTED:
         return Refused(_REJECTED[rej.code], name=to_act)
     if action.meld and rej.hint != "not_in_hand":  # the hand shows its melds all the time

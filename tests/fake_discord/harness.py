@@ -141,7 +141,8 @@ class Players:
         self.rng = random.Random(seed)
         self.presses: list[tuple[int, str, dict]] = []
         self._refused: set[tuple[int, str, int]] = set()
-        self._played: dict[int, int] = {}
+        self._moved: dict[int, int] = {}
+        """The table version each member saw when he made his last move."""
 
     async def play(self, until: Callable[[], bool], timeout: float = 120.0) -> None:
         """Everybody plays until ``until()`` holds (``AssertionError`` after ``timeout``)."""
@@ -164,11 +165,10 @@ class Players:
     def _choices(self, member: Member) -> tuple[Msg | None, list[tokens.Token]]:
         message = hand_of(self.fake, member, self.channel_id, self.table_id)
         watch = self.watch
-        if not watch.turn_of(member.id):
-            return message, []
+        if not watch.turn_of(member.id) or watch.version <= self._moved.get(member.id, -1):
+            return message, []  # not his turn, or the table does not show his last move yet
         out = [t for t in table_tokens(message, self.table_id)
-               if t.verb == "act" and t.version > self._played.get(member.id, -1)
-               and (member.id, str(t), watch.version) not in self._refused]
+               if t.verb == "act" and (member.id, str(t), watch.version) not in self._refused]
         return message, [t for t in out if t.arg in watch.allowed] if self.careful else out
 
     async def _player(self, member: Member, until: Callable[[], bool], deadline: float) -> None:
@@ -194,4 +194,4 @@ class Players:
             if answer["type"] == 4:
                 self._refused.add((member.id, str(token), seen))
             elif answer["type"] is not None:  # None: answered too late (a loaded machine); he looks again
-                self._played[member.id] = token.version
+                self._moved[member.id] = seen

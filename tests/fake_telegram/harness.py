@@ -210,7 +210,8 @@ class Players:
         self.careful = careful
         self.presses: list[tuple[int, str, dict]] = []
         self._refused: set[tuple[int, str, int]] = set()
-        self._played: dict[int, int] = {}
+        self._moved: dict[int, int] = {}
+        """The table version each person saw when he made his last move."""
 
     async def play(self, until: Callable[[], bool], timeout: float = 120.0) -> None:
         """Everybody plays until ``until()`` holds (``AssertionError`` after ``timeout``)."""
@@ -227,14 +228,13 @@ class Players:
             f"{u.first_name}: {self.tg.last(u.id).text!r}" for u in self.users if self.tg.chat(u.id))
 
     def _choices(self, user: FakeUser, message: Sent | None) -> list[tokens.Token]:
-        """The buttons he may try at his turn: of this table, newer than his last accepted press, not refused
+        """The buttons he may try at his turn, once the table shows his last move: of this table, not refused
         at this version of the table; a careful player only those he may play."""
         watch = self.watch
-        if not watch.turn_of(user.id):
-            return []
+        if not watch.turn_of(user.id) or watch.version <= self._moved.get(user.id, -1):
+            return []  # not his turn, or the table does not show his last move yet
         out = [t for t in (table_tokens(message, self.table_id) if message else [])
-               if t.verb == "act" and t.version > self._played.get(user.id, -1)
-               and (user.id, str(t), watch.version) not in self._refused]
+               if t.verb == "act" and (user.id, str(t), watch.version) not in self._refused]
         return [t for t in out if t.arg in watch.allowed] if self.careful else out
 
     def _hand(self, user: FakeUser) -> Sent | None:
@@ -260,4 +260,4 @@ class Players:
             if answer.get("text"):
                 self._refused.add((user.id, str(token), seen))
             else:
-                self._played[user.id] = token.version
+                self._moved[user.id] = seen

@@ -26,21 +26,16 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import secrets
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 sys.path[0] = str(Path(__file__).resolve().parents[1])  # not bench/, whose discord.py would shadow the SDK
 
-from bench.telegram import behind, peak, think_range  # noqa: E402
+from bench.telegram import behind, peak, scratch_store, think_range  # noqa: E402
 from bot import tokens  # noqa: E402
 from bot.ratelimit import DISCORD_GLOBAL  # noqa: E402
-from bot.redis_conn import connect  # noqa: E402
-from bot.settings import load_settings  # noqa: E402
-from bot.store import Store  # noqa: E402
 from bot.table import Table  # noqa: E402
 from tests.fake_discord.harness import FAST, Players, fake_for, open_table, running_bot  # noqa: E402
 
@@ -97,57 +92,47 @@ async def bench(game: str, tables: int, deals: int, scale: float, think: tuple[f
                                      "global_window_s": DISCORD_GLOBAL[1] * scale, "tick_interval_s": 1.0})
     think = (think[0] * scale, think[1] * scale)
     channels = [GUILD + 100 + i for i in range(tables)]
-    with tempfile.TemporaryDirectory() as tmp:
-        settings = load_settings(data_dir=Path(tmp))
-        redis = await connect(settings)
-        prefix = f"bench{secrets.token_hex(4)}"
-        store = Store(redis, prefix=prefix)
-        try:
-            async with fake_for(tuning) as fake:
-                fake.guild(GUILD, "Stammtisch Bench", {c: f"tisch-{i}" for i, c in enumerate(channels)})
-                seats = [[fake.member(10_000 + 10 * t + i, f"{n}{t}") for i, n in enumerate(NAMES)]
-                         for t in range(tables)]
-                async with running_bot(fake, store, redis, prefix, tuning) as bot:
-                    ids = await asyncio.gather(*(open_table(fake, c, ms[0], ms[1:], game)
-                                                 for c, ms in zip(channels, seats)))
-                    await bot.idle()  # the first hands are dealt: from here on, the cards cost
-                    first, t0 = len(fake.calls), time.monotonic()
-                    since = {iid for iid in fake.interactions}
-                    done: dict[str, bool] = {}
+    async with scratch_store() as (redis, prefix, store):
+        async with fake_for(tuning) as fake:
+            fake.guild(GUILD, "Stammtisch Bench", {c: f"tisch-{i}" for i, c in enumerate(channels)})
+            seats = [[fake.member(10_000 + 10 * t + i, f"{n}{t}") for i, n in enumerate(NAMES)]
+                     for t in range(tables)]
+            async with running_bot(fake, store, redis, prefix, tuning) as bot:
+                ids = await asyncio.gather(*(open_table(fake, c, ms[0], ms[1:], game)
+                                             for c, ms in zip(channels, seats)))
+                await bot.idle()  # the first hands are dealt: from here on, the cards cost
+                first, t0 = len(fake.calls), time.monotonic()
+                since = {iid for iid in fake.interactions}
+                done: dict[str, bool] = {}
 
-                    async def watch() -> None:
-                        while True:
-                            for tid in ids:
-                                loaded = await store.load(tid)
-                                table = Table.load(loaded[1]) if loaded else None
-                                done[tid] = table is None or table.deals >= deals or table.status != "playing"
-                            fake.touch()
-                            await asyncio.sleep(0.1)
-                    watcher = asyncio.ensure_future(watch())
-                    try:
-                        await asyncio.gather(*(Players(fake, ms, c, tid, store, seed=i, careful=True, think=think).play(
-                            lambda tid=tid: done.get(tid, False), timeout=3600)
-                            for i, (c, ms, tid) in enumerate(zip(channels, seats, ids))))
-                    finally:
-                        watcher.cancel()
-                    await bot.idle()
-                    elapsed = time.monotonic() - t0
-                    calls = [c for c in fake.rest_calls() if c.at >= t0]
-                    acks = [r.answered_at - r.created for iid, r in fake.interactions.items()
-                            if iid not in since and r.answered_at is not None]
-                    cards = 0
-                    for tid in ids:
-                        moves = [m for e in await store.log(tid) for m in json.loads(e)["moves"]]
-                        cards += sum(1 for m in moves if m.get("a", {}).get("action") == "play")
-                    late = len(fake.calls) - first
-                    shown = {c: table_versions(fake, c, tid) for c, tid in zip(channels, ids)}
-                    lag = behind(shown, await accepted(fake, store, dict(zip(ids, channels)), since),
-                                 time.monotonic())
-        finally:
-            keys = [k async for k in redis.scan_iter(match=f"{prefix}:*")]
-            if keys:
-                await redis.unlink(*keys)
-            await redis.aclose()
+                async def watch() -> None:
+                    while True:
+                        for tid in ids:
+                            loaded = await store.load(tid)
+                            table = Table.load(loaded[1]) if loaded else None
+                            done[tid] = table is None or table.deals >= deals or table.status != "playing"
+                        fake.touch()
+                        await asyncio.sleep(0.1)
+                watcher = asyncio.ensure_future(watch())
+                try:
+                    await asyncio.gather(*(Players(fake, ms, c, tid, store, seed=i, careful=True, think=think).play(
+                        lambda tid=tid: done.get(tid, False), timeout=3600)
+                        for i, (c, ms, tid) in enumerate(zip(channels, seats, ids))))
+                finally:
+                    watcher.cancel()
+                await bot.idle()
+                elapsed = time.monotonic() - t0
+                calls = [c for c in fake.rest_calls() if c.at >= t0]
+                acks = [r.answered_at - r.created for iid, r in fake.interactions.items()
+                        if iid not in since and r.answered_at is not None]
+                cards = 0
+                for tid in ids:
+                    moves = [m for e in await store.log(tid) for m in json.loads(e)["moves"]]
+                    cards += sum(1 for m in moves if m.get("a", {}).get("action") == "play")
+                late = len(fake.calls) - first
+                shown = {c: table_versions(fake, c, tid) for c, tid in zip(channels, ids)}
+                lag = behind(shown, await accepted(fake, store, dict(zip(ids, channels)), since),
+                             time.monotonic())
     sends = [c for c in calls if c.channel is not None and c.status == 200 and c.method in ("POST", "PATCH", "DELETE")]
     window = tuning.channel_window_s
     dms = set(fake.dm_of.values())

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import secrets
 import sys
@@ -49,6 +50,22 @@ from tests.fake_telegram.harness import FAST, Players, fake_for, open_table, run
 START_UP = {"getMe", "getUpdates", "setMyCommands", "deleteWebhook", "setWebhook"}
 SENDS = {"sendMessage", "editMessageText"}
 NAMES = ["Anna", "Ben", "Cleo", "Dora"]
+
+
+@contextlib.asynccontextmanager
+async def scratch_store():
+    """``(redis, prefix, store)`` on ``REDIS_URL`` (an embedded Redis if unset) under a fresh key
+    prefix, whose keys are removed at the end."""
+    with tempfile.TemporaryDirectory() as tmp:
+        redis = await connect(load_settings(data_dir=Path(tmp)))
+        prefix = f"bench{secrets.token_hex(4)}"
+        try:
+            yield redis, prefix, Store(redis, prefix=prefix)
+        finally:
+            keys = [k async for k in redis.scan_iter(match=f"{prefix}:*")]
+            if keys:
+                await redis.unlink(*keys)
+            await redis.aclose()
 
 
 def peak(times: list[float], window: float) -> int:
@@ -106,51 +123,41 @@ async def bench(game: str, deals: int, scale: float, humans: int = 4, think: tup
                                      "table_lazy_s": Tuning().table_lazy_s * scale,
                                      "tick_interval_s": 1.0})
     think = (think[0] * scale, think[1] * scale)
-    with tempfile.TemporaryDirectory() as tmp:
-        settings = load_settings(data_dir=Path(tmp))
-        redis = await connect(settings)
-        prefix = f"bench{secrets.token_hex(4)}"
-        store = Store(redis, prefix=prefix)
-        try:
-            async with fake_for(tuning, patience=600) as tg:
-                seated = []
-                for i in range(tables):
-                    group = tg.group(-100200300 - i, f"Stammtisch {i}")
-                    users = [tg.user(1000 + 10 * i + k, name, started=True) for k, name in enumerate(NAMES)]
-                    seated.append((group, users[:humans]))
-                async with running_bot(tg, store, redis, prefix, tuning, webhook=webhook) as bot:
-                    opened = await asyncio.gather(*(open_table(tg, group, users[0], users[1:], game,
-                                                               computers=4 - humans) for group, users in seated))
-                    ids = {table_id: group for table_id, (group, _) in zip(opened, seated)}
-                    await bot.outbox.idle()
-                    first = len(tg.calls)
-                    t0 = time.monotonic()
+    async with scratch_store() as (redis, prefix, store):
+        async with fake_for(tuning, patience=600) as tg:
+            seated = []
+            for i in range(tables):
+                group = tg.group(-100200300 - i, f"Stammtisch {i}")
+                users = [tg.user(1000 + 10 * i + k, name, started=True) for k, name in enumerate(NAMES)]
+                seated.append((group, users[:humans]))
+            async with running_bot(tg, store, redis, prefix, tuning, webhook=webhook) as bot:
+                opened = await asyncio.gather(*(open_table(tg, group, users[0], users[1:], game,
+                                                           computers=4 - humans) for group, users in seated))
+                ids = {table_id: group for table_id, (group, _) in zip(opened, seated)}
+                await bot.outbox.idle()
+                first = len(tg.calls)
+                t0 = time.monotonic()
 
-                    async def play(table_id: str, users) -> None:
-                        players = Players(tg, users, table_id, store, seed=len(users) + int(table_id, 36) % 997,
-                                          careful=True, think=think)
-                        async with watching(store, table_id, every=0.2) as latest:
-                            await players.play(lambda: latest() is not None and (latest().deals >= deals or
-                                                                                 latest().status != "playing"),
-                                               timeout=7200)
+                async def play(table_id: str, users) -> None:
+                    players = Players(tg, users, table_id, store, seed=len(users) + int(table_id, 36) % 997,
+                                      careful=True, think=think)
+                    async with watching(store, table_id, every=0.2) as latest:
+                        await players.play(lambda: latest() is not None and (latest().deals >= deals or
+                                                                             latest().status != "playing"),
+                                           timeout=7200)
 
-                    await asyncio.gather(*(play(tid, users) for tid, (_, users) in zip(ids, seated)))
-                    await bot.outbox.idle()
-                    elapsed = time.monotonic() - t0
-                    made = [c for c in tg.calls[first:] if c[1] not in START_UP]
-                    calls = [c for c in made if not c[2].get(VIA_REPLY)]
-                    replies = [c for c in made if c[2].get(VIA_REPLY)]
-                    cards, made = 0, {}
-                    for table_id in ids:
-                        entries = [json.loads(e) for e in await store.log(table_id)]
-                        made.update({(e["by"], e["cmd"]): e["v"] + 1 for e in entries})  # made on version v
-                        cards += sum(1 for e in entries for m in e["moves"] if m.get("a", {}).get("action") == "play")
-                    behind = lags(tg, ids, made, time.monotonic())
-        finally:
-            keys = [k async for k in redis.scan_iter(match=f"{prefix}:*")]
-            if keys:
-                await redis.unlink(*keys)
-            await redis.aclose()
+                await asyncio.gather(*(play(tid, users) for tid, (_, users) in zip(ids, seated)))
+                await bot.outbox.idle()
+                elapsed = time.monotonic() - t0
+                made = [c for c in tg.calls[first:] if c[1] not in START_UP]
+                calls = [c for c in made if not c[2].get(VIA_REPLY)]
+                replies = [c for c in made if c[2].get(VIA_REPLY)]
+                cards, made = 0, {}
+                for table_id in ids:
+                    entries = [json.loads(e) for e in await store.log(table_id)]
+                    made.update({(e["by"], e["cmd"]): e["v"] + 1 for e in entries})  # made on version v
+                    cards += sum(1 for e in entries for m in e["moves"] if m.get("a", {}).get("action") == "play")
+                behind = lags(tg, ids, made, time.monotonic())
     def by_method(some: list) -> dict[str, int]:
         return {m: sum(1 for c in some if c[1] == m) for m in sorted({c[1] for c in some})}
 

@@ -21,7 +21,7 @@ import aiohttp
 
 import engine
 from adapters.telegram import TelegramBot
-from bot import actarg, render, tokens
+from bot import render, tokens
 from bot.service import Service
 from bot.settings import load_settings
 from bot.table import Table

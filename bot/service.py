@@ -81,6 +81,9 @@ class _Ctx:
     version: int
     now: float
     out: list[Outgoing] = field(default_factory=list)
+    lead: list[Outgoing] = field(default_factory=list)
+    """Notices of what made the change (an automatic move, a player gone): they come before the
+    table and before the result of a deal they lead to."""
     hands: set[int] = field(default_factory=set)
     quiet: bool = False
     """Nothing to save: answer with ``out`` (and the hands in ``hands``) only."""
@@ -281,9 +284,8 @@ class Service:
                         await self._resync(table_id, version, now)
                     elif kind == "cpu":
                         out += await self._change(table_id, None, lambda ctx, v=version: self._go_on(ctx, v))
-                    else:  # the notice first, then the table it changed
-                        played = await self._change(table_id, None, lambda ctx, v=version: self._autoplay(ctx, v))
-                        out += sorted(played, key=lambda o: not isinstance(o, Notice))
+                    else:
+                        out += await self._change(table_id, None, lambda ctx, v=version: self._autoplay(ctx, v))
                 except Refused:  # the table is gone
                     pass
                 except UNAVAILABLE:
@@ -468,9 +470,10 @@ class Service:
             [replace(hand, notify=True)]
 
     def _answer(self, ctx: _Ctx, version: int, changed: set[int]) -> list[Outgoing]:
-        """The table message (unless the command keeps it), the hands that changed or were asked for, the results."""
+        """What led to the change, the table message (unless the command keeps it), the hands that changed
+        or were asked for, the results, what the command adds."""
         table, state = ctx.table, ctx.match.state
-        out: list[Outgoing] = []
+        out: list[Outgoing] = list(ctx.lead)
         news = ctx.match.news
         if ctx.show_table:
             message = render.table_message(table, state, version, ctx.now, news)
@@ -762,7 +765,7 @@ class Service:
             table.status = "aborted"
             ctx.out.append(Notice(table.chat, t(table.lang, "closed_no_humans", name=name), table_id=table.id))
         elif table.status == "playing":
-            ctx.out.append(Notice(table.chat, t(table.lang, "left_playing", name=name), table_id=table.id))
+            ctx.lead.append(Notice(table.chat, t(table.lang, "left_playing", name=name), table_id=table.id))
             players.play_computers(ctx.match)
 
     def _start(self, ctx: _Ctx) -> None:
@@ -1046,4 +1049,4 @@ class Service:
             label = t(table.lang, "act.hidden")
         else:
             label = render.action_label(table.lang, action, table.game, engine.view(state, seat))
-        ctx.out.append(Notice(table.chat, t(table.lang, "autoplayed", name=user.name, action=label), (user,), table.id))
+        ctx.lead.append(Notice(table.chat, t(table.lang, "autoplayed", name=user.name, action=label), (user,), table.id))

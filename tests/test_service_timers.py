@@ -118,3 +118,22 @@ async def test_one_broken_table_does_not_hide_the_other_tables_timers(store):
     fresh = service(store, seed=3, clock=lambda: now[0])  # no cached copy of the broken table
     notices = of(await fresh.tick(T0 + REMIND + 1), Notice)
     assert len(notices) == 1 and notices[0].chat == other_chat
+
+
+async def test_an_automatic_move_is_told_before_the_result_it_leads_to(store):
+    now = [T0]
+    svc = service(store, seed=3, clock=lambda: now[0])
+    anna = user(0)
+    await svc.handle(say(GROUP, anna, "neu bauerchen"))
+    for _ in range(3):
+        await svc.handle(say(GROUP, anna, "computer"))
+    table_id = table_msg(await svc.handle(say(GROUP, anna, "los"))).table_id
+    _, table, seat = await to_act(store, table_id)
+    assert table.seats[seat].user == anna.key
+    assert of(await svc.tick(T0 + REMIND + 1), Notice), "first the reminder"
+    # the computers play for her from her first automatic move on: the deal ends in this tick
+    effects = await svc.tick(T0 + AUTO + 1)
+    notices = of(effects, Notice)
+    assert [n.result for n in notices] == [False, True], [n.text for n in notices]
+    assert notices[0].text.startswith("⏱ Anna")
+    assert effects.index(notices[0]) < effects.index(table_msg(effects)) < effects.index(notices[1])

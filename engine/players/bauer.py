@@ -48,12 +48,12 @@ def naming_value(hand: int, trump: int) -> float:
 
 def _top_run(order: TrumpOrder, mine: int, unseen: int) -> int:
     """How many of ``mine`` (one effective suit) beat every unseen card of that suit, played from the top."""
-    run = 0
-    for c in sorted(cards_in(mine), key=order.strength.__getitem__, reverse=True):
-        if order.above[c] & unseen:
-            break
-        run += 1
-    return run
+    if not mine:
+        return 0
+    rivals = unseen & order.suit_mask[order.eff[(mine & -mine).bit_length() - 1]]
+    if not rivals:
+        return mine.bit_count()
+    return (mine & order.above[order.highest(rivals)]).bit_count()
 
 
 def expected_tricks(order: TrumpOrder, hand: int, unseen: int) -> float:

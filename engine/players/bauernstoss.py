@@ -24,9 +24,9 @@ __all__ = ["choose", "offer", "losers"]
 
 def choose(state: State, seat: int) -> Action:
     """The action ``seat`` (the seat to act) takes now."""
-    legal = state.legal()
     if state.phase == PLAY_PHASE:
         return Action("play", _play(state, seat, state.legal_cards()))
+    legal = state.legal()
     hand = state.hands[seat]
     kinds = {a.kind for a in legal}
     if "give" in kinds:

@@ -79,6 +79,10 @@ class Worlds:
         for m in self.known:
             self.pool &= ~m
         self.excluded = self._exclusions()
+        self.allowed = [[s for s in range(self.n) if not self.excluded[s] >> c & 1] for c in range(36)]
+        """Per card, the seats that may hold it."""
+        self.tight = [self.n - len(seats) for seats in self.allowed]
+        """Per card, how many seats cannot hold it."""
 
     # ----------------------------------------------------------- the public part
     def _base(self) -> State:
@@ -154,13 +158,13 @@ class Worlds:
         hands = list(self.known)
         cards = cards_in(self.pool)
         rng.shuffle(cards)
-        excluded = self.excluded if strict else [0] * n
-        # the most restricted cards first, so they still find a place
-        cards.sort(key=lambda c: sum(excluded[s] >> c & 1 for s in range(n)), reverse=True)
+        if strict:  # the most restricted cards first, so they still find a place
+            cards.sort(key=self.tight.__getitem__, reverse=True)
+        seats = range(n)
         free = [self.my_hidden, self.blind, len(cards) - sum(need) - self.my_hidden - self.blind]
         extra = [0, 0, 0]
         for c in cards:
-            slots = [s for s in range(n) if need[s] and not excluded[s] >> c & 1]
+            slots = [s for s in (self.allowed[c] if strict else seats) if need[s]]
             weights = [need[s] for s in slots] + free
             total = sum(weights)
             if total == 0:

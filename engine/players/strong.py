@@ -51,6 +51,16 @@ _TRICK_GAMES = frozenset({"bauer", "rams"})
 """Games where only tricks count, not the eyes in them."""
 _SHAPE = 0.25
 """At most this much of a Strich or point for the eyes (or tricks) of a deal, see ``_value``."""
+_FIRST = 8
+"""Samples taken before the search may end early (see ``_Tally.settled``)."""
+_LOOK = 2
+"""After the first samples, how often the search checks whether it may end."""
+_CLEAR = 2.0
+"""By how many standard errors the leading card must be ahead of every other to end the search early."""
+_SLACK = 0.1
+"""How much worse than the leader (in standard deviations of its worth) a card may still be when the search ends."""
+_HOPE = 0.5
+"""A stake search ends early while no candidate is this share of :data:`_SURE` ahead of the heuristic's choice."""
 _SURE = 3.0
 """By how many standard errors of the paired differences a stake decision (a doubling, playing
 alone, or letting one pass out of turn) must beat the heuristic's own choice to be taken instead.
@@ -171,12 +181,24 @@ def choose(view: dict[str, Any], options: Any, rng, samples: int = SAMPLES,
     if len(candidates) == 1:
         return candidates[0]
     tally = _Tally(worlds, candidates, seat, to_act)
-    tally.run(rng, samples, stop)
+    cut = tally.run(rng, samples, stop)
     best = tally.best(view["public"])
-    if best is not None and best.kind in _DOUBLINGS | _ALONE and tally.done >= samples:
-        tally.run(rng, samples * _CONFIRM, stop)
+    if best is not None and best.kind in _DOUBLINGS | _ALONE and not cut:
+        tally.run(rng, max(samples, tally.done) * _CONFIRM, stop, settle=False)
         best = tally.best(view["public"])
     return best
+
+
+def _score(a: list[float], b: list[float], slack: float = 0.0) -> float:
+    """How many standard errors the mean of the paired differences ``a - b`` is above ``-slack`` (inf if
+    they never differ and ``a`` leads, 0 if they never differ at all)."""
+    done = len(a)
+    diffs = [x - y for x, y in zip(a, b)]
+    mean = sum(diffs) / done + slack
+    var = sum((d - mean) ** 2 for d in diffs) / (done - 1)
+    if var == 0:
+        return math.inf if mean > 0 else (0.0 if mean == 0 else -math.inf)
+    return mean / math.sqrt(var / done)
 
 
 class _Tally:
@@ -196,12 +218,18 @@ class _Tally:
         """How many deals were sampled."""
         return len(self.values[0])
 
-    def run(self, rng, samples: int, stop: Callable[[], bool] | None) -> None:
-        """Sample up to ``samples`` more deals (at least one in all) and play every candidate out in each."""
+    def run(self, rng, samples: int, stop: Callable[[], bool] | None, settle: bool = True) -> bool:
+        """Sample up to ``samples`` more deals (at least one in all) and play every candidate out in each.
+
+        With ``settle`` it ends early once :meth:`settled` (checked every :data:`_LOOK` samples from
+        :data:`_FIRST` on). True if ``stop`` cut it off.
+        """
         seat = self.seat
         for i in range(max(1, samples)):
             if (i or self.done) and stop is not None and stop():
-                break
+                return True
+            if settle and self.done >= _FIRST and self.done % _LOOK == 0 and self.settled():
+                return False
             world = self.worlds.sample(rng)
             if not self.done:
                 brain = heuristic(self.worlds.cls.GAME)
@@ -212,6 +240,27 @@ class _Tally:
                 if action is not None:
                     st.do(seat, action)
                 self.values[k].append(_value(st, seat) if rollout(st) else 0.0)
+        return False
+
+    def settled(self) -> bool:
+        """Whether more samples would hardly change the choice.
+
+        Card play: the leader is tied in every sample or clearly ahead (:data:`_CLEAR` standard
+        errors) of each other candidate. A stake decision, which must beat the heuristic's choice by
+        :data:`_SURE` standard errors in the end: no candidate is even :data:`_HOPE` of the way there.
+        """
+        done, values = self.done, self.values
+        totals = [sum(v) for v in values]
+        lead = max(range(len(values)), key=totals.__getitem__)
+        stake = not self.to_act or any(a is not None and a.kind in _DOUBLINGS | _ALONE for a in self.candidates)
+        if stake:
+            prior = self.prior
+            return prior < 0 or all(_score(values[k], values[prior]) < _HOPE * _SURE for k in range(len(values))
+                                    if k != prior)
+        mean = totals[lead] / done
+        slack = _SLACK * math.sqrt(sum((v - mean) ** 2 for v in values[lead]) / (done - 1))
+        return all(values[k] == values[lead] or _score(values[lead], values[k], slack) >= _CLEAR
+                   for k in range(len(values)) if k != lead)
 
     def best(self, public: dict[str, Any]) -> Action | None:
         """The candidate of the best average; the heuristic's choice on a tie, or on a stake decision unless clearly worse.

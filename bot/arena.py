@@ -2,9 +2,10 @@
 
 Every deal is played once per rotation of the kinds through the seats, from the same cards: in
 the team games twice (the two sides swap seats, so the cards cancel out), in Rams once per seat
-(every kind sits in every seat). The team games play deal after deal of one running match (it
-goes on from the rotations' results in turn); in Rams the unit is a whole match from the same
-shuffles, and the points are match wins.
+(every kind sits in every seat). The team games play deal after deal of a running match (it
+goes on from the rotations' results in turn), a new one for every block of :data:`BLOCK` deals;
+in Rams the unit is a whole match from the same shuffles, and the points are match wins. Blocks
+can be spread over processes (``--jobs``) with the same figures.
 
 Points per deal are those of :func:`engine.players.strong.worth`: Striche (Bauernstoß, Alter
 Schafkopf), points and melds (Bauerchen), the points counted down and set back (Bauer). A team's
@@ -14,8 +15,11 @@ points go half to each of its two seats' kinds.
 from __future__ import annotations
 
 import math
+import multiprocessing
+import os
 import random
 import time
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import engine
@@ -65,17 +69,27 @@ def _rotations(game: str, n: int) -> int:
     return n if game == "rams" else 2
 
 
+BLOCK = 20
+"""Paired deals per block: a block is one running match with its own shuffles and decision random
+numbers, so blocks can be played in any process and in any order with the same results."""
+
+
 def arena(game: str, deals: int, seed: int, seats: list[str], players: int | None = None,
-          options: dict | None = None, samples: int = SAMPLES) -> dict[str, Any]:
+          options: dict | None = None, samples: int = SAMPLES, jobs: int = 1) -> dict[str, Any]:
     """Play ``deals`` paired deals (Rams: matches) between the kinds in ``seats``; return the figures.
 
     ``seats`` names one kind per seat, or fewer, repeated round the table (``strong,heuristic``
-    at four seats: strong in seats 1 and 3). ``ValueError`` for a bad game, kind or number.
+    at four seats: strong in seats 1 and 3). The deals are played in blocks of :data:`BLOCK`,
+    spread over ``jobs`` processes (each pinned to one core where the platform allows it); the
+    figures do not depend on ``jobs``, only the decision times may. ``ValueError`` for a bad
+    game, kind or number.
     """
     if deals < 1:
         raise ValueError("--deals must be at least 1")
     if samples < 1:
         raise ValueError("--samples must be at least 1")
+    if jobs < 1:
+        raise ValueError("--jobs must be at least 1")
     kinds = [k.strip() for k in seats]
     for k in kinds:
         kind_of(k)
@@ -84,12 +98,53 @@ def arena(game: str, deals: int, seed: int, seats: list[str], players: int | Non
     if not kinds or n % len(kinds):
         raise ValueError(f"--seats must name 1 to {n} kinds that repeat evenly round {n} seats")
     by_seat = [kinds[s % len(kinds)] for s in range(n)]
+    blocks = [(game, n, options, seed, by_seat, samples, b, min(BLOCK, deals - b))
+              for b in range(0, deals, BLOCK)]
+    if jobs == 1 or len(blocks) == 1:
+        played = [_block(*b) for b in blocks]
+    else:
+        ctx = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(min(jobs, len(blocks)), ctx, initializer=_pin,
+                                 initargs=(ctx.Value("i", 0),)) as pool:
+            played = list(pool.map(_block, *zip(*blocks)))
+    units = [u for block_units, _ in played for u in block_units]
+    times: dict[str, list[float]] = {k: [] for k in by_seat}
+    for _, block_times in played:
+        for k, ts in block_times.items():
+            times[k] += ts
+    return {
+        "game": game,
+        "players": n,
+        "seed": seed,
+        "options": first.options.model_dump(),
+        "seats": by_seat,
+        "unit": "match" if game == "rams" else "deal",
+        "deals": deals,
+        "rotations": _rotations(game, n),
+        "samples": samples,
+        "kinds": {k: _figures(k, units, times[k]) for k in times},
+    }
+
+
+def _pin(counter) -> None:
+    """Pin this worker process to its own core (the next in turn), where the platform allows it."""
+    with counter.get_lock():
+        mine = counter.value
+        counter.value += 1
+    if hasattr(os, "sched_setaffinity"):
+        cpus = sorted(os.sched_getaffinity(0))
+        os.sched_setaffinity(0, {cpus[mine % len(cpus)]})
+
+
+def _block(game: str, n: int, options: dict | None, seed: int, by_seat: list[str], samples: int,
+           start: int, count: int) -> tuple[list[dict[str, float]], dict[str, list[float]]]:
+    """Play the paired deals ``start`` to ``start + count - 1``: their points per kind, and the decision times."""
     rotations = _rotations(game, n)
     times: dict[str, list[float]] = {k: [] for k in by_seat}
-    rng = random.Random(seed + 1)
+    rng = random.Random(f"{seed}:{start}:decisions")
+    state = engine.new_match(game, random.Random(seed if not start else f"{seed}:{start}"), n, options)
     units: list[dict[str, float]] = []
-    state = first
-    for i in range(deals):
+    for i in range(start, start + count):
         unit = {k: 0.0 for k in times}
         for r in range(rotations):
             seated = _Seats([by_seat[(s + r) % n] for s in range(n)], rng, samples, times)
@@ -108,18 +163,7 @@ def arena(game: str, deals: int, seed: int, seats: list[str], players: int | Non
             deal_rng = random.Random(seed * 1_000_003 + i)
             state = (engine.new_match(game, deal_rng, n, options, dealer=deal_rng.randrange(n))
                      if engine.match_over(going_on) else engine.next_deal(going_on, deal_rng))
-    return {
-        "game": game,
-        "players": n,
-        "seed": seed,
-        "options": first.options.model_dump(),
-        "seats": by_seat,
-        "unit": "match" if game == "rams" else "deal",
-        "deals": deals,
-        "rotations": rotations,
-        "samples": samples,
-        "kinds": {k: _figures(k, units, times[k]) for k in times},
-    }
+    return units, times
 
 
 def _rams_match(game: str, n: int, options: dict | None, seed: int, i: int, seated: _Seats) -> State:

@@ -58,7 +58,8 @@ def _arena(args: argparse.Namespace) -> int:
 
     try:
         options = _options(args.options)
-        out = arena(args.game, args.deals, args.seed, args.seats.split(","), args.players, options, args.samples)
+        out = arena(args.game, args.deals, args.seed, args.seats.split(","), args.players, options, args.samples,
+                    args.jobs)
     except ValueError as exc:
         return _fail(str(exc))
     print(json.dumps(out, ensure_ascii=False))
@@ -241,6 +242,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="kinds round the table, e.g. strong,heuristic (random, leicht, heuristic, strong)")
     a.add_argument("--options", help="the game's options as a JSON object")
     a.add_argument("--samples", type=int, default=SAMPLES, help=f"sampled deals per strong decision ({SAMPLES})")
+    a.add_argument("--jobs", type=int, default=1, help="processes to spread the deals over (default 1)")
     a.set_defaults(func=_arena)
     pl = sub.add_parser("play", help="play a table in this terminal against computer players")
     pl.add_argument("game", nargs="?", help="bauernstoss, alter_schafkopf, bauerchen, bauer or rams")

@@ -116,8 +116,25 @@ def test_arena_prints_points_share_and_decision_times():
     assert again["kinds"]["random"]["points"] == kinds["random"]["points"]
 
 
+@pytest.mark.parametrize("game", ["bauernstoss", "rams"])
+def test_arena_figures_do_not_depend_on_jobs(game):
+    """More blocks than one, spread over two processes, give the same JSON as one process, times aside."""
+    args = ["arena", "--game", game, "--deals", "23" if game != "rams" else "3", "--seed", "5",
+            "--seats", "heuristic,leicht"]
+    outs = []
+    for jobs in ("1", "2"):
+        code, out, err = run_cli(*args, "--jobs", jobs)
+        assert code == 0 and err == ""
+        data = json.loads(out)
+        for figures in data["kinds"].values():
+            assert figures.pop("decision_ms")["max"] > 0
+        outs.append(data)
+    assert outs[0] == outs[1]
+
+
 @pytest.mark.parametrize("args", [
     ["--game", "nope", "--seats", "random"],
+    ["--game", "bauer", "--seats", "random", "--jobs", "0"],
     ["--game", "bauer", "--seats", "random,robot"],
     ["--game", "bauer", "--seats", "random,random,random"],
     ["--game", "bauer", "--seats", "random", "--deals", "0"],

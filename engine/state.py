@@ -271,9 +271,12 @@ class State:
 
     def played(self) -> int:
         """The mask of every card played in this deal, the running trick included."""
-        m = mask_of(self.trick)
+        m = 0
+        for c in self.trick:
+            m |= 1 << c
         for _, cards, _ in self.tricks:
-            m |= mask_of(cards)
+            for c in cards:
+                m |= 1 << c
         return m
 
     def hand_order(self, mask: int) -> list[int]:

@@ -7,6 +7,8 @@ a suit (a void) to judge whether a trick it or its partner wins can still be tak
 
 from __future__ import annotations
 
+from functools import cached_property
+
 from engine.actions import PLAY, Action
 from engine.bauerchen import LEDIG, MELD_PARTNER, NAME_PHASE, SPRITZ, BauerchenState, meld_value
 from engine.cards import DECK20, EYES, JACKS, SUITS, card, cards_in, rank_of, suit_of
@@ -57,34 +59,35 @@ class _Table:
         self.seat = seat
         self.order = state.order
         self.hand = state.hands[seat]
-        played = 0
-        voids: list[set[int]] = [set() for _ in range(state.n)]
-        for leader, cards, _ in state.tricks:
-            played |= self._note(leader, cards, voids)
-        played |= self._note(state.leader, state.trick, voids)
-        self.unseen = DECK20 & ~played & ~self.hand
-        self.voids = voids
+        self.unseen = DECK20 & ~state.played() & ~self.hand
         partner = (seat + 2) % state.n
         self.partner = partner if state.active[partner] else -1
         self.trumps = self.order.suit_mask[TRUMP]
 
-    def _note(self, leader: int, cards, voids: list[set[int]]) -> int:
-        """Record the voids shown in one trick; return its cards as a mask."""
+    @cached_property
+    def voids(self) -> list[set[int]]:
+        """Per seat, the effective suits it showed out of (worked out when first asked)."""
+        state = self.state
+        voids: list[set[int]] = [set() for _ in range(state.n)]
+        for leader, cards, _ in state.tricks:
+            self._note(leader, cards, voids)
+        self._note(state.leader, state.trick, voids)
+        return voids
+
+    def _note(self, leader: int, cards, voids: list[set[int]]) -> None:
+        """Record the voids shown in one trick."""
         if not cards:
-            return 0
+            return
         order, state = self.order, self.state
-        mask = 0
         led = order.eff[cards[0]]
         s = leader
         for c in cards:
-            mask |= 1 << c
             e = order.eff[c]
             if e != led:
                 voids[s].add(led)
                 if e != TRUMP:
                     voids[s].add(TRUMP)
             s = state.next_active(s)
-        return mask
 
     def seats_after(self) -> list[int]:
         """The seats still to play to the current trick after ``seat``."""
@@ -173,10 +176,10 @@ def choose(state: BauerchenState, seat: int) -> Action:
     """The action of ``seat``, the seat to act: name trump, take an offer it wants, or play a card."""
     if state.phase == NAME_PHASE:
         return _name(state, seat)
-    wanted = offer(state, seat)
+    t = _Table(state, seat)
+    wanted = _offer(t, state.offers_for(seat))
     if wanted is not None:
         return wanted
-    t = _Table(state, seat)
     legal = state.play_actions()
     if not state.trick:
         return _lead(t, legal)
@@ -186,9 +189,12 @@ def choose(state: BauerchenState, seat: int) -> Action:
 def offer(state: BauerchenState, seat: int) -> Action | None:
     """Ledig with a hand that takes every trick; Spritzen when the team looks clearly ahead."""
     acts = state.offers_for(seat)
-    if not acts:
-        return None
-    t = _Table(state, seat)
+    return _offer(_Table(state, seat), acts) if acts else None
+
+
+def _offer(t: _Table, acts: list[Action]) -> Action | None:
+    """The offer among ``acts`` that ``t.seat`` takes, see :func:`offer`."""
+    state = t.state
     if LEDIG in acts and t.hand & t.trumps == t.hand and t.top_trumps() >= 3:
         return LEDIG
     if SPRITZ in acts and _estimate(t) >= _SPRITZ_BASE + _SPRITZ_STEP * state.spritz:

@@ -20,7 +20,7 @@ class TrumpOrder:
     effective suit ``s`` and ``above[c]`` the cards of ``c``'s effective suit that beat it.
     """
 
-    __slots__ = ("trump", "trumps", "eff", "strength", "suit_mask", "above", "trump_list")
+    __slots__ = ("trump", "trumps", "eff", "strength", "suit_mask", "above", "trump_list", "ranked")
 
     def __init__(self, trump: int, trump_list: Sequence[int], plain_ranks: str, deck: int) -> None:
         self.trump = trump
@@ -52,6 +52,9 @@ class TrumpOrder:
                     m |= 1 << d
             above[c] = m
         self.above = tuple(above)
+        self.ranked = tuple(tuple(sorted((c for c in ALL_CARDS if eff[c] == s), key=lambda c: (-strength[c], c)))
+                            for s in range(5))
+        """Per effective suit, its cards strongest first."""
 
     def winner_index(self, cards: Sequence[int]) -> int:
         """The index in ``cards`` (a trick in play order) of the card that wins it."""
@@ -72,15 +75,12 @@ class TrumpOrder:
 
     def highest(self, mask: int) -> int:
         """The strongest card of ``mask`` (one effective suit) or -1 if empty."""
-        best, best_c = -1, -1
-        strength = self.strength
-        while mask:
-            low = mask & -mask
-            c = low.bit_length() - 1
-            if strength[c] > best:
-                best, best_c = strength[c], c
-            mask ^= low
-        return best_c
+        if not mask:
+            return -1
+        for c in self.ranked[self.eff[(mask & -mask).bit_length() - 1]]:
+            if mask >> c & 1:
+                return c
+        return -1
 
 
 def ranks_trumps(ranks: str, suit: int) -> list[int]:

@@ -53,6 +53,9 @@ _SHAPE = 0.25
 """At most this much of a Strich or point for the eyes (or tricks) of a deal, see ``_value``."""
 _FIRST = 8
 """Samples taken before the search may end early (see ``_Tally.settled``)."""
+_FIRST_ASKED = 4
+"""As :data:`_FIRST` for an offer out of turn: it is asked again before every card, so a chance
+let pass for want of samples comes back."""
 _LOOK = 2
 """After the first samples, how often the search checks whether it may end."""
 _CLEAR = 2.0
@@ -222,13 +225,14 @@ class _Tally:
         """Sample up to ``samples`` more deals (at least one in all) and play every candidate out in each.
 
         With ``settle`` it ends early once :meth:`settled` (checked every :data:`_LOOK` samples from
-        :data:`_FIRST` on). True if ``stop`` cut it off.
+        :data:`_FIRST` or :data:`_FIRST_ASKED` on). True if ``stop`` cut it off.
         """
         seat = self.seat
+        first = _FIRST if self.to_act else _FIRST_ASKED
         for i in range(max(1, samples)):
             if (i or self.done) and stop is not None and stop():
                 return True
-            if settle and self.done >= _FIRST and self.done % _LOOK == 0 and self.settled():
+            if settle and self.done >= first and self.done % _LOOK == 0 and self.settled():
                 return False
             world = self.worlds.sample(rng)
             if not self.done:

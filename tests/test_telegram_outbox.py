@@ -129,6 +129,26 @@ async def test_a_group_table_in_play_waits_for_the_next_card_but_never_behind_a_
                     ("sendMessage", "Spiel 1 ist aus.")]
 
 
+async def test_a_result_waiting_for_the_group_goes_before_the_next_deals_cards(tg, store):
+    """A notice that waits for the group's turn is not held back by a table edit queued after it,
+    even one that may wait for the next card: the deal's result comes before the next deal's cards."""
+    tg.user(11, "Anna", started=True)
+    assert await store.create(TABLE, f"telegram:{GROUP}:", "{}", [])
+    async with Bot(tg.token, base_url=tg.base_url) as bot:
+        await bot.initialize()
+        rig = Rig(tg, bot, store, FAST.model_copy(update={"group_messages": 4}))  # one message per 0.5 s
+        rig.delivery.table_lazy_s = 1.0  # longer than the group's gap: the next card's table may still wait
+        await rig.run([table("Tisch v1", 1)])
+        rig.delivery.carry_out([table("Tisch v2", 2), hand(player(11, "Anna"), "Anna v2", 2),
+                                Notice(group_ref(), "Spiel 1 ist aus.")])
+        await tg.wait_for(lambda: tg.last(GROUP).text == "Tisch v2", what="the last card of the deal")
+        rig.delivery.carry_out([table("Tisch v3", 3), hand(player(11, "Anna"), "Anna v3", 3)])
+        await asyncio.wait_for(rig.outbox.idle(), 10)
+    sent = [(m, p.get("text")) for _, m, p, status in tg.calls if status == 200 and p.get("chat_id") == GROUP]
+    assert sent == [("sendMessage", "Tisch v1"), ("editMessageText", "Tisch v2"),
+                    ("sendMessage", "Spiel 1 ist aus."), ("editMessageText", "Tisch v3")]
+
+
 async def test_an_older_render_never_overwrites_a_newer_one(tg, rig):
     await rig.run([table("Tisch v5", 5)])
     await rig.run([table("Tisch v3", 3), table("Tisch v4", 4)])

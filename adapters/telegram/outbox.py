@@ -9,8 +9,10 @@ across processes, the shared limiter) and then for its turn under the bot-wide l
 (:class:`bot.ratelimit.Gate`, fair between chats) before each call, honours ``RetryAfter``, follows a
 group's migration to a supergroup and retries network failures a few times. A job that is not
 urgent may linger a moment so that the next one for its slot replaces it, but only while its
-chat has nothing else to send: once another job is due, the lingering ones go first (they hold
-older news, and the chat's next turn is taken anyway).
+chat has nothing else to send: once another job is due, the chat's jobs go in the order their
+slots were queued, lingering or not (a lingering job queued earlier holds older news, and the
+chat's next turn is taken anyway; one queued later must not hold back a message that waits
+already, such as a deal's result behind the next deal's cards).
 """
 
 from __future__ import annotations
@@ -151,9 +153,8 @@ class _Queue:
         return any(due <= now for due in self.due.values())
 
     def next_slot(self) -> str:
-        """The slot to send once a job is due: a lingering one first, else the first due one."""
-        now = time.monotonic()
-        return next((slot for slot in self.pending if self.due[slot] > now), next(iter(self.pending)))
+        """The slot to send once a job is due: the one queued first (a newer job of a slot keeps its place)."""
+        return next(iter(self.pending))
 
     async def until_due(self) -> None:
         """Return once a pending job is due (a new job wakes the wait)."""

@@ -13,6 +13,7 @@ reply (the answer to a press), as Telegram does.
 
     .venv/bin/python bench/telegram.py [--game bauerchen] [--deals 2] [--scale 0.25] [--humans 4]
                                        [--think 1-5] [--tables 1] [--global-per-s 30] [--webhook]
+                                       [--trace calls.txt]
 
 Printed: ``calls_per_card``, the Bot API calls per card played that the bot made over HTTP
 (every call but getUpdates and the start-up calls), by method in ``by_method``; the methods that
@@ -22,7 +23,10 @@ number of messages to a group in any group window, to one chat in any chat windo
 chats in any global window, the number of 429 answers, and the lag of the group table: for each
 accepted press, how long until the group's table message showed the move (real seconds at scale
 1, so divided by ``--scale``). Aims: at most 2 calls per card; no 429; the group table never more
-than 5 s behind.
+than 5 s behind. Everything runs in this one process: ``process_cpu_share`` says how busy it was
+(near 1: it ran out of CPU, and the lag tells about the machine, not the bot), ``loop_stalls``
+how often and how long its event loop stood still (on a shared machine, a process that gets no
+CPU for a while), and ``group_table_lag_without_stalls_s`` the lag with those stalls taken out.
 """
 
 from __future__ import annotations
@@ -78,18 +82,41 @@ def peak(times: list[float], window: float) -> int:
     return best
 
 
-def behind(shown: dict, presses: list[tuple[float, object, int]], end: float) -> list[float]:
-    """For every press (answered at ``t``, at the table message ``where``, needing ``version``): seconds
+def behind(shown: dict, presses: list[tuple[float, object, int]], end: float) -> list[tuple[float, float]]:
+    """For every press (answered at ``t``, at the table message ``where``, needing ``version``): ``(t, seconds)``
     until ``shown[where]`` (the table message's (time, version) shown) reached that version (``end`` if never)."""
     out = []
     for t, where, version in presses:
         seen = [s for s, v in shown[where] if v >= version and s >= t]
-        out.append((min(seen) if seen else end) - t)
+        out.append((t, (min(seen) if seen else end) - t))
     return out
 
 
-def lags(tg, groups: dict[str, int], made: dict[tuple[str, str], int], end: float) -> list[float]:
-    """For every accepted press: seconds until its group's table message showed the version it made.
+class Stalls:
+    """Notes when this process's event loop did not run for a while (the machine gave it no CPU, or
+    something blocked it): the bot, the fake Telegram and the players stand still together then."""
+
+    def __init__(self, tick: float = 0.02, least: float = 0.1):
+        self.tick, self.least = tick, least
+        self.spans: list[tuple[float, float]] = []
+
+    async def watch(self) -> None:
+        """Run until cancelled, keeping every stall longer than ``least`` as a (start, end) span."""
+        while True:
+            before = time.monotonic()
+            await asyncio.sleep(self.tick)
+            late = time.monotonic() - before - self.tick
+            if late > self.least:
+                self.spans.append((before + self.tick, before + self.tick + late))
+
+    def within(self, start: float, end: float) -> float:
+        """Seconds of stall between ``start`` and ``end``."""
+        return sum(max(0.0, min(end, b) - max(start, a)) for a, b in self.spans)
+
+
+def lags(tg, groups: dict[str, int], made: dict[tuple[str, str], int], end: float) -> list[tuple[float, float]]:
+    """For every accepted press: when it was answered and the seconds until its group's table message showed
+    the version it made.
 
     ``made`` maps (user key, token) of each move-log entry to that version: a card of a hand carries
     the version at which the hand last changed, not the table's, so the token alone does not say it.
@@ -115,8 +142,9 @@ def lags(tg, groups: dict[str, int], made: dict[tuple[str, str], int], end: floa
 
 
 async def bench(game: str, deals: int, scale: float, humans: int = 4, think: tuple[float, float] = (0.0, 0.0),
-                tables: int = 1, global_per_s: int = 30, webhook: bool = False) -> dict:
-    """Play ``deals`` deals of ``game`` at ``tables`` tables at once, ``humans`` people each, computers in the rest."""
+                tables: int = 1, global_per_s: int = 30, webhook: bool = False, trace: Path | None = None) -> dict:
+    """Play ``deals`` deals of ``game`` at ``tables`` tables at once, ``humans`` people each, computers in the rest
+    (``trace``: a file that gets every call made while they played)."""
     tuning = FAST.model_copy(update={"group_window_s": 60.0 * scale, "chat_window_s": 1.0 * scale,
                                      "global_messages": global_per_s, "global_window_s": 1.0 * scale,
                                      "slack_s": 0.02 * scale, "lazy_s": Tuning().lazy_s * scale,
@@ -136,7 +164,9 @@ async def bench(game: str, deals: int, scale: float, humans: int = 4, think: tup
                 ids = {table_id: group for table_id, (group, _) in zip(opened, seated)}
                 await bot.outbox.idle()
                 first = len(tg.calls)
-                t0 = time.monotonic()
+                stalls = Stalls()
+                watcher = asyncio.ensure_future(stalls.watch())
+                t0, cpu0 = time.monotonic(), time.process_time()
 
                 async def play(table_id: str, users) -> None:
                     players = Players(tg, users, table_id, store, seed=len(users) + int(table_id, 36) % 997,
@@ -148,16 +178,19 @@ async def bench(game: str, deals: int, scale: float, humans: int = 4, think: tup
 
                 await asyncio.gather(*(play(tid, users) for tid, (_, users) in zip(ids, seated)))
                 await bot.outbox.idle()
-                elapsed = time.monotonic() - t0
+                elapsed, cpu = time.monotonic() - t0, time.process_time() - cpu0
+                watcher.cancel()
                 made = [c for c in tg.calls[first:] if c[1] not in START_UP]
                 calls = [c for c in made if not c[2].get(VIA_REPLY)]
                 replies = [c for c in made if c[2].get(VIA_REPLY)]
-                cards, made = 0, {}
+                cards, versions = 0, {}
                 for table_id in ids:
                     entries = [json.loads(e) for e in await store.log(table_id)]
-                    made.update({(e["by"], e["cmd"]): e["v"] + 1 for e in entries})  # made on version v
+                    versions.update({(e["by"], e["cmd"]): e["v"] + 1 for e in entries})  # made on version v
                     cards += sum(1 for e in entries for m in e["moves"] if m.get("a", {}).get("action") == "play")
-                behind = lags(tg, ids, made, time.monotonic())
+                behind = lags(tg, ids, versions, time.monotonic())
+                if trace is not None:
+                    write_trace(trace, made, t0, set(ids.values()))
     def by_method(some: list) -> dict[str, int]:
         return {m: sum(1 for c in some if c[1] == m) for m in sorted({c[1] for c in some})}
 
@@ -183,9 +216,32 @@ async def bench(game: str, deals: int, scale: float, humans: int = 4, think: tup
         "peak_global_per_window": peak([t for t, _ in sends], tuning.global_window_s),
         "global_limit": f"{global_per_s} per {tuning.global_window_s:g} s",
         "answers_429": len(tg.violations),
-        "group_table_lag_s": {"median": round(sorted(behind)[len(behind) // 2] / scale, 2) if behind else None,
-                              "max": round(max(behind) / scale, 2) if behind else None},
+        "group_table_lag_s": spread([lag for _, lag in behind], scale),
+        "process_cpu_share": round(cpu / elapsed, 2),
+        "loop_stalls": {"count": len(stalls.spans), "max_s": round(max((b - a for a, b in stalls.spans), default=0.0)
+                                                                   / scale, 2)},
+        "group_table_lag_without_stalls_s": spread([lag - stalls.within(t, t + lag) for t, lag in behind], scale),
     }
+
+
+def spread(values: list[float], scale: float) -> dict:
+    """Median and maximum of ``values`` in seconds at scale 1."""
+    values = sorted(values)
+    return {"median": round(values[len(values) // 2] / scale, 2) if values else None,
+            "max": round(values[-1] / scale, 2) if values else None}
+
+
+def write_trace(path: Path, calls: list, t0: float, groups: set[int]) -> None:
+    """One line per call: seconds since the play began, method (``+reply`` if it rode on a webhook
+    reply), status, where (``group``/``private`` and the chat id), the text's first line and buttons."""
+    with path.open("w") as out:
+        for t, method, p, status in calls:
+            chat = int(p.get("chat_id") or 0)
+            rows = (p.get("reply_markup") or {}).get("inline_keyboard", [])
+            out.write(f"{t - t0:8.2f} {method}{'+reply' if p.get(VIA_REPLY) else ''} {status} "
+                      f"{'group' if chat in groups else 'private'}:{chat} "
+                      f"{(p.get('text') or '').splitlines()[0][:60] if p.get('text') else ''!r} "
+                      f"{[b['text'] for row in rows for b in row]}\n")
 
 
 def think_range(text: str) -> tuple[float, float]:
@@ -206,9 +262,10 @@ def main() -> None:
     p.add_argument("--tables", type=int, default=1, help="tables played at once, one group each")
     p.add_argument("--global-per-s", type=int, default=30, help="messages per second per token in all chats")
     p.add_argument("--webhook", action="store_true", help="webhook mode: press answers ride on the HTTP reply")
+    p.add_argument("--trace", type=Path, help="write every call made during the play to this file, one a line")
     args = p.parse_args()
     print(json.dumps(asyncio.run(bench(args.game, args.deals, args.scale, args.humans, args.think, args.tables,
-                                       args.global_per_s, args.webhook)), indent=2))
+                                       args.global_per_s, args.webhook, args.trace)), indent=2))
 
 
 if __name__ == "__main__":

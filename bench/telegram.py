@@ -190,7 +190,7 @@ async def bench(game: str, deals: int, scale: float, humans: int = 4, think: tup
                     cards += sum(1 for e in entries for m in e["moves"] if m.get("a", {}).get("action") == "play")
                 behind = lags(tg, ids, versions, time.monotonic())
                 if trace is not None:
-                    write_trace(trace, made, t0, set(ids.values()))
+                    write_trace(trace, made, t0, set(ids.values()), dict(behind), scale)
     def by_method(some: list) -> dict[str, int]:
         return {m: sum(1 for c in some if c[1] == m) for m in sorted({c[1] for c in some})}
 
@@ -231,9 +231,10 @@ def spread(values: list[float], scale: float) -> dict:
             "max": round(values[-1] / scale, 2) if values else None}
 
 
-def write_trace(path: Path, calls: list, t0: float, groups: set[int]) -> None:
+def write_trace(path: Path, calls: list, t0: float, groups: set[int], lag_at: dict[float, float], scale: float) -> None:
     """One line per call: seconds since the play began, method (``+reply`` if it rode on a webhook
-    reply), status, where (``group``/``private`` and the chat id), the text's first line and buttons."""
+    reply), status, where (``group``/``private`` and the chat id), the text's first line and buttons,
+    and for an accepted press the lag of its group's table (``lag_at``: by the answer's time; at scale 1)."""
     with path.open("w") as out:
         for t, method, p, status in calls:
             chat = int(p.get("chat_id") or 0)
@@ -241,7 +242,8 @@ def write_trace(path: Path, calls: list, t0: float, groups: set[int]) -> None:
             out.write(f"{t - t0:8.2f} {method}{'+reply' if p.get(VIA_REPLY) else ''} {status} "
                       f"{'group' if chat in groups else 'private'}:{chat} "
                       f"{(p.get('text') or '').splitlines()[0][:60] if p.get('text') else ''!r} "
-                      f"{[b['text'] for row in rows for b in row]}\n")
+                      f"{[b['text'] for row in rows for b in row]}"
+                      f"{f' lag={lag_at[t] / scale:.2f}' if t in lag_at else ''}\n")
 
 
 def think_range(text: str) -> tuple[float, float]:

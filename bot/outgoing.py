@@ -104,6 +104,10 @@ class HandMessage:
     buttons or is deleted. Every adapter implements both (Telegram: ``sendMessage`` and
     ``deleteMessage``; Discord: a new DM where an edit would be silent). The bot layer sets it
     at most once per turn (see :mod:`bot.notify`).
+
+    ``emptied`` marks a hand whose owner has played his last card while the match goes on: it has
+    nothing to press until the next deal's cards, which usually follow within seconds, so an
+    adapter may hold its edit a while for them to replace it.
     """
 
     user: UserRef
@@ -112,6 +116,7 @@ class HandMessage:
     text: str
     buttons: tuple[tuple[Button, ...], ...] = ()
     notify: bool = False
+    emptied: bool = False
 
 
 @dataclass(frozen=True)

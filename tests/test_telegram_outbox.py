@@ -286,6 +286,24 @@ async def test_the_shared_limiter_paces_two_outboxes_together(tg, store, redis, 
     assert len(tg.chat(GROUP)) == 8 and tg.violations == []
 
 
+@pytest.mark.parametrize("processes", [1, 2])
+async def test_a_group_gets_no_more_than_its_window_allows(store, redis, key_prefix, processes):
+    """A group's calls are not spaced by a share of its window but counted in it, here and across
+    processes: a burst goes at the chat's pace until the window is full, then waits for it."""
+    assert await store.create(TABLE, f"telegram:{GROUP}:", "{}", [])
+    tuning = Tuning(group_messages=3, group_window_s=0.5, chat_messages=1, chat_window_s=0.02, slack_s=0.1)
+    async with FakeTelegram(group_limit=(3, 0.5), chat_limit=(1, 0.02)) as tg:
+        tg.group(GROUP, "Stammtisch Lautern")
+        async with Bot(tg.token, base_url=tg.base_url) as bot:
+            shared = Limiter(redis, prefix=key_prefix) if processes > 1 else None
+            rigs = [Rig(tg, bot, store, tuning, shared) for _ in range(processes)]
+            for i in range(10 // processes):
+                for r in rigs:
+                    r.delivery.carry_out([Notice(group_ref(), f"{i} from {id(r)}")])
+            await asyncio.wait_for(asyncio.gather(*(r.outbox.idle() for r in rigs)), 30)
+        assert len(tg.chat(GROUP)) == 10 and tg.violations == [], "the fake counts the group's window: no 429"
+
+
 def test_bounded_forgets_the_oldest_writes():
     memory = Bounded(size=3)
     for i in range(5):

@@ -75,10 +75,10 @@ class Delivery:
             seconds the last trick takes, and one edit does for both; in slow play the empty
             hand is shown after this wait, so the card played does not stay on it.
         table_lazy_s: how long a group's table message may wait for a newer one while a deal is
-            played (the effects carry hands): the group allows one message per 3 s, people play
+            played (the effects carry hands): the group allows 20 messages a minute, people play
             a card every few seconds, and a table shown a moment later shows every card since.
             It does not wait when a message is posted in the group with it (a deal's result):
-            that message takes the group's next turn, and the table goes first.
+            the table goes first, then that message.
     """
 
     def __init__(self, bot: Bot, refs: Refs, outbox: Outbox, join_payload: Callable[[str], str], username: str,

@@ -22,7 +22,7 @@ import contextlib
 import logging
 import math
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from datetime import timedelta
@@ -73,11 +73,15 @@ class Pacer:
     """Spaces the calls to each chat by its smallest gap, here and (with ``shared``) across processes,
     and keeps all chats together under the bot-wide limit.
 
-    The local gap counts from the end of the previous call, so network jitter never brings two
-    calls closer at Telegram's side; the shared window adds ``tuning.slack_s`` for the same reason.
-    A chat's entry is kept only while it still holds a future moment: entries that lie in the
-    past are dropped whenever the table has doubled since the last sweep, so the memory follows
-    the chats active within the last window, not every chat ever served.
+    Every chat gets one call per ``tuning.chat_window_s``; a group also no more than
+    ``tuning.group_messages`` in any ``tuning.group_window_s`` (a sliding window, as Telegram
+    counts), not one per fixed share of it: a group that used little of its minute may get a
+    deal's result right after its table, and only a group that used it all waits for its window.
+    The local gap and window count from the end of each call, so network jitter never brings two
+    calls closer at Telegram's side; the shared windows add ``tuning.slack_s`` for the same reason.
+    A chat's entries are kept only while they still matter (a future moment, a call within the
+    group window): older ones are dropped whenever the entries have doubled since the last sweep,
+    so the memory follows the chats active within the last window, not every chat ever served.
 
     Args:
         tuning: the limits.
@@ -90,6 +94,7 @@ class Pacer:
         self.shared = shared
         self.gate = Gate(tuning.global_messages, tuning.global_window_s, shared, f"tg:global:{bot_id}")
         self._next: dict[int, float] = {}
+        self._recent: dict[int, deque[float]] = {}  # a group's last calls (their ends), at most group_messages
         self._tickets: dict[int, str] = {}  # the call in flight of each chat's sender
         self._sweep_at = _SWEEP_MIN
 
@@ -100,26 +105,38 @@ class Pacer:
         call, so no wait in the queue comes between the chat's booking and its call (another
         process could send to the chat in that time).
         """
-        gap = self.tuning.interval(chat_id < 0)
         while True:
             delay = self._next.get(chat_id, 0.0) - time.monotonic()
             if delay > 0:
                 await asyncio.sleep(delay)
-            ticket, wait = await gated_turn(self.gate, lambda: self._window(chat_id, gap))
+            ticket, wait = await gated_turn(self.gate, lambda: self._window(chat_id))
             if wait <= 0:
                 self._tickets[chat_id] = ticket
                 return
             self._book(chat_id, time.monotonic() + wait)
 
-    async def _window(self, chat_id: int, gap: float) -> float:
+    async def _window(self, chat_id: int) -> float:
+        """The wait the shared windows ask for (the chat's first: a refusal there books nothing in the
+        group's window, and a group's refusal leaves at most one call's gap booked in the chat's)."""
         if self.shared is None:
             return 0.0
-        return await self.shared.wait_time(f"tg:{chat_id}", 1, gap + self.tuning.slack_s)
+        t = self.tuning
+        wait = await self.shared.wait_time(f"tg:{chat_id}", t.chat_messages, t.chat_window_s + t.slack_s)
+        if wait > 0 or chat_id > 0:
+            return wait
+        return await self.shared.wait_time(f"tg:group:{chat_id}", t.group_messages, t.group_window_s + t.slack_s)
 
     async def sent(self, chat_id: int) -> None:
         """A call to ``chat_id`` has just finished: book the chat's next free moment."""
         await self.gate.done(self._tickets.pop(chat_id, ""))
-        self._book(chat_id, time.monotonic() + self.tuning.interval(chat_id < 0))
+        now = time.monotonic()
+        at = now + self.tuning.chat_window_s / self.tuning.chat_messages
+        if chat_id < 0:
+            recent = self._recent.setdefault(chat_id, deque(maxlen=self.tuning.group_messages))
+            recent.append(now)
+            if len(recent) == recent.maxlen:
+                at = max(at, recent[0] + self.tuning.group_window_s)
+        self._book(chat_id, at)
 
     def hold(self, chat_id: int, seconds: float) -> None:
         """Send nothing to ``chat_id`` for ``seconds`` (Telegram asked us to wait)."""
@@ -127,14 +144,15 @@ class Pacer:
 
     def __len__(self) -> int:
         """How many chats the pacer keeps an entry for."""
-        return len(self._next)
+        return len(self._next.keys() | self._recent.keys())
 
     def _book(self, chat_id: int, at: float) -> None:
         self._next[chat_id] = max(self._next.get(chat_id, 0.0), at)
-        if len(self._next) >= self._sweep_at:
+        if len(self._next) + len(self._recent) >= self._sweep_at:
             now = time.monotonic()
             self._next = {c: t for c, t in self._next.items() if t > now}
-            self._sweep_at = max(_SWEEP_MIN, 2 * len(self._next))
+            self._recent = {c: r for c, r in self._recent.items() if r[-1] > now - self.tuning.group_window_s}
+            self._sweep_at = max(_SWEEP_MIN, 2 * (len(self._next) + len(self._recent)))
 
 
 def _seconds(retry_after: int | float | timedelta) -> float:

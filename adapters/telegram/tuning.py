@@ -32,8 +32,3 @@ class Tuning(BaseSettings):
     ack_deadline_s: float = Field(1.0, gt=0, description="longest wait for the verdict before answering a press")
     tick_interval_s: float = Field(5.0, gt=0, description="how often the turn timers are checked")
     poll_timeout_s: int = Field(10, ge=0, description="long polling timeout of getUpdates")
-
-    def interval(self, group: bool) -> float:
-        """The smallest gap between two messages to one chat (a group paces by both limits)."""
-        gap = self.chat_window_s / self.chat_messages
-        return max(gap, self.group_window_s / self.group_messages) if group else gap

@@ -9,11 +9,15 @@ tests, which enforces Telegram's limits (20 messages a minute per group, one a s
 0.25 plays four times faster at the same ratios). ``--tables N`` runs N tables at once, each in
 its own group with its own four people. ``--webhook`` runs the bot in webhook mode: the fake POSTs
 the updates to the bot's webhook server and carries out a method the bot returns in the HTTP
-reply (the answer to a press), as Telegram does.
+reply (the answer to a press), as Telegram does. People press any button they may at random, or
+with ``--sensible`` what the game's heuristic computer player would (random people often fold or
+give up, so deals end early and each deal's own messages weigh more per card).
+``--seed`` deals the same cards and makes the same choices, as far as the order of concurrent
+moves allows; ``--trace FILE`` writes every call made while they played, with each press's lag.
 
     .venv/bin/python bench/telegram.py [--game bauerchen] [--deals 2] [--scale 0.25] [--humans 4]
                                        [--think 1-5] [--tables 1] [--global-per-s 30] [--webhook]
-                                       [--trace calls.txt]
+                                       [--trace calls.txt] [--seed 1] [--sensible]
 
 Printed: ``calls_per_card``, the Bot API calls per card played that the bot made over HTTP
 (every call but getUpdates and the start-up calls), by method in ``by_method``; the methods that
@@ -34,7 +38,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import json
+import random
 import secrets
 import sys
 import tempfile
@@ -46,6 +52,7 @@ sys.path[0] = str(Path(__file__).resolve().parents[1])  # not bench/, whose tele
 from adapters.telegram import Tuning  # noqa: E402
 from bot import tokens  # noqa: E402
 from bot.redis_conn import connect  # noqa: E402
+from bot.service import Service  # noqa: E402
 from bot.settings import load_settings  # noqa: E402
 from bot.store import Store  # noqa: E402
 from tests.fake_telegram import VIA_REPLY  # noqa: E402
@@ -142,9 +149,12 @@ def lags(tg, groups: dict[str, int], made: dict[tuple[str, str], int], end: floa
 
 
 async def bench(game: str, deals: int, scale: float, humans: int = 4, think: tuple[float, float] = (0.0, 0.0),
-                tables: int = 1, global_per_s: int = 30, webhook: bool = False, trace: Path | None = None) -> dict:
+                tables: int = 1, global_per_s: int = 30, webhook: bool = False, trace: Path | None = None,
+                seed: int | None = None, sensible: bool = False) -> dict:
     """Play ``deals`` deals of ``game`` at ``tables`` tables at once, ``humans`` people each, computers in the rest
-    (``trace``: a file that gets every call made while they played)."""
+    (``trace``: a file that gets every call made while they played; ``seed``: the same cards and choices
+    in every run, as far as the order of concurrent moves allows; ``sensible``: people choose as the game's
+    heuristic would, else at random)."""
     tuning = FAST.model_copy(update={"group_window_s": 60.0 * scale, "chat_window_s": 1.0 * scale,
                                      "global_messages": global_per_s, "global_window_s": 1.0 * scale,
                                      "slack_s": 0.02 * scale, "lazy_s": Tuning().lazy_s * scale,
@@ -158,7 +168,8 @@ async def bench(game: str, deals: int, scale: float, humans: int = 4, think: tup
                 group = tg.group(-100200300 - i, f"Stammtisch {i}")
                 users = [tg.user(1000 + 10 * i + k, name, started=True) for k, name in enumerate(NAMES)]
                 seated.append((group, users[:humans]))
-            async with running_bot(tg, store, redis, prefix, tuning, webhook=webhook) as bot:
+            service = Service if seed is None else functools.partial(Service, rng=random.Random(seed))
+            async with running_bot(tg, store, redis, prefix, tuning, webhook=webhook, service=service) as bot:
                 opened = await asyncio.gather(*(open_table(tg, group, users[0], users[1:], game,
                                                            computers=4 - humans) for group, users in seated))
                 ids = {table_id: group for table_id, (group, _) in zip(opened, seated)}
@@ -168,15 +179,15 @@ async def bench(game: str, deals: int, scale: float, humans: int = 4, think: tup
                 watcher = asyncio.ensure_future(stalls.watch())
                 t0, cpu0 = time.monotonic(), time.process_time()
 
-                async def play(table_id: str, users) -> None:
-                    players = Players(tg, users, table_id, store, seed=len(users) + int(table_id, 36) % 997,
-                                      careful=True, think=think)
+                async def play(i: int, table_id: str, users) -> None:
+                    players = Players(tg, users, table_id, store, careful=True, think=think, sensible=sensible,
+                                      seed=len(users) + int(table_id, 36) % 997 if seed is None else seed + i)
                     async with watching(store, table_id, every=0.2) as latest:
                         await players.play(lambda: latest() is not None and (latest().deals >= deals or
                                                                              latest().status != "playing"),
                                            timeout=7200)
 
-                await asyncio.gather(*(play(tid, users) for tid, (_, users) in zip(ids, seated)))
+                await asyncio.gather(*(play(i, tid, users) for i, (tid, (_, users)) in enumerate(zip(ids, seated))))
                 await bot.outbox.idle()
                 elapsed, cpu = time.monotonic() - t0, time.process_time() - cpu0
                 watcher.cancel()
@@ -199,7 +210,7 @@ async def bench(game: str, deals: int, scale: float, humans: int = 4, think: tup
     chats = {c for _, c in sends}
     return {
         "game": game, "mode": "webhook" if webhook else "long polling", "tables": tables, "humans": humans,
-        "deals": deals, "scale": scale, "think_s": f"{think[0] / scale:g}-{think[1] / scale:g}",
+        "deals": deals, "choices": "sensible" if sensible else "random", "scale": scale, "think_s": f"{think[0] / scale:g}-{think[1] / scale:g}",
         "seconds": round(elapsed, 1), "cards": cards,
         "api_calls": len(calls), "calls_per_card": round(len(calls) / max(cards, 1), 2),
         "by_method": by_method(calls),
@@ -265,9 +276,13 @@ def main() -> None:
     p.add_argument("--global-per-s", type=int, default=30, help="messages per second per token in all chats")
     p.add_argument("--webhook", action="store_true", help="webhook mode: press answers ride on the HTTP reply")
     p.add_argument("--trace", type=Path, help="write every call made during the play to this file, one a line")
+    p.add_argument("--seed", type=int, help="deal the same cards and make the same choices in every run")
+    p.add_argument("--sensible", action="store_true",
+                   help="people choose what the game's heuristic would (else any allowed button at random)")
     args = p.parse_args()
     print(json.dumps(asyncio.run(bench(args.game, args.deals, args.scale, args.humans, args.think, args.tables,
-                                       args.global_per_s, args.webhook, args.trace)), indent=2))
+                                       args.global_per_s, args.webhook, args.trace, args.seed,
+                                       args.sensible)), indent=2))
 
 
 if __name__ == "__main__":

@@ -117,13 +117,16 @@ class TurnWatch:
         self.to_act: str | None = None
         self.since = 0
         self.allowed: frozenset[str] = frozenset()
+        self.state: engine.State | None = None
 
     async def look(self) -> None:
         """Read the table once: its version, the user key of the person to act, the version his hand's
-        buttons carry at least (:meth:`Table.hand_since`) and the action args he may press."""
+        buttons carry at least (:meth:`Table.hand_since`), the action args he may press and the game's
+        state (all of it: what a sensible player makes of the table and his hand)."""
         loaded = await self.store.load(self.table_id)
         table = Table.load(loaded[1]) if loaded else None
         self.to_act, self.allowed = playable(table)
+        self.state = engine.from_json(table.state) if self.to_act else None
         self.since = table.hand_since(table.seat_of(self.to_act)) if self.to_act else 0
         self.version = loaded[0] if loaded else -1
 

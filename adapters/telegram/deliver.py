@@ -27,6 +27,7 @@ from telegram.constants import ChatAction
 from telegram.error import BadRequest, Forbidden
 
 from adapters.common.refs import MessageRef, Refs, fingerprint
+from adapters.common.slots import table_may_wait
 from bot.outgoing import (Button, ChatRef, HandMessage, JoinLink, Notice, Outgoing, TableMessage, Toast, UserRef,
                           version_of)
 
@@ -98,11 +99,9 @@ class Delivery:
     def carry_out(self, outs: list[Outgoing], resend_hand_of: UserRef | None = None) -> None:
         """Queue every effect; the hand of ``resend_hand_of`` is posted anew instead of edited."""
         version = version_of(outs)
-        posted_in = {out.chat.chat_id for out in outs if isinstance(out, (Notice, Toast, JoinLink))}
-        in_play = any(isinstance(out, HandMessage) for out in outs)
         for out in outs:
             if isinstance(out, TableMessage):
-                self.table(out, version, in_play and out.chat.chat_id not in posted_in)
+                self.table(out, version, table_may_wait(out, outs))
             elif isinstance(out, HandMessage):
                 self.hand(out, version, repost=out.notify or (resend_hand_of is not None
                                                               and out.user.key == resend_hand_of.key))
@@ -120,7 +119,7 @@ class Delivery:
             self._reposts[(out.table_id, TABLE_REF)] = True
         chat_id = int(out.chat.chat_id)
         self._put_in_place(chat_id, _thread(out.chat), out.table_id, TABLE_REF, out.text, out.buttons, version,
-                           linger=self.table_lazy_s if lazy and chat_id < 0 and not out.repost else 0.0)
+                           linger=self.table_lazy_s if lazy and chat_id < 0 else 0.0)
 
     def hand(self, out: HandMessage, version: int | None, repost: bool = False) -> None:
         """Show a player his hand in his private chat, edited in place (``version``: the table version it shows)."""

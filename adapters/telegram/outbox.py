@@ -8,21 +8,16 @@ late render never overwrites a newer one. The sender waits for the chat's pace (
 across processes, the shared limiter) and then for its turn under the bot-wide limit
 (:class:`bot.ratelimit.Gate`, fair between chats) before each call, honours ``RetryAfter``, follows a
 group's migration to a supergroup and retries network failures a few times. A job that is not
-urgent may linger a moment so that the next one for its slot replaces it, but only while its
-chat has nothing else to send: once another job is due, the chat's jobs go in the order their
-slots were queued, lingering or not (a lingering job queued earlier holds older news, and the
-chat's next turn is taken anyway; one queued later must not hold back a message that waits
-already, such as a deal's result behind the next deal's cards).
+urgent may linger a moment so that the next one for its slot replaces it
+(:class:`adapters.common.slots.Slots`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-import math
 import time
-from collections import OrderedDict, deque
+from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from datetime import timedelta
@@ -30,6 +25,7 @@ from typing import Protocol
 
 from telegram.error import ChatMigrated, NetworkError, RetryAfter, TelegramError, TimedOut
 
+from adapters.common.slots import Slots
 from bot.bounded import Bounded
 from bot.outage import UNAVAILABLE
 from bot.ratelimit import Gate, gated_turn
@@ -159,29 +155,6 @@ def _seconds(retry_after: int | float | timedelta) -> float:
     return retry_after.total_seconds() if isinstance(retry_after, timedelta) else float(retry_after)
 
 
-class _Queue:
-    def __init__(self) -> None:
-        self.pending: OrderedDict[str, Job] = OrderedDict()
-        self.due: dict[str, float] = {}
-        self.wake = asyncio.Event()
-        self.task: asyncio.Task | None = None
-
-    def any_due(self) -> bool:
-        now = time.monotonic()
-        return any(due <= now for due in self.due.values())
-
-    def next_slot(self) -> str:
-        """The slot to send once a job is due: the one queued first (a newer job of a slot keeps its place)."""
-        return next(iter(self.pending))
-
-    async def until_due(self) -> None:
-        """Return once a pending job is due (a new job wakes the wait)."""
-        while not self.any_due():
-            self.wake.clear()
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self.wake.wait(), min(self.due.values()) - time.monotonic())
-
-
 class Outbox:
     """The per-chat queues and their sender tasks.
 
@@ -194,7 +167,7 @@ class Outbox:
     def __init__(self, pacer: Pacer, on_migrated: Callable[[int, int], Awaitable[None]]):
         self.pacer = pacer
         self.on_migrated = on_migrated
-        self._queues: dict[int, _Queue] = {}
+        self._queues: dict[int, Slots[Job]] = {}
         self._shown: Bounded[tuple[int, str], int] = Bounded()
         self._moved: Bounded[int, int] = Bounded()
 
@@ -203,15 +176,13 @@ class Outbox:
         chat_id = self._moved.get(job.chat_id, job.chat_id)
         if chat_id != job.chat_id:
             job = replace(job, chat_id=chat_id)
-        q = self._queues.setdefault(chat_id, _Queue())
+        q = self._queues.setdefault(chat_id, Slots())
         if job.version is not None:
             old = q.pending.get(job.slot)
             newest = max(v for v in (self._shown.get((chat_id, job.slot)), old and old.version, -1) if v is not None)
             if job.version < newest:
                 return
-        q.pending[job.slot] = job
-        q.due[job.slot] = min(q.due.get(job.slot, math.inf), time.monotonic() + job.linger)
-        q.wake.set()
+        q.put(job.slot, job, job.linger)
         if q.task is None or q.task.done():
             q.task = asyncio.get_running_loop().create_task(self._run(chat_id, q))
 
@@ -230,9 +201,9 @@ class Outbox:
             t.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
 
-    async def _run(self, chat_id: int, q: _Queue) -> None:
+    async def _run(self, chat_id: int, q: Slots[Job]) -> None:
         tries = 0
-        while q.pending:
+        while q:
             await q.until_due()
             try:
                 await self.pacer.wait(chat_id)
@@ -240,9 +211,7 @@ class Outbox:
                 log.warning("pacing chat %s needs Redis (%s), waiting", chat_id, exc)
                 self.pacer.hold(chat_id, _REDIS_WAIT_S)
                 continue
-            slot = q.next_slot()
-            job = q.pending.pop(slot)
-            del q.due[slot]
+            slot, job = q.pop()
             try:
                 try:
                     await job.send(chat_id)
@@ -251,10 +220,10 @@ class Outbox:
             except RetryAfter as exc:
                 log.warning("telegram asks to wait %s s for chat %s", exc.retry_after, chat_id)
                 self.pacer.hold(chat_id, _seconds(exc.retry_after))
-                self._requeue(q, slot, job)
+                q.requeue(slot, job)
                 continue
             except ChatMigrated as exc:
-                self._requeue(q, slot, job)
+                q.requeue(slot, job)
                 await self._migrate(chat_id, int(exc.new_chat_id), q)
                 return
             except (TimedOut, NetworkError, *UNAVAILABLE) as exc:  # the platform's network, or Redis for the refs
@@ -262,7 +231,7 @@ class Outbox:
                 if tries < _NETWORK_TRIES:
                     log.warning("network error for chat %s (%s), retrying", chat_id, exc)
                     self.pacer.hold(chat_id, 0.5 * tries)
-                    self._requeue(q, slot, job)
+                    q.requeue(slot, job)
                     continue
                 log.error("giving up a message to chat %s: %s", chat_id, exc)
             except TelegramError as exc:
@@ -273,18 +242,9 @@ class Outbox:
         if self._queues.get(chat_id) is q:  # idle: a later job starts a new queue
             del self._queues[chat_id]
 
-    @staticmethod
-    def _requeue(q: _Queue, slot: str, job: Job) -> None:
-        if slot not in q.pending:
-            q.pending[slot] = job
-            q.pending.move_to_end(slot, last=False)
-            q.due[slot] = time.monotonic()
-
-    async def _migrate(self, old: int, new: int, q: _Queue) -> None:
+    async def _migrate(self, old: int, new: int, q: Slots[Job]) -> None:
         self._moved[old] = new
-        jobs = list(q.pending.values())
-        q.pending.clear()
-        q.due.clear()
+        jobs = q.clear()
         try:
             await self.on_migrated(old, new)
         except Exception:  # the table moves on the next command; the jobs still go to the new chat

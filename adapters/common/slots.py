@@ -1,0 +1,93 @@
+"""One chat's queue of pending calls, a slot per message, shared by the Telegram and Discord outboxes,
+and when a table message may linger in it.
+
+A slot is what a job updates (the table message, a player's hand, a fresh notice). A newer job
+for a pending slot replaces the older one and keeps its place, so a burst of moves becomes one
+edit. A job that is not urgent may *linger* a moment so that the next one of its slot replaces
+it, but only while its chat has nothing else to send: once any job is due, the chat's jobs go in
+the order their slots were queued, lingering or not (a lingering job queued earlier holds older
+news, and the chat's next turn is taken anyway; one queued later must not hold back a message that
+waits already, such as a deal's result behind the next deal's cards).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import math
+import time
+from collections import OrderedDict
+from collections.abc import Sequence
+from typing import Generic, TypeVar
+
+from bot.outgoing import HandMessage, JoinLink, Notice, Outgoing, TableMessage, Toast
+
+__all__ = ["Slots", "table_may_wait"]
+
+J = TypeVar("J")
+
+
+class Slots(Generic[J]):
+    """The pending jobs of one chat by slot, when each is due, and the chat's sender task."""
+
+    def __init__(self) -> None:
+        self.pending: OrderedDict[str, J] = OrderedDict()
+        self.due: dict[str, float] = {}
+        self.wake = asyncio.Event()
+        self.task: asyncio.Task | None = None
+
+    def __bool__(self) -> bool:
+        """Whether a job is pending."""
+        return bool(self.pending)
+
+    def put(self, slot: str, job: J, linger: float = 0.0) -> None:
+        """Queue ``job`` in place of a pending job of its slot; it is due after ``linger`` seconds, but
+        never later than the first lingering job of its slot asked."""
+        self.pending[slot] = job
+        self.due[slot] = min(self.due.get(slot, math.inf), time.monotonic() + linger)
+        self.wake.set()
+
+    def pop(self) -> tuple[str, J]:
+        """Take the job to send now: the one whose slot was queued first."""
+        slot, job = self.pending.popitem(last=False)
+        del self.due[slot]
+        return slot, job
+
+    def drop(self, slot: str) -> None:
+        """Forget the pending job of ``slot``, if any."""
+        self.pending.pop(slot, None)
+        self.due.pop(slot, None)
+        self.wake.set()
+
+    def requeue(self, slot: str, job: J) -> None:
+        """Put a job whose call failed back in front, due now, unless a newer one of its slot came meanwhile."""
+        if slot not in self.pending:
+            self.pending[slot] = job
+            self.pending.move_to_end(slot, last=False)
+            self.due[slot] = time.monotonic()
+
+    def clear(self) -> list[J]:
+        """Take every pending job out, in order."""
+        jobs = list(self.pending.values())
+        self.pending.clear()
+        self.due.clear()
+        return jobs
+
+    async def until_due(self) -> None:
+        """Return once a pending job is due, or none is pending (a new or dropped job wakes the wait)."""
+        while self.due and not any(due <= time.monotonic() for due in self.due.values()):
+            self.wake.clear()
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self.wake.wait(), min(self.due.values()) - time.monotonic())
+
+
+def table_may_wait(table: TableMessage, outs: Sequence[Outgoing]) -> bool:
+    """Whether a table message may linger for the next card among the effects ``outs`` of one change.
+
+    Only while a deal is played (the effects carry a hand: a card or decision), only if nothing is
+    posted in its chat with it (such a message takes the chat's next turn, and the table goes first),
+    and never when it is posted anew.
+    """
+    posted_in = {o.chat.chat_id for o in outs if isinstance(o, (Notice, Toast, JoinLink))}
+    return (not table.repost and table.chat.chat_id not in posted_in
+            and any(isinstance(o, HandMessage) for o in outs))

@@ -108,6 +108,9 @@ class HandMessage:
     ``emptied`` marks a hand whose owner has played his last card while the match goes on: it has
     nothing to press until the next deal's cards, which usually follow within seconds, so an
     adapter may hold its edit a while for them to replace it.
+
+    ``to_act`` says its owner is to act now (his turn to decide, or the deal's first card): it is
+    shown at once, where a hand whose owner has nothing to do may wait a moment for a newer one.
     """
 
     user: UserRef
@@ -117,6 +120,7 @@ class HandMessage:
     buttons: tuple[tuple[Button, ...], ...] = ()
     notify: bool = False
     emptied: bool = False
+    to_act: bool = False
 
 
 @dataclass(frozen=True)

@@ -446,4 +446,5 @@ def hand_message(table: Table, state: State, seat: int, version: int, turn: bool
         rows = _rows([_act_button(table, version, a, view) for a in legal], 3)
     else:
         rows = _rows([_act_button(table, version, a, view) for a in _card_actions(hand, game)])
-    return HandMessage(table.user(seat), table.chat, table.id, "\n".join(lines), rows, emptied=not rows)
+    return HandMessage(table.user(seat), table.chat, table.id, "\n".join(lines), rows, emptied=not rows,
+                       to_act=mine)

@@ -11,6 +11,7 @@ from contextlib import asynccontextmanager
 
 import engine
 from adapters.common.refs import MessageRef, fingerprint
+from adapters.discord.tuning import Tuning
 from bot import actarg
 from bot.outgoing import Button, Command, HandMessage, Outgoing, TableMessage
 from bot.service import Service
@@ -46,11 +47,11 @@ def world(fake: FakeDiscord, closed: str = "") -> list[Member]:
 
 
 @asynccontextmanager
-async def dealt(store, redis, key_prefix: str, service: Service | None = None):
+async def dealt(store, redis, key_prefix: str, service: Service | None = None, tuning: Tuning = FAST):
     """Four members at a table of Bauer in a channel, their hands dealt and shown: (fake, bot, members, table id)."""
-    async with fake_for(FAST) as fake:
+    async with fake_for(tuning) as fake:
         members = world(fake)
-        async with running_bot(fake, store, redis, key_prefix, service=service) as bot:
+        async with running_bot(fake, store, redis, key_prefix, tuning, service=service) as bot:
             tid = await open_table(fake, CHANNEL, members[0], members[1:], "bauer")
             await fake.wait_for(lambda: all(hand_of(fake, m, CHANNEL, tid) for m in members), what="every hand")
             await bot.idle()
@@ -92,6 +93,20 @@ async def test_a_card_pressed_on_the_hand_dm_costs_one_answer_that_shows_the_new
             assert [c.route for c in calls if c.route.startswith("/interactions")] == [
                 "/interactions/{interaction}/{token}/callback"], "one answer"
             assert not [c for c in calls if c.channel == fake.dm_of[member.id]], "no call to his DM besides"
+
+
+async def test_during_a_deal_the_table_waits_for_the_next_card_but_not_behind_a_notice(store, redis, key_prefix):
+    lazy = FAST.model_copy(update={"table_lazy_s": 60.0})  # longer than any test: only a notice lets it go
+    async with dealt(store, redis, key_prefix, tuning=lazy) as (fake, bot, members, tid):
+        table = next(m for m in fake.seen_by(0, CHANNEL) if table_tokens(m, tid))
+        shown = len(table.history)
+        for _ in range(2):
+            member, hand, token = await playable(fake, store, tid, members)
+            assert (await press(fake, member, hand, token))["type"] == 7
+        await fake.answer(members[0].slash(CHANNEL, "abort"))  # a notice in the channel: the table goes now
+        await bot.idle()
+        assert len(table.history) == shown + 1, "one edit shows both cards and the vote"
+        assert max(t.version for t in table_tokens(table, tid)) == (await store.load(tid))[0]
 
 
 async def test_a_press_on_the_table_message_costs_one_answer_that_shows_the_new_table(store, redis, key_prefix):

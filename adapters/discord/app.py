@@ -202,7 +202,7 @@ class DiscordBot:
                     await self._reply(interaction, answer.text if answer else texts.text("done", cmd.lang))
             except discord.HTTPException as exc:
                 log.info("interaction %s not answered: %s", interaction.id, exc)
-            self.delivery.carry_out(rest, version_of(outs))
+            self.delivery.carry_out(rest, version_of(outs), outs)
 
     async def press(self, interaction: discord.Interaction, token: str) -> None:
         """A button press, answered with the refusal, the new look of the message pressed on (his
@@ -250,7 +250,7 @@ class DiscordBot:
             except discord.HTTPException as exc:  # too late (10062) or answered before: all goes the usual way
                 log.info("interaction %s not answered: %s", interaction.id, exc)
                 rest = [o for o in outs if o is not toast]
-            self.delivery.carry_out(rest, version)
+            self.delivery.carry_out(rest, version, outs)
 
     @staticmethod
     async def _reply(interaction: discord.Interaction, text: str, buttons=(), ephemeral: bool = True) -> None:

@@ -4,8 +4,12 @@
   in the store's refs with the version it shows); post it anew if there is none, if the effect
   asks for a repost, or if Discord refuses the edit because the message is too old to edit
   (30046) or gone (10008); the old one is then deleted, so a channel has one table message.
+  While a deal is played the edit waits up to ``Tuning.table_lazy_s`` for the next card, so one
+  edit often shows two (see :func:`~adapters.common.slots.table_may_wait`).
 - :class:`~bot.outgoing.HandMessage`: the same for the player's hand, a direct message; a hand
   marked ``notify`` is posted as a new DM (an edit would not notify him) and the old one deleted.
+  A hand whose owner is not to act waits up to ``Tuning.lazy_s`` for a newer one (a new deal's
+  hand and, a moment later, his choices in the bidding or the rest of his cards: one edit).
   If his DMs are closed (50007) the channel is told so once, and his hand is shown only as the
   ephemeral answer to his "My hand" button (kept up to date while Discord lets the bot edit it).
 - :class:`~bot.outgoing.Notice`: a new message in the channel, its users mentioned.
@@ -24,6 +28,7 @@ from typing import NamedTuple
 import discord
 
 from adapters.common.refs import MessageRef, Refs, fingerprint
+from adapters.common.slots import table_may_wait
 from bot.bounded import Bounded
 from bot.outage import UNAVAILABLE
 from bot.outgoing import HandMessage, Notice, Outgoing, TableMessage, Toast, UserRef, version_of
@@ -69,7 +74,7 @@ class Delivery:
         client: the discord.py client that makes the calls.
         refs: the store's refs for message ids.
         outbox: the per-channel senders.
-        tuning: how long an ephemeral hand may be edited.
+        tuning: how long an ephemeral hand may be edited, how long a table or hand may wait for a newer one.
     """
 
     def __init__(self, client: discord.Client, refs: Refs, outbox: Outbox, tuning: Tuning) -> None:
@@ -84,12 +89,13 @@ class Delivery:
         self._reposts: Bounded[str, bool] = Bounded()
         self._posts = itertools.count()
 
-    def carry_out(self, outs: list[Outgoing], version: int | None = None) -> None:
-        """Queue every effect (``version``: the table version they show, if not read from their buttons)."""
+    def carry_out(self, outs: list[Outgoing], version: int | None = None, of: list[Outgoing] | None = None) -> None:
+        """Queue every effect (``version``: the table version they show, if not read from their buttons;
+        ``of``: all the effects of the change, if ``outs`` leaves out those an interaction's answer showed)."""
         version = version_of(outs) if version is None else version
         for out in outs:
             if isinstance(out, TableMessage):
-                self.table(out, version)
+                self.table(out, version, table_may_wait(out, outs if of is None else of))
             elif isinstance(out, HandMessage):
                 self.hand(out, version)
             elif isinstance(out, Notice):
@@ -98,8 +104,8 @@ class Delivery:
                 self.post(int(out.chat.chat_id), markup.mentions(out.text, [out.user]), [out.user])
 
     # ------------------------------------------------------------------ the table message
-    def table(self, out: TableMessage, version: int | None) -> None:
-        """Show the table in its channel, edited in place."""
+    def table(self, out: TableMessage, version: int | None, lazy: bool = False) -> None:
+        """Show the table in its channel, edited in place (``lazy``: it may wait for the next card)."""
         if out.repost:
             self._reposts[out.table_id] = True
         channel_id = int(out.chat.chat_id)
@@ -118,7 +124,7 @@ class Delivery:
             if ref:
                 self._delete(ref)
 
-        self.outbox.put(Job(*_slot(out), send, version))
+        self.outbox.put(Job(*_slot(out), send, version, self.tuning.table_lazy_s if lazy else 0.0))
 
     async def _edit(self, ref: MessageRef, table_id: str, key: str, text: str, buttons, version: int | None) -> bool:
         """Edit a message in place (not at all if it shows this already); false if it must be posted anew."""
@@ -175,7 +181,8 @@ class Delivery:
             if ref:  # one hand message per player and table: the old one (and its buttons) goes
                 self._delete(ref)
 
-        self.outbox.put(Job(*_slot(out), send, version))
+        lazy = not (out.to_act or out.notify)
+        self.outbox.put(Job(*_slot(out), send, version, self.tuning.lazy_s if lazy else 0.0))
 
     async def _dm_channel(self, user_id: int) -> int:
         channel_id = self._dm.get(user_id)

@@ -1,8 +1,10 @@
 """Paced, coalescing senders: one queue per channel, each message a slot of it.
 
 Everything the bot posts or edits in a channel (the table message, a hand in a DM, a notice)
-goes through that channel's queue. A newer job for a pending slot replaces the older one, so a
-burst of moves becomes one edit; a job older than what its slot already shows is dropped. The
+goes through that channel's queue (:class:`adapters.common.slots.Slots`). A newer job for a
+pending slot replaces the older one, so a burst of moves becomes one edit, and a job that is not
+urgent may linger a moment for a newer one; a job older than what its slot already shows is
+dropped. The
 sender spaces its calls to the channel evenly (``Tuning.gap``, and across processes through the
 shared Redis limiter), so Discord's 429 is the exception, not the pacing: discord.py retries one
 then, and the queue keeps coalescing meanwhile.
@@ -13,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Protocol
@@ -21,6 +22,7 @@ from typing import Protocol
 import aiohttp
 import discord
 
+from adapters.common.slots import Slots
 from bot.bounded import Bounded
 from bot.outage import UNAVAILABLE
 from bot.ratelimit import Gate, gated_turn
@@ -41,12 +43,14 @@ class Job:
     """One call to a channel: ``send()`` performs it; ``slot`` names the message it updates.
 
     ``version`` is the table version it shows, if known: an older one never replaces a newer.
+    ``linger`` lets a job that is not urgent wait that many seconds for a newer one of its slot.
     """
 
     channel_id: int
     slot: str
     send: Callable[[], Awaitable[None]]
     version: int | None = None
+    linger: float = 0.0
 
 
 class SharedLimit(Protocol):
@@ -68,8 +72,7 @@ class Outbox:
         self.tuning = tuning
         self.shared = shared
         self.gate = Gate(tuning.global_messages, tuning.global_window_s, shared, f"dc:global:{bot_id}")
-        self._pending: dict[int, OrderedDict[str, Job]] = {}
-        self._tasks: dict[int, asyncio.Task] = {}
+        self._pending: dict[int, Slots[Job]] = {}
         self._next: Bounded[int, float] = Bounded()
         self._shown: Bounded[tuple[int, str], int] = Bounded()
 
@@ -77,15 +80,15 @@ class Outbox:
         """Queue ``job`` in place of a pending job of its slot, unless its slot shows a newer version."""
         if job.version is not None and job.version < self.newest(job.channel_id, job.slot):
             return
-        queue = self._pending.setdefault(job.channel_id, OrderedDict())
-        queue[job.slot] = job
-        task = self._tasks.get(job.channel_id)
-        if task is None or task.done():
-            self._tasks[job.channel_id] = asyncio.get_running_loop().create_task(self._run(job.channel_id))
+        queue = self._pending.setdefault(job.channel_id, Slots())
+        queue.put(job.slot, job, job.linger)
+        if queue.task is None or queue.task.done():
+            queue.task = asyncio.get_running_loop().create_task(self._run(job.channel_id, queue))
 
     def newest(self, channel_id: int, slot: str) -> int:
         """The newest version known shown or pending for a slot (-1 if none)."""
-        pending = self._pending.get(channel_id, {}).get(slot)
+        queue = self._pending.get(channel_id)
+        pending = queue.pending.get(slot) if queue else None
         known = [self._shown.get((channel_id, slot), -1), pending.version if pending else None]
         return max(v for v in known if v is not None)
 
@@ -94,22 +97,25 @@ class Outbox:
         if version is None:
             return
         self._shown[(channel_id, slot)] = max(version, self._shown.get((channel_id, slot), -1))
-        queue = self._pending.get(channel_id, {})
-        job = queue.get(slot)
+        queue = self._pending.get(channel_id)
+        job = queue.pending.get(slot) if queue else None
         if job is not None and job.version is not None and job.version <= version:
-            del queue[slot]
+            queue.drop(slot)
 
     async def idle(self) -> None:
         """Wait until every queue is empty and every sender has finished."""
-        while tasks := [t for t in self._tasks.values() if not t.done()]:
+        while tasks := self._running():
             await asyncio.gather(*tasks, return_exceptions=True)
 
     async def close(self) -> None:
         """Stop every sender; jobs still pending are dropped."""
-        tasks = [t for t in self._tasks.values() if not t.done()]
+        tasks = self._running()
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+
+    def _running(self) -> list[asyncio.Task]:
+        return [q.task for q in self._pending.values() if q.task is not None and not q.task.done()]
 
     async def _pace(self, channel_id: int) -> str:
         """Wait for the bot-wide turn and the channel's window; the bot-wide ticket of the call."""
@@ -127,10 +133,12 @@ class Outbox:
             return 0.0
         return await self.shared.wait_time(f"dc:{channel_id}", 1, self.tuning.gap + self.tuning.slack_s)
 
-    async def _run(self, channel_id: int) -> None:
-        queue = self._pending[channel_id]
+    async def _run(self, channel_id: int, queue: Slots[Job]) -> None:
         tries = 0
         while queue:
+            await queue.until_due()
+            if not queue:
+                break
             try:
                 ticket = await self._pace(channel_id)
             except UNAVAILABLE as exc:  # the shared limits are in Redis: wait for it, the jobs stay queued
@@ -140,20 +148,20 @@ class Outbox:
             if not queue:
                 await self.gate.done(ticket)
                 break
-            slot, job = queue.popitem(last=False)
+            slot, job = queue.pop()
             hold = self.tuning.gap
             try:
                 await job.send()
             except UNAVAILABLE as exc:  # Redis keeps the refs: the job waits for it, however long
                 log.warning("sending to channel %s needs Redis (%s), waiting", channel_id, exc)
-                self._requeue(queue, slot, job)
+                queue.requeue(slot, job)
                 hold = max(hold, _REDIS_WAIT_S)
                 continue
             except (aiohttp.ClientError, asyncio.TimeoutError, discord.DiscordServerError) as exc:
                 tries += 1
                 if tries < _TRIES:
                     log.warning("sending to channel %s failed (%s), trying again", channel_id, exc)
-                    self._requeue(queue, slot, job)
+                    queue.requeue(slot, job)
                     hold = max(hold, _RETRY_S * tries)
                     continue
                 log.error("giving up a message to channel %s: %s", channel_id, exc)
@@ -167,12 +175,3 @@ class Outbox:
                 self._shown[(channel_id, slot)] = max(job.version, self._shown.get((channel_id, slot), -1))
         if self._pending.get(channel_id) is queue and not queue:  # idle: a later job starts a new sender
             del self._pending[channel_id]
-            if self._tasks.get(channel_id) is asyncio.current_task():
-                del self._tasks[channel_id]
-
-    @staticmethod
-    def _requeue(queue: OrderedDict[str, Job], slot: str, job: Job) -> None:
-        """Put a job that failed back at the front, unless a newer one for its slot came meanwhile."""
-        if slot not in queue:
-            queue[slot] = job
-            queue.move_to_end(slot, last=False)

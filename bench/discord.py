@@ -9,7 +9,7 @@ under Discord's global limit of 50 a second) and the think times by that factor 
 real limits; 0.25 plays four times faster at the same ratios).
 
     .venv/bin/python bench/discord.py [--game bauerchen] [--tables 20] [--deals 1] [--scale 0.25]
-                                      [--think 1-5]
+                                      [--think 1-5] [--seed 1]
 
 Printed: REST calls per card played (every call but logging in and syncing the commands, the
 interaction responses included), by route, and those that count against Discord's global limit
@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import random
 import statistics
 import sys
 import time
@@ -33,9 +34,12 @@ from pathlib import Path
 
 sys.path[0] = str(Path(__file__).resolve().parents[1])  # not bench/, whose discord.py would shadow the SDK
 
+from adapters.discord.tuning import Tuning  # noqa: E402
 from bench.telegram import behind, peak, scratch_store, think_range  # noqa: E402
 from bot import tokens  # noqa: E402
 from bot.ratelimit import DISCORD_GLOBAL  # noqa: E402
+from bot.service import Service  # noqa: E402
+from bot.settings import load_settings  # noqa: E402
 from bot.table import Table  # noqa: E402
 from tests.fake_discord.harness import FAST, Players, fake_for, open_table, running_bot  # noqa: E402
 
@@ -86,9 +90,13 @@ async def accepted(fake, store, channels: dict[str, int], since: set[int]) -> li
     return out
 
 
-async def bench(game: str, tables: int, deals: int, scale: float, think: tuple[float, float] = (0.0, 0.0)) -> dict:
-    """Play ``deals`` deals of ``game`` at ``tables`` tables at once, four people at each."""
+async def bench(game: str, tables: int, deals: int, scale: float, think: tuple[float, float] = (0.0, 0.0),
+                seed: int | None = None) -> dict:
+    """Play ``deals`` deals of ``game`` at ``tables`` tables at once, four people at each (``seed``: the
+    shuffle's, for the same deals in every run; by default they are dealt at random)."""
     tuning = FAST.model_copy(update={"channel_window_s": 5.0 * scale, "slack_s": 0.02 * scale,
+                                     "lazy_s": Tuning().lazy_s * scale,
+                                     "table_lazy_s": Tuning().table_lazy_s * scale,
                                      "global_window_s": DISCORD_GLOBAL[1] * scale, "tick_interval_s": 1.0})
     think = (think[0] * scale, think[1] * scale)
     channels = [GUILD + 100 + i for i in range(tables)]
@@ -97,7 +105,8 @@ async def bench(game: str, tables: int, deals: int, scale: float, think: tuple[f
             fake.guild(GUILD, "Stammtisch Bench", {c: f"tisch-{i}" for i, c in enumerate(channels)})
             seats = [[fake.member(10_000 + 10 * t + i, f"{n}{t}") for i, n in enumerate(NAMES)]
                      for t in range(tables)]
-            async with running_bot(fake, store, redis, prefix, tuning) as bot:
+            service = Service(store, load_settings(), rng=random.Random(seed)) if seed is not None else None
+            async with running_bot(fake, store, redis, prefix, tuning, service=service) as bot:
                 ids = await asyncio.gather(*(open_table(fake, c, ms[0], ms[1:], game)
                                              for c, ms in zip(channels, seats)))
                 await bot.idle()  # the first hands are dealt: from here on, the cards cost
@@ -164,8 +173,9 @@ def main() -> None:
     p.add_argument("--deals", type=int, default=1)
     p.add_argument("--scale", type=float, default=0.25, help="window scale: 1 = Discord's real limit")
     p.add_argument("--think", type=think_range, default=(0.0, 0.0), help="seconds a person thinks per press: LO-HI")
+    p.add_argument("--seed", type=int, default=None, help="deal the same cards in every run")
     args = p.parse_args()
-    print(json.dumps(asyncio.run(bench(args.game, args.tables, args.deals, args.scale, args.think)), indent=2))
+    print(json.dumps(asyncio.run(bench(args.game, args.tables, args.deals, args.scale, args.think, args.seed)), indent=2))
 
 
 if __name__ == "__main__":

@@ -155,6 +155,8 @@ async def test_presses_that_must_not_count_are_refused_privately(store, redis, k
             looking = asyncio.ensure_future(watch.run(changed=fake.touch))
             who, hand, act = await fake.wait_for(to_act, what="a player to act")
             other = next(m for m in players if m is not who)
+            # a hand whose owner is not to act may come a moment later (DISCORD_LAZY_S)
+            await fake.wait_for(lambda: hand_of(fake, other, CHANNEL, tid), what=f"{other.name}'s hand")
             before = (await store.load(tid))[0]
 
             async def refused(member, message, custom_id, text=None):

@@ -140,8 +140,8 @@ async def bench(game: str, tables: int, deals: int, scale: float, think: tuple[f
                     cards += sum(1 for m in moves if m.get("a", {}).get("action") == "play")
                 late = len(fake.calls) - first
                 shown = {c: table_versions(fake, c, tid) for c, tid in zip(channels, ids)}
-                lag = behind(shown, await accepted(fake, store, dict(zip(ids, channels)), since),
-                             time.monotonic())
+                lag = [seconds for _, seconds in behind(shown, await accepted(fake, store, dict(zip(ids, channels)),
+                                                                               since), time.monotonic())]
     sends = [c for c in calls if c.channel is not None and c.status == 200 and c.method in ("POST", "PATCH", "DELETE")]
     window = tuning.channel_window_s
     dms = set(fake.dm_of.values())

@@ -9,7 +9,7 @@ under Discord's global limit of 50 a second) and the think times by that factor 
 real limits; 0.25 plays four times faster at the same ratios).
 
     .venv/bin/python bench/discord.py [--game bauerchen] [--tables 20] [--deals 1] [--scale 0.25]
-                                      [--think 1-5] [--seed 1]
+                                      [--think 1-5] [--seed 1] [--sensible]
 
 Printed: REST calls per card played (every call but logging in and syncing the commands, the
 interaction responses included), by route, and those that count against Discord's global limit
@@ -91,9 +91,10 @@ async def accepted(fake, store, channels: dict[str, int], since: set[int]) -> li
 
 
 async def bench(game: str, tables: int, deals: int, scale: float, think: tuple[float, float] = (0.0, 0.0),
-                seed: int | None = None) -> dict:
+                seed: int | None = None, sensible: bool = False) -> dict:
     """Play ``deals`` deals of ``game`` at ``tables`` tables at once, four people at each (``seed``: the
-    shuffle's, for the same deals in every run; by default they are dealt at random)."""
+    shuffle's, for the same deals in every run; by default they are dealt at random; ``sensible``:
+    people choose what the game's heuristic would, else any button at random)."""
     tuning = FAST.model_copy(update={"channel_window_s": 5.0 * scale, "slack_s": 0.02 * scale,
                                      "lazy_s": Tuning().lazy_s * scale,
                                      "table_lazy_s": Tuning().table_lazy_s * scale,
@@ -124,7 +125,8 @@ async def bench(game: str, tables: int, deals: int, scale: float, think: tuple[f
                         await asyncio.sleep(0.1)
                 watcher = asyncio.ensure_future(watch())
                 try:
-                    await asyncio.gather(*(Players(fake, ms, c, tid, store, seed=i, careful=True, think=think).play(
+                    await asyncio.gather(*(Players(fake, ms, c, tid, store, seed=i, careful=True, think=think,
+                                                   sensible=sensible).play(
                         lambda tid=tid: done.get(tid, False), timeout=3600)
                         for i, (c, ms, tid) in enumerate(zip(channels, seats, ids))))
                 finally:
@@ -147,7 +149,8 @@ async def bench(game: str, tables: int, deals: int, scale: float, think: tuple[f
     dms = set(fake.dm_of.values())
     by_channel = {ch: [c.at for c in sends if c.channel == ch] for ch in {c.channel for c in sends}}
     return {
-        "game": game, "tables": tables, "deals": deals, "scale": scale,
+        "game": game, "tables": tables, "deals": deals, "choices": "sensible" if sensible else "random",
+        "scale": scale,
         "think_s": f"{think[0] / scale:g}-{think[1] / scale:g}", "seconds": round(elapsed, 1),
         "cards": cards, "rest_calls": len(calls), "calls_per_card": round(len(calls) / max(cards, 1), 2),
         "global_limit_calls_per_card": round(sum(1 for c in calls if not c.route.startswith(INTERACTION_ROUTES))
@@ -174,8 +177,11 @@ def main() -> None:
     p.add_argument("--scale", type=float, default=0.25, help="window scale: 1 = Discord's real limit")
     p.add_argument("--think", type=think_range, default=(0.0, 0.0), help="seconds a person thinks per press: LO-HI")
     p.add_argument("--seed", type=int, default=None, help="deal the same cards in every run")
+    p.add_argument("--sensible", action="store_true",
+                   help="people choose what the game's heuristic would (else any button at random)")
     args = p.parse_args()
-    print(json.dumps(asyncio.run(bench(args.game, args.tables, args.deals, args.scale, args.think, args.seed)), indent=2))
+    print(json.dumps(asyncio.run(bench(args.game, args.tables, args.deals, args.scale, args.think, args.seed,
+                                       args.sensible)), indent=2))
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable
 
 import engine
-from bot import actarg, render, tokens
+from bot import actarg, computer, render, tokens
 from bot.cardtext import card_label
 from bot.outgoing import ChatRef, Command, HandMessage, TableMessage, Toast, UserRef
 from bot.service import Service
@@ -142,6 +142,17 @@ class TurnWatch:
     def turn_of(self, user_id: object) -> bool:
         """Whether the person with platform id ``user_id`` is to act."""
         return self.to_act is not None and self.to_act.partition(":")[2] == str(user_id)
+
+    def pick(self, choices: list[tokens.Token], rng: random.Random, sensible: bool = False) -> tokens.Token:
+        """The button a person presses among ``choices``: with ``sensible`` the game's heuristic computer
+        player's choice if it is one of them (as people who mean to win play), else any at random."""
+        state = self.state
+        if sensible and state is not None:
+            want = actarg.encode(computer.act("normal", state, state.to_act, rng))
+            found = [t for t in choices if t.arg == want]
+            if found:
+                return found[0]
+        return rng.choice(choices)
 
 
 class Players:

@@ -128,11 +128,15 @@ class Players:
         seed: for their random choices.
         careful: press only the playable cards and choices.
         think: each press waits a random time in this range of seconds, as people think.
+        sensible: choose what the game's heuristic computer player would (if it is a button he
+            may press) instead of any button at random (which folds as often as it bids).
     """
 
     def __init__(self, fake: FakeDiscord, members: list[Member], channel_id: int, table_id: str, store: Store,
-                 seed: int = 0, careful: bool = False, think: tuple[float, float] = (0.0, 0.0)):
+                 seed: int = 0, careful: bool = False, think: tuple[float, float] = (0.0, 0.0),
+                 sensible: bool = False):
         self.careful = careful
+        self.sensible = sensible
         self.think = think
         self.fake = fake
         self.members = members
@@ -187,7 +191,7 @@ class Players:
             if got is True:
                 return
             message, choices, seen = got
-            token = self.rng.choice(choices)
+            token = self.watch.pick(choices, self.rng, self.sensible)
             if self.think[1] > 0:  # a person looks at the hand before pressing
                 await asyncio.sleep(self.rng.uniform(*self.think))
             answer = await press(self.fake, member, message, str(token))

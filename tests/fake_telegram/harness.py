@@ -18,7 +18,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
 from adapters.telegram import TelegramBot, Tuning
-from bot import actarg, computer, tokens
+from bot import tokens
 from bot.ratelimit import Limiter
 from bot.service import Service
 from bot.settings import HostPort, load_settings
@@ -241,16 +241,6 @@ class Players:
                if t.verb == "act" and (user.id, str(t), watch.version) not in self._refused]
         return [t for t in out if t.arg in watch.allowed] if self.careful else out
 
-    def _pick(self, choices: list[tokens.Token]) -> tokens.Token:
-        """The button he presses: the heuristic's choice if he is sensible and it is one of them, else any."""
-        state = self.watch.state
-        if self.sensible and state is not None:
-            want = actarg.encode(computer.act("normal", state, state.to_act, self.rng))
-            found = [t for t in choices if t.arg == want]
-            if found:
-                return found[0]
-        return self.rng.choice(choices)
-
     def _hand(self, user: FakeUser) -> Sent | None:
         """His newest hand message (in a private chat table the table message is there too)."""
         for m in reversed(self.tg.chat(user.id)):
@@ -266,7 +256,7 @@ class Players:
             if not choices:
                 await asyncio.sleep(0.005)
                 continue
-            token, seen = self._pick(choices), self.watch.version
+            token, seen = self.watch.pick(choices, self.rng, self.sensible), self.watch.version
             if self.think[1] > 0:  # a person looks at the hand before pressing
                 await asyncio.sleep(self.rng.uniform(*self.think))
             answer = await self.tg.wait_answer(user.press(message, data=str(token)))

@@ -228,6 +228,7 @@ class Players:
         finally:
             for task in tasks:
                 task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)  # none still reads the store when it closes
         assert until(), f"the game did not end in time; last presses {self.presses[-4:]}; hands: " + " | ".join(
             f"{u.first_name}: {self.tg.last(u.id).text!r}" for u in self.users if self.tg.chat(u.id))
 

@@ -146,3 +146,13 @@ def test_compose_and_the_env_file_name_exactly_the_settings_the_bot_reads(compos
     metrics = compose["services"]["bot"]["environment"]["STAMMTISCH_METRICS_LISTEN"].rpartition(":")[2]
     assert f"127.0.0.1:{metrics}:{metrics}" in compose["services"]["bot"]["ports"]
     assert f":{metrics}/healthz" in json.dumps(compose["services"]["bot"]["healthcheck"]["test"])
+
+
+def test_the_env_file_shows_each_platform_tunings_default():
+    text = (ROOT / ".env.example").read_text()
+    for tuning in (TelegramTuning, DiscordTuning):
+        prefix = tuning.model_config["env_prefix"]
+        for name, field in tuning.model_fields.items():
+            shown = re.search(rf"^#? ?{prefix}{name.upper()}=(.*)$", text, re.MULTILINE)
+            if shown and shown.group(1).strip() and not isinstance(field.default, str):
+                assert float(shown.group(1)) == float(field.default), f"{prefix}{name.upper()}: default {field.default}"

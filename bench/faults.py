@@ -47,7 +47,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bot import tokens  # noqa: E402
 from bot.outgoing import ChatRef, Command, HandMessage, Notice, TableMessage, Toast  # noqa: E402
 from bot.redis_conn import client_for  # noqa: E402
 from bot.i18n import TEXTS, t  # noqa: E402
@@ -164,7 +163,7 @@ async def _worker(url: str, prefix: str, name: str, seed: int, tables: dict[str,
             chat = ChatRef("test", tables[table_id])
             hands = [e for e in await svc.handle(Command(chat, user(who), verb="hand")) if isinstance(e, HandMessage)]
             allowed = playable(data)[1]
-            buttons = [b for b in act_buttons(hands[0]) if tokens.parse(b.token).arg in allowed] if hands else []
+            buttons = act_buttons(hands[0], allowed) if hands else []
             if buttons:
                 count += 1
                 await deliver({"chat": tables[table_id], "user": who, "token": rng.choice(buttons).token,

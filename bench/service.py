@@ -33,14 +33,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import engine  # noqa: E402
 from bot import players as computer  # noqa: E402
-from bot import tokens  # noqa: E402
 from bot.outgoing import ChatRef, Command, HandMessage, UserRef  # noqa: E402
 from bot.redis_conn import connect  # noqa: E402
 from bot.service import Service  # noqa: E402
 from bot.settings import load_settings  # noqa: E402
 from bot.store import Store  # noqa: E402
 from bot.table import Table  # noqa: E402
-from tests.servicekit import playable  # noqa: E402
+from tests.servicekit import act_buttons, playable  # noqa: E402
 
 GAME = "bauerchen"
 
@@ -83,7 +82,7 @@ async def run_moves(svc: Service, tables: dict[str, dict], moves: int, rng: rand
             loaded = await svc.store.load(table_id)
             key, allowed = playable(Table.load(loaded[1]))
             hand = t["hands"].get(key)
-            buttons = [b for row in hand.buttons for b in row if tokens.parse(b.token).arg in allowed] if hand else []
+            buttons = act_buttons(hand, allowed) if hand else []
             if not buttons:
                 continue
             cmd = Command(t["chat"], t["users"][key], token=rng.choice(buttons).token)

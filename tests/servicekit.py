@@ -70,9 +70,11 @@ def button(msg, verb: str):
     raise AssertionError(f"no {verb} button in {msg.text!r}")
 
 
-def act_buttons(msg) -> list:
-    """The buttons of ``msg`` that apply an engine action."""
-    return [b for row in msg.buttons for b in row if ":act:" in b.token]
+def act_buttons(msg, allowed: frozenset[str] | None = None) -> list:
+    """The buttons of ``msg`` that apply an engine action (with ``allowed``: only those whose action is one of
+    these args, e.g. :func:`playable`'s)."""
+    return [b for row in msg.buttons for b in row
+            if ":act:" in b.token and (allowed is None or tokens.parse(b.token).arg in allowed)]
 
 
 def typed(action: Action) -> str:
@@ -267,7 +269,7 @@ async def hammer(svc: Service, store: Store, chat_of: dict[str, ChatRef], users:
                 return
             to_act, allowed = playable(Table.load(loaded[1]))
             hands = of(await svc.handle(Command(chat, u, verb="hand")), HandMessage) if to_act == u.key else []
-            buttons = [b for b in act_buttons(hands[0]) if tokens.parse(b.token).arg in allowed] if hands else []
+            buttons = act_buttons(hands[0], allowed) if hands else []
             if not buttons:
                 await asyncio.sleep(0.001 * rng.random())
                 continue

@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot import actarg, tokens
 from bot.outgoing import ChatRef, Command, HandMessage, Notice, TableMessage, Toast
 from bot.table import Table
-from tests.servicekit import GROUP, button, of, playable, press, private, say, service, table_msg, user
+from tests.servicekit import GROUP, act_buttons, button, of, playable, press, private, say, service, table_msg, user
 from tests.servicekit import typed as typed_action
 
 
@@ -33,7 +33,7 @@ async def test_card_plays_still_insist_on_the_current_version(store):
     effects = await svc.handle(say(chat, anna, "neu bauerchen"))
     (hand,) = of(effects, HandMessage)
     allowed = playable(Table.load((await store.load(hand.table_id))[1]))[1]
-    act = next(b for row in hand.buttons for b in row if ":act:" in b.token and tokens.parse(b.token).arg in allowed)
+    act = act_buttons(hand, allowed)[0]
     assert not of(await svc.handle(press(chat, anna, act.token)), Toast)
     assert [t.text for t in of(await svc.handle(press(chat, anna, act.token)), Toast)] == ["Schon gespielt."]
 

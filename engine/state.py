@@ -271,12 +271,9 @@ class State:
 
     def played(self) -> int:
         """The mask of every card played in this deal, the running trick included."""
-        m = 0
-        for c in self.trick:
-            m |= 1 << c
+        m = mask_of(self.trick)
         for _, cards, _ in self.tricks:
-            for c in cards:
-                m |= 1 << c
+            m |= mask_of(cards)
         return m
 
     def hand_order(self, mask: int) -> list[int]:

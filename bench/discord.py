@@ -35,7 +35,7 @@ from pathlib import Path
 sys.path[0] = str(Path(__file__).resolve().parents[1])  # not bench/, whose discord.py would shadow the SDK
 
 from adapters.discord.tuning import Tuning  # noqa: E402
-from bench.telegram import behind, peak, scratch_store, think_range  # noqa: E402
+from bench.telegram import behind, peak, scratch_store, spread, think_range  # noqa: E402
 from bot import tokens  # noqa: E402
 from bot.ratelimit import DISCORD_GLOBAL  # noqa: E402
 from bot.service import Service  # noqa: E402
@@ -163,8 +163,7 @@ async def bench(game: str, tables: int, deals: int, scale: float, think: tuple[f
         "interactions": len(acks),
         "ack_ms": {"p50": round(1000 * statistics.median(acks), 1) if acks else None,
                    "p99": round(1000 * percentile(acks, 0.99), 1), "max": round(1000 * max(acks, default=0), 1)},
-        "table_lag_s": {"median": round(statistics.median(lag) / scale, 2) if lag else None,
-                        "max": round(max(lag) / scale, 2) if lag else None},
+        "table_lag_s": spread(lag, scale),
     }
 
 

@@ -210,7 +210,8 @@ async def bench(game: str, deals: int, scale: float, humans: int = 4, think: tup
     chats = {c for _, c in sends}
     return {
         "game": game, "mode": "webhook" if webhook else "long polling", "tables": tables, "humans": humans,
-        "deals": deals, "choices": "sensible" if sensible else "random", "scale": scale, "think_s": f"{think[0] / scale:g}-{think[1] / scale:g}",
+        "deals": deals, "choices": "sensible" if sensible else "random", "scale": scale,
+        "think_s": f"{think[0] / scale:g}-{think[1] / scale:g}",
         "seconds": round(elapsed, 1), "cards": cards,
         "api_calls": len(calls), "calls_per_card": round(len(calls) / max(cards, 1), 2),
         "by_method": by_method(calls),

@@ -192,17 +192,10 @@ class Players:
         if not shown:
             return None
         loaded = await self.svc.store.load(shown[0].table_id)
-        table = Table.load(loaded[1]) if loaded else None
-        if table is None or table.status != "playing" or not table.state:
+        key, allowed = playable(Table.load(loaded[1]) if loaded else None)
+        if key not in self.hands:
             return None
-        state = engine.from_json(table.state)
-        seat = state.to_act
-        if seat is None or table.seats[seat].computer or table.seats[seat].user not in self.hands:
-            return None
-        key = table.seats[seat].user
-        legal = set(engine.legal_actions(state))
-        buttons = [b for b in act_buttons(self.hands[key]) + (act_buttons(self.table) if self.table else [])
-                   if actarg.decode(tokens.parse(b.token).arg) in legal]
+        buttons = act_buttons(self.hands[key], allowed) + (act_buttons(self.table, allowed) if self.table else [])
         return (self.users[key], self.rng.choice(buttons)) if buttons else None
 
     async def step(self) -> list:

@@ -8,9 +8,13 @@ deleted afterwards, and nothing else is touched (other test runs may share the s
 
 from __future__ import annotations
 
+import asyncio
+import gc
 import multiprocessing
 import os
 import secrets
+import sys
+import threading
 from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
@@ -20,6 +24,9 @@ import redis.asyncio as aioredis
 
 from bot.redis_conn import embedded_url
 from bot.store import Store
+
+TASKS_SHOWN_BEFORE_TIMEOUT_S = 15.0
+"""How long before a test's timeout (pytest-timeout) its pending asyncio tasks are printed."""
 
 # Turn timers run on the wall clock in the end-to-end tests: no default quiet hours, so they pass at
 # night too (tests of quiet hours set them explicitly, with a test clock).
@@ -96,3 +103,29 @@ def in_processes() -> Callable[..., list[Any]]:
         return [result for _, result, _ in out]
 
     return run
+
+
+def _show_pending_tasks(test: str) -> None:
+    """Print the stack of every pending task of every running event loop (a test about to time out)."""
+    print(f"\n--- {test} is about to time out; its pending asyncio tasks:", file=sys.stderr)
+    for loop in [o for o in gc.get_objects() if isinstance(o, asyncio.AbstractEventLoop) and o.is_running()]:
+        for task in asyncio.all_tasks(loop):
+            task.print_stack(file=sys.stderr)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None):
+    """Shortly before the test's timeout, show where its asyncio tasks wait (a hang's only trace)."""
+    marker = item.get_closest_marker("timeout")
+    limit = float(marker.args[0] if marker and marker.args else item.config.getoption("timeout", None)
+                  or item.config.getini("timeout") or 0)
+    timer = None
+    if limit > TASKS_SHOWN_BEFORE_TIMEOUT_S:
+        timer = threading.Timer(limit - TASKS_SHOWN_BEFORE_TIMEOUT_S, _show_pending_tasks, (item.nodeid,))
+        timer.daemon = True
+        timer.start()
+    try:
+        yield
+    finally:
+        if timer:
+            timer.cancel()

@@ -165,6 +165,7 @@ class Players:
         finally:
             for task in tasks:
                 task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)  # none still reads the store when it closes
         assert until(), f"the game did not end in time; last presses {self.presses[-4:]}"
 
     def _choices(self, member: Member) -> tuple[Msg | None, list[tokens.Token]]:

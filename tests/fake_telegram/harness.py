@@ -117,6 +117,7 @@ async def watching(store: Store, table_id: str, every: float = 0.05) -> AsyncIte
         yield lambda: latest[0]
     finally:
         task.cancel()
+        await asyncio.gather(task, return_exceptions=True)  # it no longer reads the store when that closes
 
 
 def table_tokens(message: Sent, table_id: str) -> list[tokens.Token]:

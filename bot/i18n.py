@@ -154,6 +154,11 @@ TEXTS: dict[str, tuple[str, str]] = {
     "hint.not_now": ("Das darfst du gerade nicht.", "You may not do that now."),
     "hint.other": ("Diese Karte darfst du jetzt nicht spielen.", "You may not play that card now."),
     "hint.meld_lead": ("Melden geht nur, wenn du ausspielst.", "You can only meld when you lead."),
+    "hint.must_announce": ("Mit einem Buben musst du melden, solange keiner gemeldet hat.",
+                           "With a jack you must announce while nobody has."),
+    "hint.count_too_low": ("Es ist schon mehr gemeldet.", "A higher count is announced already."),
+    "hint.no_mit": ("Mit geht nur mit der Acht oder höher als kleinstem Trumpf.",
+                    "\"Mit\" needs an eight or higher as your lowest trump."),
     # --- notices and toasts
     "aborted": ("Tisch abgebrochen.", "Table aborted."),
     "abort_vote": ("{name} will abbrechen ({votes} von {need} Stimmen).", "{name} wants to abort ({votes} of {need} votes)."),
@@ -188,7 +193,6 @@ TEXTS: dict[str, tuple[str, str]] = {
     "act.pass": ("weg", "pass"),
     "act.pass_rams": ("Passen", "Pass"),
     "act.announce": ("{count} melden ({suit})", "announce {count} ({suit})"),
-    "act.mit": ("mit {count} ({suit})", "\"mit\" {count} ({suit})"),
     "act.let_partner_name": ("Partner tauft", "Partner names trump"),
     "act.solo_small": ("Gib mir eine", "Small solo"),
     "act.solo_grand": ("Leg dich", "Grand solo"),
@@ -377,6 +381,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     "your_turn": ("Du bist dran.", "Your turn."),
     "play_when_your_turn": ("Spiel eine Karte, wenn du dran bist. Den Stich und wer dran ist, zeigt der Tisch.",
                             "Play a card when it's your turn. The table shows the trick and whose turn it is."),
+    "bid_when_your_turn": ("Melde, wenn du dran bist. Was gemeldet ist und wer dran ist, zeigt der Tisch.",
+                           "Announce when it's your turn. The table shows the bids and whose turn it is."),
     "play_not_yet": ("Erst wird noch angesagt. Deine Karte spielst du danach, wenn du dran bist.",
                      "The bidding is not over yet. Play your card after it, when it's your turn."),
     "committed": ("Deine Ansage: {suit}", "You announced: {suit}"),
@@ -413,7 +419,7 @@ TEXTS: dict[str, tuple[str, str]] = {
 }
 
 _HINTS = {"must_follow", "must_trump", "must_overtrump", "must_lead_trump", "trump_ace_first", "jack_rule",
-          "not_in_hand", "not_now"}
+          "not_in_hand", "not_now", "must_announce", "count_too_low", "no_mit"}
 
 
 def supported(lang: str | None) -> bool:

@@ -107,11 +107,10 @@ def action_label(lang: str, action: Action, game: str, view: dict[str, Any]) -> 
         return t(lang, f"act.{kind}", card=card_label(card_str(action.card), lang))
     if kind == "name_trump":
         return f"{suit_label(action.suit)} {suit_name(action.suit, lang)}"
-    if kind == "announce":
+    if kind == "announce":  # the same whether it ties the best so far ("mit") or beats it: a bid stays put
         suit = SUITS[action.suit]
         count = sum(1 for c in view.get("hand", ()) if c[0] == "J" or c[1] == suit)
-        key = "act.mit" if public.get("best") == count else "act.announce"
-        return t(lang, key, count=count, suit=suit_label(suit))
+        return t(lang, "act.announce", count=count, suit=suit_label(suit))
     if kind == "solo":
         if game == "alter_schafkopf":
             return t(lang, "act.lechdich")
@@ -381,12 +380,17 @@ def hand_signature(state: State | None, seat: int, status: str) -> tuple:
 
     That is the seat's own cards and who sits out, never the trick or whose turn it is, so another
     player's card or decision leaves the hand as it is; nor the trump named or the phase begun (the
-    hand's cards stay buttons through them; its next edit sorts them by the trump). A seat that must
-    decide before the play is shown his choices instead, so his turn and his choices belong to it.
+    hand's cards stay buttons through them; its next edit sorts them by the trump). A seat yet to
+    speak in a bidding round is shown every bid he may have (:meth:`~engine.state.State.bids`) from
+    the deal to his bid, so the bids before his leave it as it is too. A seat that must decide
+    otherwise before the play is shown his choices instead, so his turn and his choices belong to it.
     """
     if state is None:
         return (status,)
     own = (status, state.visible_hand(seat), tuple(state.active))
+    bids = state.bids(seat)
+    if bids:
+        return own + (tuple(bids),)
     if state.phase == PLAY_PHASE or state.to_act != seat:
         return own
     return own + (state.phase, state.trump, tuple(state.legal()))
@@ -407,9 +411,10 @@ def _card_actions(hand: list[str], game: str) -> list[Action]:
 def hand_message(table: Table, state: State, seat: int, version: int, turn: bool = False) -> HandMessage:
     """Seat ``seat``'s private hand: his cards and his decisions as buttons.
 
-    Every card is a button all the time (but while the seat decides before the play: then his
-    choices are), and the hand shows nothing of the trick or whose turn it is (the table message
-    does): it changes only with the seat's own hand (see
+    Every card is a button all the time (but in a bidding round until he has spoken: then every bid
+    he may have is; and while he decides otherwise before the play: then his choices are), and the
+    hand shows nothing of the trick, the bids or whose turn it is (the table message does): it
+    changes only with the seat's own hand (see
     :func:`hand_signature`). Its buttons carry the version at which it last changed
     (``Table.hand_at``), so they stay valid while it stays the same. ``turn`` adds "your turn", for a
     hand posted anew to tell its owner that he is to act.
@@ -434,16 +439,17 @@ def hand_message(table: Table, state: State, seat: int, version: int, turn: bool
         lines.append(t(lang, "committed", suit=suit_label(view["committed"])))
     hand = _sorted_cards(view["hand"], game, view.get("trump"))
     mine = view["to_act"] == seat
-    deciding = mine and view["phase"] != PLAY_PHASE
+    bids = [_action(tuple(a.items())) for a in view.get("bids", [])]
+    deciding = mine and view["phase"] != PLAY_PHASE and not bids
     if deciding or (mine and turn):
         restriction = view.get("restriction")
         lines.append(hint(lang, restriction) if restriction else t(lang, "your_turn"))
     elif hand:
-        lines.append(t(lang, "play_when_your_turn"))
+        lines.append(t(lang, "bid_when_your_turn" if bids else "play_when_your_turn"))
     lines.append(t(lang, "your_cards", cards=cards_label(hand, lang)) if hand else t(lang, "no_cards"))
-    if deciding:
-        legal = [_action(tuple(a.items())) for a in view.get("legal", [])]
-        rows = _rows([_act_button(table, version, a, view) for a in legal], 3)
+    if bids or deciding:
+        choices = bids or [_action(tuple(a.items())) for a in view.get("legal", [])]
+        rows = _rows([_act_button(table, version, a, view) for a in choices], 3)
     else:
         rows = _rows([_act_button(table, version, a, view) for a in _card_actions(hand, game)])
     return HandMessage(table.user(seat), table.chat, table.id, "\n".join(lines), rows, emptied=not rows,

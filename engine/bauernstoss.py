@@ -235,6 +235,29 @@ class Bauernstoss(State):
             out += [Action(SOLO, size=k) for k in self.SOLO_KINDS if self.may_solo(hand, jacks, k)]
         return out
 
+    def bids(self, seat: int) -> list[Action]:
+        """While ``seat`` is yet to speak in the announcing round: pass, every suit he holds two of
+        (jacks included) and the solos open to him, whatever the others announce before him."""
+        if self.phase != ANNOUNCE or self.calls[seat] is not None:
+            return []
+        hand = self.hands[seat]
+        jacks = (hand & JACKS).bit_count()
+        out = [Action(PASS)]
+        if jacks and (jacks < 4 or self.FOUR_JACKS_ANNOUNCE):
+            out += [Action("announce", suit=s) for s in range(4) if count(hand, s) >= 2]
+        if jacks and self.solo_allowed():
+            out += [Action(SOLO, size=k) for k in self.SOLO_KINDS if self.may_solo(hand, jacks, k)]
+        return out
+
+    def decision_hint(self, action: Action) -> str:
+        """Passing while nobody has announced (who can, must), a count below the best, a mit not allowed."""
+        if self.phase == ANNOUNCE and action.kind == PASS:
+            return "must_announce"
+        if self.phase == ANNOUNCE and action.kind == "announce" and action.suit >= 0:
+            low = count(self.hands[self.to_act], action.suit) < max(self.best, 2)
+            return "count_too_low" if low else "no_mit"
+        return super().decision_hint(action)
+
     def may_announce(self, hand: int, suit: int) -> bool:
         """Whether the seat to act may announce ``suit``: a higher count or a permitted mit."""
         c = count(hand, suit)

@@ -181,6 +181,19 @@ class State:
         """Actions ``seat`` may take now out of turn (doubling, playing alone ...)."""
         return []
 
+    def bids(self, seat: int) -> list[Action]:
+        """Every choice ``seat`` may have when a bidding round in turn reaches him, while he is yet to speak.
+
+        As far as his own cards decide: what others bid before him may rule some out (pressed then,
+        they are refused with :meth:`decision_hint`), so a hand can show them unchanged from the deal
+        to his bid. Empty outside such a round (games without one, or once he has spoken).
+        """
+        return []
+
+    def decision_hint(self, action: Action) -> str:
+        """Why the seat to act may not take ``action``, a decision that is not legal now: a hint key."""
+        return "not_now"
+
     def legal_cards(self) -> int:
         """The mask of cards the seat to act may play (play phase)."""
         raise NotImplementedError
@@ -346,7 +359,7 @@ class State:
             raise Rejected(Code.NOT_YOUR_TURN, f"not seat {seat}'s turn (seat {self.to_act} is to act)")
         if action not in self.legal():
             if action.kind != PLAY:
-                raise Rejected(Code.ILLEGAL, f"{action} is not allowed now", "not_now")
+                raise Rejected(Code.ILLEGAL, f"{action} is not allowed now", self.decision_hint(action))
             if not self.hands[seat] >> action.card & 1:
                 raise Rejected(Code.ILLEGAL, f"seat {seat} does not hold {card_str(action.card)}", "not_in_hand")
             raise Rejected(Code.ILLEGAL, f"{action} is not allowed now", self.restriction())
@@ -424,4 +437,5 @@ class State:
             else:
                 out["legal"] = [a.to_dict() for a in self.offers_for(seat)]
                 out["restriction"] = ""
+            out["bids"] = [a.to_dict() for a in self.bids(seat)]
         return out

@@ -148,7 +148,7 @@ def test_announce_needs_a_jack_a_count_of_two_and_more_than_the_best():
     assert "announce D" not in legal_strs(st)  # JC alone: count 1
     st = run(st, "0 announce H")
     assert legal_strs(st) >= {"announce S", "pass"} and "announce H" not in legal_strs(st)  # hearts: 2 < 4
-    assert refused(st, "1 announce H").code == Code.ILLEGAL
+    assert (refused(st, "1 announce H").code, refused(st, "1 announce H").hint) == (Code.ILLEGAL, "count_too_low")
     st = deal(STD, dealer=0)  # seat 1 forehand: hearts count 2 from JC JH alone
     assert "announce H" in legal_strs(st)
 
@@ -158,6 +158,7 @@ def test_mit_needs_an_eight_unless_the_partner_holds_the_count():
     already holds that count may say mit with a 7 as lowest trump"."""
     st = run(deal(MIT), "0 announce H")
     assert "announce D" not in legal_strs(st)  # 4 with 7D, opponent
+    assert refused(st, "1 announce D").hint == "no_mit"
     assert "announce S" in legal_strs(st)  # 4 with 8S
     st = run(st, "1 announce S")
     assert "announce H" in legal_strs(st)  # 4 with 7H, partner of seat 0
@@ -173,10 +174,28 @@ def test_pass_duty_with_one_to_three_jacks():
     assert legal_strs(st) == {"pass"}
     st = run(st, "3 pass")
     assert "pass" not in legal_strs(st)
-    assert refused(st, "0 pass").code == Code.ILLEGAL
+    assert (refused(st, "0 pass").code, refused(st, "0 pass").hint) == (Code.ILLEGAL, "must_announce")
     assert {"announce C", "announce S", "announce H", "announce D"} <= legal_strs(st)  # shorter suits too
     st = run(st, "0 announce C")
     assert "pass" in legal_strs(st)  # seat 1 may pass with spades 6
+
+
+def bid_strs(state, seat: int) -> set[str]:
+    """``seat``'s bids (:meth:`~engine.state.State.bids`) as :func:`legal_strs` writes actions."""
+    return {f"{a.kind} {SUITS[a.suit] if a.suit >= 0 else a.size}".strip() for a in state.bids(seat)}
+
+
+@pytest.mark.parametrize("cls", [Bauernstoss, AlterSchafkopf])
+def test_bids_list_from_the_deal_what_a_seat_may_announce_when_his_turn_comes(cls):
+    st = deal(MIT, cls=cls)  # seat 1: diamonds 4 with 7D, spades 4 with 8S, hearts 2 (JS TH), clubs 1
+    before = bid_strs(st, 1)
+    assert before == {"pass", "announce D", "announce S", "announce H"}
+    st = run(st, "0 announce H")
+    assert bid_strs(st, 1) == before, "what others bid leaves them as they are"
+    assert "announce H" not in legal_strs(st) <= before, "what he may bid now is among them, 2 hearts no more"
+    assert bid_strs(st, 0) == set(), "he has spoken"
+    st = run(st, "1 pass; 2 pass; 3 pass")
+    assert st.phase == PLAY_PHASE and not any(st.bids(s) for s in range(4)), "no bids outside the round"
 
 
 def test_highest_count_names_and_ties_go_to_the_higher_lowest_trump_then_the_earlier_speaker():

@@ -2,8 +2,9 @@
 
 Checked at each step: cards conserved and hands disjoint, legal actions non-empty while the deal
 runs, every card that is not legal refused (and the state unchanged), apply never mutates its
-input, the state round-trips through JSON, no view shows a card hidden from its seat; at each
-deal's end eyes sum to 120 or 130 where counted.
+input, the state round-trips through JSON, no view shows a card hidden from its seat, a seat's
+bids stay the same until he speaks and hold whatever he may bid then; at each deal's end eyes sum
+to 120 or 130 where counted.
 """
 
 from __future__ import annotations
@@ -66,6 +67,21 @@ def check_invariants(state, deck: int) -> None:
         assert not seen & hidden, f"seat {seat} sees {seen & hidden}"
 
 
+def check_bids(state, shown: dict[int, list]) -> None:
+    """A seat's bids, once listed, stay the same until he has none (he spoke, or the round ended), and
+    do not come back in the deal; the seat to act may bid only what they list. ``shown``: each seat's
+    bids listed so far in the deal (an empty list once they are gone)."""
+    for seat in range(state.n):
+        bids = engine.view(state, seat)["bids"]
+        if seat in shown:
+            assert bids in (shown[seat], []), "bids changed (or came back) before the deal's end"
+        if bids or seat in shown:
+            shown[seat] = bids
+    if shown.get(state.to_act):
+        legal = [a.to_dict() for a in engine.legal_actions(state)]
+        assert all(a in shown[state.to_act] for a in legal), "a bid he may make is not listed"
+
+
 @pytest.mark.parametrize(("game", "players", "options"), list(cases()))
 def test_random_play_keeps_invariants(game, players, options):
     rng = random.Random(f"{game}-{players}-{sorted(options.items())}")
@@ -73,11 +89,13 @@ def test_random_play_keeps_invariants(game, players, options):
     steps = deals = 0
     while steps < STEPS_PER_CASE:
         deck = state.deck(state.options, state.n, state.match)
+        bids: dict[int, list] = {}
         while not engine.is_over(state):
             check_invariants(state, deck)
             legal = engine.legal_actions(state)
             assert legal, "no legal action while the deal runs"
             seat = engine.to_act(state)
+            check_bids(state, bids)
             if state.phase == PLAY_PHASE:
                 legal_cards = {a.card for a in legal if a.kind == "play"}
                 for c in ALL_CARDS:

@@ -7,7 +7,10 @@ one, remembering what it answered so a test can hand the same effects to the ada
 
 from __future__ import annotations
 
+import random
 from contextlib import asynccontextmanager
+
+import pytest
 
 import engine
 from adapters.common.refs import MessageRef, fingerprint
@@ -47,12 +50,13 @@ def world(fake: FakeDiscord, closed: str = "") -> list[Member]:
 
 
 @asynccontextmanager
-async def dealt(store, redis, key_prefix: str, service: Service | None = None, tuning: Tuning = FAST):
-    """Four members at a table of Bauer in a channel, their hands dealt and shown: (fake, bot, members, table id)."""
+async def dealt(store, redis, key_prefix: str, service: Service | None = None, tuning: Tuning = FAST,
+                game: str = "bauer"):
+    """Four members at a table of ``game`` in a channel, their hands dealt and shown: (fake, bot, members, table id)."""
     async with fake_for(tuning) as fake:
         members = world(fake)
         async with running_bot(fake, store, redis, key_prefix, tuning, service=service) as bot:
-            tid = await open_table(fake, CHANNEL, members[0], members[1:], "bauer")
+            tid = await open_table(fake, CHANNEL, members[0], members[1:], game)
             await fake.wait_for(lambda: all(hand_of(fake, m, CHANNEL, tid) for m in members), what="every hand")
             await bot.idle()
             yield fake, bot, members, tid
@@ -93,6 +97,27 @@ async def test_a_card_pressed_on_the_hand_dm_costs_one_answer_that_shows_the_new
             assert [c.route for c in calls if c.route.startswith("/interactions")] == [
                 "/interactions/{interaction}/{token}/callback"], "one answer"
             assert not [c for c in calls if c.channel == fake.dm_of[member.id]], "no call to his DM besides"
+
+
+@pytest.mark.parametrize("game", ["bauernstoss", "alter_schafkopf"])
+async def test_a_bid_edits_no_other_hand_the_next_bidder_sees_his_bids_from_the_deal(store, redis, key_prefix, game):
+    service = Service(store, load_settings(), rng=random.Random(2))  # dealt without four jacks in one hand
+    async with dealt(store, redis, key_prefix, service, game=game) as (fake, bot, members, tid):
+        bids = 0
+        while True:
+            _, data = await store.load(tid)
+            state = engine.from_json(Table.load(data).state)
+            if state.phase != "announce" or state.to_act is None:
+                break
+            member, hand, token = await playable(fake, store, tid, members)
+            others = [m for m in members if m is not member]
+            first = len(fake.calls)
+            assert (await press(fake, member, hand, token))["type"] == 7, "his hand, his bid made, on the answer"
+            await bot.idle()
+            assert not [c for c in fake.calls[first:] if c.channel in {fake.dm_of[m.id] for m in others}], \
+                "no other hand is edited, the next bidder's neither: it shows his bids all along"
+            bids += 1
+        assert bids >= 2, "a bidding round was played"
 
 
 async def test_during_a_deal_the_table_waits_for_the_next_card_but_not_behind_a_notice(store, redis, key_prefix):

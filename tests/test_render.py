@@ -73,9 +73,14 @@ def test_play_messages_every_game(game):
             hand = hand_message(table, state, s, 9)
             assert hand.user.user_id == f"u{s}" and ("Deine Karten" in hand.text or "Keine Karten" in hand.text)
             assert "Im Stich" not in hand.text, "the table shows the trick"
-            assert ("ist dran" in hand.text) == (s == seat and state.phase != "play"), "and whose turn it is"
+            bids = {Action.from_dict(a) for a in engine.view(state, s)["bids"]}
+            assert ("ist dran" in hand.text) == (s == seat and state.phase != "play" and not bids), \
+                "and whose turn it is"
             cards = {Action("play", c) for c in range(36) if state.visible_hand(s) >> c & 1}
-            if state.phase == "play":
+            if bids:
+                assert pressed(hand) == bids, "a bidder his bids, from the deal to his bid"
+                assert s != seat or set(legal) <= bids, "what he may bid now among them"
+            elif state.phase == "play":
                 assert {a for a in pressed(hand) if not a.meld} == cards, "every card, at every turn"
                 own = {a for a in legal if a.kind not in OFFER_KINDS} if s == seat else set()
                 assert own <= pressed(hand), "a card or meld he may play now is a button of his hand"

@@ -96,7 +96,7 @@ async def bench(game: str, tables: int, deals: int, scale: float, think: tuple[f
     shuffle's, for the same deals in every run; by default they are dealt at random; ``sensible``:
     people choose what the game's heuristic would, else any button at random)."""
     tuning = FAST.model_copy(update={"channel_window_s": 5.0 * scale, "slack_s": 0.02 * scale,
-                                     "lazy_s": Tuning().lazy_s * scale,
+                                     "lazy_s": Tuning().lazy_s * scale, "partial_s": Tuning().partial_s * scale,
                                      "table_lazy_s": Tuning().table_lazy_s * scale,
                                      "global_window_s": DISCORD_GLOBAL[1] * scale, "tick_interval_s": 1.0})
     think = (think[0] * scale, think[1] * scale)

@@ -111,6 +111,10 @@ class HandMessage:
 
     ``to_act`` says its owner is to act now (his turn to decide, or the deal's first card): it is
     shown at once, where a hand whose owner has nothing to do may wait a moment for a newer one.
+
+    ``partial`` marks a hand that holds only its owner's first cards of a new deal: the rest come
+    when another seat names trump, and he has nothing to press before, so an adapter may hold it
+    longer, for the whole hand to replace it.
     """
 
     user: UserRef
@@ -121,6 +125,7 @@ class HandMessage:
     notify: bool = False
     emptied: bool = False
     to_act: bool = False
+    partial: bool = False
 
 
 @dataclass(frozen=True)

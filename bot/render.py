@@ -453,4 +453,4 @@ def hand_message(table: Table, state: State, seat: int, version: int, turn: bool
     else:
         rows = _rows([_act_button(table, version, a, view) for a in _card_actions(hand, game)])
     return HandMessage(table.user(seat), table.chat, table.id, "\n".join(lines), rows, emptied=not rows,
-                       to_act=mine)
+                       to_act=mine, partial=view["to_come"] > 0 and not mine)

@@ -438,4 +438,5 @@ class State:
                 out["legal"] = [a.to_dict() for a in self.offers_for(seat)]
                 out["restriction"] = ""
             out["bids"] = [a.to_dict() for a in self.bids(seat)]
+            out["to_come"] = (self.hands[seat] & ~self.visible_hand(seat)).bit_count()
         return out

@@ -120,6 +120,23 @@ async def test_a_bid_edits_no_other_hand_the_next_bidder_sees_his_bids_from_the_
         assert bids >= 2, "a bidding round was played"
 
 
+async def test_a_hand_of_first_cards_waits_for_the_rest_which_come_when_trump_is_named(store, redis, key_prefix):
+    lazy = FAST.model_copy(update={"partial_s": 60.0})  # longer than any test: only the naming lets them go
+    async with fake_for(lazy) as fake:
+        members = world(fake)
+        async with running_bot(fake, store, redis, key_prefix, lazy) as bot:
+            tid = await open_table(fake, CHANNEL, members[0], members[1:], "bauerchen")
+            forehand, hand, token = await playable(fake, store, tid, members)  # he names trump on two cards
+            others = [m for m in members if m is not forehand]
+            assert not any(hand_of(fake, m, CHANNEL, tid) for m in others), "their two cards wait"
+            assert (await press(fake, forehand, hand, token))["type"] == 7
+            await fake.wait_for(lambda: all(hand_of(fake, m, CHANNEL, tid) for m in others), what="their hands")
+            await bot.idle()
+            for m in others:
+                shown = hand_of(fake, m, CHANNEL, tid)
+                assert len(shown.history) == 1 and len(table_tokens(shown, tid)) >= 5, "one message, all five cards"
+
+
 async def test_during_a_deal_the_table_waits_for_the_next_card_but_not_behind_a_notice(store, redis, key_prefix):
     lazy = FAST.model_copy(update={"table_lazy_s": 60.0})  # longer than any test: only a notice lets it go
     async with dealt(store, redis, key_prefix, tuning=lazy) as (fake, bot, members, tid):

@@ -73,6 +73,8 @@ def test_play_messages_every_game(game):
             hand = hand_message(table, state, s, 9)
             assert hand.user.user_id == f"u{s}" and ("Deine Karten" in hand.text or "Keine Karten" in hand.text)
             assert "Im Stich" not in hand.text, "the table shows the trick"
+            assert hand.partial == (state.visible_hand(s) != state.hands[s] and s != seat), \
+                "only his first cards, nothing to press: it may wait for the rest"
             bids = {Action.from_dict(a) for a in engine.view(state, s)["bids"]}
             assert ("ist dran" in hand.text) == (s == seat and state.phase != "play" and not bids), \
                 "and whose turn it is"

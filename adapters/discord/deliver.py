@@ -8,8 +8,9 @@
   edit often shows two (see :func:`~adapters.common.slots.table_may_wait`).
 - :class:`~bot.outgoing.HandMessage`: the same for the player's hand, a direct message; a hand
   marked ``notify`` is posted as a new DM (an edit would not notify him) and the old one deleted.
-  A hand whose owner is not to act waits up to ``Tuning.lazy_s`` for a newer one (a new deal's
-  hand and, a moment later, his choices in the bidding or the rest of his cards: one edit).
+  A hand whose owner is not to act waits up to ``Tuning.lazy_s`` for a newer one (changes in a
+  burst go in one edit); one that holds only his first cards of a new deal up to
+  ``Tuning.partial_s``, for the rest, which come when trump is named.
   If his DMs are closed (50007) the channel is told so once, and his hand is shown only as the
   ephemeral answer to his "My hand" button (kept up to date while Discord lets the bot edit it).
 - :class:`~bot.outgoing.Notice`: a new message in the channel, its users mentioned.
@@ -181,8 +182,8 @@ class Delivery:
             if ref:  # one hand message per player and table: the old one (and its buttons) goes
                 self._delete(ref)
 
-        lazy = not (out.to_act or out.notify)
-        self.outbox.put(Job(*_slot(out), send, version, self.tuning.lazy_s if lazy else 0.0))
+        linger = 0.0 if out.to_act or out.notify else self.tuning.partial_s if out.partial else self.tuning.lazy_s
+        self.outbox.put(Job(*_slot(out), send, version, linger))
 
     async def _dm_channel(self, user_id: int) -> int:
         channel_id = self._dm.get(user_id)

@@ -26,7 +26,9 @@ class Tuning(BaseSettings):
     global_window_s: float = Field(DISCORD_GLOBAL[1], gt=0, description="the bot-wide window in seconds")
     slack_s: float = Field(0.05, ge=0, description="margin added to the shared window for network jitter")
     lazy_s: float = Field(3.0, ge=0, description="how long a hand whose owner is not to act may wait for a newer "
-                          "one (a new deal's hand, and his choices when the bidding reaches him a moment later)")
+                          "one (a burst of changes to it goes in one edit)")
+    partial_s: float = Field(15.0, ge=0, description="how long a new deal's hand that holds only its first cards "
+                             "may wait for the rest (they come when trump is named; its owner has nothing to press)")
     table_lazy_s: float = Field(4.0, ge=0, description="how long a channel's table message may wait for the next "
                                 "card during a deal: more cards share an edit, the table stays this far behind")
     ack_deadline_s: float = Field(2.0, gt=0, le=2.8, description="longest wait for the verdict before deferring")

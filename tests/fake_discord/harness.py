@@ -29,7 +29,7 @@ from .server import FakeDiscord, Member, Msg
 __all__ = ["FAST", "fake_for", "running_bot", "table_tokens", "table_message", "hand_of", "press",
            "press_verb", "open_table", "version", "Players"]
 
-FAST = Tuning(channel_messages=5, channel_window_s=0.25, slack_s=0.01, lazy_s=0.03, table_lazy_s=0.03,
+FAST = Tuning(channel_messages=5, channel_window_s=0.25, slack_s=0.01, lazy_s=0.03, partial_s=0.03, table_lazy_s=0.03,
               ack_deadline_s=2.0, tick_interval_s=0.2)
 """Discord's limit per channel with the window shrunk (the same count), for games played in seconds."""
 

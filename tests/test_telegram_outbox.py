@@ -196,6 +196,16 @@ async def test_hands_go_to_their_owners_edited_in_place(tg, rig):
     assert tg.deleted == [(anna.id, first)]
 
 
+async def test_a_hand_of_first_cards_waits_for_the_rest(tg, rig):
+    anna = tg.user(11, "Anna", started=True)
+    rig.delivery.lazy_s = 60.0  # longer than any test: only the whole hand lets it go
+    rig.delivery.carry_out([replace(hand(player(11, "Anna"), "Anna: B♣ A♠", 1), partial=True)])
+    (due,) = rig.outbox._queues[anna.id].due.values()
+    assert due > time.monotonic() + 30, "her first two cards may wait"
+    await rig.run([hand(player(11, "Anna"), "Anna: B♣ A♠ K♠ 10♥ 9♦", 2)])
+    assert [m.history for m in tg.chat(anna.id)] == [[("Anna: B♣ A♠ K♠ 10♥ 9♦", tg.last(anna.id).markup)]]
+
+
 async def test_no_process_edits_a_hand_to_what_it_shows_already(tg, rig, store):
     """A hand whose text and buttons did not change at a newer version is not edited, by this
     process or another one (the refs in Redis keep what it shows), and an older render stays out."""

@@ -74,7 +74,8 @@ class Delivery:
         lazy_s: how long a hand emptied by its owner's last card of a deal (``HandMessage.emptied``)
             may wait for the next deal's cards to replace it: they usually follow within the
             seconds the last trick takes, and one edit does for both; in slow play the empty
-            hand is shown after this wait, so the card played does not stay on it.
+            hand is shown after this wait, so the card played does not stay on it. As long may a
+            new deal's hand of first cards (``HandMessage.partial``) wait for the rest.
         table_lazy_s: how long a group's table message may wait for a newer one while a deal is
             played (the effects carry hands): the group allows 20 messages a minute, people play
             a card every few seconds, and a table shown a moment later shows every card since.
@@ -141,7 +142,7 @@ class Delivery:
             self._unreachable.pop(unreachable, None)
 
         self._put_in_place(int(out.user.user_id), None, out.table_id, key, out.text, out.buttons, version,
-                           reached=reached, refused=refused, linger=self.lazy_s if out.emptied and not repost else 0.0,
+                           reached=reached, refused=refused, linger=self.lazy_s if (out.emptied or out.partial) and not repost else 0.0,
                            retire=True)
 
     def join_link(self, user: UserRef, chat: ChatRef, payload: str, text: str, check: bool = False) -> None:

@@ -26,7 +26,8 @@ class Tuning(BaseSettings):
     global_window_s: float = Field(1.0, gt=0, description="the global window in seconds (per bot token)")
     slack_s: float = Field(0.05, ge=0, description="safety margin added to the shared window for network jitter")
     lazy_s: float = Field(15.0, ge=0, description="how long a hand emptied by its last card may wait for the next "
-                          "deal's cards (the last trick's other cards take that long at most, in fast play)")
+                          "deal's cards (the last trick's other cards take that long at most, in fast play), "
+                          "and a new deal's hand of first cards for the rest (they come when trump is named)")
     table_lazy_s: float = Field(4.0, ge=0, description="how long a group's table message may wait for the next "
                                 "card during a deal: more cards share an edit, the table stays this far behind")
     ack_deadline_s: float = Field(1.0, gt=0, description="longest wait for the verdict before answering a press")

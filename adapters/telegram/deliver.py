@@ -141,9 +141,9 @@ class Delivery:
         def reached() -> None:
             self._unreachable.pop(unreachable, None)
 
+        linger = self.lazy_s if (out.emptied or out.partial) and not repost else 0.0
         self._put_in_place(int(out.user.user_id), None, out.table_id, key, out.text, out.buttons, version,
-                           reached=reached, refused=refused, linger=self.lazy_s if (out.emptied or out.partial) and not repost else 0.0,
-                           retire=True)
+                           reached=reached, refused=refused, linger=linger, retire=True)
 
     def join_link(self, user: UserRef, chat: ChatRef, payload: str, text: str, check: bool = False) -> None:
         """Post in ``chat`` a message mentioning ``user`` with a button that opens the private chat.

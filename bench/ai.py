@@ -23,7 +23,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.arena import arena  # noqa: E402
-from engine.players.strong import SAMPLES  # noqa: E402
 
 GAMES = ("bauernstoss", "alter_schafkopf", "bauerchen", "bauer", "rams")
 PAIRINGS = ("heuristic,random", "strong,heuristic")
@@ -34,7 +33,7 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--deals", type=int, default=2000, help="paired deals per pairing (default 2000)")
     p.add_argument("--rams-matches", type=int, default=None, help="paired Rams matches (default: --deals / 20)")
-    p.add_argument("--samples", type=int, default=SAMPLES, help=f"strong player's sampled deals ({SAMPLES})")
+    p.add_argument("--samples", type=int, help="strong player's sampled deals (default: the game's)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--game", action="append", help="only this game (repeatable)")
     p.add_argument("--pairing", action="append", help="only this pairing, e.g. strong,heuristic (repeatable)")

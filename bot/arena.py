@@ -24,7 +24,7 @@ from typing import Any
 
 import engine
 from engine.players.playout import play_out
-from engine.players.strong import SAMPLES, worth
+from engine.players.strong import samples_for, worth
 from engine.state import State
 
 from .computer import act, kind_of, offer
@@ -37,7 +37,8 @@ Z95 = 1.96
 class _Seats:
     """The kind of every seat in one rotation, and the decision times of each kind."""
 
-    def __init__(self, kinds: list[str], rng: random.Random, samples: int, times: dict[str, list[float]]) -> None:
+    def __init__(self, kinds: list[str], rng: random.Random, samples: int | None,
+                 times: dict[str, list[float]]) -> None:
         self.kinds = kinds
         self.deciders = [kind_of(k) for k in kinds]
         self.rng = rng
@@ -75,18 +76,19 @@ numbers, so blocks can be played in any process and in any order with the same r
 
 
 def arena(game: str, deals: int, seed: int, seats: list[str], players: int | None = None,
-          options: dict | None = None, samples: int = SAMPLES, jobs: int = 1) -> dict[str, Any]:
+          options: dict | None = None, samples: int | None = None, jobs: int = 1) -> dict[str, Any]:
     """Play ``deals`` paired deals (Rams: matches) between the kinds in ``seats``; return the figures.
 
     ``seats`` names one kind per seat, or fewer, repeated round the table (``strong,heuristic``
     at four seats: strong in seats 1 and 3). The deals are played in blocks of :data:`BLOCK`,
     spread over ``jobs`` processes (each pinned to one core where the platform allows it); the
-    figures do not depend on ``jobs``, only the decision times may. ``ValueError`` for a bad
-    game, kind or number.
+    figures do not depend on ``jobs``, only the decision times may. ``samples`` caps the strong
+    player's sampled deals per decision (``None``: the game's default, ``strong.samples_for``).
+    ``ValueError`` for a bad game, kind or number.
     """
     if deals < 1:
         raise ValueError("--deals must be at least 1")
-    if samples < 1:
+    if samples is not None and samples < 1:
         raise ValueError("--samples must be at least 1")
     if jobs < 1:
         raise ValueError("--jobs must be at least 1")
@@ -121,7 +123,7 @@ def arena(game: str, deals: int, seed: int, seats: list[str], players: int | Non
         "unit": "match" if game == "rams" else "deal",
         "deals": deals,
         "rotations": _rotations(game, n),
-        "samples": samples,
+        "samples": samples or samples_for(game),
         "kinds": {k: _figures(k, units, times[k]) for k in times},
     }
 
@@ -136,7 +138,7 @@ def _pin(counter) -> None:
         os.sched_setaffinity(0, {cpus[mine % len(cpus)]})
 
 
-def _block(game: str, n: int, options: dict | None, seed: int, by_seat: list[str], samples: int,
+def _block(game: str, n: int, options: dict | None, seed: int, by_seat: list[str], samples: int | None,
            start: int, count: int) -> tuple[list[dict[str, float]], dict[str, list[float]]]:
     """Play the paired deals ``start`` to ``start + count - 1``: their points per kind, and the decision times."""
     rotations = _rotations(game, n)

@@ -216,8 +216,6 @@ def _log_to_stderr(settings) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
-    from engine.players.strong import SAMPLES
-
     p = argparse.ArgumentParser(prog="stammtisch", description="Regional card games in group chats.")
     sub = p.add_subparsers(dest="command")
     r = sub.add_parser("replay", help="replay one deal from a JSON file (- for stdin) and print the state")
@@ -241,7 +239,7 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--seats", required=True,
                    help="kinds round the table, e.g. strong,heuristic (random, leicht, heuristic, strong)")
     a.add_argument("--options", help="the game's options as a JSON object")
-    a.add_argument("--samples", type=int, default=SAMPLES, help=f"sampled deals per strong decision ({SAMPLES})")
+    a.add_argument("--samples", type=int, help="sampled deals per strong decision (default: the game's)")
     a.add_argument("--jobs", type=int, default=1, help="processes to spread the deals over (default 1)")
     a.set_defaults(func=_arena)
     pl = sub.add_parser("play", help="play a table in this terminal against computer players")

@@ -67,7 +67,7 @@ class Deadline:
         return self.hit and self.allowed < MIN_SAMPLES
 
 
-def _search(state: State, seat: int, rng, samples: int, seconds: float | None,
+def _search(state: State, seat: int, rng, samples: int | None, seconds: float | None,
             fallback: Callable[[State, int], engine.Action | None]) -> engine.Action | None:
     """The strong player's decision from ``seat``'s view; the heuristic's if a deadline starved it."""
     stop = Deadline(seconds) if seconds is not None else None
@@ -83,11 +83,12 @@ def level_from(word: str) -> str:
     return level
 
 
-def act(kind: str, state: State, seat: int, rng, samples: int = strong.SAMPLES,
+def act(kind: str, state: State, seat: int, rng, samples: int | None = None,
         seconds: float | None = None) -> engine.Action:
     """The action of ``seat``, the seat to act, for a player of ``kind``.
 
-    ``seconds`` limits a strong search (``None``: only ``samples`` does).
+    ``samples`` caps a strong search's sampled deals (``None``: the game's default), ``seconds``
+    limits its time (``None``: only ``samples`` does).
     """
     if kind == "random" or kind == "leicht" and rng.random() < LEICHT_RANDOM:
         return rng.choice(state.legal())
@@ -97,7 +98,7 @@ def act(kind: str, state: State, seat: int, rng, samples: int = strong.SAMPLES,
     return brain.choose(state, seat)
 
 
-def offer(kind: str, state: State, seat: int, rng, samples: int = strong.SAMPLES,
+def offer(kind: str, state: State, seat: int, rng, samples: int | None = None,
           seconds: float | None = None) -> engine.Action | None:
     """The out-of-turn action ``seat`` takes now for a player of ``kind``, if any."""
     if kind == "random":

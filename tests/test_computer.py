@@ -8,6 +8,7 @@ import pytest
 
 import engine
 from bot.computer import KINDS, act, kind_of, offer
+from engine.players import strong
 from engine.players.playout import play_out
 
 MATCHES = [
@@ -46,3 +47,21 @@ def test_kind_names():
     assert kind_of("strong") == "stark" and kind_of("heuristic") == "normal" and kind_of("leicht") == "leicht"
     with pytest.raises(ValueError):
         kind_of("robot")
+
+
+@pytest.mark.parametrize("game", ["bauer", "alter_schafkopf"])
+def test_strong_player_samples_its_games_budget_unless_told(game, monkeypatch):
+    """A strong decision samples up to the game's own number of deals by default, or the number given."""
+    budgets: list[int] = []
+    run = strong._Tally.run
+
+    def recording(self, rng, samples, stop, settle=True):
+        budgets.append(samples)
+        return run(self, rng, samples, stop, settle)
+
+    monkeypatch.setattr(strong._Tally, "run", recording)
+    state = engine.new_match(game, random.Random(1))
+    for samples, expected in ((None, strong.samples_for(game)), (5, 5)):
+        budgets.clear()
+        act("stark", state, state.to_act, random.Random(1), samples=samples)
+        assert budgets[:1] == [expected]

@@ -223,13 +223,15 @@ class Bauernstoss(State):
             return [Action(NAME_TRUMP, suit=self.committed[seat]), Action(LET_PARTNER)]
         return self.announce_actions(hand)
 
-    def announce_actions(self, hand: int) -> list[Action]:
-        """Pass, the suits the seat may announce, and the solos open to him."""
+    def announce_actions(self, hand: int, ahead: bool = False) -> list[Action]:
+        """Pass, the suits the seat may announce, and the solos open to him; ``ahead``: every bid
+        the hand may have whatever is announced before it (pass, and each suit it holds two of)."""
         jacks = (hand & JACKS).bit_count()
         out = []
         if jacks and (jacks < 4 or self.FOUR_JACKS_ANNOUNCE):
-            out = [Action("announce", suit=s) for s in range(4) if self.may_announce(hand, s)]
-        if not (out and self.best == 0):
+            out = [Action("announce", suit=s) for s in range(4)
+                   if (count(hand, s) >= 2 if ahead else self.may_announce(hand, s))]
+        if ahead or not (out and self.best == 0):
             out.insert(0, Action(PASS))
         if jacks and self.solo_allowed():
             out += [Action(SOLO, size=k) for k in self.SOLO_KINDS if self.may_solo(hand, jacks, k)]
@@ -240,14 +242,7 @@ class Bauernstoss(State):
         (jacks included) and the solos open to him, whatever the others announce before him."""
         if self.phase != ANNOUNCE or self.calls[seat] is not None:
             return []
-        hand = self.hands[seat]
-        jacks = (hand & JACKS).bit_count()
-        out = [Action(PASS)]
-        if jacks and (jacks < 4 or self.FOUR_JACKS_ANNOUNCE):
-            out += [Action("announce", suit=s) for s in range(4) if count(hand, s) >= 2]
-        if jacks and self.solo_allowed():
-            out += [Action(SOLO, size=k) for k in self.SOLO_KINDS if self.may_solo(hand, jacks, k)]
-        return out
+        return self.announce_actions(self.hands[seat], ahead=True)
 
     def decision_hint(self, action: Action) -> str:
         """Passing while nobody has announced (who can, must), a count below the best, a mit not allowed."""

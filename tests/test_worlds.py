@@ -75,3 +75,79 @@ def test_bauer_samples_give_the_caller_a_first_packet_that_names_his_trump():
             packet = world.first[caller]
             assert packet.bit_count() == 4 and not packet & ~world.hands[caller]
             assert naming_value(packet, state.trump) == max(naming_value(packet, s) for s in range(4))
+
+
+def test_samples_fit_how_the_others_played():
+    """The others' plays were the heuristic's: in the true deal none counts as misplayed (the past
+    positions are rebuilt faithfully), and the samples hold hands that play so far more often than
+    deals placed only under the facts of the rules."""
+    game = "bauerchen"
+    rng = random.Random(7)
+    brain = heuristic(game)
+    counts = {True: 0, False: 0}
+    positions = 0
+
+    def act(st, seat):
+        nonlocal positions
+        if seat == 0 and len(st.tricks) >= 2:
+            worlds = Worlds(engine.view(st, 0), st.options)
+            assert worlds.modelled
+            assert worlds.misplays(st, [h | p for h, p in zip(st.hands, worlds.played_by)], 99) == 0
+            positions += 1
+            for modelled in (True, False):
+                worlds.modelled = modelled
+                for _ in range(4):
+                    world = worlds.sample(rng)
+                    counts[modelled] += worlds.misplays(world, [h | p for h, p in zip(world.hands, worlds.played_by)], 99)
+        return brain.choose(st, seat)
+
+    for _ in range(6):
+        state = engine.new_match(game, rng)
+        assert play_out(state, act, brain.offer)
+    assert positions >= 6
+    assert counts[True] * 2 < counts[False], counts
+
+
+@pytest.mark.parametrize("options", [{}, {"trump_after_cards": 5}])
+def test_bauerchen_samples_let_the_forehand_name_his_trump(options):
+    """Naming trump is public: the forehand's sampled cards are nearly always ones the heuristic
+    names that suit from (a few tries are made; the seat's own cards can make it rare)."""
+    from engine.players.bauerchen import trump_for
+
+    rng = random.Random(5)
+    brain = heuristic("bauerchen")
+    fits = named = 0
+    while named < 10:
+        state = engine.new_match("bauerchen", rng, 4, options)
+        forehand = state.to_act
+        action = brain.choose(state, forehand)
+        if action.kind != "name_trump":
+            continue
+        state.do(forehand, action)
+        named += 1
+        worlds = Worlds(engine.view(state, (forehand + 1) % 4), state.options)
+        for _ in range(5):
+            world = worlds.sample(rng)
+            seen = world.first[forehand] if not options else world.hands[forehand]
+            assert seen.bit_count() == (2 if not options else 5) and not seen & ~world.hands[forehand]
+            fits += trump_for(seen) == state.trump
+    assert fits >= 45, fits
+
+
+def test_bauerchen_samples_when_the_forehand_sits_out_a_ledig():
+    """His partner's Ledig lays the forehand's cards face down: there is no packet of his to fit to his trump."""
+    from engine.bauerchen import LEDIG
+
+    rng = random.Random(11)
+    brain = heuristic("bauerchen")
+    state = engine.new_match("bauerchen", rng)
+    forehand = state.to_act
+    state.do(forehand, brain.choose(state, forehand))
+    partner = (forehand + 2) % 4
+    assert LEDIG in state.offers_for(partner)
+    state.do(partner, LEDIG)
+    assert not state.active[forehand]
+    for seat in (forehand + 1) % 4, (forehand + 3) % 4:
+        check(state, seat, rng)
+        world = Worlds(engine.view(state, seat), state.options).sample(rng)
+        assert not world.hands[forehand]

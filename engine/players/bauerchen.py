@@ -14,7 +14,7 @@ from engine.bauerchen import LEDIG, MELD_PARTNER, NAME_PHASE, SPRITZ, BauerchenS
 from engine.cards import DECK20, EYES, JACKS, SUITS, card, cards_in, rank_of, suit_of
 from engine.order import TRUMP
 
-__all__ = ["choose", "offer", "hand_value"]
+__all__ = ["choose", "offer", "pick_card", "hand_value", "trump_for"]
 
 _TRUMP_WEIGHT = {"JC": 4.0, "JS": 3.5, "JH": 3.0, "JD": 2.6, "A": 2.3, "T": 2.0, "K": 1.6, "Q": 1.3}
 _PLAIN_ACE = 1.0
@@ -46,9 +46,12 @@ def _name(state: BauerchenState, seat: int) -> Action:
     acts = state.legal()
     if acts[-1].kind == "die_letzte":
         return acts[-1]
-    hand = state.visible_hand(seat)
-    best = max(range(4), key=lambda s: (hand_value(hand, s), -s))
-    return Action("name_trump", suit=best)
+    return Action("name_trump", suit=trump_for(state.visible_hand(seat)))
+
+
+def trump_for(hand: int) -> int:
+    """The suit that makes ``hand`` strongest (the lowest suit index of equals), which the forehand names."""
+    return max(range(4), key=lambda s: (hand_value(hand, s), -s))
 
 
 class _Table:
@@ -180,8 +183,18 @@ def choose(state: BauerchenState, seat: int) -> Action:
     wanted = _offer(t, state.offers_for(seat))
     if wanted is not None:
         return wanted
-    legal = state.play_actions()
-    if not state.trick:
+    return _play(t)
+
+
+def pick_card(state: BauerchenState, seat: int) -> int:
+    """The card ``seat``, the seat to act in the play phase, plays when it takes no offer (melded or not)."""
+    return _play(_Table(state, seat)).card
+
+
+def _play(t: _Table) -> Action:
+    """The card ``t.seat`` plays: a lead or a card to the trick on the table."""
+    legal = t.state.play_actions()
+    if not t.state.trick:
         return _lead(t, legal)
     return _follow(t, [a.card for a in legal])
 

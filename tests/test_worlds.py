@@ -78,7 +78,7 @@ def test_bauer_samples_give_the_caller_a_first_packet_that_names_his_trump():
 
 
 def test_samples_fit_how_the_others_played():
-    """The others' plays were the heuristic's: in the true deal none counts as misplayed (the past
+    """The opponents' plays were the heuristic's: in the true deal none counts as misplayed (the past
     positions are rebuilt faithfully), and the samples hold hands that play so far more often than
     deals placed only under the facts of the rules."""
     game = "bauerchen"

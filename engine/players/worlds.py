@@ -16,7 +16,7 @@ size), a blind, the cards laid aside. What the table has learnt limits where a c
 - Bauer: the caller's first packet (a random part of his sampled hand) is one from which the
   heuristic names the trump he named (by rejection as well); Bauerchen the same for the
   forehand's first two cards (or his hand, with trump named after five);
-- Bauerchen: the other seats played the cards the heuristic would have played from their
+- Bauerchen: the opponents played the cards the heuristic would have played from their
   sampled hands (:meth:`Worlds.misplays`): of the deals tried, the one with fewest cards played
   otherwise is kept and improved by swapping cards between hands.
 
@@ -39,9 +39,10 @@ _TRIES = 20
 _UNFIT = 1000
 """The cost of a deal that misses a soft fact: more than any count of misplayed cards."""
 _MODELLED = frozenset({"bauerchen"})
-"""Games whose samples should fit the other seats' card play, as the heuristic would have played
+"""Games whose samples should fit the opponents' card play, as the heuristic would have played
 those hands: in Bauerchen it won the strong player points against the heuristic (400 paired
-deals: 0.598 against 0.580); in Bauer it did not (0.575 against 0.576), and costs time."""
+deals: 0.609 against 0.580); in Bauer it did not (fitting every other seat: 0.575 against 0.576),
+and it costs time."""
 _SWAPS = 24
 """Card swaps tried on a deal whose others' play does not fit yet (the games of :data:`_MODELLED`)."""
 _DEAL_TRIES = 8
@@ -103,7 +104,7 @@ class Worlds:
         self.tight = [self.n - len(seats) for seats in self.allowed]
         """Per card, how many seats cannot hold it."""
         self.modelled = cls.GAME in _MODELLED
-        """Whether samples should fit the other seats' card play (see :meth:`sample`)."""
+        """Whether samples should fit the opponents' card play (see :meth:`sample`)."""
 
     # ----------------------------------------------------------- the public part
     def _base(self) -> State:
@@ -208,8 +209,12 @@ class Worlds:
         return hands, extra[0], extra[1], extra[2]
 
     def misplays(self, st: State, orig: list[int], limit: int) -> int:
-        """How many cards the other seats played that the heuristic would not have played from their
-        hands in ``st`` (``orig``: each seat's cards before the first trick), counted up to ``limit``."""
+        """How many cards the opponents played that the heuristic would not have played from their
+        hands in ``st`` (``orig``: each seat's cards before the first trick), counted up to ``limit``.
+
+        The partner's plays are not counted: at a table he is often the strong player as well,
+        whose cards the heuristic would not foretell (fitting to them lost points in the arena).
+        """
         pick = _heuristic(self.cls.GAME).pick_card
         probe = st.clone()
         tricks = self.base.tricks
@@ -218,7 +223,7 @@ class Worlds:
         for seat, c, k in self.seats_of_play:
             if k != current:
                 current, trick = k, []
-            if seat != self.me:
+            if seat % 2 != self.me % 2:
                 probe.tricks = tricks[:k]
                 probe.trick = trick
                 probe.leader = tricks[k][0] if k < len(tricks) else self.base.leader
@@ -233,7 +238,7 @@ class Worlds:
         return count
 
     def _refine(self, st: State, orig: list[int], cost: int, rng) -> int:
-        """Swap unseen cards between the other hands of ``st`` (in place) while the others' play fits
+        """Swap unseen cards between the other hands of ``st`` (in place) while the opponents' play fits
         no worse, :data:`_SWAPS` times at most; the cost (misplays) in the end.
 
         A swap keeps every hard fact and the soft ones; a card in a first packet (``st.first``,
@@ -271,7 +276,7 @@ class Worlds:
 
         Of up to :data:`_TRIES` deals under the hard facts it is the first that fits the soft
         facts as well, or the one that fits best: in the games of :data:`_MODELLED`, where the
-        other seats played fewest cards the heuristic would not have played from those hands,
+        opponents played fewest cards the heuristic would not have played from those hands,
         and then refined by swapping cards (:meth:`_refine`).
         """
         best, best_cost, best_orig = None, _UNFIT, None

@@ -77,11 +77,11 @@ def test_bauer_samples_give_the_caller_a_first_packet_that_names_his_trump():
             assert naming_value(packet, state.trump) == max(naming_value(packet, s) for s in range(4))
 
 
-def test_samples_fit_how_the_others_played():
+@pytest.mark.parametrize("game", ["bauerchen", "bauer"])
+def test_samples_fit_how_the_others_played(game):
     """The opponents' plays were the heuristic's: in the true deal none counts as misplayed (the past
     positions are rebuilt faithfully), and the samples hold hands that play so far more often than
     deals placed only under the facts of the rules."""
-    game = "bauerchen"
     rng = random.Random(7)
     brain = heuristic(game)
     counts = {True: 0, False: 0}

@@ -21,7 +21,7 @@ from ..bauer import KARTEN_WEG, NAME_PHASE, STOSS, TRICKS_TO_WIN, BauerState
 from ..cards import cards_in, rank_of, suit_of
 from ..order import TRUMP, TrumpOrder
 
-__all__ = ["choose", "offer", "naming_value", "expected_tricks"]
+__all__ = ["choose", "offer", "pick_card", "naming_value", "expected_tricks"]
 
 _STOSS_MARGIN = 0.75
 """Extra expected tricks wanted before doubling."""
@@ -88,7 +88,7 @@ def choose(state: BauerState, seat: int) -> Action:
     wanted = offer(state, seat)
     if wanted is not None:
         return wanted
-    return Action(PLAY, _play(state, seat))
+    return Action(PLAY, pick_card(state, seat))
 
 
 def offer(state: BauerState, seat: int) -> Action | None:
@@ -129,8 +129,8 @@ class _Seat:
         return self.boss(c), self.order.eff[c] == TRUMP, self.order.strength[c], c
 
 
-def _play(state: BauerState, seat: int) -> int:
-    """The card ``seat`` plays."""
+def pick_card(state: BauerState, seat: int) -> int:
+    """The card ``seat``, the seat to act in the play phase, plays when it takes no offer."""
     cards = cards_in(state.legal_cards())
     if len(cards) == 1:
         return cards[0]

@@ -80,9 +80,9 @@ class Worlds:
         self.n = base.n
         self.seats_of_play = self._play_seats()
         self.played_by = [0] * self.n
-        for seat, c, _ in self.seats_of_play:
+        for seat, c, _, _ in self.seats_of_play:
             self.played_by[seat] |= bit(c)
-        self.played = mask_of(c for _, c, _ in self.seats_of_play)
+        self.played = mask_of(c for _, c, _, _ in self.seats_of_play)
         self.mine = mask_of(_cards(view["hand"]))
         self.deck = cls.deck(self.options, self.n, base.match)
         self.known = [0] * self.n
@@ -139,32 +139,33 @@ class Worlds:
             setattr(st, name, [])
         return st
 
-    def _play_seats(self) -> list[tuple[int, int, int]]:
-        """(seat, card, trick number) of every card played, in order."""
+    def _play_seats(self) -> list[tuple[int, int, int, list[int]]]:
+        """(seat, card, trick number, the cards of that trick before it) of every card played, in order."""
         st, out = self.base, []
         for k, (leader, cards, _) in enumerate(st.tricks + [(st.leader, tuple(st.trick), -1)]):
             seat = leader
-            for c in cards:
-                out.append((seat, c, k))
+            for i, c in enumerate(cards):
+                out.append((seat, c, k, list(cards[:i])))
                 seat = st.next_active(seat)
         return out
+
+    def _rewind(self, probe: State, seat: int, k: int, before: list[int]) -> None:
+        """Set ``probe``'s public play back to the moment ``seat`` played the card after ``before`` in trick ``k``."""
+        tricks = self.base.tricks
+        probe.tricks = tricks[:k]
+        probe.trick = before
+        probe.leader = tricks[k][0] if k < len(tricks) else self.base.leader
+        probe.to_act = seat
 
     def _exclusions(self) -> list[int]:
         """Per seat, the unseen cards it cannot hold: each would have made one of its plays illegal."""
         st = self.base.clone()
         excluded = [0] * self.n
-        tricks = self.base.tricks
         pool_cards = cards_in(self.pool)
-        pos = 0
-        for seat, c, k in self.seats_of_play:
+        for seat, c, k, before in self.seats_of_play:
             if seat == self.me:
-                pos += 1
                 continue
-            prefix = [x for s, x, kk in self.seats_of_play[:pos] if kk == k]
-            pos += 1
-            st.trick = prefix
-            st.tricks = tricks[:k]
-            st.to_act = seat
+            self._rewind(st, seat, k, before)
             for x in pool_cards:
                 st.hands[seat] = bit(c) | bit(x)
                 if not st.legal_cards() >> c & 1:
@@ -216,24 +217,17 @@ class Worlds:
         """
         pick = _heuristic(self.cls.GAME).pick_card
         probe = st.clone()
-        tricks = self.base.tricks
         gone = [0] * self.n
-        count, trick, current = 0, [], -1
-        for seat, c, k in self.seats_of_play:
-            if k != current:
-                current, trick = k, []
+        count = 0
+        for seat, c, k, before in self.seats_of_play:
             if seat % 2 != self.me % 2:
-                probe.tricks = tricks[:k]
-                probe.trick = trick
-                probe.leader = tricks[k][0] if k < len(tricks) else self.base.leader
-                probe.to_act = seat
+                self._rewind(probe, seat, k, before)
                 probe.hands[seat] = orig[seat] & ~gone[seat]
                 if pick(probe, seat) != c:
                     count += 1
                     if count >= limit:
                         return count
             gone[seat] |= bit(c)
-            trick = trick + [c]
         return count
 
     def _refine(self, st: State, orig: list[int], cost: int, rng) -> int:
@@ -373,7 +367,7 @@ def _bauerchen_prepare(w: Worlds) -> None:
         if letzte and c == parse_card(letzte):
             holder = forehand
         else:
-            holder = next((s for s, x, _ in w.seats_of_play if x == MELD_PARTNER[c]), forehand)
+            holder = next((s for s, x, _, _ in w.seats_of_play if x == MELD_PARTNER[c]), forehand)
         if holder != w.me:
             w.known[holder] |= bit(c)
 

@@ -26,13 +26,16 @@ from bot.arena import arena  # noqa: E402
 
 GAMES = ("bauernstoss", "alter_schafkopf", "bauerchen", "bauer", "rams")
 PAIRINGS = ("heuristic,random", "strong,heuristic")
+RAMS_DEALS = 14
+"""Fewer deals than a Rams match has (about 15 at four seats): ``--deals / RAMS_DEALS`` matches hold
+at least ``--deals`` deals, each played in every seating."""
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the pairings and print one line per game and pairing."""
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--deals", type=int, default=2000, help="paired deals per pairing (default 2000)")
-    p.add_argument("--rams-matches", type=int, default=None, help="paired Rams matches (default: --deals / 20)")
+    p.add_argument("--rams-matches", type=int, default=None, help=f"paired Rams matches (default: --deals / {RAMS_DEALS})")
     p.add_argument("--samples", type=int, help="strong player's sampled deals (default: the game's)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--game", action="append", help="only this game (repeatable)")
@@ -46,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     for game in args.game or GAMES:
         for pairing in args.pairing or PAIRINGS:
             kinds = pairing.split(",")
-            units = max(1, args.rams_matches or args.deals // 20) if game == "rams" else args.deals
+            units = max(1, args.rams_matches or args.deals // RAMS_DEALS) if game == "rams" else args.deals
             start = time.perf_counter()
             out = arena(game, units, args.seed, kinds, samples=args.samples, jobs=args.jobs)
             f = out["kinds"][kinds[0]]

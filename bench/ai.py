@@ -27,8 +27,8 @@ from bot.arena import arena  # noqa: E402
 GAMES = ("bauernstoss", "alter_schafkopf", "bauerchen", "bauer", "rams")
 PAIRINGS = ("heuristic,random", "strong,heuristic")
 RAMS_DEALS = 14
-"""Fewer deals than a Rams match has (about 15 at four seats): ``--deals / RAMS_DEALS`` matches hold
-at least ``--deals`` deals, each played in every seating."""
+"""A little fewer deals than a Rams match has on average (about 15 at four seats, 12 to 17): so
+``--deals / RAMS_DEALS`` matches hold about ``--deals`` deals or more, each played in every seating."""
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -43,7 +43,7 @@ _MODELLED = frozenset({"bauerchen", "bauer"})
 those hands: it won the strong player points against the heuristic (400 paired deals: Bauerchen
 0.609 against 0.580, Bauer 0.600 against 0.576; fitting the partner's play as well: 0.598 and 0.575)."""
 _SWAPS = 24
-"""Card swaps tried on a deal whose others' play does not fit yet (the games of :data:`_MODELLED`)."""
+"""Card swaps tried on a deal whose opponents' play does not fit yet (the games of :data:`_MODELLED`)."""
 _DEAL_TRIES = 8
 """Attempts at placing the unseen cards under the hard facts before the facts from play are dropped."""
 

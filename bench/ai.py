@@ -3,7 +3,7 @@
 Usage: ``.venv/bin/python bench/ai.py [--deals N] [--rams-matches N] [--samples S] [--seed N]
 [--game ID ...] [--pairing heuristic,random ...] [--jobs N]``
 
-Each line is one ``stammtisch arena`` run (``bot.arena.arena``): the first kind's share of the
+Each line is one ``stammtisch arena`` run (``bot.tools.arena.arena``): the first kind's share of the
 points (Striche, points; in Rams match wins, two seats of each kind at four seats) with its 95%
 half-width, and the decision times of the first kind. The issue asks for at least 2,000 paired
 deals per pairing (the default); a busy machine may need fewer (``--deals``) to finish.
@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.arena import arena  # noqa: E402
+from bot.tools.arena import arena  # noqa: E402
 
 GAMES = ("bauernstoss", "alter_schafkopf", "bauerchen", "bauer", "rams")
 PAIRINGS = ("heuristic,random", "strong,heuristic")

@@ -34,13 +34,13 @@ from pathlib import Path
 
 sys.path[0] = str(Path(__file__).resolve().parents[1])  # not bench/, whose discord.py would shadow the SDK
 
+from adapters.common.gate import DISCORD_GLOBAL  # noqa: E402
 from adapters.discord.tuning import Tuning  # noqa: E402
 from bench.telegram import behind, peak, scratch_store, spread, think_range  # noqa: E402
-from bot import tokens  # noqa: E402
-from bot.ratelimit import DISCORD_GLOBAL  # noqa: E402
+from bot.ops.settings import load_settings  # noqa: E402
+from bot.protocol import tokens  # noqa: E402
 from bot.service import Service  # noqa: E402
-from bot.settings import load_settings  # noqa: E402
-from bot.table import Table  # noqa: E402
+from bot.table.record import Table  # noqa: E402
 from tests.fake_discord.harness import FAST, Players, fake_for, open_table, running_bot  # noqa: E402
 
 GUILD = 82_000_000_000_000_000

@@ -4,7 +4,7 @@ Usage: ``.venv/bin/python bench/engine.py [--seconds S] [--repeat R] [--game ID 
 
 Two figures per game:
 
-- ``fast``: ``bot.simulate.random_deal``, the in-place path of simulations (legal_cards -> choose ->
+- ``fast``: ``bot.tools.simulate.random_deal``, the in-place path of simulations (legal_cards -> choose ->
   play_card, with trump naming, bids and out-of-turn offers through ``do``), plus dealing each
   next deal and scoring it; this is the figure the speed requirement is about.
 - ``apply``: the pure public API (``engine.legal_actions`` -> choose -> ``engine.apply``, which
@@ -31,7 +31,7 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 sys.path.insert(0, str(_HERE.parent))
 
 import engine  # noqa: E402
-from bot.simulate import random_deal  # noqa: E402
+from bot.tools.simulate import random_deal  # noqa: E402
 
 EXPECTED = ("bauernstoss", "alter_schafkopf", "bauerchen", "bauer", "rams")
 """The games of the rules folder, to name those not registered yet."""
@@ -77,7 +77,7 @@ def timed_deals(game: str, seconds: float, seed: int, play_deal) -> tuple[int, i
 
 
 def fast_deal(state, rng) -> tuple[object, int]:
-    """A random deal in place (``bot.simulate.random_deal``)."""
+    """A random deal in place (``bot.tools.simulate.random_deal``)."""
     return state, random_deal(state, rng)
 
 
@@ -127,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
             problems[game] = f"failed: {type(exc).__name__}: {exc}"
             continue
         print(f"{game:<16} {rate(fast):>13,.0f} {fast[1]:>8,}   {rate(slow):>13,.0f} {slow[1]:>7,}")
-    print("fast = bot.simulate.random_deal in place (legal_cards -> choose -> play_card), with dealing and scoring;")
+    print("fast = bot.tools.simulate.random_deal in place (legal_cards -> choose -> play_card), with dealing and scoring;")
     print("apply = engine.legal_actions -> choose -> engine.apply (validates and clones every action).")
     for game, why in sorted(problems.items()):
         print(f"skipped {game}: {why}")

@@ -47,15 +47,29 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bot.outgoing import ChatRef, Command, HandMessage, Notice, TableMessage, Toast  # noqa: E402
-from bot.redis_conn import client_for  # noqa: E402
-from bot.i18n import TEXTS, t  # noqa: E402
-from bot.outage import UNAVAILABLE  # noqa: E402
-from bot.store import Store  # noqa: E402
-from bot.table import Table  # noqa: E402
+from bot.protocol.outgoing import ChatRef, Command, HandMessage, Notice, TableMessage, Toast  # noqa: E402
+from bot.protocol.unavailable import UNAVAILABLE  # noqa: E402
+from bot.store.connection import client_for  # noqa: E402
+from bot.store.tables import Store  # noqa: E402
+from bot.table.record import Table  # noqa: E402
+from bot.words.i18n import TEXTS, t  # noqa: E402
 from tests.redis_servers import Server  # noqa: E402
-from tests.servicekit import (Players, act_buttons, audit, button, hammer, leaks, playable, press,  # noqa: E402
-                              public_text, say, secrets_of, service, table_msg, user)
+from tests.servicekit import (  # noqa: E402
+    Players,
+    act_buttons,
+    audit,
+    button,
+    hammer,
+    leaks,
+    playable,
+    press,
+    public_text,
+    say,
+    secrets_of,
+    service,
+    table_msg,
+    user,
+)
 
 GAMES = [("bauer", "short_deck=1 target_brote=1"), ("rams", "target=6"), ("bauerchen", ""),
          ("bauernstoss", "target=2")]
@@ -478,7 +492,7 @@ async def _fuzz(server: Server, prefix: str, examples: int, seed: int) -> Row:
     from hypothesis import HealthCheck, given, settings
     from hypothesis import strategies as st
 
-    from bot import textcmd
+    from bot.words import textcmd
 
     client = client_for(server.url)
     store = Store(client, prefix=prefix)

@@ -29,12 +29,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import service as bench  # noqa: E402  (bench/service.py)
 
-from bot.outgoing import Command  # noqa: E402
-from bot.redis_conn import connect  # noqa: E402
+from bot.ops.settings import load_settings  # noqa: E402
+from bot.protocol.outgoing import Command  # noqa: E402
 from bot.service import Service  # noqa: E402
-from bot.settings import load_settings  # noqa: E402
-from bot.store import Store  # noqa: E402
-from bot.tablecount import TableCounts  # noqa: E402
+from bot.store.connection import connect  # noqa: E402
+from bot.store.counts import TableCounts  # noqa: E402
+from bot.store.tables import Store  # noqa: E402
 
 BATCH = 50
 """Tables opened at once (concurrently)."""

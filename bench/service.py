@@ -32,13 +32,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import engine  # noqa: E402
-from bot import players as computer  # noqa: E402
-from bot.outgoing import ChatRef, Command, HandMessage, UserRef  # noqa: E402
-from bot.redis_conn import connect  # noqa: E402
+from bot.ops.settings import load_settings  # noqa: E402
+from bot.protocol.outgoing import ChatRef, Command, HandMessage, UserRef  # noqa: E402
 from bot.service import Service  # noqa: E402
-from bot.settings import load_settings  # noqa: E402
-from bot.store import Store  # noqa: E402
-from bot.table import Table  # noqa: E402
+from bot.store.connection import connect  # noqa: E402
+from bot.store.tables import Store  # noqa: E402
+from bot.table import cpu as computer  # noqa: E402
+from bot.table.record import Table  # noqa: E402
 from tests.servicekit import act_buttons, playable  # noqa: E402
 
 GAME = "bauerchen"

@@ -50,11 +50,11 @@ from pathlib import Path
 sys.path[0] = str(Path(__file__).resolve().parents[1])  # not bench/, whose telegram.py would shadow the SDK
 
 from adapters.telegram import Tuning  # noqa: E402
-from bot import tokens  # noqa: E402
-from bot.redis_conn import connect  # noqa: E402
+from bot.ops.settings import load_settings  # noqa: E402
+from bot.protocol import tokens  # noqa: E402
 from bot.service import Service  # noqa: E402
-from bot.settings import load_settings  # noqa: E402
-from bot.store import Store  # noqa: E402
+from bot.store.connection import connect  # noqa: E402
+from bot.store.tables import Store  # noqa: E402
 from tests.fake_telegram import VIA_REPLY  # noqa: E402
 from tests.fake_telegram.harness import FAST, Players, fake_for, open_table, running_bot, watching  # noqa: E402
 

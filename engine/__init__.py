@@ -11,9 +11,11 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from . import bauer, bauerchen, bauernstoss, rams  # noqa: F401  (each game registers itself)
 from .actions import Action
 from .deal import shuffled
-from .options import OptionError, OptionSpec, check as check_options, specs
+from .options import OptionError, OptionSpec, specs
+from .options import check as check_options
 from .registry import game_class, game_ids
 from .rejection import Code, Rejected
 from .state import State

@@ -1,4 +1,7 @@
-"""The registry of games: each game module registers its state class under its id."""
+"""The registry of games: each game module registers its state class under its id.
+
+It imports no game: ``engine/__init__`` imports every game module once, and each registers itself.
+"""
 
 from __future__ import annotations
 
@@ -21,7 +24,6 @@ def register(cls: type["State"]) -> type["State"]:
 
 def game_class(game_id: str) -> type["State"]:
     """The state class of ``game_id``; ``ValueError`` for an unknown game."""
-    _load()
     try:
         return _GAMES[game_id]
     except KeyError:
@@ -30,10 +32,5 @@ def game_class(game_id: str) -> type["State"]:
 
 def game_ids() -> list[str]:
     """The ids of all registered games, in the order the rules list them."""
-    _load()
     return sorted(_GAMES, key=lambda g: (ORDER.index(g) if g in ORDER else len(ORDER), g))
 
-
-def _load() -> None:
-    """Import every game module (each registers itself), whichever was imported first."""
-    from . import bauernstoss, bauerchen, bauer, rams  # noqa: F401

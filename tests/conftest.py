@@ -22,8 +22,8 @@ import pytest
 import redis as sync_redis
 import redis.asyncio as aioredis
 
-from bot.redis_conn import embedded_url
-from bot.store import Store
+from bot.store.connection import embedded_url
+from bot.store.tables import Store
 
 TASKS_SHOWN_BEFORE_TIMEOUT_S = 15.0
 """How long before a test's timeout (pytest-timeout) its pending asyncio tasks are printed."""

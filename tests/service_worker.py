@@ -15,9 +15,9 @@ import json
 import subprocess
 import sys
 
-from bot.outgoing import ChatRef, Notice
-from bot.redis_conn import client_for
-from bot.store import Store
+from bot.protocol.outgoing import ChatRef, Notice
+from bot.store.connection import client_for
+from bot.store.tables import Store
 from tests.servicekit import hammer, service, user
 
 

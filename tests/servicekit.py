@@ -9,13 +9,15 @@ import time
 from collections.abc import Callable
 
 import engine
-from bot import actarg, computer, render, tokens
-from bot.cardtext import card_label
-from bot.outgoing import ChatRef, Command, HandMessage, TableMessage, Toast, UserRef
+from bot.ops.settings import load_settings
+from bot.protocol import actarg, tokens
+from bot.protocol.outgoing import ChatRef, Command, HandMessage, TableMessage, Toast, UserRef
 from bot.service import Service
-from bot.settings import load_settings
-from bot.store import Store
-from bot.table import Table
+from bot.store.tables import Store
+from bot.table import computer
+from bot.table.record import Table
+from bot.words import render
+from bot.words.cards import card_label
 from engine.actions import Action
 from engine.cards import ALL_CARDS, card_str, cards_in, mask_of
 

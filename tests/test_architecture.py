@@ -16,3 +16,16 @@ def test_import_contracts_hold():
     proc = subprocess.run([lint], cwd=ROOT, capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "BROKEN" not in proc.stdout and proc.stdout.count("KEPT") >= 4, proc.stdout
+
+
+def test_no_module_imports_itself_through_others():
+    """No import circle of modules anywhere, also not through imports inside functions or a package's __init__."""
+    import grimp
+
+    graph = grimp.build_graph("engine", "bot", "adapters")
+    circles = []
+    for module in sorted(graph.modules):
+        for imported in graph.find_modules_directly_imported_by(module):
+            if imported != module and graph.chain_exists(imported, module):
+                circles.append((module, *graph.find_shortest_chain(imported, module)))
+    assert not circles, "\n".join(" -> ".join(c) for c in circles[:10])

@@ -11,8 +11,8 @@ import engine
 from engine import Action, Code, Rejected
 from engine.bauernstoss import AlterSchafkopf, Bauernstoss, count, jack_draw, lowest_trump
 from engine.cards import DECK32, EYES, SUITS, card_str, card_strs, cards_in, mask_of, parse_card
-from engine.players import bauernstoss as bot
 from engine.order import TRUMP
+from engine.players import bauernstoss as bot
 from engine.state import PLAY_PHASE
 
 # The hands of the hand-worked vectors; dealer 3, so seat 0 is forehand.

@@ -12,7 +12,7 @@ from tests.vectors import load_vector, vector_files
 
 
 def run(*args, stdin=None):
-    return subprocess.run([sys.executable, "-m", "bot.cli", *args], input=stdin, capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "bot.run.cli", *args], input=stdin, capture_output=True, text=True,
                           check=False)
 
 
@@ -155,7 +155,7 @@ def test_arena_bad_arguments_exit_2(args):
     ("play", "rams", "--options", '{"unit": 1e308}'),
 ])
 def test_command_line_options_have_the_replay_formats_types_and_bounds(args, capsys):
-    from bot.cli import main
+    from bot.run.cli import main
 
     assert main(list(args)) == 2
     err = capsys.readouterr().err

@@ -7,9 +7,9 @@ import time
 
 import pytest
 
-from bot.outgoing import ChatRef
-from bot.redis_conn import client_for
-from bot.store import Store
+from bot.protocol.outgoing import ChatRef
+from bot.store.connection import client_for
+from bot.store.tables import Store
 from tests.redis_servers import Cluster, skip_unless_installed
 from tests.service_worker import play_together
 from tests.servicekit import audit, button, press, say, service, table_msg, user

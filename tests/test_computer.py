@@ -7,7 +7,7 @@ import random
 import pytest
 
 import engine
-from bot.computer import KINDS, act, kind_of, offer
+from bot.table.computer import KINDS, act, kind_of, offer
 from engine.players import strong
 from engine.players.playout import play_out
 

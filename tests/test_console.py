@@ -21,7 +21,7 @@ def env(redis_url):
 
 
 def stammtisch(env, *args, stdin: str = "") -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "bot.cli", *args], input=stdin, capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "bot.run.cli", *args], input=stdin, capture_output=True, text=True,
                           env=env, timeout=120, check=False)
 
 
@@ -72,8 +72,8 @@ async def test_the_computers_go_on_after_a_deal_without_a_tick_loop(store):
     import io
 
     from adapters.console import Console
-    from bot import tokens
-    from bot.table import Table
+    from bot.protocol import tokens
+    from bot.table.record import Table
     from tests.servicekit import TurnWatch, service
 
     svc = service(store, seed=8)
@@ -110,7 +110,7 @@ def test_only_this_seats_choices_are_numbered_once(env):
 
 
 def test_ctrl_c_leaves_cleanly(env):
-    proc = subprocess.Popen([sys.executable, "-m", "bot.cli", "play", "bauer"], stdin=subprocess.PIPE,
+    proc = subprocess.Popen([sys.executable, "-m", "bot.run.cli", "play", "bauer"], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # as in a terminal
     for line in proc.stdout:  # wait until the table is dealt and the console reads
@@ -132,8 +132,9 @@ async def test_the_console_tells_every_call_trick_and_result_of_a_deal(store, ga
     import io
 
     from adapters.console import Console
-    from bot import story, tokens
-    from bot.table import Table
+    from bot.protocol import tokens
+    from bot.table.record import Table
+    from bot.words import story
     from tests.servicekit import playable, service
     from tests.transcript import assert_told, story_lines
 

@@ -21,7 +21,7 @@ import yaml
 
 from adapters.discord.tuning import Tuning as DiscordTuning
 from adapters.telegram.tuning import Tuning as TelegramTuning
-from bot.settings import Settings
+from bot.ops.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
 RUNTIME_ENV = {"PATH", "PYTHONUNBUFFERED"}
@@ -105,8 +105,8 @@ def test_the_package_installs_from_exactly_the_copied_files_and_starts(tmp_path)
     assert pip.returncode == 0, pip.stderr[-2000:]
     assert (site / "bin" / "stammtisch").exists(), "the console script is installed"
     env = {**os.environ, "PYTHONPATH": str(site)}
-    check = ("import bot.cli, bot.service, adapters.telegram, adapters.discord, adapters.console, engine; "
-             "print(bot.cli.__file__)")
+    check = ("import bot.run.cli, bot.service, adapters.telegram, adapters.discord, adapters.console, engine; "
+             "print(bot.run.cli.__file__)")
     imported = subprocess.run([sys.executable, "-c", check], cwd=tmp_path, env=env, capture_output=True, text=True,
                               check=False)
     assert imported.returncode == 0, imported.stderr[-2000:]

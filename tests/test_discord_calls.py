@@ -15,15 +15,14 @@ import pytest
 import engine
 from adapters.common.refs import MessageRef, fingerprint
 from adapters.discord.tuning import Tuning
-from bot import actarg
-from bot.outgoing import Button, Command, HandMessage, Outgoing, TableMessage
+from bot.ops.settings import load_settings
+from bot.protocol import actarg
+from bot.protocol.outgoing import Button, Command, HandMessage, Outgoing, TableMessage
 from bot.service import Service
-from bot.settings import load_settings
-from bot.table import Table
+from bot.table.record import Table
 from engine.actions import Action
 from tests.fake_discord import FakeDiscord, Member
-from tests.fake_discord.harness import (FAST, fake_for, hand_of, open_table, press, press_verb, running_bot,
-                                        table_tokens)
+from tests.fake_discord.harness import FAST, fake_for, hand_of, open_table, press, press_verb, running_bot, table_tokens
 
 GUILD = 83_000_000_000_000_000
 CHANNEL = 83_000_000_000_000_100

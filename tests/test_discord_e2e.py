@@ -15,19 +15,30 @@ import time
 from prometheus_client import REGISTRY
 
 import engine
-
-from bot import render, tokens
-from bot.outgoing import ChatRef, TableMessage
-from bot.redis_conn import connect
-from bot.settings import load_settings
-from bot.store import Store
-from bot.table import Table
+from bot.ops.settings import load_settings
+from bot.protocol import tokens
+from bot.protocol.outgoing import ChatRef, TableMessage
+from bot.store.connection import connect
+from bot.store.tables import Store
+from bot.table.record import Table
+from bot.words import render
+from tests.fake_discord import FakeDiscord, Member
+from tests.fake_discord.harness import (
+    FAST,
+    Players,
+    fake_for,
+    hand_of,
+    open_table,
+    press,
+    press_verb,
+    running_bot,
+    table_message,
+    table_tokens,
+    version,
+)
 from tests.redis_servers import Server, skip_unless_installed
 from tests.servicekit import TurnWatch
 from tests.transcript import assert_log_sound
-from tests.fake_discord import FakeDiscord, Member
-from tests.fake_discord.harness import (FAST, Players, fake_for, hand_of, open_table, press, press_verb, running_bot,
-                                        table_message, table_tokens, version)
 
 GUILD = 81_000_000_000_000_000
 CHANNEL = 81_000_000_000_000_100

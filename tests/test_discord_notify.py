@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import time
 
+from bot.ops.settings import load_settings
 from bot.service import Service
-from bot.settings import load_settings
+from tests.fake_discord.harness import FAST, fake_for, hand_of, open_table, press, running_bot, table_tokens, version
 from tests.servicekit import TurnWatch
-from tests.fake_discord.harness import fake_for, FAST, hand_of, open_table, press, running_bot, table_tokens, version
 
 GUILD = 82_000_000_000_000_000
 CHANNEL = 82_000_000_000_000_100

@@ -3,7 +3,7 @@ drop another bot's update, or leave keys behind that never expire."""
 
 from __future__ import annotations
 
-from bot.outgoing import ChatRef, Command, HandMessage, Notice, Toast
+from bot.protocol.outgoing import ChatRef, Command, HandMessage, Notice, Toast
 from tests.servicekit import GROUP, Players, act_buttons, audit, of, press, private, say, service, user
 from tests.test_service import open_group_table
 

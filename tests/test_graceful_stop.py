@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bot import tokens
+from bot.protocol import tokens
 from tests.fake_telegram.harness import FAST, PATIENCE, alive, fake_for, newest, table_tokens, terminate, tuning_env
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -20,7 +20,7 @@ def start(tg, data_dir: Path) -> subprocess.Popen:
     env.update(tuning_env(FAST))
     env.update({"TELEGRAM_TOKEN": tg.token, "TELEGRAM_API_BASE_URL": tg.base_url,
                 "STAMMTISCH_DATA_DIR": str(data_dir), "STAMMTISCH_LOG_LEVEL": "WARNING"})
-    return subprocess.Popen([sys.executable, "-m", "bot.cli", "run"], cwd=ROOT, env=env)
+    return subprocess.Popen([sys.executable, "-m", "bot.run.cli", "run"], cwd=ROOT, env=env)
 
 
 def table_of(tg, chat_id: int) -> str | None:

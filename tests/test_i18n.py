@@ -8,9 +8,9 @@ import re
 import pytest
 
 import engine
-from bot import i18n, textcmd
-from bot.cardtext import card_label, parse_card_text, parse_suit_text
-from bot.table import Refused
+from bot.table.refused import Refused
+from bot.words import i18n, textcmd
+from bot.words.cards import card_label, parse_card_text, parse_suit_text
 from engine.actions import Action
 from engine.cards import ALL_CARDS, card, card_str
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot import tokens
-from bot.outgoing import Toast
+from bot.protocol import tokens
+from bot.protocol.outgoing import Toast
 from tests.servicekit import GROUP, Players, of, press, say, service, table_msg, user
 
 

@@ -9,8 +9,9 @@ import re
 
 import pytest
 
-from bot import logs, tokens
-from bot.table import Table
+from bot.protocol import tokens
+from bot.run import logs
+from bot.table.record import Table
 from tests.fake_telegram.harness import FAST, Players, fake_for, running_bot, watching
 
 CARD = re.compile(r"(?<![0-9A-Za-z])(?:[ATKQJ9876]|10)[CSHD](?![0-9A-Za-z])|[♣♠♥♦]")

@@ -13,11 +13,11 @@ from telegram import Bot
 from telegram.error import RetryAfter
 
 from adapters.telegram.metered import MeteredRequest
-from bot import metrics
-from bot.metrics import MetricsServer
+from bot.ops import metrics
+from bot.ops.metrics import MetricsServer
+from bot.ops.settings import HostPort, load_settings
 from bot.service import Service
-from bot.settings import HostPort, load_settings
-from bot.tablecount import TableCounts
+from bot.store.counts import TableCounts
 from tests.fake_telegram import FakeTelegram
 from tests.servicekit import GROUP, button, press, say, table_msg, user
 

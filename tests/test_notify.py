@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from bot import notify
-from bot.outgoing import HandMessage, Notice
-from bot.table import Table
+from bot.protocol.outgoing import HandMessage, Notice
+from bot.table import notify
+from bot.table.record import Table
 from tests.servicekit import GROUP, Players, button, of, press, private, say, service, table_msg, user
 
 T0 = 1_800_000_000.0  # 09:00 in Berlin: outside the default quiet hours

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from bot import options, textcmd
-from bot.i18n import t
-from bot.outgoing import TableMessage, Toast
-from bot.table import Refused, Table
+from bot.protocol.outgoing import TableMessage, Toast
+from bot.table import options
+from bot.table.record import Table
+from bot.table.refused import Refused
+from bot.words import textcmd
+from bot.words.i18n import t
 from tests.servicekit import GROUP, of, private, say, service, table_msg, user
 
 

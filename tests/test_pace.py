@@ -7,9 +7,10 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot import pace
-from bot.outgoing import Notice, Toast
-from bot.table import Table
+from bot.ops import clock
+from bot.protocol.outgoing import Notice, Toast
+from bot.table import pace
+from bot.table.record import Table
 from tests.servicekit import GROUP, button, of, press, say, service, table_msg, user
 
 BERLIN = ZoneInfo("Europe/Berlin")
@@ -21,27 +22,27 @@ def at(text: str, zone: ZoneInfo = BERLIN) -> float:
 
 
 def test_quiet_end():
-    quiet = pace.quiet_from_text("23-7")
-    assert pace.quiet_end(at("2027-01-15 22:59"), quiet, "Europe/Berlin") is None
-    assert pace.quiet_end(at("2027-01-15 23:00"), quiet, "Europe/Berlin") == at("2027-01-16 07:00")
-    assert pace.quiet_end(at("2027-01-16 03:10"), quiet, "Europe/Berlin") == at("2027-01-16 07:00")
-    assert pace.quiet_end(at("2027-01-16 07:00"), quiet, "Europe/Berlin") is None
-    day = pace.quiet_from_text("13:30 - 14:00")
-    assert pace.quiet_end(at("2027-01-16 13:45"), day, "Europe/Berlin") == at("2027-01-16 14:00")
-    assert pace.quiet_end(at("2027-03-28 01:30"), quiet, "Europe/Berlin") == at("2027-03-28 07:00"), "DST night"
-    assert pace.quiet_end(at("2027-01-16 03:10"), None, "Europe/Berlin") is None
+    quiet = clock.quiet_from_text("23-7")
+    assert clock.quiet_end(at("2027-01-15 22:59"), quiet, "Europe/Berlin") is None
+    assert clock.quiet_end(at("2027-01-15 23:00"), quiet, "Europe/Berlin") == at("2027-01-16 07:00")
+    assert clock.quiet_end(at("2027-01-16 03:10"), quiet, "Europe/Berlin") == at("2027-01-16 07:00")
+    assert clock.quiet_end(at("2027-01-16 07:00"), quiet, "Europe/Berlin") is None
+    day = clock.quiet_from_text("13:30 - 14:00")
+    assert clock.quiet_end(at("2027-01-16 13:45"), day, "Europe/Berlin") == at("2027-01-16 14:00")
+    assert clock.quiet_end(at("2027-03-28 01:30"), quiet, "Europe/Berlin") == at("2027-03-28 07:00"), "DST night"
+    assert clock.quiet_end(at("2027-01-16 03:10"), None, "Europe/Berlin") is None
 
 
 @pytest.mark.parametrize("text", ["", "25-7", "7-7", "23:60-7", "abends", "1-2-3", "x" * 5000])
 def test_bad_quiet_hours_are_refused(text):
     with pytest.raises(ValueError):
-        pace.quiet_from_text(text)
+        clock.quiet_from_text(text)
 
 
 @pytest.mark.parametrize("name", ["Mars/Olympus", "../../etc/passwd", "Europe/Berlin/x/y", "", "a" * 200])
 def test_bad_time_zones_are_refused(name):
     with pytest.raises(ValueError):
-        pace.zone_from_text(name)
+        clock.zone_from_text(name)
 
 
 async def lobby(store, now):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from bot.outgoing import TableMessage, Toast
-from bot.table import Table
+from bot.protocol.outgoing import TableMessage, Toast
+from bot.table.record import Table
 from tests.servicekit import GROUP, audit, of, say, service, table_msg, user
 
 T0 = 1_800_000_000.0

@@ -13,7 +13,8 @@ import time
 import pytest
 import redis.asyncio as aioredis
 
-from bot.ratelimit import Gate, Limiter
+from adapters.common.gate import Gate
+from bot.store.ratelimit import Limiter
 
 Bracket = tuple[float, float]
 

@@ -19,16 +19,16 @@ import pytest
 import redis as sync_redis
 import redis.asyncio as aioredis
 
-from bot.redis_conn import RedisUnavailable, connect, embedded_url
-from bot.settings import load_settings
+from bot.ops.settings import load_settings
+from bot.store.connection import RedisUnavailable, connect, embedded_url
 
 # Runs in a fresh process with REDIS_URL unset: "write ID DATA" creates a table, "read ID" loads it,
 # "hold ID" also waits for a line on stdin before it closes. Prints the server's pid and what it read.
 CHILD = """
 import asyncio, json, sys
-from bot.redis_conn import connect
-from bot.settings import load_settings
-from bot.store import Store
+from bot.store.connection import connect
+from bot.ops.settings import load_settings
+from bot.store.tables import Store
 
 async def main(verb, table_id, data=""):
     client = await connect(load_settings())
@@ -144,7 +144,7 @@ async def test_more_commands_at_once_than_connections_wait_for_one(tmp_path):
     """redis-py's default pool fails a command at once when its 100 connections are busy."""
     import asyncio
 
-    from bot.redis_conn import MAX_CONNECTIONS, client_for
+    from bot.store.connection import MAX_CONNECTIONS, client_for
     from tests.redis_servers import Server, skip_unless_installed
 
     skip_unless_installed()

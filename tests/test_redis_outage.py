@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import logging
 
-from bot.i18n import t
-from bot.redis_conn import connect
-from bot.settings import load_settings
-from bot.store import Store
+from bot.ops.settings import load_settings
+from bot.store.connection import connect
+from bot.store.tables import Store
+from bot.words.i18n import t
 from tests.fake_telegram.harness import FAST, fake_for, newest, open_table, running_bot, table_tokens
 from tests.redis_servers import Server, skip_unless_installed
 

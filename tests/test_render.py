@@ -8,11 +8,11 @@ import string
 import pytest
 
 import engine
-from bot import actarg, tokens
-from bot.outgoing import ChatRef
-from bot.render import OFFER_KINDS, ago, deal_line, hand_message, hand_signature, summary, table_message
-from bot.simulate import random_deal
-from bot.table import Seat, Table
+from bot.protocol import actarg, tokens
+from bot.protocol.outgoing import ChatRef
+from bot.table.record import Seat, Table
+from bot.tools.simulate import random_deal
+from bot.words.render import OFFER_KINDS, ago, deal_line, hand_message, hand_signature, summary, table_message
 from engine.actions import Action
 
 GROUP = ChatRef("test", "g1", title="Stammtisch Lautern")

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from bot.cli import main
+from bot.run.cli import main
 from engine.replay import ReplayError, load
 from tests.vectors import VECTORS, load_vector
 

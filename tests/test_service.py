@@ -4,18 +4,30 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import engine
 import pytest
-from engine.cards import card_str, cards_in
 import redis.asyncio as aioredis
 
-from bot import actarg, tokens
-from bot.outgoing import HandMessage, JoinLink, Notice, TableMessage, Toast
+import engine
+from bot.protocol import actarg, tokens
+from bot.protocol.outgoing import HandMessage, JoinLink, Notice, TableMessage, Toast
 from bot.service import join_payload
-from bot.store import Store
-from bot.table import Table
-from tests.servicekit import (GROUP, Players, act_buttons, audit, button, of, press, private, say, service,
-                              table_msg, user)
+from bot.store.tables import Store
+from bot.table.record import Table
+from engine.cards import card_str, cards_in
+from tests.servicekit import (
+    GROUP,
+    Players,
+    act_buttons,
+    audit,
+    button,
+    of,
+    press,
+    private,
+    say,
+    service,
+    table_msg,
+    user,
+)
 
 GAMES = ["bauernstoss", "alter_schafkopf", "bauerchen", "bauer", "rams"]
 

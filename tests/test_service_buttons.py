@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot import tokens
-from bot.outgoing import ChatRef, HandMessage, TableMessage, Toast
-from bot.table import Table
+from bot.protocol import tokens
+from bot.protocol.outgoing import ChatRef, HandMessage, TableMessage, Toast
+from bot.table.record import Table
 from tests.servicekit import GROUP, Players, button, of, press, private, say, service, table_msg, user
 
 OTHER = ChatRef("test", "g2", title="Anderer Stammtisch")

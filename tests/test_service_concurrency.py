@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 
-from bot.outgoing import ChatRef
+from bot.protocol.outgoing import ChatRef
 from tests.service_worker import play_together
 from tests.servicekit import audit, button, hammer, press, say, service, table_msg, user
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.i18n import ECHO_MAX
-from bot.outgoing import HandMessage, Notice, TableMessage, Toast, UserRef
+from bot.protocol.outgoing import HandMessage, Notice, TableMessage, Toast, UserRef
+from bot.table.refused import ECHO_MAX
 from tests.servicekit import GROUP, of, private, say, service, table_msg, user
 
 TOAST_MAX = 200  # Telegram's callback answer; a refusal may be one

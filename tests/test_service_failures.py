@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 import logging
 
-from bot.outgoing import Toast
-from bot.table import Table
+from bot.protocol.outgoing import Toast
+from bot.table.record import Table
 from tests.servicekit import GROUP, Players, audit, button, of, press, say, service, table_msg, user
 
 

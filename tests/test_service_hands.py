@@ -11,11 +11,10 @@ from __future__ import annotations
 import pytest
 
 import engine
-from bot import actarg, tokens
-from bot.outgoing import HandMessage, TableMessage, Toast
-from bot.table import Table
-from tests.servicekit import act_buttons, of, playable, press
-from tests.servicekit import service
+from bot.protocol import actarg, tokens
+from bot.protocol.outgoing import HandMessage, TableMessage, Toast
+from bot.table.record import Table
+from tests.servicekit import act_buttons, of, playable, press, service
 from tests.test_service import GAMES, GROUP, open_group_table
 
 

@@ -3,9 +3,9 @@ moves typed in the private chat find the one running table, refusals speak the t
 
 from __future__ import annotations
 
-from bot import actarg, tokens
-from bot.outgoing import ChatRef, Command, HandMessage, Notice, TableMessage, Toast
-from bot.table import Table
+from bot.protocol import actarg, tokens
+from bot.protocol.outgoing import ChatRef, Command, HandMessage, Notice, TableMessage, Toast
+from bot.table.record import Table
 from tests.servicekit import GROUP, act_buttons, button, of, playable, press, private, say, service, table_msg, user
 from tests.servicekit import typed as typed_action
 

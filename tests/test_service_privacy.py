@@ -9,10 +9,23 @@ from __future__ import annotations
 
 import pytest
 
-from bot.outgoing import HandMessage, Notice, TableMessage
-from bot.table import Table
-from tests.servicekit import (GROUP, Players, button, labels, leaks, press, public_text, say, secrets_of, service,
-                              shown, table_msg, user)
+from bot.protocol.outgoing import HandMessage, Notice, TableMessage
+from bot.table.record import Table
+from tests.servicekit import (
+    GROUP,
+    Players,
+    button,
+    labels,
+    leaks,
+    press,
+    public_text,
+    say,
+    secrets_of,
+    service,
+    shown,
+    table_msg,
+    user,
+)
 
 CASES = [("bauernstoss", 4, ""), ("alter_schafkopf", 4, ""), ("bauerchen", 4, ""),
          ("bauerchen", 4, "trump_after_cards=5"), ("bauer", 4, ""), ("bauer", 4, "short_deck=1"),

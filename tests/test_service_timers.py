@@ -6,8 +6,8 @@ import json
 import subprocess
 import sys
 
-from bot.outgoing import HandMessage, Notice
-from bot.table import Table
+from bot.protocol.outgoing import HandMessage, Notice
+from bot.table.record import Table
 from tests.servicekit import GROUP, audit, button, of, press, say, service, table_msg, user
 
 T0 = 1_800_000_000.0

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.settings import HostPort, Settings, SettingsError, load_settings, parse_duration
+from bot.ops.settings import HostPort, Settings, SettingsError, load_settings, parse_duration
 
 VARIABLES = [field.validation_alias for field in Settings.model_fields.values()]
 

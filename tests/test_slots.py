@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from adapters.common.slots import Slots, table_may_wait
-from bot.outgoing import ChatRef, HandMessage, Notice, TableMessage, UserRef
+from bot.protocol.outgoing import ChatRef, HandMessage, Notice, TableMessage, UserRef
 
 GROUP = ChatRef("test", "-100")
 OTHER = ChatRef("test", "-200")

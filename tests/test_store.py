@@ -10,7 +10,7 @@ import time
 import pytest
 import redis.asyncio as aioredis
 
-from bot.store import MAX_LOG_PER_SAVE, Store
+from bot.store.tables import MAX_LOG_PER_SAVE, Store
 
 CHAT = "telegram:-100123:"
 OTHER_CHAT = "telegram:-100456:"

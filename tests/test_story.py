@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot import story
-from bot.outgoing import Notice, TableMessage
-from bot.table import Seat, Table
+from bot.protocol.outgoing import Notice, TableMessage
+from bot.table.record import Seat, Table
+from bot.words import story
 from tests.servicekit import GROUP, Players, private, say, service, user
 from tests.transcript import assert_results_told, assert_told, story_lines
 
@@ -94,7 +94,7 @@ def test_events_name_who_made_them():
 
 
 def test_rams_settlement_lists_every_player_with_the_winners_kartoffel_fee():
-    from bot.render import summary
+    from bot.words.render import summary
     table = make_table("rams")
     match = {"tricks": [21, 18, 12, 9], "kartoffeln": [1, 0, 2, 3], "ranking": [0, 1, 2, 3], "winner": 0,
              "settlement": [0.5, 1.0, 3.0, 4.5]}
@@ -150,7 +150,7 @@ def test_a_solo_hand_plays_alone_and_the_partner_sits_out():
     import random
 
     import engine
-    from bot.render import hand_message
+    from bot.words.render import hand_message
     from engine.actions import Action
 
     rng = random.Random(9)

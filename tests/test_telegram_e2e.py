@@ -21,15 +21,31 @@ import aiohttp
 
 import engine
 from adapters.telegram import TelegramBot
-from bot import render, tokens
+from bot.ops.settings import load_settings
+from bot.protocol import tokens
 from bot.service import Service
-from bot.settings import load_settings
-from bot.table import Table
-from tests.transcript import assert_log_sound, assert_results_told, story_lines
+from bot.table.record import Table
+from bot.words import render
 from tests.fake_telegram import FakeTelegram, FakeUser
-from tests.servicekit import TurnWatch, typed as typed_move
-from tests.fake_telegram.harness import (FAST, PATIENCE, Players, alive, fake_for, newest, open_table, press_verb,
-                                         running_bot, table_tokens, terminate, tuning_env, version, watching)
+from tests.fake_telegram.harness import (
+    FAST,
+    PATIENCE,
+    Players,
+    alive,
+    fake_for,
+    newest,
+    open_table,
+    press_verb,
+    running_bot,
+    table_tokens,
+    terminate,
+    tuning_env,
+    version,
+    watching,
+)
+from tests.servicekit import TurnWatch
+from tests.servicekit import typed as typed_move
+from tests.transcript import assert_log_sound, assert_results_told, story_lines
 
 ROOT = Path(__file__).resolve().parents[1]
 GROUP = -100123
@@ -366,7 +382,7 @@ async def test_stammtisch_run_serves_telegram_by_long_polling(tmp_path):
         env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
         env.update({"TELEGRAM_TOKEN": tg.token, "TELEGRAM_API_BASE_URL": tg.base_url,
                     "STAMMTISCH_DATA_DIR": str(tmp_path), "TELEGRAM_POLL_TIMEOUT_S": "1"})
-        proc = subprocess.Popen([sys.executable, "-m", "bot.cli", "run"], cwd=ROOT, env=env)
+        proc = subprocess.Popen([sys.executable, "-m", "bot.run.cli", "run"], cwd=ROOT, env=env)
         try:
             await tg.wait_for(lambda: len(tg.commands) == 2, timeout=30, what="the bot to start")
             assert tg.commands["de"][0]["command"] == "neu" and tg.commands[""][0]["command"] == "new"

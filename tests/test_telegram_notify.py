@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from tests.servicekit import TurnWatch
 from tests.fake_telegram.harness import FAST, fake_for, newest, open_table, running_bot, table_tokens, version
+from tests.servicekit import TurnWatch
 
 GROUP = -100777
 T0 = 1_800_000_000.0

@@ -10,16 +10,16 @@ from dataclasses import replace
 import pytest
 from telegram import Bot
 
-from bot.bounded import Bounded
+from adapters.common.bounded import Bounded
 from adapters.common.refs import MessageRef
 from adapters.telegram.deliver import Delivery
 from adapters.telegram.outbox import Outbox, Pacer
 from adapters.telegram.tuning import Tuning
-from bot.outgoing import Button, ChatRef, HandMessage, Notice, TableMessage, Toast, UserRef
-from bot.ratelimit import Limiter
-from bot.redis_conn import connect
-from bot.settings import load_settings
-from bot.store import Store
+from bot.ops.settings import load_settings
+from bot.protocol.outgoing import Button, ChatRef, HandMessage, Notice, TableMessage, Toast, UserRef
+from bot.store.connection import connect
+from bot.store.ratelimit import Limiter
+from bot.store.tables import Store
 from tests.fake_telegram import FakeTelegram
 from tests.redis_servers import Server, skip_unless_installed
 

@@ -7,7 +7,7 @@ from telegram import Update
 
 from adapters.telegram import commands, markup
 from adapters.telegram.translate import command_of, migration_of
-from bot.outgoing import Button, UserRef
+from bot.protocol.outgoing import Button, UserRef
 
 BOT = "stammtisch_test_bot"
 ANNA = {"id": 11, "is_bot": False, "first_name": "Anna", "last_name": "Maier", "language_code": "en-GB"}

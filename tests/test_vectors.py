@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from bot.cli import main
+from bot.run.cli import main
 from tests.vectors import load_vector, mismatches, vector_files
 
 FILES = vector_files()
@@ -30,7 +30,7 @@ def test_vector(path, tmp_path, capsys):
 
 def test_replay_command_reads_stdin_in_a_real_process():
     vector = load_vector(FILES[0])
-    proc = subprocess.run([sys.executable, "-m", "bot.cli", "replay", "-"], input=json.dumps(vector["replay"]),
+    proc = subprocess.run([sys.executable, "-m", "bot.run.cli", "replay", "-"], input=json.dumps(vector["replay"]),
                           capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stderr
     assert mismatches(vector["expect"], json.loads(proc.stdout)) == []

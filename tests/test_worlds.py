@@ -7,8 +7,8 @@ import random
 import pytest
 
 import engine
+from engine.players.heuristic import heuristic
 from engine.players.playout import play_out
-from engine.players.strong import heuristic
 from engine.players.worlds import Worlds
 
 CASES = [("bauernstoss", 4, {}), ("alter_schafkopf", 4, {}), ("bauerchen", 4, {}),

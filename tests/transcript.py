@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 
 import engine
-from bot import story
-from bot.i18n import game_name, t
-from bot.table import Table
+from bot.table.match import STORY_EVENTS, trick_event
+from bot.table.record import Table
+from bot.words import story
+from bot.words.i18n import game_name, t
 from engine.actions import Action
 
 __all__ = ["assert_log_sound", "story_lines", "assert_told", "assert_results_told"]
@@ -35,10 +36,10 @@ async def story_lines(store, table: Table) -> tuple[list[str], int]:
                 continue
             state, events = engine.apply(state, m["s"], Action.from_dict(m["a"]))
             for ev in events:
-                if ev["type"] in story.STORY_EVENTS:
+                if ev["type"] in STORY_EVENTS:
                     lines.append(story.event_line(table, ev))
                 elif ev["type"] == "trick":
-                    lines.append(story.trick_line(table, story.trick_event(state, ev)))
+                    lines.append(story.trick_line(table, trick_event(state, ev)))
                 elif ev["type"] == "deal_over":
                     ended += 1
     return lines, ended

@@ -11,7 +11,7 @@ import json
 from collections.abc import Iterable
 from typing import NamedTuple, Protocol
 
-from bot.outgoing import Button
+from bot.protocol.outgoing import Button
 
 __all__ = ["Refs", "MessageRef", "fingerprint"]
 

@@ -9,8 +9,8 @@ import signal
 from collections.abc import Callable
 from typing import Protocol
 
-from bot import metrics
-from bot.outgoing import Outgoing
+from bot.ops import metrics
+from bot.protocol.outgoing import Outgoing
 
 __all__ = ["Runnable", "run_until_stopped", "Ticker"]
 

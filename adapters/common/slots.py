@@ -20,7 +20,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Generic, TypeVar
 
-from bot.outgoing import HandMessage, JoinLink, Notice, Outgoing, TableMessage, Toast
+from bot.protocol.outgoing import HandMessage, JoinLink, Notice, Outgoing, TableMessage, Toast
 
 __all__ = ["Slots", "table_may_wait"]
 

@@ -11,9 +11,9 @@ import sys
 import threading
 from typing import TextIO
 
-from bot import textcmd, tokens
-from bot.cardtext import parse_card_text
-from bot.outgoing import Button, ChatRef, Command, HandMessage, JoinLink, Notice, TableMessage, Toast, UserRef
+from bot.protocol import tokens
+from bot.protocol.outgoing import Button, ChatRef, Command, HandMessage, JoinLink, Notice, TableMessage, Toast, UserRef
+from bot.words import game_id, parse_card_text, parse_typed
 
 __all__ = ["Console", "play"]
 
@@ -155,7 +155,7 @@ class Console:
             return True
         verb, *args = text.split()
         await self.send(verb, tuple(args))
-        parsed = textcmd.parse(verb, tuple(args))
+        parsed = parse_typed(verb, tuple(args))
         if parsed is not None and parsed.name == "language" and parsed.args and parsed.args[0].lower() in _TEXTS:
             self.lang = parsed.args[0].lower()
         return True
@@ -193,7 +193,7 @@ class Console:
     async def _run(self, game: str | None, players: int | None, options: dict | None, resume: bool) -> int:
         open_game = await self.service.open_game(self.chat)
         if open_game is not None:
-            if (game is not None and textcmd.game_id(game) != open_game) or players or options:
+            if (game is not None and game_id(game) != open_game) or players or options:
                 self.say("other", game=open_game)
             self.show([*await self._ask("tisch"), *await self._ask("hand")])
         elif resume:

@@ -18,15 +18,16 @@ import discord
 import yarl
 from discord import app_commands
 
+from adapters.common.gate import SharedLimit
 from adapters.common.refs import Refs
 from adapters.common.running import Ticker, run_until_stopped
-from bot import tokens
-from bot.outgoing import Command, HandMessage, JoinLink, Notice, Outgoing, TableMessage, Toast, version_of
-from bot.settings import Settings
+from bot.ops.settings import Settings
+from bot.protocol import tokens
+from bot.protocol.outgoing import Command, HandMessage, JoinLink, Notice, Outgoing, TableMessage, Toast, version_of
 
 from . import commands, markup, metered, texts, translate
 from .deliver import Delivery
-from .outbox import Outbox, SharedLimit
+from .outbox import Outbox
 from .tuning import Tuning
 
 __all__ = ["DiscordBot", "serve", "INTENTS", "point_at"]

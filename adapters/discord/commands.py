@@ -2,7 +2,7 @@
 
 Each command is one of the bot layer's verbs (``/new``, German ``/neu``). ``/new`` takes the game
 as a choice, the number of players and every game's table options as optional typed parameters
-(:func:`bot.alloptions.table_options`), with autocomplete where the value is free; the engine
+(:func:`bot.words.choices.table_options`), with autocomplete where the value is free; the engine
 refuses an option the chosen game does not have. A command becomes the same
 ``Command(verb, args)`` a typed Telegram command does (``new bauerchen 4 die_letzte=false``).
 """
@@ -17,9 +17,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import Choice, locale_str
 
-from bot.i18n import LANGS, game_name
-from bot.alloptions import TableOption, player_range, table_options
-from bot.textcmd import GAME_WORDS
+from bot.words import GAME_WORDS, LANGS, TableOption, game_name, player_range, table_options
 
 from . import texts
 

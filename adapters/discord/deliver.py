@@ -1,21 +1,21 @@
 """Carrying out the bot layer's outgoing effects with Discord REST calls, through the outbox.
 
-- :class:`~bot.outgoing.TableMessage`: edit the channel's table message in place (its id is kept
+- :class:`~bot.protocol.outgoing.TableMessage`: edit the channel's table message in place (its id is kept
   in the store's refs with the version it shows); post it anew if there is none, if the effect
   asks for a repost, or if Discord refuses the edit because the message is too old to edit
   (30046) or gone (10008); the old one is then deleted, so a channel has one table message.
   While a deal is played the edit waits up to ``Tuning.table_lazy_s`` for the next card, so one
   edit often shows two (see :func:`~adapters.common.slots.table_may_wait`).
-- :class:`~bot.outgoing.HandMessage`: the same for the player's hand, a direct message; a hand
+- :class:`~bot.protocol.outgoing.HandMessage`: the same for the player's hand, a direct message; a hand
   marked ``notify`` is posted as a new DM (an edit would not notify him) and the old one deleted.
   A hand whose owner is not to act waits up to ``Tuning.lazy_s`` for a newer one (changes in a
   burst go in one edit); one that holds only his first cards of a new deal up to
   ``Tuning.partial_s``, for the rest, which come when trump is named.
   If his DMs are closed (50007) the channel is told so once, and his hand is shown only as the
   ephemeral answer to his "My hand" button (kept up to date while Discord lets the bot edit it).
-- :class:`~bot.outgoing.Notice`: a new message in the channel, its users mentioned.
-- :class:`~bot.outgoing.Toast` outside an interaction: a message in the channel.
-- :class:`~bot.outgoing.JoinLink`: nothing; a bot may write to any member of its servers.
+- :class:`~bot.protocol.outgoing.Notice`: a new message in the channel, its users mentioned.
+- :class:`~bot.protocol.outgoing.Toast` outside an interaction: a message in the channel.
+- :class:`~bot.protocol.outgoing.JoinLink`: nothing; a bot may write to any member of its servers.
 """
 
 from __future__ import annotations
@@ -28,11 +28,11 @@ from typing import NamedTuple
 
 import discord
 
+from adapters.common.bounded import Bounded
 from adapters.common.refs import MessageRef, Refs, fingerprint
 from adapters.common.slots import table_may_wait
-from bot.bounded import Bounded
-from bot.outage import UNAVAILABLE
-from bot.outgoing import HandMessage, Notice, Outgoing, TableMessage, Toast, UserRef, version_of
+from bot.protocol.outgoing import HandMessage, Notice, Outgoing, TableMessage, Toast, UserRef, version_of
+from bot.protocol.unavailable import UNAVAILABLE
 
 from . import markup, texts
 from .outbox import Job, Outbox

@@ -13,8 +13,8 @@ from collections.abc import Iterable
 
 import discord
 
-from bot import tokens
-from bot.outgoing import Button, UserRef
+from bot.protocol import tokens
+from bot.protocol.outgoing import Button, UserRef
 
 __all__ = ["TokenButton", "view", "mentions", "MAX_CUSTOM_ID"]
 

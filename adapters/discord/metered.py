@@ -10,7 +10,7 @@ import re
 
 import aiohttp
 
-from bot import metrics
+from bot.ops import metrics
 
 from .translate import PLATFORM
 
@@ -37,7 +37,7 @@ def method_of(http_method: str, path: str) -> str:
 
 
 def trace_config() -> aiohttp.TraceConfig:
-    """An aiohttp trace config that counts every call in :data:`bot.metrics.PLATFORM_CALLS`."""
+    """An aiohttp trace config that counts every call in :data:`bot.ops.metrics.PLATFORM_CALLS`."""
     config = aiohttp.TraceConfig()
 
     async def ended(session, context, params: aiohttp.TraceRequestEndParams) -> None:

@@ -17,19 +17,18 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Protocol
 
 import aiohttp
 import discord
 
+from adapters.common.bounded import Bounded
+from adapters.common.gate import Gate, SharedLimit, gated_turn
 from adapters.common.slots import Slots
-from bot.bounded import Bounded
-from bot.outage import UNAVAILABLE
-from bot.ratelimit import Gate, gated_turn
+from bot.protocol.unavailable import UNAVAILABLE
 
 from .tuning import Tuning
 
-__all__ = ["Job", "Outbox", "SharedLimit"]
+__all__ = ["Job", "Outbox"]
 
 log = logging.getLogger(__name__)
 
@@ -51,13 +50,6 @@ class Job:
     send: Callable[[], Awaitable[None]]
     version: int | None = None
     linger: float = 0.0
-
-
-class SharedLimit(Protocol):
-    """A rate limit shared by every process (:class:`bot.ratelimit.Limiter`)."""
-
-    async def wait_time(self, key: str, limit: int, window_s: float) -> float:
-        """0 if a send under ``limit`` per ``window_s`` for ``key`` may go now (and record it), else the wait."""
 
 
 class Outbox:

@@ -1,4 +1,4 @@
-"""Discord interactions to the bot layer's :class:`~bot.outgoing.Command`.
+"""Discord interactions to the bot layer's :class:`~bot.protocol.outgoing.Command`.
 
 Only platform-neutral ids leave this module: the channel (a thread is a channel of its own, so
 each thread can hold its own table), the user with his display name, his client locale and the
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.outgoing import ChatRef, Command, UserRef
+from bot.protocol.outgoing import ChatRef, Command, UserRef
 
 __all__ = ["PLATFORM", "chat_ref", "user_ref", "command_of", "lang_of"]
 

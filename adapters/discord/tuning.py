@@ -5,7 +5,7 @@ from __future__ import annotations
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from bot.ratelimit import DISCORD_GLOBAL
+from adapters.common.gate import DISCORD_GLOBAL
 
 __all__ = ["Tuning"]
 

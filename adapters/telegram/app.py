@@ -2,7 +2,7 @@
 
 Updates come by long polling, or by webhook when ``TELEGRAM_WEBHOOK_URL`` is set (our
 :mod:`.webhook` server checks the secret token header of every request before reading its
-bounded body; run several processes behind a load balancer that way). Each update becomes a :class:`~bot.outgoing.Command` for the service
+bounded body; run several processes behind a load balancer that way). Each update becomes a :class:`~bot.protocol.outgoing.Command` for the service
 and the returned effects are carried out by :class:`~adapters.telegram.deliver.Delivery`.
 
 A button press is answered exactly once and at once: the answer is the first call made for it,
@@ -26,15 +26,18 @@ from telegram import BotCommand, CallbackQuery, Update
 from telegram.error import BadRequest
 from telegram.ext import Application, ApplicationBuilder, ContextTypes, TypeHandler
 
+from adapters.common.gate import SharedLimit
 from adapters.common.running import Ticker, run_until_stopped
-from bot import metrics, textcmd, tokens
-from bot.outgoing import ChatRef, Command, JoinLink, Outgoing, Toast
-from bot.settings import Settings
+from bot.ops import metrics
+from bot.ops.settings import Settings
+from bot.protocol import tokens
+from bot.protocol.outgoing import ChatRef, Command, JoinLink, Outgoing, Toast
+from bot.words import parse_typed
 
 from . import commands, markup
 from .deliver import Delivery, Refs
 from .metered import MeteredRequest
-from .outbox import Outbox, Pacer, SharedLimit
+from .outbox import Outbox, Pacer
 from .replies import Replies, answer_method
 from .translate import PLATFORM, command_of, migration_of
 from .tuning import Tuning
@@ -186,7 +189,7 @@ class TelegramBot:
             self.delivery.carry_out([o for o in late if not isinstance(o, mine)], resend)
 
     async def _text(self, cmd: Command) -> None:
-        parsed = textcmd.parse(cmd.verb, cmd.args) if cmd.verb and not cmd.chat.private else None
+        parsed = parse_typed(cmd.verb, cmd.args) if cmd.verb and not cmd.chat.private else None
         if parsed is not None and parsed.name == JOIN_VERB:  # like the button: the link first if need be
             cmd = replace(cmd, reachable=await self.delivery.reachable(cmd.user))
         self.delivery.carry_out(await self.service.handle(cmd), cmd.user if cmd.verb == "hand" else None)

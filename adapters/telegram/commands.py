@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from bot import textcmd
+from bot.words import parse_typed
 
 __all__ = ["Entry", "ENTRIES", "VERBS", "menu", "parse"]
 
@@ -66,6 +66,6 @@ def parse(text: str, bot_username: str, private: bool) -> tuple[str, tuple[str, 
     if target and not addressed:
         return None
     verb = VERBS.get(name.lower())
-    if verb is None and (private or addressed or textcmd.parse(name, ()) is not None):
+    if verb is None and (private or addressed or parse_typed(name, ()) is not None):
         verb = name.lower()
     return (verb, tuple(words[1:])) if verb else None

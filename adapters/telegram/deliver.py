@@ -1,17 +1,17 @@
 """Carrying out the bot layer's outgoing effects with Bot API calls, through the outbox.
 
-- :class:`~bot.outgoing.TableMessage`: edit the table's message in place (its id is kept in the
+- :class:`~bot.protocol.outgoing.TableMessage`: edit the table's message in place (its id is kept in the
   store's refs with the version it shows and a fingerprint of its text and buttons), or post it if
   there is none, it is gone, or the effect asks for a repost (then the old message loses its
   buttons). An edit to an older version, or to the very text and buttons the message shows
   already, is not sent: it would change nothing, and Telegram would count the call all the same.
-- :class:`~bot.outgoing.HandMessage`: the same for the player's hand in the private chat. If
+- :class:`~bot.protocol.outgoing.HandMessage`: the same for the player's hand in the private chat. If
   Telegram refuses (he never started the bot, or blocked it) the group is told, once, how he
   gets his cards: a deep link that opens the private chat. A hand marked ``notify`` (or asked
   for again) is posted anew, which notifies his phone where an edit would not, and the old
   hand message is deleted (or, if Telegram no longer allows that, loses its buttons).
-- :class:`~bot.outgoing.Notice`: a new message in the chat, its users mentioned.
-- :class:`~bot.outgoing.Toast` and :class:`~bot.outgoing.JoinLink` outside a button press (a
+- :class:`~bot.protocol.outgoing.Notice`: a new message in the chat, its users mentioned.
+- :class:`~bot.protocol.outgoing.Toast` and :class:`~bot.protocol.outgoing.JoinLink` outside a button press (a
   refused text command): a message in the chat; on a press they answer the callback query
   instead (see :mod:`adapters.telegram.app`).
 """
@@ -26,13 +26,23 @@ from telegram import Bot, InlineKeyboardMarkup, MessageEntity
 from telegram.constants import ChatAction
 from telegram.error import BadRequest, Forbidden
 
+from adapters.common.bounded import Bounded
 from adapters.common.refs import MessageRef, Refs, fingerprint
 from adapters.common.slots import table_may_wait
-from bot.outgoing import (Button, ChatRef, HandMessage, JoinLink, Notice, Outgoing, TableMessage, Toast, UserRef,
-                          version_of)
+from bot.protocol.outgoing import (
+    Button,
+    ChatRef,
+    HandMessage,
+    JoinLink,
+    Notice,
+    Outgoing,
+    TableMessage,
+    Toast,
+    UserRef,
+    version_of,
+)
 
 from . import markup, texts
-from bot.bounded import Bounded
 from .outbox import Job, Outbox
 
 __all__ = ["Refs", "Delivery", "not_modified"]

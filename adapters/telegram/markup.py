@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, MessageEntity, User
 
-from bot.outgoing import Button, UserRef
+from bot.protocol.outgoing import Button, UserRef
 
 __all__ = ["keyboard", "mentions", "deep_link", "utf16_len"]
 

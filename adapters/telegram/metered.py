@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from telegram.request import HTTPXRequest
 
-from bot import metrics
+from bot.ops import metrics
 
 from .translate import PLATFORM
 
@@ -12,7 +12,7 @@ __all__ = ["MeteredRequest"]
 
 
 class MeteredRequest(HTTPXRequest):
-    """PTB's HTTP transport, counting every Bot API call in :data:`bot.metrics.PLATFORM_CALLS`."""
+    """PTB's HTTP transport, counting every Bot API call in :data:`bot.ops.metrics.PLATFORM_CALLS`."""
 
     async def do_request(self, url: str, method: str, *args, **kwargs) -> tuple[int, bytes]:
         """Make the call and count its outcome (a network error counts as ``network_error``)."""

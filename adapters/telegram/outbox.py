@@ -6,7 +6,7 @@ pending slot replaces the older one in place, so a burst of moves becomes one ed
 that carries a version older than one already queued or sent for its slot is dropped, so a
 late render never overwrites a newer one. The sender waits for the chat's pace (local and,
 across processes, the shared limiter) and then for its turn under the bot-wide limit
-(:class:`bot.ratelimit.Gate`, fair between chats) before each call, honours ``RetryAfter``, follows a
+(:class:`bot.store.ratelimit.Gate`, fair between chats) before each call, honours ``RetryAfter``, follows a
 group's migration to a supergroup and retries network failures a few times. A job that is not
 urgent may linger a moment so that the next one for its slot replaces it
 (:class:`adapters.common.slots.Slots`).
@@ -21,18 +21,17 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from datetime import timedelta
-from typing import Protocol
 
 from telegram.error import ChatMigrated, NetworkError, RetryAfter, TelegramError, TimedOut
 
+from adapters.common.bounded import Bounded
+from adapters.common.gate import Gate, SharedLimit, gated_turn
 from adapters.common.slots import Slots
-from bot.bounded import Bounded
-from bot.outage import UNAVAILABLE
-from bot.ratelimit import Gate, gated_turn
+from bot.protocol.unavailable import UNAVAILABLE
 
 from .tuning import Tuning
 
-__all__ = ["Job", "Outbox", "Pacer", "SharedLimit"]
+__all__ = ["Job", "Outbox", "Pacer"]
 
 log = logging.getLogger(__name__)
 
@@ -56,13 +55,6 @@ class Job:
     send: Callable[[int], Awaitable[None]]
     version: int | None = None
     linger: float = 0.0
-
-
-class SharedLimit(Protocol):
-    """A rate limit shared by every process (:class:`bot.ratelimit.Limiter`)."""
-
-    async def wait_time(self, key: str, limit: int, window_s: float) -> float:
-        """0 if a send under ``limit`` per ``window_s`` for ``key`` may go now (and record it), else the wait."""
 
 
 class Pacer:

@@ -1,4 +1,4 @@
-"""Telegram updates to the bot layer's :class:`~bot.outgoing.Command`.
+"""Telegram updates to the bot layer's :class:`~bot.protocol.outgoing.Command`.
 
 Only platform-neutral ids leave this module: the chat (with the forum topic as ``thread``),
 the user with his name, his client language and the update id for de-duplication. A button's
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from telegram import Chat, Message, Update, User
 
-from bot.outgoing import ChatRef, Command, UserRef
+from bot.protocol.outgoing import ChatRef, Command, UserRef
 
 from . import commands
 

@@ -18,21 +18,18 @@ own choice.
 
 from __future__ import annotations
 
-import importlib
 import math
 from collections.abc import Callable
-from functools import cache
-from types import ModuleType
 from typing import Any
 
 from ..actions import PLAY, Action
 from ..cards import EYES, bit
-from ..registry import game_class
 from ..state import State
+from .heuristic import heuristic
 from .playout import play_out
 from .worlds import Worlds
 
-__all__ = ["choose", "heuristic", "worth", "rollout", "samples_for", "SAMPLES", "GAME_SAMPLES"]
+__all__ = ["choose", "worth", "rollout", "samples_for", "SAMPLES", "GAME_SAMPLES"]
 
 SAMPLES = 24
 """The number of sampled deals per decision in the games not in :data:`GAME_SAMPLES`."""
@@ -73,13 +70,6 @@ _SURE = 3.0
 alone, or letting one pass out of turn) must beat the heuristic's own choice to be taken instead.
 Such offers are asked again before every card, so noise in the search would take them far too
 often; in the arena the search's stake decisions lost to the heuristic's rules unless held to this."""
-
-
-@cache
-def heuristic(game: str) -> ModuleType:
-    """The heuristic player module of ``game`` (``choose(state, seat)`` and ``offer(state, seat)``)."""
-    module = game_class(game).__module__.rsplit(".", 1)[-1]
-    return importlib.import_module(f"engine.players.{module}")
 
 
 def worth(state: State) -> list[float]:

@@ -31,6 +31,7 @@ from typing import Any
 from ..cards import EYES, JACKS, SUITS, bit, cards_in, mask_of, parse_card
 from ..registry import game_class
 from ..state import PLAY_PHASE, State
+from .heuristic import heuristic
 
 __all__ = ["Worlds"]
 
@@ -46,13 +47,6 @@ _SWAPS = 24
 """Card swaps tried on a deal whose opponents' play does not fit yet (the games of :data:`_MODELLED`)."""
 _DEAL_TRIES = 8
 """Attempts at placing the unseen cards under the hard facts before the facts from play are dropped."""
-
-
-def _heuristic(game: str):
-    """The game's heuristic player module (imported late: the strong player, which holds it, imports this one)."""
-    from .strong import heuristic
-
-    return heuristic(game)
 
 
 def _cards(strs) -> list[int]:
@@ -215,7 +209,7 @@ class Worlds:
         The partner's plays are not counted: at a table he is often the strong player as well,
         whose cards the heuristic would not foretell (fitting to them lost points in the arena).
         """
-        pick = _heuristic(self.cls.GAME).pick_card
+        pick = heuristic(self.cls.GAME).pick_card
         probe = st.clone()
         gone = [0] * self.n
         count = 0

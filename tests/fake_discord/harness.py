@@ -16,12 +16,11 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
 from adapters.discord import DiscordBot, Tuning
-from bot import tokens
-from bot.ratelimit import Limiter
+from bot.ops.settings import load_settings
+from bot.protocol import tokens
 from bot.service import Service
-from bot.settings import load_settings
-from bot.store import Store
-
+from bot.store.ratelimit import Limiter
+from bot.store.tables import Store
 from tests.servicekit import TurnWatch
 
 from .server import FakeDiscord, Member, Msg

@@ -18,13 +18,12 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
 from adapters.telegram import TelegramBot, Tuning
-from bot import tokens
-from bot.ratelimit import Limiter
+from bot.ops.settings import HostPort, load_settings
+from bot.protocol import tokens
 from bot.service import Service
-from bot.settings import HostPort, load_settings
-from bot.store import Store
-from bot.table import Table
-
+from bot.store.ratelimit import Limiter
+from bot.store.tables import Store
+from bot.table.record import Table
 from tests.servicekit import TurnWatch
 
 from .server import FakeTelegram, FakeUser, Sent

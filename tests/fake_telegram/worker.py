@@ -12,11 +12,11 @@ import logging
 import os
 
 from adapters.telegram import Tuning, serve
-from bot.ratelimit import Limiter
-from bot.redis_conn import connect
+from bot.ops.settings import load_settings
 from bot.service import Service
-from bot.settings import load_settings
-from bot.store import Store
+from bot.store.connection import connect
+from bot.store.ratelimit import Limiter
+from bot.store.tables import Store
 
 
 async def main() -> None:

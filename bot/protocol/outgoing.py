@@ -1,0 +1,177 @@
+"""Commands in and outgoing effects out: the platform-neutral language between bot and adapters.
+
+An adapter turns a platform update into a :class:`Command`, hands it to the service, and
+carries out each returned effect by its type. Nothing here is an SDK object; only
+platform-neutral ids are kept (platform, chat id, thread id, user id).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.protocol import tokens
+
+__all__ = ["ChatRef", "UserRef", "Command", "Button", "TableMessage", "HandMessage", "Toast", "Notice",
+           "JoinLink", "Outgoing", "version_of"]
+
+
+@dataclass(frozen=True)
+class ChatRef:
+    """A group chat, a forum topic in it (``thread``), or a private chat."""
+
+    platform: str
+    chat_id: str
+    thread: str = ""
+    title: str = ""
+    private: bool = False
+
+    @property
+    def key(self) -> str:
+        """The id the store indexes tables by: one open table per chat or topic."""
+        return f"{self.platform}:{self.chat_id}:{self.thread}"
+
+
+@dataclass(frozen=True)
+class UserRef:
+    """A player: platform user id and the name to show."""
+
+    platform: str
+    user_id: str
+    name: str = ""
+
+    @property
+    def key(self) -> str:
+        """The id the store indexes a user's tables by."""
+        return f"{self.platform}:{self.user_id}"
+
+
+@dataclass(frozen=True)
+class Command:
+    """One thing a user asked for: a text command (``verb`` and ``args``) or a button ``token``.
+
+    ``lang`` is the user's client language if the platform tells it ("de", "en", ...).
+    ``update_id`` identifies the platform update so a redelivered one is applied once; ``bot`` is the
+    id of the bot account that received it (update ids are per bot: two bots on one Redis must
+    not take each other's updates for their own).
+    ``reachable`` says whether the bot can write to the user privately, when the adapter asked
+    the platform (it does so for joining); ``None``: the bot layer goes by what it has seen.
+    """
+
+    chat: ChatRef
+    user: UserRef
+    verb: str = ""
+    args: tuple[str, ...] = ()
+    token: str = ""
+    lang: str = ""
+    update_id: str = ""
+    bot: str = ""
+    reachable: bool | None = None
+
+
+@dataclass(frozen=True)
+class Button:
+    """A button: its label and either a token to send back or a URL to open."""
+
+    label: str
+    token: str = ""
+    url: str = ""
+
+
+@dataclass(frozen=True)
+class TableMessage:
+    """Show the table in its chat: edit the table's message in place, or post it if there is none.
+
+    ``story`` holds the lines of what happened since the last table message (announcements,
+    tricks, results) for adapters that print a running story, as the console does.
+    """
+
+    chat: ChatRef
+    table_id: str
+    text: str
+    buttons: tuple[tuple[Button, ...], ...] = ()
+    repost: bool = False
+    story: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class HandMessage:
+    """Show one player his hand privately (edit in place where possible). Never sent to anyone else.
+
+    ``notify`` says how: ``False`` edits the player's hand message silently (fast play, or
+    nothing new for him to do); ``True`` means the turn has just passed to a player who has not
+    acted at this table for a while, and he wants to hear of it: the hand is posted anew as a
+    message that notifies his phone, and the previous hand message of the table loses its
+    buttons or is deleted. Every adapter implements both (Telegram: ``sendMessage`` and
+    ``deleteMessage``; Discord: a new DM where an edit would be silent). The bot layer sets it
+    at most once per turn (see :mod:`bot.table.notify`).
+
+    ``emptied`` marks a hand whose owner has played his last card while the match goes on: it has
+    nothing to press until the next deal's cards, which usually follow within seconds, so an
+    adapter may hold its edit a while for them to replace it.
+
+    ``to_act`` says its owner is to act now (his turn to decide, or the deal's first card): it is
+    shown at once, where a hand whose owner has nothing to do may wait a moment for a newer one.
+
+    ``partial`` marks a hand that holds only its owner's first cards of a new deal: the rest come
+    when another seat names trump, and he has nothing to press before, so an adapter may hold it
+    longer, for the whole hand to replace it.
+    """
+
+    user: UserRef
+    chat: ChatRef
+    table_id: str
+    text: str
+    buttons: tuple[tuple[Button, ...], ...] = ()
+    notify: bool = False
+    emptied: bool = False
+    to_act: bool = False
+    partial: bool = False
+
+
+@dataclass(frozen=True)
+class Toast:
+    """A short answer only the user who acted sees (a refusal, "already played")."""
+
+    user: UserRef
+    chat: ChatRef
+    text: str
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A message posted in the chat: a reminder, an automatic move, a result; may mention users.
+
+    ``result`` marks a deal's result (its lines are also in the table message's ``story``).
+    """
+
+    chat: ChatRef
+    text: str
+    mentions: tuple[UserRef, ...] = ()
+    table_id: str = ""
+    result: bool = False
+
+
+@dataclass(frozen=True)
+class JoinLink:
+    """The bot cannot write to ``user`` privately: offer a link that opens the private chat and joins."""
+
+    user: UserRef
+    chat: ChatRef
+    table_id: str
+    payload: str
+    text: str = ""
+
+
+Outgoing = TableMessage | HandMessage | Toast | Notice | JoinLink
+
+
+def version_of(outs: list[Outgoing]) -> int | None:
+    """The table version a batch of effects shows: the newest version their button tokens carry.
+
+    One answer of the service renders one version of one table, so the version read from the
+    table message's buttons holds for the hands without buttons too, and lets a late hand
+    from another process be told from a newer one.
+    """
+    versions = [t.version for out in outs for row in getattr(out, "buttons", ()) for b in row
+                if (t := tokens.parse(b.token))]
+    return max(versions) if versions else None

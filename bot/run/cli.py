@@ -1,0 +1,272 @@
+"""The ``stammtisch`` command: the composition root that wires settings, store and adapters."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib
+import json
+import os
+import signal
+import sys
+
+__all__ = ["main"]
+
+
+def _fail(message: str) -> int:
+    print(f"stammtisch: {message}", file=sys.stderr)
+    return 2
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from engine.replay import ReplayError, run
+
+    try:
+        text = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()
+    except OSError as exc:
+        return _fail(f"cannot read {args.file}: {exc.strerror}")
+    except UnicodeDecodeError:
+        return _fail(f"{args.file} is not UTF-8 text")
+    try:
+        out = run(text)
+    except ReplayError as exc:
+        return _fail(str(exc))
+    print(json.dumps(out, ensure_ascii=False))
+    return 0
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    from bot.tools.simulate import simulate
+
+    try:
+        options = _options(args.options)
+    except ValueError as exc:
+        return _fail(str(exc))
+    if args.deals is not None and args.deals < 1 or args.matches is not None and args.matches < 1:
+        return _fail("--deals and --matches must be at least 1")
+    deals = args.deals if args.deals is not None or args.matches is not None else 100
+    try:
+        out = simulate(args.game, args.players, deals, args.matches, args.seed, options, args.kind)
+    except ValueError as exc:
+        return _fail(str(exc))
+    print(json.dumps(out, ensure_ascii=False))
+    return 0
+
+
+def _arena(args: argparse.Namespace) -> int:
+    from bot.tools.arena import arena
+
+    try:
+        options = _options(args.options)
+        out = arena(args.game, args.deals, args.seed, args.seats.split(","), args.players, options, args.samples,
+                    args.jobs)
+    except ValueError as exc:
+        return _fail(str(exc))
+    print(json.dumps(out, ensure_ascii=False))
+    return 0
+
+
+INTRO = """Stammtisch: regional card games (Bauernstoß, Alter Schafkopf, Bauerchen, Bauer, Rams) in group chats.
+
+No chat token is configured, so there is no chat bot to run yet. You can:
+  stammtisch play bauerchen      play a table in this terminal against computer players
+  stammtisch run                 the same (or the chat bot once TELEGRAM_TOKEN or DISCORD_TOKEN is set)
+  stammtisch play --resume       go on with the table you left with "quit"
+  stammtisch --help              every command
+
+To serve Telegram: get a token from @BotFather, then TELEGRAM_TOKEN=... stammtisch run
+To serve Discord: create an application and its bot, then DISCORD_TOKEN=... stammtisch run
+Data lives in an embedded Redis under ./data (STAMMTISCH_DATA_DIR), or set REDIS_URL."""
+
+
+def _options(text: str | None, game: str | None = None) -> dict:
+    """``--options`` as a dict, checked against ``game``'s option types; ``ValueError`` with a one-line reason."""
+    import engine
+    from engine.jsontext import JSONTextError, read_json
+
+    try:
+        options = read_json(text) if text else {}
+    except JSONTextError as exc:
+        raise ValueError(f"--options is not JSON: {exc}") from None
+    if not isinstance(options, dict):
+        raise ValueError("--options must be a JSON object")
+    if game is not None:
+        engine.parse_options(game, options)
+    return options
+
+
+def adapter(name: str):
+    """The adapter package ``adapters.<name>``, loaded by name: the bot layer never imports adapters."""
+    return importlib.import_module(f"adapters.{name}")
+
+
+async def _serve(settings, use) -> int:
+    """Connect to Redis, build the store and the service, and run ``use(service, store, redis)``.
+
+    With ``STAMMTISCH_METRICS_LISTEN`` set, the metrics and health check server runs alongside.
+    """
+    from bot.ops import metrics
+    from bot.service import Service
+    from bot.store.connection import connect
+    from bot.store.counts import TableCounts
+    from bot.store.tables import Store
+
+    redis = await connect(settings)
+    try:
+        store = Store(redis, abandoned_ttl=settings.abandoned_ttl)
+        counts = TableCounts(redis, abandoned_ttl=settings.abandoned_ttl) if settings.metrics_listen else None
+
+        async def sample(now: float) -> tuple[dict[str, int], int]:
+            return await counts.counts(now), await store.count_due(now)
+        async with metrics.serving(settings.metrics_listen, redis.ping, sample):
+            return await use(Service(store, settings, counts=counts), store, redis)
+    finally:
+        await redis.aclose()
+
+
+def _settings():
+    from bot.ops.settings import load_settings
+
+    return load_settings()
+
+
+def _play(args: argparse.Namespace) -> int:
+    from bot.ops.settings import SettingsError
+    from bot.store.connection import RedisUnavailable
+    from bot.words.textcmd import game_id, games_text
+
+    game = game_id(args.game) if args.game else None
+    if args.game and game is None:
+        return _fail(f"unknown game {args.game[:40]!r}; the games: {games_text()}")
+    try:
+        options = _options(args.options, game)
+        settings = _settings()
+        if game and args.players is not None:
+            _players(game, args.players)
+    except (ValueError, SettingsError) as exc:
+        return _fail(str(exc))
+    if args.game is None and not args.resume:
+        return _fail("which game? stammtisch play GAME (or --resume)")
+    console = adapter("console")
+
+    async def use(service, store, redis) -> int:
+        return await console.play(service, game, args.players, options, args.resume, lang=settings.lang)
+    try:
+        return asyncio.run(_serve(settings, use))
+    except RedisUnavailable as exc:
+        return _fail(str(exc))
+    except KeyboardInterrupt:  # the console said the table is kept
+        return 130
+
+
+def _players(game: str, n: int) -> None:
+    """``ValueError`` unless ``game`` is played by ``n`` players."""
+    import engine
+
+    lo, hi = engine.game_class(game).PLAYERS
+    if not lo <= n <= hi:
+        raise ValueError(f"{game} is played by {lo} players, not {n}" if lo == hi
+                         else f"{game} is played by {lo} to {hi} players, not {n}")
+
+
+def _run(args: argparse.Namespace) -> int:
+    from bot.ops.settings import SettingsError
+    from bot.store.connection import RedisUnavailable
+    from bot.store.ratelimit import Limiter
+
+    try:
+        settings = _settings()
+    except SettingsError as exc:
+        return _fail(str(exc))
+    if settings.telegram_token is not None or settings.discord_token is not None:
+        _log_to_stderr(settings)
+
+    async def use(service, store, redis) -> int:
+        chats = [name for name, token in (("telegram", settings.telegram_token), ("discord", settings.discord_token))
+                 if token is not None]
+        if not chats:
+            return await adapter("console").play(service, None, lang=settings.lang)
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        await asyncio.gather(*(adapter(name).serve(settings, service, store, Limiter(redis), stop=stop)
+                               for name in chats))
+        return 0
+    try:
+        return asyncio.run(_serve(settings, use))
+    except RedisUnavailable as exc:
+        return _fail(str(exc))
+    except KeyboardInterrupt:
+        return 130
+
+
+def _log_to_stderr(settings) -> None:
+    """Log as the settings say, never writing the configured secrets."""
+    from urllib.parse import urlsplit
+
+    from bot.run.logs import configure
+
+    secrets = [s.get_secret_value() for s in (settings.telegram_token, settings.telegram_webhook_secret,
+                                              settings.discord_token) if s]
+    password = urlsplit(settings.redis_url).password if settings.redis_url else None
+    configure(settings.log_format, settings.log_level, secrets + ([password] if password else []))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every subcommand."""
+    p = argparse.ArgumentParser(prog="stammtisch", description="Regional card games in group chats.")
+    sub = p.add_subparsers(dest="command")
+    r = sub.add_parser("replay", help="replay one deal from a JSON file (- for stdin) and print the state")
+    r.add_argument("file")
+    r.set_defaults(func=_replay)
+    s = sub.add_parser("simulate", help="computer players play deals or matches; prints statistics as JSON")
+    s.add_argument("--game", required=True)
+    s.add_argument("--players", type=int)
+    s.add_argument("--deals", type=int, help="how many deals (default 100)")
+    s.add_argument("--matches", type=int, help="play whole matches instead of a number of deals")
+    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--options", help="the game's options as a JSON object")
+    s.add_argument("--kind", default="random",
+                   help="the computer players: random (default), leicht, normal (heuristic) or stark (strong)")
+    s.set_defaults(func=_simulate)
+    a = sub.add_parser("arena", help="computer player kinds against each other on paired deals; prints JSON")
+    a.add_argument("--game", required=True)
+    a.add_argument("--players", type=int)
+    a.add_argument("--deals", type=int, default=100, help="paired deals (Rams: matches), default 100")
+    a.add_argument("--seed", type=int, default=0)
+    a.add_argument("--seats", required=True,
+                   help="kinds round the table, e.g. strong,heuristic (random, leicht, heuristic, strong)")
+    a.add_argument("--options", help="the game's options as a JSON object")
+    a.add_argument("--samples", type=int, help="sampled deals per strong decision (default: the game's)")
+    a.add_argument("--jobs", type=int, default=1, help="processes to spread the deals over (default 1)")
+    a.set_defaults(func=_arena)
+    pl = sub.add_parser("play", help="play a table in this terminal against computer players")
+    pl.add_argument("game", nargs="?", help="bauernstoss, alter_schafkopf, bauerchen, bauer or rams")
+    pl.add_argument("--players", type=int)
+    pl.add_argument("--options", help="the game's options as a JSON object")
+    pl.add_argument("--resume", action="store_true", help="go on with the table left with quit")
+    pl.set_defaults(func=_play)
+    ru = sub.add_parser("run", help="the chat bot with TELEGRAM_TOKEN and/or DISCORD_TOKEN set, else a table in this terminal")
+    ru.set_defaults(func=_run)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run ``stammtisch`` with ``argv`` (default: the process arguments); return the exit status."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    if not getattr(args, "func", None):
+        if os.environ.get("TELEGRAM_TOKEN") or os.environ.get("DISCORD_TOKEN"):
+            parser.print_help()
+        else:
+            print(INTRO)
+        return 0
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,128 @@
+"""What a change answers: the table message, the hands that changed, results, refusals, in whose language.
+
+A :class:`Ctx` is one attempt at a change: the loaded table, its match, and what the command
+adds to the answer as it runs. :func:`answer` turns a saved (or quiet) attempt into outgoing
+effects; :func:`refusal` answers a refused one. The language functions say which language an
+answer speaks when no table decides it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from bot.ops import metrics
+from bot.protocol import tokens
+from bot.protocol.outgoing import Command, HandMessage, Notice, Outgoing, Toast, UserRef
+from bot.store.tables import Store
+from bot.table.match import Match
+from bot.table.record import Table
+from bot.table.refused import Refused
+from bot.words import render
+from bot.words.i18n import supported, t
+
+__all__ = ["Ctx", "answer", "refusal", "notify_hand", "chat_lang", "toast_lang", "refusal_lang"]
+
+
+@dataclass
+class Ctx:
+    """One attempt at a change: the loaded table and what the command adds to the answer."""
+
+    cmd: Command | None
+    table: Table
+    match: Match
+    version: int
+    now: float
+    out: list[Outgoing] = field(default_factory=list)
+    lead: list[Outgoing] = field(default_factory=list)
+    """Notices of what made the change (an automatic move, a player gone): they come before the
+    table and before the result of a deal they lead to."""
+    hands: set[int] = field(default_factory=set)
+    quiet: bool = False
+    """Nothing to save: answer with ``out`` (and the hands in ``hands``) only."""
+    show_table: bool = True
+    repost: bool = False
+
+    @property
+    def user(self) -> UserRef:
+        """Who sent the command."""
+        return self.cmd.user
+
+    def seat(self) -> int:
+        """The presser's seat, or a refusal."""
+        seat = self.table.seat_of(self.user.key)
+        if seat is None:
+            raise Refused("not_seated")
+        return seat
+
+    def keep_table(self) -> None:
+        """Save nothing and show no table message: the command only answers (a hand, a notice)."""
+        self.quiet = True
+        self.show_table = False
+
+
+def answer(ctx: Ctx, version: int, changed: set[int]) -> list[Outgoing]:
+    """What led to the change, the table message (unless the command keeps it), the hands that changed
+    or were asked for, the results, what the command adds."""
+    table, state = ctx.table, ctx.match.state
+    out: list[Outgoing] = list(ctx.lead)
+    news = ctx.match.news
+    if ctx.show_table:
+        message = render.table_message(table, state, version, ctx.now, news)
+        out.append(replace(message, repost=True) if ctx.repost else message)
+    if state is not None and table.status != "lobby":
+        for seat in table.humans():
+            if seat in changed or seat in ctx.hands:
+                out.append(render.hand_message(table, state, seat, version))
+    out += [Notice(table.chat, render.result_text(table, ev["record"], ev["no"]), table_id=table.id, result=True)
+            for ev in news if ev["type"] == "deal_over"]
+    return out + ctx.out
+
+
+def refusal(ctx: Ctx, r: Refused) -> list[Outgoing]:
+    """A toast, and with ``r.fresh`` the message the stale button came from as it is now.
+
+    That message goes alone with the toast: the versions its buttons carry tell the adapter
+    whether the presser's copy is out of date (an edit that would change nothing is not made).
+    """
+    table = ctx.table
+    metrics.refused(table.game, table.chat.platform, r.key)
+    out: list[Outgoing] = [Toast(ctx.user, ctx.cmd.chat, t(table.lang, r.key, **r.params))]
+    seat = table.seat_of(ctx.user.key)
+    if r.fresh == "table":
+        out.append(render.table_message(table, ctx.match.state, ctx.version, ctx.now))
+    elif r.fresh == "hand" and seat is not None and ctx.match.state is not None:
+        out.append(render.hand_message(table, ctx.match.state, seat, ctx.version))
+    return out
+
+
+def notify_hand(out: list[Outgoing], ctx: Ctx, seat: int, version: int) -> list[Outgoing]:
+    """``out`` with the hand of ``seat``, whose turn it is after a while away, posted anew to notify him."""
+    user = ctx.table.user(seat)
+    hand = render.hand_message(ctx.table, ctx.match.state, seat, version, turn=True)
+    return [o for o in out if not (isinstance(o, HandMessage) and o.user.key == user.key)] + \
+        [replace(hand, notify=True)]
+
+
+async def chat_lang(store: Store, cmd: Command, default: str) -> str:
+    """The language of an answer to the chat: the chat's choice, in a private chat the client's, else ``default``."""
+    lang = await store.get_chat_setting(cmd.chat.key, "lang")
+    if supported(lang):
+        return lang
+    if cmd.chat.private and supported(cmd.lang):
+        return cmd.lang
+    return default
+
+
+async def toast_lang(store: Store, cmd: Command, default: str) -> str:
+    """The language of an answer only the sender sees: the chat's, else his client's, else ``default``."""
+    lang = await store.get_chat_setting(cmd.chat.key, "lang")
+    if supported(lang):
+        return lang
+    return cmd.lang if supported(cmd.lang) else default
+
+
+async def refusal_lang(store: Store, cmd: Command, default: str) -> str:
+    """The language of a refusal: a pressed button's table speaks its own, else as :func:`toast_lang`."""
+    tok = tokens.parse(cmd.token) if cmd.token else None
+    loaded = await store.load(tok.table) if tok is not None else None
+    return Table.load(loaded[1]).lang if loaded else await toast_lang(store, cmd, default)

@@ -1,0 +1,263 @@
+"""The change cycle: load a table, let a command change it, save it with a compare-and-set, answer.
+
+One change is always: load the table, check the command, let the engine (and the computer
+players) act, save with a compare-and-set on the version plus one move-log entry and the turn
+timer, then return the outgoing effects. A lost race tries again with the record the refused
+save returned. A table this process saved last is not loaded again: the change starts from the
+record it saved, and the compare-and-set proves that it is still current (see :class:`Recent`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from contextvars import ContextVar
+
+from bot.ops import metrics
+from bot.ops.settings import Settings
+from bot.protocol import tokens
+from bot.protocol.outgoing import Command, Outgoing
+from bot.service.answer import Ctx, answer, notify_hand, refusal
+from bot.store.counts import TableCounts
+from bot.store.tables import Record, Store
+from bot.table import notify
+from bot.table.match import Match
+from bot.table.record import Table
+from bot.table.refused import Refused
+from bot.words import render
+from engine.state import State
+
+__all__ = ["Tables", "Recent", "SAVED", "update_key", "log_saved", "seconds", "turn_timer", "ATTEMPTS", "RECENT"]
+
+log = logging.getLogger(__package__)
+
+ATTEMPTS = 10
+"""How often a change is retried after losing a compare-and-set race."""
+RECENT = 1024
+"""How many tables a service remembers as it last saved them (see :class:`Recent`)."""
+
+SAVED: ContextVar[bool] = ContextVar("stammtisch_saved", default=False)
+"""Whether the command this task is handling saved a table: what its update marker records."""
+
+
+def seconds(value) -> int | None:
+    """A ``timedelta`` setting as whole seconds (``None`` stays ``None``)."""
+    return None if value is None else int(value.total_seconds())
+
+
+def update_key(cmd: Command | None) -> str:
+    """The key that marks the command's platform update as handled (``""`` if it names none)."""
+    if cmd is None or not cmd.update_id:
+        return ""
+    return f"{cmd.chat.platform}:{cmd.bot}:{cmd.update_id}"
+
+
+def log_saved(table: Table, version: int, cmd: Command | None, was: str) -> None:
+    """One log line for a saved change: INFO when the table's status changed, else DEBUG.
+
+    Only the command's verb is logged, never its argument (which can name a card of a hand).
+    """
+    level = logging.INFO if table.status != was else logging.DEBUG
+    if not log.isEnabledFor(level):
+        return
+    token = tokens.parse(cmd.token) if cmd and cmd.token else None
+    verb = token.verb if token else cmd.verb if cmd else "timer"
+    log.log(level, "table %s %s", table.id, table.status if table.status != was else "changed",
+            extra={"table": table.id, "game": table.game, "platform": table.chat.platform, "version": version,
+                   "verb": verb, "status": table.status})
+
+
+class Recent:
+    """The tables this process saved last, as it saved them: the record and its decoded engine state.
+
+    A change starts from the remembered record instead of loading it: the compare-and-set of the
+    save on version and revision proves that it was still the stored one (a refused save returns
+    the stored record to try again with). An answer that saves nothing (a refusal, a quiet command)
+    is only ever given from a record just read from Redis. A table whose save failed in any way is
+    forgotten; least recently used tables are forgotten first.
+    """
+
+    def __init__(self, size: int = RECENT) -> None:
+        self._size = size
+        self._items: OrderedDict[str, tuple[Record, State | None]] = OrderedDict()
+
+    def get(self, table_id: str) -> tuple[Record, State | None] | None:
+        """The remembered record and state of the table, if any."""
+        item = self._items.get(table_id)
+        if item is not None:
+            self._items.move_to_end(table_id)
+        return item
+
+    def record(self, table_id: str, record: Record) -> tuple[Record, State | None]:
+        """``record`` with the remembered state if it is the remembered record, else with ``None``."""
+        item = self._items.get(table_id)
+        return item if item is not None and item[0] == record else (record, None)
+
+    def put(self, table_id: str, record: Record, state: State | None) -> None:
+        """Remember what the table was saved as."""
+        self._items[table_id] = (record, state)
+        self._items.move_to_end(table_id)
+        if len(self._items) > self._size:
+            self._items.popitem(last=False)
+
+    def drop(self, table_id: str) -> None:
+        """Forget the table."""
+        self._items.pop(table_id, None)
+
+
+class Tables:
+    """The stored tables and the one way to change them (:meth:`change`), shared by every kind of command.
+
+    Args:
+        store: the Redis store.
+        settings: timer defaults and the default language.
+        rng: shuffles the deals (``secrets.SystemRandom()`` unless a test gives a seeded one).
+        clock: the time in epoch seconds.
+        counts: where to count tables by state for the metrics (``None``: not counted).
+    """
+
+    def __init__(self, store: Store, settings: Settings, rng=None, clock: Callable[[], float] = time.time,
+                 counts: TableCounts | None = None) -> None:
+        self.store = store
+        self.settings = settings
+        self.rng = rng or secrets.SystemRandom()
+        self.clock = clock
+        self.counts = counts
+        self.recent = Recent()
+
+    async def change(self, table_id: str, cmd: Command | None, fn: Callable[[Ctx], None]) -> list[Outgoing]:
+        """Let ``fn`` change the table for ``cmd`` (``None``: a timer), save it and answer.
+
+        ``fn`` raises :class:`Refused` to refuse, or sets ``ctx.quiet`` to answer without saving.
+        A refusal or a quiet answer is only given from a record just read from Redis; a lost
+        compare-and-set tries again (at most :data:`ATTEMPTS` times) with the record it returned.
+        """
+        update = update_key(cmd)
+        cached, fresh = self.recent.get(table_id), False
+        started = time.perf_counter()
+        for _ in range(ATTEMPTS):
+            if cached is None:
+                loaded = await self.store.fetch(table_id)
+                if loaded is None:
+                    raise Refused("unknown_table")
+                cached, fresh = self.recent.record(table_id, loaded), True
+            (version, data, rev), state = cached
+            table = Table.load(data)
+            now = self.clock()
+            match = Match(table, self.rng, now, state)
+            before = {i: render.hand_signature(match.state, i, table.status) for i in table.humans()}
+            ctx = Ctx(cmd, table, match, version, now)
+            was = table.status
+            turn_before = match.to_act()
+            reclaimed = _reclaim(ctx)
+            try:
+                if cmd is None or any(seat.computer or seat.empty for seat in table.seats):
+                    # the computer players' moves run off the event loop: they may take long (an empty
+                    # seat gets a computer player at the start, which plays at once)
+                    await asyncio.to_thread(fn, ctx)
+                else:
+                    fn(ctx)  # people only: one engine action, far cheaper than a thread's hand-over
+            except Refused as r:
+                if fresh:
+                    if update and await self.store.applied(table_id, update):
+                        SAVED.set(True)
+                        return []  # a redelivered update whose save landed before a crash
+                    return refusal(ctx, r)
+                cached = None
+                continue
+            if ctx.quiet and not reclaimed:
+                if fresh:
+                    return answer(ctx, version, set())
+                cached = None
+                continue
+            match.save()
+            _seen(ctx)
+            changed = _hands_changed(ctx, before, version + 1)
+            status = "open" if table.open else "finished"
+            entry = {"v": version, "by": cmd.user.key if cmd else "timer", "cmd": _what(cmd), "moves": match.log}
+            data = table.dump()
+            self.recent.drop(table_id)  # until the save is known to have landed
+            saved = await self.store.save(table_id, version, data, log=[json.dumps(entry, separators=(",", ":"))],
+                                          status=status, user_keys=table.user_keys(), chat_key=table.chat.key,
+                                          timer=turn_timer(table, match, now), rev=rev, update=update)
+            if saved:
+                SAVED.set(True)
+                self.recent.put(table_id, Record(version + 1, data, saved.rev), match.state)
+                if self.counts:
+                    await self.counts.note(table_id, table.status, now)
+                out = answer(ctx, version + 1, changed)
+                metrics.moved(table.game, table.chat.platform, time.perf_counter() - started)
+                log_saved(table, version + 1, cmd, was)
+                idle = notify.idle_turn(table, turn_before, match.to_act(), bool(match.moves or match.dealt), now)
+                if idle is not None and await notify.wants_every_turn(self.store, table.chat, table.user(idle)):
+                    out = notify_hand(out, ctx, idle, version + 1)
+                return out
+            if saved.duplicate:
+                SAVED.set(True)
+                return []
+            if saved.current is None:
+                raise Refused("unknown_table")
+            cached, fresh = (saved.current, None), True
+        raise Refused("busy")
+
+
+def turn_timer(table: Table, match: Match, now: float) -> tuple[str, float] | None:
+    """The first turn timer of the new version: the reminder, or the automatic move if it comes first.
+
+    A computer to act (its moves stopped after a deal, see :func:`bot.table.cpu.play_computers`)
+    goes on at the next tick. The store drops a closed table's timers. A table in a private chat
+    has no reminder: its only person plays against the computer.
+    """
+    seat = match.to_act()
+    if seat is not None and table.seats[seat].computer:
+        return "cpu", now
+    if seat is None or table.chat.private:
+        return None
+    if table.remind and not (table.auto and table.auto <= table.remind):
+        return "remind", max(now, table.since + table.remind)
+    if table.auto:
+        return "auto", max(now, table.since + table.auto)
+    return None
+
+
+def _seen(ctx: Ctx) -> None:
+    """Note when the person who sent the command last acted here (only seated people are kept)."""
+    table = ctx.table
+    if ctx.cmd is not None and table.seat_of(ctx.user.key) is not None:
+        table.seen[ctx.user.key] = ctx.now
+    table.seen = {k: v for k, v in table.seen.items() if table.seat_of(k) is not None}
+
+
+def _what(cmd: Command | None) -> str:
+    """What the move log keeps of the command: its token or its words."""
+    if cmd is None:
+        return "timer"
+    return cmd.token or " ".join((cmd.verb, *cmd.args))
+
+
+def _reclaim(ctx: Ctx) -> bool:
+    """A player whose turns the timer played takes his seat back by acting at the table."""
+    if ctx.cmd is None:
+        return False
+    seat = ctx.table.seat_of(ctx.user.key)
+    if seat is None or not ctx.table.seats[seat].auto:
+        return False
+    ctx.table.seats[seat].auto = False
+    return True
+
+
+def _hands_changed(ctx: Ctx, before: dict[int, tuple], version: int) -> set[int]:
+    """The people whose hand message changes with the save of ``version`` (noted in ``Table.hand_at``)."""
+    table, state = ctx.table, ctx.match.state
+    if state is None or table.status == "lobby":
+        return set()
+    changed = {seat for seat in table.humans()
+               if before.get(seat) != render.hand_signature(state, seat, table.status)}
+    for seat in changed:
+        table.hand_changed(seat, version)
+    return changed

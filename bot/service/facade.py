@@ -1,0 +1,131 @@
+"""The service's face to the adapters: one command in, its effects out (:meth:`Service.handle`), and the timers.
+
+Every command takes the same way: :meth:`Service.handle` marks the platform update as handled,
+sends a button press to :mod:`bot.service.presses` and a typed command to
+:mod:`bot.service.typed`; both change tables through :class:`~bot.service.change.Tables`, whose
+answers :mod:`bot.service.answer` builds. :meth:`Service.tick` fires the due turn timers
+(:mod:`bot.service.timers`). A refusal is a short toast in the player's language; Redis down
+is a polite "try again", logged once per outage.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+
+import engine
+from bot.ops import metrics
+from bot.ops.settings import Settings
+from bot.protocol.outgoing import ChatRef, Command, Outgoing, Toast
+from bot.protocol.unavailable import UNAVAILABLE
+from bot.service import lobby, presses, timers, typed
+from bot.service.answer import refusal_lang, toast_lang
+from bot.service.change import SAVED, Tables, update_key
+from bot.store.counts import TableCounts
+from bot.store.outage import Outage
+from bot.store.tables import Store
+from bot.table.record import Table
+from bot.table.refused import Refused
+from bot.words.i18n import supported, t
+
+__all__ = ["Service"]
+
+log = logging.getLogger(__package__)
+
+
+class Service:
+    """Runs tables for any adapter.
+
+    Args:
+        store: the Redis store.
+        settings: timer defaults and the default language.
+        rng: shuffles the deals (``secrets.SystemRandom()`` unless a test gives a seeded one).
+        clock: the time in epoch seconds.
+        counts: where to count tables by state for the metrics (``None``: not counted).
+    """
+
+    def __init__(self, store: Store, settings: Settings, rng=None, clock: Callable[[], float] = time.time,
+                 counts: TableCounts | None = None) -> None:
+        self.tables = Tables(store, settings, rng, clock, counts)
+        self.store = store
+        self.settings = settings
+        self._outage = Outage(log)
+
+    join_payload = staticmethod(lobby.join_payload)
+
+    @staticmethod
+    def games() -> list[str]:
+        """The ids of the games a table can be opened for."""
+        return engine.game_ids()
+
+    async def open_game(self, chat: ChatRef) -> str | None:
+        """The game of the chat's open table, or ``None`` if none is open."""
+        table_id = await self.store.table_for_chat(chat.key)
+        loaded = await self.store.load(table_id) if table_id else None
+        return Table.load(loaded[1]).game if loaded else None
+
+    async def handle(self, cmd: Command) -> list[Outgoing]:
+        """Carry out one command (typed or a button token) and return what to show.
+
+        A platform update is handled once: a redelivered one is answered with nothing. It is marked
+        after it was handled, and a save it makes marks it in the same script, so a crash at any
+        point neither drops it nor applies it twice. Redis down or hung: the answer is a polite
+        "try again" (the outage is logged once), and nothing was changed by this command.
+        """
+        update = update_key(cmd)
+        try:
+            if update and await self.store.seen(update):
+                return []
+            SAVED.set(False)
+            out = await self._handle(cmd)
+            if update:
+                await self.store.mark_seen(update, saved=SAVED.get())
+        except UNAVAILABLE as exc:
+            self._outage.failed(exc)
+            lang = cmd.lang if supported(cmd.lang) else self.settings.lang
+            return [Toast(cmd.user, cmd.chat, t(lang, "technical_problem"))]
+        self._outage.worked()
+        return out
+
+    async def _handle(self, cmd: Command) -> list[Outgoing]:
+        try:
+            if cmd.token:
+                return await presses.press(self.tables, cmd)
+            return await typed.typed(self.tables, cmd)
+        except Refused as r:
+            metrics.refused(None, cmd.chat.platform, r.key)
+            lang = await refusal_lang(self.store, cmd, self.settings.lang)
+            return [Toast(cmd.user, cmd.chat, t(lang, r.key, **r.params))]
+        except UNAVAILABLE:
+            raise  # answered by handle, logged once per outage
+        except Exception as exc:  # noqa: BLE001  (refused politely, logged once; a failed change saves nothing)
+            # what was typed or pressed stays out of the log: it may name a card of the sender's hand
+            log.exception("a %s in %s by %s was refused after an unexpected error",
+                          "button" if cmd.token else "command", cmd.chat.key, cmd.user.key)
+            # input no parser above foresaw is not understood; anything else is our failure
+            key = "not_understood" if isinstance(exc, (ValueError, OverflowError, RecursionError)) else "failed"
+            lang = await toast_lang(self.store, cmd, self.settings.lang)
+            return [Toast(cmd.user, cmd.chat, t(lang, key))]
+
+    async def tick(self, now: float | None = None, table: str | None = None) -> list[Outgoing]:
+        """Fire the due turn timers this process wins: reminders, automatic moves, computers going on.
+
+        ``table`` fires only that table's timers (the console, which has no tick loop, after each command).
+        """
+        now = self.tables.clock() if now is None else now
+        out: list[Outgoing] = []
+        try:
+            await timers.fire(self.tables, now, out, table)
+        except UNAVAILABLE as exc:
+            self._outage.failed(exc)
+            return out
+        self._outage.worked()
+        return out
+
+    async def migrate(self, old: ChatRef, new_chat_id: str) -> list[Outgoing]:
+        """A group got a new chat id (Telegram's upgrade to a supergroup): its table and language move along.
+
+        Not a typed command: only an adapter that heard it from the platform calls this. Idempotent.
+        """
+        return await lobby.migrate(self.tables, old, new_chat_id)

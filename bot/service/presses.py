@@ -1,0 +1,134 @@
+"""Button presses: a token parsed, checked against the table it names and carried out.
+
+Only buttons whose effect depends on what the presser saw carry a version that must still hold:
+a card or decision of a hand counts if the hand was rendered as the presser holds it now (its
+buttons carry the version at which it last changed, ``Table.hand_at``: a hand is not edited for
+another player's card), an offer of the table message (doubling, playing alone) and the rematch
+only from the current version. Lobby and table verbs (start, join, leave, computer players,
+options, "my hand") are checked against the table as it is now, so a press that still makes sense
+works from a message one or more versions old. A forged or foreign token is refused as such.
+"""
+
+from __future__ import annotations
+
+import engine
+from bot.protocol import actarg, tokens
+from bot.protocol.outgoing import Command, Outgoing
+from bot.service import lobby
+from bot.service.answer import Ctx
+from bot.service.change import Tables, update_key
+from bot.service.moves import act
+from bot.table.computer import LEVELS
+from bot.table.record import Seat, Table
+from bot.table.refused import Refused
+from bot.words import render
+
+__all__ = ["press", "again", "check_chat"]
+
+_HAND_VERBS = frozenset({"act", "hand"})
+"""Buttons of a player's own hand: pressed in the table's chat or in the presser's private chat."""
+
+
+async def press(tables: Tables, cmd: Command) -> list[Outgoing]:
+    """Carry out the button token of ``cmd``."""
+    tok = tokens.parse(cmd.token)
+    if tok is None:
+        raise Refused("forged")
+    if tok.verb in ("rematch", "new"):
+        return await again(tables, cmd, tok)
+    can_write = await lobby.reachable(tables.store, cmd) if tok.verb == "join" else True
+    return await tables.change(tok.table, cmd, lambda ctx: _pressed(ctx, tok, can_write, tables))
+
+
+def check_chat(ctx: Ctx, verb: str) -> None:
+    """A button counts only where its table is: the table's chat, or for a hand the presser's private chat."""
+    chat, home = ctx.cmd.chat, ctx.table.chat
+    if chat.key != home.key and not (verb in _HAND_VERBS and chat.private and chat.platform == home.platform):
+        raise Refused("forged")
+
+
+def _pressed(ctx: Ctx, tok: tokens.Token, can_write: bool, tables: Tables) -> None:
+    table, verb = ctx.table, tok.verb
+    check_chat(ctx, verb)
+    if verb == "act":
+        seat, action = _pressed_action(ctx, tok)
+        act(ctx, seat, action)
+    elif verb == "hand":
+        lobby.hand(ctx)
+    elif verb == "join":
+        lobby.join(ctx, can_write)
+    elif verb == "leave":
+        lobby.leave(ctx)
+    elif verb == "bot":
+        if tok.arg and tok.arg not in LEVELS:
+            raise Refused("forged")
+        table.add_bot(tok.arg or None)
+    elif verb == "botx":
+        table.remove_bot(None)
+    elif verb == "start":
+        lobby.start(ctx)
+    elif verb == "rules":
+        lobby.rules_notice(ctx)
+    elif verb in ("opts", "opt"):
+        lobby.option_button(ctx, verb, tok.arg)
+    elif verb == "pace":
+        lobby.set_pace(ctx, None, tables.settings)
+    else:
+        raise Refused("forged")
+
+
+def _pressed_action(ctx: Ctx, tok: tokens.Token) -> tuple[int, engine.Action]:
+    """The presser's seat and the action of his ``act`` button, if it still shows what he holds.
+
+    A card or decision of his hand counts from the version at which the hand last changed on
+    (a second tap on the hand his card left is refused); an offer of the table message only from
+    the current table, whose words ("double", "double back") change with every call.
+    """
+    if tok.version > ctx.version:
+        raise Refused("forged")
+    action = actarg.decode(tok.arg)
+    if action is None:
+        raise Refused("forged")
+    seat = ctx.seat()
+    offer = action.kind in render.OFFER_KINDS
+    if tok.version < (ctx.version if offer else ctx.table.hand_since(seat)):
+        raise Refused("already_played", fresh="table" if offer else "hand")
+    return seat, action
+
+
+async def again(tables: Tables, cmd: Command, tok: tokens.Token) -> list[Outgoing]:
+    """Rematch (same seats, started at once) or a new lobby for the same game, from a closed table."""
+    store = tables.store
+    busy = await store.table_for_chat(cmd.chat.key) is not None
+    claimed: list[Table] = []
+
+    def claim(ctx: Ctx) -> None:
+        claimed.clear()  # only the attempt that counts may claim
+        table = ctx.table
+        check_chat(ctx, tok.verb)
+        if table.open:
+            raise Refused("not_finished")
+        if tok.verb == "rematch":
+            if table.status != "finished":
+                raise Refused("not_finished")
+            if table.rematched or tok.version != ctx.version:
+                raise Refused("already_played")
+            if busy:  # refused before the rematch is claimed, so it is not used up for nothing
+                raise Refused("table_exists")
+            ctx.seat()
+            table.rematched = True
+        else:
+            ctx.quiet = True
+        claimed.append(table)
+    update = update_key(cmd)
+    loaded = await store.load(tok.table) if update and await store.applied(tok.table, update) else None
+    if loaded is not None:  # a redelivered press whose claim landed before a crash: open the table now
+        claimed.append(Table.load(loaded[1]))
+    else:
+        refused = await tables.change(tok.table, cmd, claim)
+        if not claimed:
+            return refused
+    old = claimed[-1]
+    seats = ([Seat(user=s.user, name=s.name, bot=s.bot, level=s.level) for s in old.seats]
+             if tok.verb == "rematch" else None)
+    return await lobby.new(tables, cmd, old.lang, (), seats=seats, game=old.game, options=old.options)

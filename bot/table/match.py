@@ -1,0 +1,167 @@
+"""Moves on a table: engine actions applied one by one, deal after deal, with a move log.
+
+:class:`Match` wraps a :class:`~bot.table.record.Table` and its decoded engine state for the span of
+one command. The public events of every applied action go to the table's story and to ``news``
+(what this command showed the table, for the narrative of :mod:`bot.words.story`). Every applied
+action goes to ``log`` (``{"s", "a", "by"}``) and every new deal too
+(``{"deal": <engine JSON>}``), so the store's move log alone replays the table. When a deal
+ends the match deals on with the given ``rng`` (``secrets``-grade in the service), or finishes
+the table when the match is decided.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import engine
+from bot.table.record import Table
+from engine.cards import EYES
+from engine.state import State
+
+__all__ = ["Match", "EYE_GAMES", "STORY_EVENTS", "SHEET_MAX", "trick_event", "deal_record"]
+
+EYE_GAMES = frozenset({"bauernstoss", "alter_schafkopf", "bauerchen"})
+"""The games whose tricks count eyes (a "best trick" is worth telling)."""
+STORY_EVENTS = frozenset({"passed", "announced", "trump_named", "let_partner_name", "solo", "gave",
+                          "die_letzte", "spritz", "ledig", "meld", "stoss", "karten_weg", "decision", "robbed"})
+"""The engine events a table's story keeps (all public: counts, named suits, shown cards, never a hand)."""
+SHEET_MAX = 100
+"""How many finished deals a table's score sheet keeps (the oldest are dropped first)."""
+
+
+def trick_event(state: State, event: dict) -> dict:
+    """A completed trick's engine event with the seat that played each card (for the story)."""
+    seats, s = [], event["leader"]
+    for _ in event["cards"]:
+        seats.append(s)
+        s = state.next_active(s)
+    return {"type": "trick", "seats": seats, "cards": event["cards"], "winner": event["winner"]}
+
+
+def deal_record(before: State, final: State, story: list[dict]) -> dict:
+    """What the story and the score sheet keep of a finished deal: result, the public facts, the match
+    before and after, the deal's story and its last trick."""
+    view = engine.view(final, None)
+    last = view["tricks"][-1] if view["tricks"] else None
+    record: dict[str, Any] = {"result": final.result or {}, "public": view["public"], "trump": view["trump"],
+                              "before": before.match, "after": final.match, "story": story}
+    if last is not None:
+        record["trick"] = trick_event(final, last)
+    return record
+
+
+class Match:
+    """The engine side of one table during one command.
+
+    Args:
+        table: the table to change in place.
+        rng: shuffles new deals (``secrets.SystemRandom()`` in the service).
+        now: the clock reading for turn timestamps.
+        state: ``table.state`` already decoded, if the caller has it (engine states are never
+            changed in place, so one decoded state may serve many commands).
+    """
+
+    def __init__(self, table: Table, rng, now: float, state: State | None = None) -> None:
+        self.table = table
+        self.rng = rng
+        self.now = now
+        if state is None and table.state:
+            state = engine.from_json(table.state)
+        self.state: State | None = state
+        self.log: list[dict[str, Any]] = []
+        self.news: list[dict[str, Any]] = []
+        self.moves = 0
+        self.dealt = 0
+
+    # ----------------------------------------------------------- life cycle
+    def start(self) -> None:
+        """Fill the free seats with computer players and deal the first deal."""
+        table = self.table
+        table.fill()
+        table.status = "playing"
+        table.votes = []
+        dealer = self.rng.randrange(table.n)
+        self._deal(engine.new_match(table.game, self.rng, table.n, table.options, dealer))
+
+    def _deal(self, state: State) -> None:
+        self.state = state
+        self.dealt += 1
+        self.table.since = self.now
+        self.table.story = []
+        self.log.append({"deal": engine.to_json(state)})
+
+    def save(self) -> None:
+        """Write the engine state back into the table."""
+        if self.state is not None:
+            self.table.state = engine.to_json(self.state)
+
+    # ----------------------------------------------------------- queries
+    @property
+    def running(self) -> bool:
+        """Whether a deal is running (someone must act)."""
+        return self.table.status == "playing" and self.state is not None and self.state.to_act is not None
+
+    def to_act(self) -> int | None:
+        """The seat to act, ``None`` when nobody must."""
+        return self.state.to_act if self.running else None
+
+    # ----------------------------------------------------------- moves
+    def act(self, seat: int, action: engine.Action, by: str) -> list[dict[str, Any]]:
+        """Apply ``action`` for ``seat`` (raises :class:`engine.Rejected`); deal on when the deal ends.
+
+        ``by`` says who acted: the user key, ``"cpu"`` or ``"timer"``. Returns the engine events.
+        """
+        if self.table.status != "playing" or self.state is None:
+            raise engine.Rejected(engine.Code.DEAL_OVER, "no deal is running")
+        before = self.state
+        state, events = engine.apply(before, seat, action)
+        self.moves += 1
+        self.log.append({"s": seat, "a": action.to_dict(), "by": by})
+        self.state = state
+        self._tell(state, events)
+        if state.to_act != before.to_act:
+            self.table.since = self.now
+        if engine.is_over(state):
+            self._deal_over(before, state)
+        return events
+
+    def _tell(self, state: State, events: list[dict[str, Any]]) -> None:
+        """Keep the public events in the deal's story and in this command's news."""
+        for ev in events:
+            if ev["type"] in STORY_EVENTS:
+                self.table.story.append(ev)
+                self.news.append(ev)
+            elif ev["type"] == "trick":
+                self.news.append(trick_event(state, ev))
+
+    def _keep_record(self, before: State, state: State) -> None:
+        """Write the finished deal on the score sheet; older records keep only what the sheet shows."""
+        table = self.table
+        record = deal_record(before, state, table.story)
+        if table.sheet:
+            table.sheet[-1] = {k: table.sheet[-1][k] for k in ("result", "before", "after")}
+        table.sheet.append(record)
+        if len(table.sheet) > SHEET_MAX:
+            del table.sheet[0]
+            table.sheet_dropped += 1
+        self.news.append({"type": "deal_over", "record": record, "no": table.sheet_dropped + len(table.sheet)})
+
+    def _deal_over(self, before: State, state: State) -> None:
+        table = self.table
+        result = state.result or {}
+        self._keep_record(before, state)
+        if not result.get("thrown_in"):
+            table.deals += 1
+        table.last = result
+        if table.game in EYE_GAMES:
+            for _, cards, winner in state.tricks:
+                eyes = sum(EYES[c] for c in cards)
+                if not table.best or eyes > table.best[1]:
+                    table.best = [winner, eyes]
+        if table.game == "bauerchen" and result.get("round_winner") is not None:
+            score = [before.match["score"][t] + result["points"][t] for t in (0, 1)]
+            table.marks.append(score + [result["round_winner"]])
+        if engine.match_over(state):
+            table.status = "finished"
+        else:
+            self._deal(engine.next_deal(state, self.rng))

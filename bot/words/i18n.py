@@ -1,0 +1,447 @@
+"""Every text players see, in German (the default) and English, in the games' own words.
+
+``t(lang, key, **params)`` formats one text; a :class:`Text` param is itself translated, and
+the user's own words repeated in a text (a typed verb, a name) are cut to ``ECHO_MAX``
+characters, so every message fits the platforms' limits (Telegram 4096 per message and 200 per
+button answer, Discord 2000). The German texts use the words players of these
+games use (Kreide, Striche, Knoddel, Brot, Kartoffel, Stein, Trumpf, Stich ...); the English
+ones translate them and keep the German name where players would (``rules/glossary.md``).
+"""
+
+from __future__ import annotations
+
+from bot.table.refused import Text, clip
+
+__all__ = ["LANGS", "DEFAULT", "t", "supported", "game_name", "hint", "hint_key",
+           "TEXTS"]
+
+LANGS = ("de", "en")
+DEFAULT = "de"
+_ECHOED = frozenset({"verb", "word", "item", "text", "name", "chat"})
+"""The params that carry what a user typed or is called: cut to ``ECHO_MAX``."""
+
+
+TEXTS: dict[str, tuple[str, str]] = {
+    # --- games
+    "game.bauernstoss": ("Bauernstoß", "Bauernstoß"),
+    "game.alter_schafkopf": ("Alter Schafkopf", "Alter Schafkopf"),
+    "game.bauerchen": ("Bauerchen", "Bauerchen"),
+    "game.bauer": ("Bauer", "Bauer"),
+    "game.rams": ("Rams", "Rams"),
+    "rules.bauernstoss": (
+        "Bauernstoß: zwei gegen zwei, 32 Karten. Die vier Buben sind die höchsten Trümpfe. Wer die meisten "
+        "Trümpfe meldet, tauft. Die Partei mit der Kreide braucht 42 Augen, die andere 79. Wer zuerst "
+        "{target} Striche hat, gewinnt die Partie. Solo: »Gib mir eine« (8 Striche), »Leg dich« (12).",
+        "Bauernstoß: two against two, 32 cards. The four jacks are the highest trumps. Whoever announces "
+        "the most trumps names trump. The team with the chalk (Kreide) needs 42 eyes, the other 79. First to "
+        "{target} Striche wins. Solos: small (\"Gib mir eine\", 8 Striche), grand (\"Leg dich\", 12)."),
+    "rules.alter_schafkopf": (
+        "Alter Schafkopf: wie Bauernstoß, bis {target} Striche. Gleichstand beim Melden geht an den höheren "
+        "niedrigsten Trumpf. Wer Trumpf spielt, muss den höchsten Trumpf im Stich schlagen. Lechdich "
+        "gewinnt oder verliert die Partie.",
+        "Alter Schafkopf: like Bauernstoß, to {target} Striche. A tie when announcing goes to the higher "
+        "lowest trump. On a trump lead you must beat the highest trump in the trick. A Lechdich wins or "
+        "loses the whole partie."),
+    "rules.bauerchen": (
+        "Bauerchen: zwei gegen zwei, 20 Karten (A 10 K D B). Vorhand tauft nach zwei Karten, Buben sind die "
+        "höchsten Trümpfe. Bedienen, sonst stechen, Trumpf muss überstochen werden. Spritzen verdoppelt, "
+        "K+D melden bringt 20 oder 40. Eine Runde geht bis 12, wer zwei Knoddel hat, verliert den Stein.",
+        "Bauerchen: two against two, 20 cards (A 10 K Q J). The forehand names trump after two cards, "
+        "jacks are the highest trumps. Follow suit, else trump, and overtrump a trump. Spritzen doubles, "
+        "melding K+Q scores 20 or 40. A round goes to 12; two lost rounds (Knoddel) lose the Stein."),
+    "rules.bauer": (
+        "Bauer: zwei gegen zwei, 32 Karten. Vorhand tauft nach vier Karten. Der Dicke (Trumpfbube) und der "
+        "Linke (Bube der gleichen Farbe) sind die höchsten Trümpfe. Nur bedienen, kein Stichzwang. Jede "
+        "Partei zählt ihr Brot von 8 auf 0. Stoßen verdoppelt, Karten weg heißt allein spielen.",
+        "Bauer: two against two, 32 cards. The forehand names trump after four cards. The right bower "
+        "(der Dicke) and the left bower (der Linke) are the highest trumps. Follow suit, nothing more. "
+        "Each team counts its Brot down from 8 to 0. Stoß doubles, Karten weg is playing alone."),
+    "rules.rams": (
+        "Rams: jeder für sich, 3 bis 7 Spieler, 5 Karten. Der Kehrer bestimmt Trumpf, der Bälli (7♦) ist immer "
+        "zweithöchster Trumpf. Mitspielen, passen oder den Blinden nehmen. Jeder Stich zählt einen Punkt, wer "
+        "mitspielt und keinen Stich macht, bekommt eine Kartoffel. Wer zuerst {target} Stiche hat, ist raus.",
+        "Rams: every player on their own, 3 to 7 players, 5 cards. The turned card (Kehrer) sets trump, the Bälli "
+        "(7♦) is always the second trump. Play, pass or take the blind. Each trick is a point; playing without "
+        "a trick earns a potato (Kartoffel). First to {target} tricks is out, as the winner."),
+    # --- help
+    "help": (
+        "Stammtisch – Kartenspiele am Tisch\n"
+        "neu SPIEL [Spieler] [option=wert]: Tisch eröffnen ({games})\n"
+        "mitspielen · aufstehen · platz N · computer [leicht|stark] · computer weg N · los\n"
+        "hand · tisch · zettel · regeln · abbrechen · revanche · sprache de|en\n"
+        "Im Spiel: spiel B♣ · trumpf herz · weg · melde K♥ · spritzen · stoßen",
+        "Stammtisch – card games at the table\n"
+        "new GAME [players] [option=value]: open a table ({games})\n"
+        "join · leave · seat N · bot [easy|strong] · bot remove N · start\n"
+        "hand · table · sheet · rules · abort · rematch · language de|en\n"
+        "In play: play JC · trump hearts · pass · meld KH · spritz · knock"),
+    # --- refusals
+    "game_running": ("Das Spiel läuft schon.", "The game is already running."),
+    "table_closed": ("Dieser Tisch ist schon zu.", "This table is closed."),
+    "already_seated": ("Du sitzt schon am Tisch.", "You already have a seat."),
+    "table_full": ("Der Tisch ist voll.", "The table is full."),
+    "seat_taken": ("Platz {seat} ist besetzt.", "Seat {seat} is taken."),
+    "no_such_seat": ("Plätze gibt es von 1 bis {seats}.", "Seats go from 1 to {seats}."),
+    "not_seated": ("Du sitzt nicht an diesem Tisch.", "You have no seat at this table."),
+    "no_computer_there": ("Da sitzt kein Computer.", "There is no computer player in that seat."),
+    "bad_level": ("Computer gibt es {levels}.", "Computer levels: {levels} (easy, normal, strong)."),
+    "new_needs_game": ("Welches Spiel? neu SPIEL ({games})", "Which game? new GAME ({games})"),
+    "unknown_game": ("»{word}« kenne ich nicht. Spiele: {games}", "I don't know \"{word}\". Games: {games}"),
+    "bad_options_json": ("Die Optionen sind kein gültiges JSON-Objekt.", "The options are not a JSON object."),
+    "bad_option_syntax": ("»{item}« verstehe ich nicht, bitte name=wert.", "\"{item}\" is not name=value."),
+    "bad_option_value": ("Option {name}: erlaubt ist {allowed}.", "Option {name} takes {allowed}."),
+    "unknown_option": ("»{name}« ist keine Option. Optionen: {names}", "\"{name}\" is not an option. Options: {names}"),
+    "allowed.bool": ("an oder aus", "on or off"),
+    "allowed.choice": ("eins von: {choices}", "one of: {choices}"),
+    "allowed.whole": ("eine ganze Zahl von {lo} bis {hi}", "a whole number from {lo} to {hi}"),
+    "allowed.number": ("eine Zahl von {lo} bis {hi}", "a number from {lo} to {hi}"),
+    "allowed.or_default": ("{allowed} oder »standard«", "{allowed} or \"default\""),
+    "allowed.duration": ("eine Dauer wie 90s, 15m, 12h, 2d oder off", "a duration such as 90s, 15m, 12h, 2d or off"),
+    "bad_players_exact": ("{game} spielt man zu {count}.", "{game} is played by {count} players."),
+    "count.4": ("viert", "four"),
+    "which_table": ("An welchem Tisch? Du spielst an: {tables}. Tippe deinen Zug dort.",
+                    "At which table? You play at: {tables}. Type your move there."),
+    "rs.default_target": ("21 (ab 5 Spielern 15)", "21 (15 from 5 players)"),
+    "bad_players": ("{game} spielt man zu {lo} bis {hi}.", "{game} is played by {lo} to {hi} players."),
+    "which_card": ("Welche Karte? Zum Beispiel: spiel B♣", "Which card? For example: play J♣"),
+    "which_suit": ("Welche Farbe? ♣ ♠ ♥ ♦", "Which suit? ♣ ♠ ♥ ♦"),
+    "which_solo": ("Welches Solo? klein oder groß", "Which solo? small or grand"),
+    "not_a_card": ("»{text}« ist keine Karte.", "\"{text}\" is not a card."),
+    "unknown_command": ("»{verb}« verstehe ich nicht. »hilfe« zeigt, was geht.",
+                        "I don't understand \"{verb}\". \"help\" lists the commands."),
+    "no_table": ("Hier ist kein Tisch offen. Neuer Tisch: neu SPIEL", "No table is open here. Open one: new GAME"),
+    "table_exists": ("Hier läuft schon ein Tisch. »abbrechen« beendet ihn.",
+                     "A table is already open here. \"abort\" ends it."),
+    "unknown_table": ("Diesen Tisch gibt es nicht mehr.", "That table does not exist any more."),
+    "forged": ("Dieser Knopf gilt nicht.", "That button is not valid."),
+    "not_understood": ("Das verstehe ich nicht. »hilfe« zeigt, was geht.",
+                       "I don't understand that. \"help\" lists the commands."),
+    "failed": ("Da ist etwas schiefgegangen. Bitte nochmal versuchen.", "Something went wrong. Please try again."),
+    "use_hand_buttons": ("Das geht so nicht. Spiel deine Karten mit den Knöpfen in unserem privaten Chat.",
+                         "That doesn't work. Play your cards with the buttons in our private chat."),
+    "no_hands": ("Du sitzt an keinem laufenden Tisch.", "You have no seat at a running table."),
+    "already_played": ("Schon gespielt.", "Already played."),
+    "busy": ("Gerade ist viel los, bitte nochmal.", "Busy right now, please try again."),
+    "technical_problem": ("Ein technisches Problem, bitte versuch es gleich nochmal.",
+                          "A technical problem, please try again in a moment."),
+    "not_your_turn": ("Du bist nicht dran, {name} ist am Zug.", "It's not your turn: {name} is to play."),
+    "wrong_phase": ("Das geht jetzt nicht.", "That is not possible now."),
+    "deal_over": ("Das Spiel ist schon vorbei.", "The deal is already over."),
+    "not_started": ("Das Spiel hat noch nicht angefangen.", "The game has not started yet."),
+    "not_finished": ("Revanche gibt es nach der Partie.", "A rematch comes after the match."),
+    "only_opener": ("Nur wer den Tisch eröffnet hat ({name}), darf das.",
+                    "Only whoever opened the table ({name}) may do that."),
+    "lang_unknown": ("Sprachen: de (Deutsch), en (English)", "Languages: de (Deutsch), en (English)"),
+    "option_unknown": ("Optionen: {names}", "Options: {names}"),
+    # --- restriction hints (engine hint keys)
+    "hint.must_follow": ("Farbe bekennen: du musst bedienen.", "You must follow suit."),
+    "hint.must_trump": ("Du musst stechen.", "You must trump."),
+    "hint.must_overtrump": ("Du musst überstechen.", "You must overtrump."),
+    "hint.must_lead_trump": ("Du musst Trumpf ausspielen.", "You must lead a trump."),
+    "hint.trump_ace_first": ("Trumpfass zuerst.", "Lead the trump ace first."),
+    "hint.jack_rule": ("Bube muss überstochen werden.", "You must beat the jack with a higher jack."),
+    "hint.not_in_hand": ("Die Karte hast du nicht.", "You don't hold that card."),
+    "hint.not_now": ("Das darfst du gerade nicht.", "You may not do that now."),
+    "hint.other": ("Diese Karte darfst du jetzt nicht spielen.", "You may not play that card now."),
+    "hint.meld_lead": ("Melden geht nur, wenn du ausspielst.", "You can only meld when you lead."),
+    "hint.must_announce": ("Mit einem Buben musst du melden, solange keiner gemeldet hat.",
+                           "With a jack you must announce while nobody has."),
+    "hint.count_too_low": ("Es ist schon mehr gemeldet.", "A higher count is announced already."),
+    "hint.no_mit": ("Mit geht nur mit der Acht oder höher als kleinstem Trumpf.",
+                    "\"Mit\" needs an eight or higher as your lowest trump."),
+    # --- notices and toasts
+    "aborted": ("Tisch abgebrochen.", "Table aborted."),
+    "abort_vote": ("{name} will abbrechen ({votes} von {need} Stimmen).", "{name} wants to abort ({votes} of {need} votes)."),
+    "lang_set": ("Sprache: Deutsch", "Language: English"),
+    "joined_from_link": ("Du sitzt am Tisch in »{chat}«. Deine Karten kommen hier.",
+                         "You have a seat at the table in \"{chat}\". Your cards come here."),
+    "join_link": ("Damit ich dir deine Karten schicken kann: hier tippen",
+                  "So I can send you your cards: tap here"),
+    "reminder": ("⏰ {name}, du bist dran ({game}).", "⏰ {name}, it's your turn ({game})."),
+    "autoplayed": ("⏱ {name} war zu lange weg. Der Computer übernimmt den Platz und spielt: {action}. "
+                   "Ein Tipp auf »Meine Karten«, und {name} spielt wieder selbst.",
+                   "⏱ {name} was away too long. The computer takes over the seat and plays: {action}. "
+                   "One tap on \"My hand\" and {name} plays again."),
+    "closed_no_humans": ("{name} ist aufgestanden. Ohne Menschen am Tisch ist der Tisch geschlossen.",
+                         "{name} left. With no people at the table, the table is closed."),
+    "left_playing": ("{name} ist aufgestanden, ein Computer übernimmt den Platz.",
+                     "{name} left; a computer player takes the seat."),
+    # --- buttons
+    "btn.join": ("Mitspielen", "Join"),
+    "btn.leave": ("Aufstehen", "Leave"),
+    "btn.bot": ("+ Computer", "+ Computer"),
+    "btn.bot_remove": ("− Computer", "− Computer"),
+    "btn.bot_level": ("+ Computer {level}", "+ Computer {level}"),
+    "btn.start": ("Los geht's", "Start"),
+    "btn.rules": ("Regeln", "Rules"),
+    "btn.options": ("Optionen", "Options"),
+    "btn.done": ("Fertig", "Done"),
+    "btn.hand": ("Meine Karten", "My hand"),
+    "btn.rematch": ("Revanche", "Rematch"),
+    "btn.new": ("Neuer Tisch", "New table"),
+    # --- actions
+    "act.pass": ("weg", "pass"),
+    "act.pass_rams": ("Passen", "Pass"),
+    "act.announce": ("{count} melden ({suit})", "announce {count} ({suit})"),
+    "act.let_partner_name": ("Partner tauft", "Partner names trump"),
+    "act.solo_small": ("Gib mir eine", "Small solo"),
+    "act.solo_grand": ("Leg dich", "Grand solo"),
+    "act.lechdich": ("Lechdich", "Lechdich"),
+    "act.give": ("{card} geben", "give {card}"),
+    "act.die_letzte": ("Die Letzte", "The last one"),
+    "act.meld": ("{card} +{meld}", "{card} +{meld}"),
+    "act.spritz": ("Spritzen", "Spritzen (double)"),
+    "act.spritz_back": ("Retour ×{times}", "Re ×{times}"),
+    "act.stoss": ("Stoßen", "Stoß (double)"),
+    "act.stoss_back": ("Zurückstoßen", "Stoß back"),
+    "act.ledig": ("Ledig", "Ledig (alone)"),
+    "act.karten_weg": ("Karten weg", "Karten weg (alone)"),
+    "act.take_blind": ("Blinden nehmen", "Take the blind"),
+    "act.play_hand": ("Mitspielen", "Play"),
+    "act.exchange": ("{card} weg, rauben", "rob: give {card}"),
+    "act.hidden": ("eine verdeckte Entscheidung", "a hidden choice"),
+    # --- the table message
+    "lobby_title": ("🃏 {game} – Tisch von {name}", "🃏 {game} – {name}'s table"),
+    "play_title": ("🃏 {game}", "🃏 {game}"),
+    "house_rules": ("Regeln: {rules}", "Rules: {rules}"),
+    "standard": ("Standard", "standard"),
+    "on": ("an", "on"),
+    "off": ("aus", "off"),
+    "empty_seat": ("–", "–"),
+    "computer": ("Computer {n}", "Computer {n}"),
+    "computer_level": ("Computer {n} ({level})", "Computer {n} ({level})"),
+    "level.leicht": ("leicht", "easy"),
+    "level.normal": ("normal", "normal"),
+    "level.stark": ("stark", "strong"),
+    "partners": ("Partner sitzen sich gegenüber: {a} gegen {b}", "Partners sit opposite: {a} against {b}"),
+    "need_players": ("Freie Plätze bekommen beim Start einen Computer.", "Free seats get a computer player at the start."),
+    "options_help": ("Tippen schaltet um; Zahlen: »option name wert«", "Tap to switch; numbers: \"option name value\""),
+    "turn": ("➡️ {name} ist dran", "➡️ {name}'s turn"),
+    "since": (" (seit {ago})", " (for {ago})"),
+    "trick": ("Stich {no}: {cards}", "Trick {no}: {cards}"),
+    "trump": ("Trumpf {suit}", "Trump {suit}"),
+    "trump_by": ("Trumpf {suit} (von {name})", "Trump {suit} (by {name})"),
+    "no_trump_yet": ("Trumpf noch offen", "Trump not named yet"),
+    "minutes": ("{n} Min.", "{n} min"),
+    "hours": ("{n} Std.", "{n} h"),
+    "days": ("{n} Tg.", "{n} d"),
+    "thrown_in": ("eingeworfen, neu geben", "thrown in, new deal"),
+    "deal_no": ("Spiel {no}", "Deal {no}"),
+    "aborted_title": ("🃏 {game} – abgebrochen", "🃏 {game} – aborted"),
+    # Bauernstoß / Alter Schafkopf
+    "bs.score": ("Striche {a} : {b} (bis {target}) · Kreide: {chalk}", "Striche {a} : {b} (to {target}) · chalk: {chalk}"),
+    "bs.nobody": ("niemand", "nobody"),
+    "bs.announced": ("Gemeldet: {items}", "Announced: {items}"),
+    "bs.count": ("{name} {count}", "{name} {count}"),
+    "bs.passed": ("{name} weg", "{name} pass"),
+    "bs.solo": ("{name} spielt {solo}", "{name} plays {solo}"),
+    "bs.result": ("{team} {eyes} : {other} Augen, +{striche} {unit}", "{team} {eyes} : {other} eyes, +{striche} {unit}"),
+    "bs.strich": ("Strich", "Strich"),
+    "bs.striche": ("Striche", "Striche"),
+    # Bauerchen
+    "bc.score": ("Runde {a} : {b} (bis {end}) · Knoddel {ka} : {kb} · Steine {sa} : {sb}",
+                 "Round {a} : {b} (to {end}) · Knoddel {ka} : {kb} · Steine {sa} : {sb}"),
+    "bc.home": ("zuhause: {team}", "home: {team}"),
+    "bc.spritz": ("gespritzt ×{times}", "spritzt ×{times}"),
+    "bc.ledig": ("{name} spielt ledig", "{name} plays alone (Ledig)"),
+    "bc.letzte": ("die Letzte: {card}", "the last one: {card}"),
+    "bc.melds": ("gemeldet {a} : {b}", "melded {a} : {b}"),
+    "bc.result": ("{team} gewinnen {eyes} : {other}, {points} {unit}", "{team} win {eyes} : {other}, {points} {unit}"),
+    "bc.point": ("Punkt", "point"),
+    "bc.points": ("Punkte", "points"),
+    "bc.round_won": ("{team} gewinnen die Runde", "{team} win the round"),
+    "bc.ledig_won": ("{team} gewinnen ledig die Runde", "{team} win the round alone (Ledig)"),
+    # Bauer
+    "ba.score": ("Brot {a} : {b} · Brote {ba} : {bb} (bis {target})", "Brot {a} : {b} · Brote {ba} : {bb} (to {target})"),
+    "ba.stoss": ("gestoßen: {names}", "Stoß: {names}"),
+    "ba.alone": ("{name} spielt Karten weg", "{name} plays alone (Karten weg)"),
+    "ba.result": ("{team} gewinnen {tricks} : {other} Stiche", "{team} win {tricks} : {other} tricks"),
+    "ba.brot": ("{team} gewinnen ein Brot", "{team} win a Brot"),
+    # Rams
+    "rs.score": ("Stiche: {items} (bis {target})", "Tricks: {items} (to {target})"),
+    "rs.potatoes": ("Kartoffeln: {items}", "Kartoffeln: {items}"),
+    "rs.kehrer": ("Kehrer {cards}", "turned: {cards}"),
+    "rs.passed": ("passt: {names}", "passed: {names}"),
+    "rs.blind": ("{name} hat den Blinden", "{name} took the blind"),
+    "rs.result": ("Stiche: {items}", "Tricks: {items}"),
+    "rs.kartoffel": ("Kartoffel für {names}", "Kartoffel for {names}"),
+    # the story of a deal (bot.words.story): who did what, and why a deal ended as it did
+    "st.announced": ("{name} meldet {count}", "{name} announces {count}"),
+    "st.mit": ("{name} sagt mit ({count})", "{name} says mit ({count})"),
+    "st.passed": ("{name} sagt weg", "{name} passes"),
+    "st.named": ("{name} tauft {suit}", "{name} names {suit} trump"),
+    "st.solo": ("{name} spielt {solo}", "{name} plays {solo}"),
+    "st.solo_name": ("»{solo}«", "\"{solo}\""),
+    "st.gave": ("{name} gibt eine Karte ab", "{name} passes a card"),
+    "st.gave_jack": ("{name} gibt {card} zurück", "{name} gives back {card}"),
+    "st.spritz": ("{name} spritzt (×{times})", "{name} spritzt (×{times})"),
+    "st.retour": ("{name} sagt Retour (×{times})", "{name} says Retour (×{times})"),
+    "st.stoss": ("{name} stößt (×{times})", "{name} knocks (Stoß, ×{times})"),
+    "st.stoss_back": ("{name} stößt zurück (×{times})", "{name} knocks back (×{times})"),
+    "st.meld": ("{name} meldet {meld} ({cards})", "{name} melds {meld} ({cards})"),
+    "st.letzte": ("{name} sagt »die Letzte«: {card}", "{name} says \"the last one\": {card}"),
+    "st.play": ("{name} spielt mit", "{name} plays"),
+    "st.pass": ("{name} passt", "{name} passes"),
+    "st.blind": ("{name} nimmt den Blinden", "{name} takes the blind"),
+    "st.robbed": ("{name} raubt {card}", "{name} robs {card}"),
+    "st.ledig": ("{name} spielt ledig", "{name} plays alone (Ledig)"),
+    "st.karten_weg": ("{name} sagt Karten weg und spielt allein", "{name} plays alone (Karten weg)"),
+    "st.let_partner_name": ("{name} lässt den Partner taufen", "{name} lets the partner name trump"),
+    "st.trick": ("Stich: {cards} – {took}", "Trick: {cards} – {took}"),
+    "st.last": ("Letzter Stich: {cards} – {took}", "Last trick: {cards} – {took}"),
+    "st.took": ("{name} macht den Stich", "{name} takes it"),
+    "st.eyes": (" ({eyes} Augen)", " ({eyes} eyes)"),
+    "st.passed_list": ("gepasst: {names}", "passed: {names}"),
+    "st.deal_title": ("🃏 {game} · Spiel {no} ist aus", "🃏 {game} · deal {no} is over"),
+    "st.last_deal": ("Letztes Spiel:", "Last deal:"),
+    "st.eyes_word": ("Augen: {teams}", "Eyes: {teams}"),
+    "st.tricks_word": ("Stiche: {teams}", "Tricks: {teams}"),
+    "st.strich": ("{n} Strich", "{n} Strich"),
+    "st.striche": ("{n} Striche", "{n} Striche"),
+    "st.plus_strich": ("+{n} Strich", "+{n} Strich"),
+    "st.plus_striche": ("+{n} Striche", "+{n} Striche"),
+    "st.schwarz": ("schwarz", "schwarz: every trick"),
+    "st.schneider": ("Schneider", "Schneider"),
+    "st.chalk_enough": ("mit der Kreide reichen 42", "42 are enough with the chalk"),
+    "st.keep_chalk": ("{team} behalten die Kreide", "{team} keep the chalk"),
+    "st.take_chalk": ("{team} holen die Kreide", "{team} take the chalk"),
+    "st.jack_strich": ("+1 Strich für {team} (Kreuz-Bube im ersten Spiel)",
+                       "+1 Strich for {team} (the Kreuz-Bube in the first deal)"),
+    "st.solo_won": ("{name} gewinnt {solo}: {gain} für {team}", "{name} wins {solo}: {gain} for {team}"),
+    "st.solo_lost": ("{name} verliert {solo}: {gain} für {team}", "{name} loses {solo}: {gain} for {team}"),
+    "st.lechdich_won": ("{name} gewinnt den Lechdich: die Partie für {team}",
+                        "{name} wins the Lechdich: the partie goes to {team}"),
+    "st.lechdich_lost": ("{name} verliert den Lechdich: die Partie für {team}",
+                         "{name} loses the Lechdich: the partie goes to {team}"),
+    "st.ledig_won": ("{name} gewinnt ledig", "{name} wins alone (Ledig)"),
+    "st.ledig_lost": ("{name} verliert ledig", "{name} loses alone (Ledig)"),
+    "st.nackig": ("nackig {n}", "nackig (no trick) {n}"),
+    "st.bc_schneider": ("Schneider {n}", "Schneider {n}"),
+    "st.schneider_frei": ("Schneider frei {n}", "Schneider frei {n}"),
+    "st.away": ("1 auswärts", "1 away"),
+    "st.spritz_times": ("× {times} gespritzt", "× {times} Spritzen"),
+    "st.bc_won": ("{team} gewinnen: {calc} = {points}", "{team} win: {calc} = {points}"),
+    "st.bc_won_plain": ("{team} gewinnen {points} ({why})", "{team} win {points} ({why})"),
+    "st.point": ("{n} Punkt", "{n} point"),
+    "st.points": ("{n} Punkte", "{n} points"),
+    "st.melded": ("Punkte aus Meldungen: {score}", "points from melds: {score}"),
+    "st.round_won": ("{team} gewinnen die Runde ({score}), Knoddel für {loser}",
+                     "{team} win the round ({score}), a Knoddel for {loser}"),
+    "st.stossed": ("gestoßen ×{times}", "Stoß ×{times}"),
+    "st.all_tricks": ("alle Stiche ×2", "every trick ×2"),
+    "st.alone_won": ("{name} gewinnt Karten weg: {brote} für {team}", "{name} wins alone: {brote} for {team}"),
+    "st.alone_lost": ("{name} verliert Karten weg: {brote} für {team}", "{name} loses alone: {brote} for {team}"),
+    "st.brot_n": ("{n} Brot", "{n} Brot"),
+    "st.brote_n": ("{n} Brote", "{n} Brote"),
+    "st.ba_won": ("{team} gewinnen mit ihrem Trumpf", "{team} win with their trump"),
+    "st.ba_against": ("{team} gewinnen gegen den Trumpf", "{team} win against trump"),
+    "st.brot_moves": ("Brot {moves}", "Brot {moves}"),
+    "st.brot_move": ("{team} {change} → {to}", "{team} {change} → {to}"),
+    "st.brot_won": ("{team} gewinnen ein Brot! Neues Brot: 8 : 8", "{team} win a Brot! New Brot: 8 : 8"),
+    # the score sheet
+    "sheet.title": ("📋 Zettel · {game}", "📋 Score sheet · {game}"),
+    "sheet.empty": ("Noch kein Spiel fertig.", "No deal finished yet."),
+    "sheet.teams": ("{a} : {b}", "{a} : {b}"),
+    "sheet.bs": ("{a} : {b} → {ta} : {tb} · Kreide: {chalk}", "{a} : {b} → {ta} : {tb} · chalk: {chalk}"),
+    "sheet.bc": ("{a} : {b} → {ta} : {tb}", "{a} : {b} → {ta} : {tb}"),
+    "sheet.round": ("Runde für {team}", "round to {team}"),
+    "sheet.ba": ("Brot {a} : {b} → {ta} : {tb}", "Brot {a} : {b} → {ta} : {tb}"),
+    "sheet.brot": ("Brot für {team}", "Brot to {team}"),
+    # the end
+    "winner": ("🏆 {team} gewinnen {what}", "🏆 {team} win {what}"),
+    "winner_one": ("🏆 {name} gewinnt", "🏆 {name} wins"),
+    "what.bs": ("die Partie · Striche: {score}", "the partie · Striche: {score}"),
+    "what.bc": ("den Stein · Steine: {score}", "the Stein · Steine: {score}"),
+    "what.ba": ("die Partie · Brote: {score}", "the match · Brote: {score}"),
+    "rounds": ("Runden: {items}", "Rounds: {items}"),
+    "decider": ("Gehampelter", "decider"),
+    "ledig": ("ledig", "Ledig"),
+    "best_trick": ("Bester Stich: {name}, {eyes} Augen", "Best trick: {name}, {eyes} eyes"),
+    "deals_played": ("{n} Spiele", "{n} deals"),
+    "deals_played_one": ("1 Spiel", "1 deal"),
+    "ranking": ("Rangliste: {items}", "Ranking: {items}"),
+    "settlement": ("Abrechnung: {items}", "Settlement: {items}"),
+    # the hand
+    "hand_title": ("{game} bei »{chat}«", "{game} at \"{chat}\""),
+    "hand_title_private": ("{game}", "{game}"),
+    "alone_against": ("Du spielst allein gegen {others}.", "You play alone against {others}."),
+    "and": (" und ", " and "),
+    "with_partner_one": ("Du spielst mit {partner} gegen {a}.", "You play with {partner} against {a}."),
+    "with_partner": ("Du spielst mit {partner} gegen {a} und {b}.", "You play with {partner} against {a} and {b}."),
+    "your_turn": ("Du bist dran.", "Your turn."),
+    "play_when_your_turn": ("Spiel eine Karte, wenn du dran bist. Den Stich und wer dran ist, zeigt der Tisch.",
+                            "Play a card when it's your turn. The table shows the trick and whose turn it is."),
+    "bid_when_your_turn": ("Melde, wenn du dran bist. Was gemeldet ist und wer dran ist, zeigt der Tisch.",
+                           "Announce when it's your turn. The table shows the bids and whose turn it is."),
+    "play_not_yet": ("Erst wird noch angesagt. Deine Karte spielst du danach, wenn du dran bist.",
+                     "The bidding is not over yet. Play your card after it, when it's your turn."),
+    "committed": ("Deine Ansage: {suit}", "You announced: {suit}"),
+    "your_cards": ("Deine Karten: {cards}", "Your cards: {cards}"),
+    "no_cards": ("Keine Karten.", "No cards."),
+    "sitting_out": ("Du setzt dieses Spiel aus.", "You sit out this deal."),
+    "match_over": ("Die Partie ist aus.", "The match is over."),
+    # --- notifications, pace, quiet hours (bot/notify.py, bot/pace.py)
+    "notify.every": ("🔔 {name}: bei jedem Zug bekommst du eine neue Nachricht, wenn du eine Weile weg warst.",
+                     "🔔 {name}: you get a new message for every turn once you have been away a while."),
+    "notify.reminders": ("🔕 {name}: nur Erinnerungen, deine Karten werden still aktualisiert.",
+                         "🔕 {name}: reminders only; your hand is updated silently."),
+    "notify.off": ("🔕 {name}: keine Benachrichtigungen, auch Erinnerungen nennen dich nicht.",
+                   "🔕 {name}: no notifications; reminders don't mention you either."),
+    "notify_unknown": ("Benachrichtigung: jeder Zug · nur Erinnerungen · aus",
+                       "Notify: every turn · reminders · off"),
+    "pace.schnell": ("schnell", "fast"),
+    "pace.normal": ("normal", "normal"),
+    "pace.fernspiel": ("Fernspiel", "correspondence"),
+    "pace_line": ("Tempo: {pace} · Erinnerung nach {remind} · Computer nach {auto}",
+                  "Pace: {pace} · reminder after {remind} · computer after {auto}"),
+    "pace_unknown": ("Tempo: schnell · normal · Fernspiel", "Pace: fast · normal · correspondence"),
+    "timer_off": ("nie", "never"),
+    "btn.pace": ("Tempo: {pace}", "Pace: {pace}"),
+    "quiet_set": ("🌙 Ruhezeit {start}–{end} ({zone}): keine Erinnerungen, kein Timer läuft ab.",
+                  "🌙 Quiet hours {start}–{end} ({zone}): no reminders, no timer runs out."),
+    "quiet_off": ("Keine Ruhezeit: Erinnerungen und Timer laufen rund um die Uhr.",
+                  "No quiet hours: reminders and timers run around the clock."),
+    "quiet_unknown": ("Ruhezeit zum Beispiel: ruhezeit 23-7 oder ruhezeit 22:30-6:30 oder ruhezeit aus",
+                      "Quiet hours, for example: quiet 23-7 or quiet 22:30-6:30 or quiet off"),
+    "tz_set": ("Zeitzone: {zone}", "Time zone: {zone}"),
+    "tz_unknown": ("Zeitzone bitte als Name wie Europe/Berlin oder Europe/Zurich.",
+                   "Time zone as a name like Europe/Berlin or Europe/Zurich, please."),
+}
+
+_HINTS = {"must_follow", "must_trump", "must_overtrump", "must_lead_trump", "trump_ace_first", "jack_rule",
+          "not_in_hand", "not_now", "must_announce", "count_too_low", "no_mit"}
+
+
+def supported(lang: str | None) -> bool:
+    """Whether ``lang`` is a language the texts exist in."""
+    return lang in LANGS
+
+
+def _param(lang: str, name: str, value: object) -> object:
+    if isinstance(value, Text):
+        return t(lang, value.key, **value.params)
+    if name in _ECHOED and isinstance(value, str):
+        return clip(value)
+    return value
+
+
+def t(lang: str, key: str, **params: object) -> str:
+    """The text ``key`` in ``lang`` (German if unknown), formatted with ``params``."""
+    pair = TEXTS[key]
+    text = pair[LANGS.index(lang)] if lang in LANGS else pair[0]
+    return text.format(**{k: _param(lang, k, v) for k, v in params.items()}) if params else text
+
+
+def game_name(game: str, lang: str) -> str:
+    """The name of game ``game`` as its players say it."""
+    return t(lang, f"game.{game}")
+
+
+def hint_key(key: str) -> str:
+    """The text key explaining an engine restriction hint (``must_follow`` ...)."""
+    return f"hint.{key}" if key in _HINTS else "hint.other"
+
+
+def hint(lang: str, key: str) -> str:
+    """The explanation of an engine restriction hint (``must_follow`` ...)."""
+    return t(lang, hint_key(key))

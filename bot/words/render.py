@@ -1,0 +1,457 @@
+"""The table and the hands as text plus buttons: what players see, short enough for a phone.
+
+The public table message is built from ``engine.view(state, None)`` only, a hand from
+``engine.view(state, seat)`` only, so no renderer ever sees a card hidden from its reader.
+Buttons carry tokens of :mod:`bot.protocol.tokens`; engine actions travel as :mod:`bot.protocol.actarg` args.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from typing import Any, get_args
+
+import engine
+from bot.protocol import actarg, tokens
+from bot.protocol.outgoing import Button, HandMessage, TableMessage
+from bot.table.match import trick_event
+from bot.table.pace import DEFAULT_PACE
+from bot.table.record import Table
+from bot.words import story
+from bot.words.cards import card_label, cards_label, suit_label, suit_name
+from bot.words.i18n import game_name, hint, t
+from bot.words.story import seat_name, team_name
+from engine.actions import PLAY, Action
+from engine.bauerchen import MELD_PARTNER, round_end
+from engine.cards import RANKS, SUITS, card_str, parse_card
+from engine.state import PLAY_PHASE, State
+
+__all__ = ["OFFER_KINDS", "table_message", "hand_message", "action_label", "seat_name", "team_name",
+           "deal_line", "result_text", "last_deal_lines", "summary", "ago", "option_fields", "hand_signature"]
+
+OFFER_KINDS = ("spritz", "stoss", "ledig", "karten_weg")
+"""Out-of-turn actions that need no secret: buttons on the public table message."""
+_JACK_GAMES = ("bauernstoss", "alter_schafkopf", "bauerchen")
+_ROW = 4
+_SUIT_ORDER = {suit: i for i, suit in enumerate(SUITS)}
+_RANK_ORDER = {rank: i for i, rank in enumerate(RANKS)}
+Rows = tuple[tuple[Button, ...], ...]
+
+
+# ----------------------------------------------------------------- names and small pieces
+def ago(seconds: float, lang: str) -> str:
+    """A short duration: ``5 Min.``, ``2 Std.``, ``3 Tg.``."""
+    minutes = int(seconds // 60)
+    if minutes < 60:
+        return t(lang, "minutes", n=max(minutes, 1))
+    if minutes < 48 * 60:
+        return t(lang, "hours", n=minutes // 60)
+    return t(lang, "days", n=minutes // 1440)
+
+
+def _timer(seconds: int | None, lang: str) -> str:
+    """A turn timer's length for the lobby (``nie`` when off)."""
+    return ago(seconds, lang) if seconds else t(lang, "timer_off")
+
+
+def _rows(buttons: list[Button], width: int = _ROW) -> Rows:
+    return tuple(tuple(buttons[i:i + width]) for i in range(0, len(buttons), width))
+
+
+def _token(table: Table, version: int, verb: str, arg: str = "") -> str:
+    return tokens.make(table.id, version, verb, arg)
+
+
+def _sorted_cards(cards: list[str], game: str, trump: str | None) -> list[str]:
+    """Cards grouped for reading: once trump is known, the engine's order (trumps strongest first, then
+    each suit); before, the jacks first where they are always trump, then the suits."""
+    if trump is not None:
+        return cards
+    jacks = game in _JACK_GAMES
+
+    def key(c: str) -> tuple[int, int, int]:
+        if jacks and c[0] == "J":
+            return 0, _SUIT_ORDER[c[1]], 0
+        return 1, _SUIT_ORDER[c[1]], _RANK_ORDER[c[0]]
+    return sorted(cards, key=key)
+
+
+def option_fields(game: str) -> list[tuple[str, tuple]]:
+    """The options of ``game`` that a button can switch: (name, the values it cycles through)."""
+    out = []
+    for name, field in engine.game_class(game).OPTIONS.model_fields.items():
+        if field.annotation is bool:
+            out.append((name, (False, True)))
+        elif get_args(field.annotation) and all(isinstance(v, (int, str)) for v in get_args(field.annotation)):
+            out.append((name, get_args(field.annotation)))
+    return out
+
+
+def _option_value(lang: str, value: Any) -> str:
+    if isinstance(value, bool):
+        return t(lang, "on" if value else "off")
+    return str(value)
+
+
+# ----------------------------------------------------------------- actions
+def action_label(lang: str, action: Action, game: str, view: dict[str, Any]) -> str:
+    """The button label of an engine ``action`` for the reader of ``view``."""
+    kind = action.kind
+    public = view.get("public") or {}
+    if kind == "play":
+        label = card_label(card_str(action.card), lang)
+        if action.meld:
+            meld = 40 if view.get("trump") == SUITS[action.card // 9] else 20
+            return t(lang, "act.meld", card=label, meld=meld)
+        return label
+    if kind in ("give", "exchange"):
+        return t(lang, f"act.{kind}", card=card_label(card_str(action.card), lang))
+    if kind == "name_trump":
+        return f"{suit_label(action.suit)} {suit_name(action.suit, lang)}"
+    if kind == "announce":  # the same whether it ties the best so far ("mit") or beats it: a bid stays put
+        suit = SUITS[action.suit]
+        count = sum(1 for c in view.get("hand", ()) if c[0] == "J" or c[1] == suit)
+        return t(lang, "act.announce", count=count, suit=suit_label(suit))
+    if kind == "solo":
+        if game == "alter_schafkopf":
+            return t(lang, "act.lechdich")
+        return t(lang, f"act.solo_{action.size}")
+    if kind == "pass":
+        return t(lang, "act.pass_rams" if game == "rams" else "act.pass")
+    if kind == "spritz":
+        calls = public.get("spritz") or 0
+        return t(lang, "act.spritz_back", times=2 ** (calls + 1)) if calls else t(lang, "act.spritz")
+    if kind == "stoss":
+        return t(lang, "act.stoss_back" if public.get("stoss") else "act.stoss")
+    return t(lang, f"act.{kind}")
+
+
+@lru_cache(maxsize=4096)
+def _action(items: tuple[tuple[str, Any], ...]) -> Action:
+    """An action of a view's ``legal`` list (its dict's items), parsed once per process."""
+    return Action.from_dict(dict(items))
+
+
+@lru_cache(maxsize=4096)
+def _action_arg(action: Action) -> str:
+    return actarg.encode(action)
+
+
+def _act_button(table: Table, version: int, action: Action, view: dict[str, Any]) -> Button:
+    return Button(action_label(table.lang, action, table.game, view), _token(table, version, "act", _action_arg(action)))
+
+
+# ----------------------------------------------------------------- game lines
+@lru_cache(maxsize=256)
+def _options(game: str, options_json: str) -> Any:
+    """A table's parsed options (tables share the few option sets there are)."""
+    return engine.parse_options(game, json.loads(options_json))
+
+
+def _score_lines(table: Table, view: dict[str, Any]) -> list[str]:
+    lang, game, match, public = table.lang, table.game, view["match"], view.get("public") or {}
+    opts = _options(game, json.dumps(table.options, sort_keys=True))
+    if game in ("bauernstoss", "alter_schafkopf"):
+        chalk = match.get("chalk")
+        holder = team_name(table, chalk) if chalk is not None else t(lang, "bs.nobody")
+        return [t(lang, "bs.score", a=match["striche"][0], b=match["striche"][1], target=opts.target, chalk=holder)]
+    if game == "bauerchen":
+        end = round_end(opts)
+        return [t(lang, "bc.score", a=match["score"][0], b=match["score"][1], end=end, ka=match["knoddel"][0],
+                  kb=match["knoddel"][1], sa=match["steine"][0], sb=match["steine"][1])]
+    if game == "bauer":
+        return [t(lang, "ba.score", a=match["score"][0], b=match["score"][1], ba=match["brote"][0],
+                  bb=match["brote"][1], target=opts.target_brote)]
+    items = " · ".join(f"{seat_name(table, s)} {n}" + (f" (+{won})" if won else "")
+                       for s, (n, won) in enumerate(zip(match["tricks"], view["won"])))
+    lines = [t(lang, "rs.score", items=items, target=public.get("target", ""))]
+    if any(match["kartoffeln"]):
+        lines.append(t(lang, "rs.potatoes", items=" · ".join(
+            f"{seat_name(table, s)} {n}" for s, n in enumerate(match["kartoffeln"]) if n)))
+    return lines
+
+
+def _info_line(table: Table, view: dict[str, Any]) -> str:
+    """Trump and what was announced or doubled this deal, in one line (never a hand)."""
+    lang, game, public = table.lang, table.game, view.get("public") or {}
+    parts = []
+    trump = view.get("trump")
+    namer = public.get("namer", public.get("caller"))
+    if game == "bauerchen" and trump:
+        namer = None if public.get("ledig") is not None else (view["dealer"] + 1) % table.n
+    if trump:
+        suit = suit_label(trump)
+        parts.append(t(lang, "trump_by", suit=suit, name=seat_name(table, namer)) if namer is not None
+                     else t(lang, "trump", suit=suit))
+    elif view["phase"] != "over":
+        parts.append(t(lang, "no_trump_yet"))
+    if game in ("bauernstoss", "alter_schafkopf"):
+        if public.get("returned_jack"):
+            parts.append(card_label(public["returned_jack"], lang))
+    elif game == "bauerchen":
+        if trump:
+            parts.append(t(lang, "bc.home", team=team_name(table, public["home"])))
+        if public.get("letzte"):
+            parts.append(t(lang, "bc.letzte", card=card_label(public["letzte"], lang)))
+        if public.get("spritz"):
+            parts.append(t(lang, "bc.spritz", times=2 ** public["spritz"]))
+        if any(public.get("melds", ())):
+            parts.append(t(lang, "bc.melds", a=public["melds"][0], b=public["melds"][1]))
+    elif game == "bauer":
+        if public.get("stoss"):
+            parts.append(t(lang, "st.stossed", times=2 ** len(public["stoss"])))
+    elif game == "rams":
+        if public.get("turned"):
+            parts.append(t(lang, "rs.kehrer", cards=cards_label(public["turned"], lang)))
+    return " · ".join(parts)
+
+
+def _trick_line(table: Table, trick: list[dict], to_act: int | None, key: str = "trick", no: int = 0) -> str:
+    cards = [f"{seat_name(table, e['seat'])} {card_label(e['card'], table.lang)}" for e in trick]
+    if to_act is not None:
+        cards.append(f"{seat_name(table, to_act)} …")
+    return t(table.lang, key, no=no, cards=" · ".join(cards))
+
+
+def deal_line(table: Table, record: dict[str, Any]) -> str:
+    """The result of a finished deal (a record of ``Table.sheet``) in one line."""
+    return " · ".join(story.result_lines(table, record))
+
+
+def result_text(table: Table, record: dict[str, Any], no: int) -> str:
+    """A finished deal as a message of its own: its number, its last trick and its result explained."""
+    lines = [t(table.lang, "st.deal_title", game=game_name(table.game, table.lang), no=no)]
+    if record.get("trick"):
+        lines.append(story.trick_line(table, record["trick"], "st.last"))
+    return "\n".join(lines + story.result_lines(table, record))
+
+
+def last_deal_lines(table: Table) -> list[str]:
+    """The last finished deal: its last trick, who played which card, then its result explained."""
+    if not table.sheet:
+        return []
+    record = table.sheet[-1]
+    lines = [t(table.lang, "st.last_deal")]
+    if record.get("trick"):
+        lines.append(story.trick_line(table, record["trick"], "st.last"))
+    return lines + story.result_lines(table, record)
+
+
+def summary(table: Table, match: dict[str, Any]) -> list[str]:
+    """The final summary: winners, scores, rounds, best trick, for Rams ranking and settlement."""
+    lang, game = table.lang, table.game
+    if game == "rams":
+        ranking = match["ranking"]
+        lines = [t(lang, "winner_one", name=seat_name(table, ranking[0]))]
+        lines.append(t(lang, "ranking", items=" · ".join(
+            f"{i + 1}. {seat_name(table, s)} {match['tricks'][s]}" for i, s in enumerate(ranking))))
+        pays = []
+        for s in ranking:
+            item = f"{seat_name(table, s)} {match['settlement'][s]:.2f}"
+            if match["kartoffeln"][s]:
+                item += f" ({match['kartoffeln'][s]} 🥔)"
+            pays.append(item)
+        lines.append(t(lang, "settlement", items=" · ".join(pays)))
+        return lines
+    win = match["winner"]
+    if game in ("bauernstoss", "alter_schafkopf"):
+        what = t(lang, "what.bs", score=story.both_teams(table, *match["striche"]))
+    elif game == "bauerchen":
+        what = t(lang, "what.bc", score=story.both_teams(table, *match["steine"]))
+    else:
+        what = t(lang, "what.ba", score=story.both_teams(table, *match["brote"]))
+    lines = [t(lang, "winner", team=team_name(table, win), what=what)]
+    if table.marks:
+        knoddel, items = [0, 0], []
+        for a, b, winner in table.marks:
+            item = f"{a}:{b}"
+            if knoddel == [1, 1]:
+                item += f" ({t(lang, 'decider')})"
+            items.append(item)
+            knoddel[1 - winner] += 1
+            if knoddel[1 - winner] == 2:
+                knoddel = [0, 0]
+        lines.append(t(lang, "rounds", items=" · ".join(items)))
+    if table.best:
+        lines.append(t(lang, "best_trick", name=seat_name(table, table.best[0]), eyes=table.best[1]))
+    lines.append(t(lang, "deals_played_one" if table.deals == 1 else "deals_played", n=table.deals))
+    return lines
+
+
+# ----------------------------------------------------------------- the table message
+def table_message(table: Table, state: State | None, version: int, now: float,
+                  news: list[dict] | None = None) -> TableMessage:
+    """The public table message: lobby, running deal, final summary or abort note, with buttons.
+
+    ``news`` are the events of the command that led here: they become the message's story lines.
+    """
+    if table.status == "lobby":
+        text, buttons = _lobby(table, version)
+    elif table.status == "playing":
+        text, buttons = _playing(table, state, version, now)
+    elif table.status == "finished":
+        last = last_deal_lines(table)
+        text = "\n".join(last + [""] * bool(last) + summary(table, engine.view(state, None)["match"]))
+        buttons = ((Button(t(table.lang, "btn.rematch"), _token(table, version, "rematch")),
+                    Button(t(table.lang, "btn.new"), _token(table, version, "new"))),)
+    else:
+        text = t(table.lang, "aborted_title", game=game_name(table.game, table.lang))
+        buttons = ((Button(t(table.lang, "btn.new"), _token(table, version, "new")),),)
+    return TableMessage(table.chat, table.id, text, buttons, story=tuple(story.news_lines(table, news or [])))
+
+
+def _lobby(table: Table, version: int) -> tuple[str, Rows]:
+    lang = table.lang
+    opener = table.seats[table.seat_of(table.opener)].name if table.seat_of(table.opener) is not None else ""
+    lines = [t(lang, "lobby_title", game=game_name(table.game, lang), name=opener or "–")]
+    rules = [f"{k} {_option_value(lang, v)}" for k, v in table.options.items()]
+    lines.append(t(lang, "house_rules", rules=" · ".join(rules) if rules else t(lang, "standard")))
+    lines.append(" · ".join(f"{i + 1} {seat_name(table, i)}" for i in range(table.n)))
+    if table.game != "rams":
+        lines.append(t(lang, "partners", a=team_name(table, 0), b=team_name(table, 1)))
+    if any(s.empty for s in table.seats):
+        lines.append(t(lang, "need_players"))
+    pace = t(lang, f"pace.{table.pace or DEFAULT_PACE}")
+    lines.append(t(lang, "pace_line", pace=pace, remind=_timer(table.remind, lang), auto=_timer(table.auto, lang)))
+    if table.show_opts:
+        lines.append(t(lang, "options_help"))
+        opts = _options(table.game, json.dumps(table.options, sort_keys=True))
+        buttons = [Button(f"{name}: {_option_value(lang, getattr(opts, name))}", _token(table, version, "opt", str(i)))
+                   for i, (name, _) in enumerate(option_fields(table.game))]
+        buttons.append(Button(t(lang, "btn.pace", pace=pace), _token(table, version, "pace")))
+        rows = _rows(buttons, 2) + ((Button(t(lang, "btn.done"), _token(table, version, "opts", "0")),),)
+        return "\n".join(lines), rows
+    b = lambda key, verb: Button(t(lang, f"btn.{key}"), _token(table, version, verb))  # noqa: E731
+    rows = ((b("join", "join"), b("leave", "leave"), b("bot", "bot"), b("bot_remove", "botx")),
+            tuple(Button(t(lang, "btn.bot_level", level=t(lang, f"level.{level}")), _token(table, version, "bot", level))
+                  for level in ("leicht", "stark")),
+            (b("rules", "rules"), Button(t(lang, "btn.options"), _token(table, version, "opts", "1")),
+             b("start", "start")))
+    return "\n".join(lines), rows
+
+
+def _playing(table: Table, state: State, version: int, now: float) -> tuple[str, Rows]:
+    lang = table.lang
+    view = engine.view(state, None)
+    lines = [f"{t(lang, 'play_title', game=game_name(table.game, lang))} · {t(lang, 'deal_no', no=table.deals + 1)}"]
+    lines += _score_lines(table, view)
+    if table.game != "rams":
+        lines.append(f"{team_name(table, 0)} – {team_name(table, 1)}")
+    calls = story.calls_line(table, table.story)
+    if calls:
+        lines.append(calls)
+    info = _info_line(table, view)
+    if info:
+        lines.append(info)
+    to_act = view["to_act"]
+    if view["trick"] or view["phase"] == "play":
+        lines.append(_trick_line(table, view["trick"], to_act, no=len(view["tricks"]) + 1))
+    if view["tricks"]:
+        lines.append(story.trick_line(table, trick_event(state, view["tricks"][-1]), "st.last"))
+    else:
+        lines += last_deal_lines(table)
+    turn = t(lang, "turn", name=seat_name(table, to_act))
+    if now - table.since >= 60:
+        turn += t(lang, "since", ago=ago(now - table.since, lang))
+    lines.append(turn)
+    buttons = [Button(t(lang, "btn.hand"), _token(table, version, "hand"))]
+    offered: dict[str, Action] = {}
+    for acts in [*engine.offers(state).values(), engine.legal_actions(state)]:
+        for a in acts:
+            if a.kind in OFFER_KINDS:
+                offered.setdefault(a.kind, a)
+    buttons += [_act_button(table, version, a, view) for a in offered.values()]
+    return "\n".join(lines), _rows(buttons, 3)
+
+
+# ----------------------------------------------------------------- the hand
+def _partner_line(table: Table, seat: int, active: list[bool]) -> str:
+    """Who plays with and against ``seat``; a partner or opponent who sits out this deal is left out."""
+    others = [seat_name(table, s) for s in ((seat + 1) % 4, (seat + 3) % 4) if active[s]]
+    partner = (seat + 2) % 4
+    if not active[partner]:
+        return t(table.lang, "alone_against", others=t(table.lang, "and").join(others))
+    if len(others) == 1:
+        return t(table.lang, "with_partner_one", partner=seat_name(table, partner), a=others[0])
+    return t(table.lang, "with_partner", partner=seat_name(table, partner), a=others[0], b=others[1])
+
+
+def hand_signature(state: State | None, seat: int, status: str) -> tuple:
+    """Everything a hand message shows: it is re-sent, with its buttons renewed, exactly when this changes.
+
+    That is the seat's own cards and who sits out, never the trick or whose turn it is, so another
+    player's card or decision leaves the hand as it is; nor the trump named or the phase begun (the
+    hand's cards stay buttons through them; its next edit sorts them by the trump). A seat yet to
+    speak in a bidding round is shown every bid he may have (:meth:`~engine.state.State.bids`) from
+    the deal to his bid, so the bids before his leave it as it is too. A seat that must decide
+    otherwise before the play is shown his choices instead, so his turn and his choices belong to it.
+    """
+    if state is None:
+        return (status,)
+    own = (status, state.visible_hand(seat), tuple(state.active))
+    bids = state.bids(seat)
+    if bids:
+        return own + (tuple(bids),)
+    if state.phase == PLAY_PHASE or state.to_act != seat:
+        return own
+    return own + (state.phase, state.trump, tuple(state.legal()))
+
+
+def _card_actions(hand: list[str], game: str) -> list[Action]:
+    """A play for every card of ``hand`` (sorted), and for Bauerchen a meld for each K and Q whose pair it holds.
+
+    They stay the same while the hand does; a press that is not allowed now is refused with the reason.
+    """
+    cards = [parse_card(c) for c in hand]
+    out = [Action(PLAY, c) for c in cards]
+    if game == "bauerchen":
+        out += [Action(PLAY, c, meld=True) for c in cards if MELD_PARTNER[c] in cards]
+    return out
+
+
+def hand_message(table: Table, state: State, seat: int, version: int, turn: bool = False) -> HandMessage:
+    """Seat ``seat``'s private hand: his cards and his decisions as buttons.
+
+    Every card is a button all the time (but in a bidding round until he has spoken: then every bid
+    he may have is; and while he decides otherwise before the play: then his choices are), and the
+    hand shows nothing of the trick, the bids or whose turn it is (the table message does): it
+    changes only with the seat's own hand (see
+    :func:`hand_signature`). Its buttons carry the version at which it last changed
+    (``Table.hand_at``), so they stay valid while it stays the same. ``turn`` adds "your turn", for a
+    hand posted anew to tell its owner that he is to act.
+    """
+    lang, game = table.lang, table.game
+    version = table.hand_version(seat, version)
+    view = engine.view(state, seat)
+    title_key = "hand_title_private" if table.chat.private else "hand_title"
+    title = t(lang, title_key, game=game_name(game, lang), chat=table.chat.title or table.chat.chat_id)
+    if view.get("trump"):
+        title += " · " + t(lang, "trump", suit=suit_label(view["trump"]))
+    lines = [title]
+    if table.status != "playing":
+        lines.append(t(lang, "match_over"))
+        return HandMessage(table.user(seat), table.chat, table.id, "\n".join(lines))
+    active = view["active"][seat]
+    if game != "rams" and table.n == 4 and active:
+        lines.append(_partner_line(table, seat, view["active"]))
+    if not active:
+        lines.append(t(lang, "sitting_out"))
+    if view.get("committed") and not view.get("trump"):
+        lines.append(t(lang, "committed", suit=suit_label(view["committed"])))
+    hand = _sorted_cards(view["hand"], game, view.get("trump"))
+    mine = view["to_act"] == seat
+    bids = [_action(tuple(a.items())) for a in view.get("bids", [])]
+    deciding = mine and view["phase"] != PLAY_PHASE and not bids
+    if deciding or (mine and turn):
+        restriction = view.get("restriction")
+        lines.append(hint(lang, restriction) if restriction else t(lang, "your_turn"))
+    elif hand:
+        lines.append(t(lang, "bid_when_your_turn" if bids else "play_when_your_turn"))
+    lines.append(t(lang, "your_cards", cards=cards_label(hand, lang)) if hand else t(lang, "no_cards"))
+    if bids or deciding:
+        choices = bids or [_action(tuple(a.items())) for a in view.get("legal", [])]
+        rows = _rows([_act_button(table, version, a, view) for a in choices], 3)
+    else:
+        rows = _rows([_act_button(table, version, a, view) for a in _card_actions(hand, game)])
+    return HandMessage(table.user(seat), table.chat, table.id, "\n".join(lines), rows, emptied=not rows,
+                       to_act=mine, partial=view["to_come"] > 0 and not mine)

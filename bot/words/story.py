@@ -1,0 +1,319 @@
+"""The story of a deal in words: who announced, offered and doubled, who took each trick, and why a deal
+ended as it did.
+
+Computed from the engine's events and public views only (never a hand), in the games' own words,
+platform-neutral: the table message, the console and the deal's result notice all use these lines.
+:class:`~bot.table.match.Match` records the public events of the running deal in ``Table.story`` and a
+record of every finished deal in ``Table.sheet`` (see :func:`deal_record`); this module turns them
+into text.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import engine
+from bot.table.record import Table
+from bot.words.cards import card_label, suit_label
+from bot.words.i18n import game_name, t
+from engine.bauerchen import round_end
+from engine.cards import EYES, parse_card
+
+__all__ = ["event_line", "calls_line", "trick_line",
+           "result_lines", "news_lines", "sheet_text", "seat_name", "team_name", "both_teams"]
+
+_EYE_GAMES = ("bauernstoss", "alter_schafkopf", "bauerchen")
+_SCHNEIDER = {"bauernstoss": 91, "alter_schafkopf": 89}
+_SHEET_ROWS = {"bauerchen": ("sheet.bc", "points", "round_winner", "sheet.round"),
+               "bauer": ("sheet.ba", "change", "brot", "sheet.brot")}
+"""The score sheet's row of a team game by points: text, the deal's change, its mark and the mark's text."""
+
+
+# ----------------------------------------------------------------- names
+def seat_name(table: Table, seat: int) -> str:
+    """The name shown for ``seat``: the player, ``Computer N`` or ``–``."""
+    s = table.seats[seat]
+    if s.human:
+        return s.name
+    if s.bot and (s.level or table.level) != "normal":
+        return t(table.lang, "computer_level", n=seat + 1, level=t(table.lang, f"level.{s.level or table.level}"))
+    if s.bot:
+        return t(table.lang, "computer", n=seat + 1)
+    return t(table.lang, "empty_seat")
+
+
+def team_name(table: Table, team: int) -> str:
+    """A team as its two names: ``Anna+Cleo``."""
+    return "+".join(seat_name(table, s) for s in range(team, table.n, 2))
+
+
+def both_teams(table: Table, a: Any, b: Any) -> str:
+    """Both teams with a figure each, always team 0 first: ``Anna+Cleo 96 : 24 Ben+Dora``."""
+    return f"{team_name(table, 0)} {a} : {b} {team_name(table, 1)}"
+
+
+# ----------------------------------------------------------------- events
+def event_line(table: Table, ev: dict) -> str:
+    """One public event in words: ``Computer 4 meldet 4``, ``Ben spritzt (×2)``, ``Dora passt``."""
+    lang, kind = table.lang, ev["type"]
+    name = seat_name(table, ev["seat"]) if "seat" in ev else ""
+    if kind == "announced":
+        return t(lang, "st.mit" if ev.get("mit") else "st.announced", name=name, count=ev["count"])
+    if kind == "passed":
+        return t(lang, "st.passed", name=name)
+    if kind == "trump_named":
+        return t(lang, "st.named", name=name, suit=suit_label(ev["suit"]))
+    if kind == "solo":
+        return t(lang, "st.solo", name=name, solo=solo_name(table, ev["kind"]))
+    if kind == "gave":
+        if ev.get("card"):
+            return t(lang, "st.gave_jack", name=name, card=card_label(ev["card"], lang))
+        return t(lang, "st.gave", name=name)
+    if kind == "spritz":
+        key = "st.spritz" if ev["calls"] == 1 else "st.retour"
+        return t(lang, key, name=name, times=2 ** ev["calls"])
+    if kind == "stoss":
+        return t(lang, "st.stoss" if ev["level"] == 1 else "st.stoss_back", name=name, times=2 ** ev["level"])
+    if kind == "meld":
+        return t(lang, "st.meld", name=name, meld=ev["meld"], cards=" ".join(card_label(c, lang) for c in ev["cards"]))
+    if kind == "die_letzte":
+        return t(lang, "st.letzte", name=name, card=card_label(ev["card"], lang))
+    if kind == "decision":
+        return t(lang, f"st.{ev['choice']}", name=name)
+    if kind == "robbed":
+        return t(lang, "st.robbed", name=name, card=card_label(ev["card"], lang))
+    if kind in ("ledig", "karten_weg", "let_partner_name"):
+        return t(lang, f"st.{kind}", name=name)
+    if kind == "trick":
+        return trick_line(table, ev)
+    return ""
+
+
+def solo_name(table: Table, kind: str) -> str:
+    """The name of a Bauernstoß solo: »Gib mir eine«, »Leg dich«, Lechdich."""
+    if table.game == "alter_schafkopf":
+        return t(table.lang, "act.lechdich")
+    return t(table.lang, "st.solo_name", solo=t(table.lang, f"act.solo_{kind}"))
+
+
+def calls_line(table: Table, story: list[dict]) -> str:
+    """The announcements and offers of a deal in one line, in the order they were made."""
+    return " · ".join(filter(None, (event_line(table, ev) for ev in story if ev["type"] != "trick")))
+
+
+def trick_line(table: Table, trick: dict, key: str = "st.trick") -> str:
+    """A completed trick: who played which card and who took it (with its eyes where they count)."""
+    lang = table.lang
+    cards = " · ".join(f"{seat_name(table, s)} {card_label(c, lang)}" for s, c in zip(trick["seats"], trick["cards"]))
+    took = t(lang, "st.took", name=seat_name(table, trick["winner"]))
+    if table.game in _EYE_GAMES:
+        took += t(lang, "st.eyes", eyes=sum(EYES[parse_card(c)] for c in trick["cards"]))
+    return t(lang, key, cards=cards, took=took)
+
+
+def news_lines(table: Table, news: list[dict]) -> list[str]:
+    """The lines of what happened in one command, in order: events, tricks and deal results."""
+    lines = []
+    for ev in news:
+        if ev["type"] == "deal_over":
+            lines += result_lines(table, ev["record"])
+        elif ev["type"] == "trick":
+            lines.append(trick_line(table, ev))
+        else:
+            lines.append(event_line(table, ev))
+    return [line for line in lines if line]
+
+
+# ----------------------------------------------------------------- results
+def result_lines(table: Table, record: dict) -> list[str]:
+    """Why a deal ended as it did, in the game's words: who won, by how much, and why."""
+    result = record.get("result") or {}
+    if result.get("thrown_in"):
+        return [t(table.lang, "thrown_in")]
+    game = table.game
+    if game in ("bauernstoss", "alter_schafkopf"):
+        return _bauernstoss(table, record)
+    if game == "bauerchen":
+        return _bauerchen(table, record)
+    if game == "bauer":
+        return _bauer(table, record)
+    return _rams(table, record)
+
+
+def _plural(lang: str, n: int, one: str, many: str) -> str:
+    return t(lang, one if n == 1 else many, n=n)
+
+
+def _facts(record: dict) -> tuple[dict, dict, dict]:
+    """A deal record's result, public facts and match before the deal."""
+    return record["result"], record.get("public") or {}, record.get("before") or {}
+
+
+def _bauernstoss(table: Table, record: dict) -> list[str]:
+    lang, (result, public, before) = table.lang, _facts(record)
+    eyes, tricks, gains = result["eyes"], result["tricks"], result["striche"]
+    lines = [t(lang, "st.eyes_word", teams=both_teams(table, eyes[0], eyes[1]))]
+    solo = public.get("solo")
+    if solo:
+        team = 0 if gains[0] else 1
+        won = team == solo["seat"] % 2
+        if table.game == "alter_schafkopf":
+            lines.append(t(lang, "st.lechdich_won" if won else "st.lechdich_lost", name=seat_name(table, solo["seat"]),
+                           team=team_name(table, team)))
+        else:
+            lines.append(t(lang, "st.solo_won" if won else "st.solo_lost", name=seat_name(table, solo["seat"]),
+                           solo=solo_name(table, solo["kind"]), team=team_name(table, team),
+                           gain=_plural(lang, gains[team], "st.strich", "st.striche")))
+        return lines
+    scorer = result["chalk"]
+    base = gains[scorer]
+    jack = None
+    if table.game == "bauernstoss" and public.get("first_deal"):
+        jack = scorer if gains[1 - scorer] == 0 else 1 - scorer
+        base -= jack == scorer
+    why = []
+    if tricks[1 - scorer] == 0:
+        why.append(t(lang, "st.schwarz"))
+    elif eyes[scorer] >= _SCHNEIDER[table.game]:
+        why.append(t(lang, "st.schneider"))
+    held = before.get("chalk")
+    how = "st.keep_chalk" if held == scorer else "st.take_chalk"
+    if held == scorer and eyes[scorer] < eyes[1 - scorer]:
+        why.append(t(lang, "st.chalk_enough"))
+    line = t(lang, how, team=team_name(table, scorer)) + ": " + _plural(lang, base, "st.plus_strich", "st.plus_striche")
+    if why:
+        line += f" ({', '.join(why)})"
+    lines.append(line)
+    if jack is not None:
+        lines.append(t(lang, "st.jack_strich", team=team_name(table, jack)))
+    return lines
+
+
+def _bauerchen(table: Table, record: dict) -> list[str]:
+    lang, (result, public, before) = table.lang, _facts(record)
+    eyes, points = result["eyes"], result["points"]
+    lines = [t(lang, "st.eyes_word", teams=both_teams(table, eyes[0], eyes[1]))]
+    rw = result.get("round_winner")
+    if public.get("ledig") is not None:
+        seat = public["ledig"]
+        won = rw == seat % 2
+        lines.append(t(lang, "st.ledig_won" if won else "st.ledig_lost", name=seat_name(table, seat),
+                       team=team_name(table, rw)))
+    else:
+        win = 0 if points[0] else 1
+        loser_eyes = eyes[1 - win]
+        base = 3 if loser_eyes == 0 else 2 if loser_eyes <= 32 else 1
+        why = "st.nackig" if base == 3 else "st.bc_schneider" if base == 2 else "st.schneider_frei"
+        away = win != public.get("home")
+        spritz = public.get("spritz") or 0
+        gain = _plural(lang, points[win], "st.point", "st.points")
+        if away or spritz:
+            calc = t(lang, why, n=base) + (" + " + t(lang, "st.away") if away else "")
+            if spritz:
+                calc = (f"({calc})" if away else calc) + " " + t(lang, "st.spritz_times", times=2 ** spritz)
+            lines.append(t(lang, "st.bc_won", team=team_name(table, win), calc=calc, points=gain))
+        else:
+            lines.append(t(lang, "st.bc_won_plain", team=team_name(table, win), why=t(lang, why, n="").strip(),
+                           points=gain))
+    melds = result.get("melds") or [0, 0]
+    if any(melds):
+        lines.append(t(lang, "st.melded", score=both_teams(table, melds[0], melds[1])))
+    if rw is not None:
+        opts = engine.parse_options(table.game, table.options)
+        score = [before.get("score", [0, 0])[i] + points[i] for i in (0, 1)]
+        if not opts.weiterschreiben:
+            score = [min(x, round_end(opts)) for x in score]  # points over the round's end are dropped
+        lines.append(t(lang, "st.round_won", team=team_name(table, rw), score=both_teams(table, *score),
+                       loser=team_name(table, 1 - rw)))
+    return lines
+
+
+def _bauer(table: Table, record: dict) -> list[str]:
+    lang, (result, public, before) = table.lang, _facts(record)
+    tricks, change = result["tricks"], result["change"]
+    lines = [t(lang, "st.tricks_word", teams=both_teams(table, tricks[0], tricks[1]))]
+    stoss = len(public.get("stoss") or ())
+    stake = f" ({t(lang, 'st.stossed', times=2 ** stoss)})" if stoss else ""
+    alone = public.get("karten_weg")
+    if alone is not None:
+        win = result["brot"]
+        n = 2 ** stoss
+        lines.append(t(lang, "st.alone_won" if win == alone % 2 else "st.alone_lost", name=seat_name(table, alone),
+                       team=team_name(table, win), brote=_plural(lang, n, "st.brot_n", "st.brote_n")) + stake)
+        return lines
+    win = 0 if change[0] < 0 else 1
+    caller = public.get("caller")
+    key = "st.ba_won" if caller is not None and caller % 2 == win else "st.ba_against"
+    score = before.get("score", [8, 8])
+    moves = [t(lang, "st.brot_move", team=team_name(table, i), change=f"{change[i]:+d}".replace("-", "−"),
+               to=score[i] + change[i])
+             for i in (0, 1) if change[i]]
+    why = []
+    if tricks[1 - win] == 0:
+        why.append(t(lang, "st.all_tricks"))
+    if stoss:
+        why.append(t(lang, "st.stossed", times=2 ** stoss))
+    line = t(lang, key, team=team_name(table, win)) + ": " + t(lang, "st.brot_moves", moves=", ".join(moves))
+    if why:
+        line += f" ({', '.join(why)})"
+    lines.append(line)
+    if result.get("brot") is not None:
+        lines.append(t(lang, "st.brot_won", team=team_name(table, result["brot"])))
+    return lines
+
+
+def _rams(table: Table, record: dict) -> list[str]:
+    lang, result = table.lang, record["result"]
+    choices = (record.get("public") or {}).get("choices") or []
+    items = [f"{seat_name(table, s)} {n}" for s, n in enumerate(result["tricks"])
+             if s >= len(choices) or choices[s] in ("play", "blind")]
+    lines = [t(lang, "rs.result", items=" · ".join(items) or "–")]
+    passed = [seat_name(table, s) for s, c in enumerate(choices) if c == "pass"]
+    if passed:
+        lines.append(t(lang, "st.passed_list", names=", ".join(passed)))
+    if result.get("kartoffeln"):
+        lines.append(t(lang, "rs.kartoffel", names=", ".join(seat_name(table, s) for s in result["kartoffeln"])))
+    return lines
+
+
+# ----------------------------------------------------------------- the score sheet
+def sheet_text(table: Table) -> str:
+    """The score sheet of the Partie so far, as the pub's chalk board would show it: one line per deal."""
+    lang = table.lang
+    lines = [t(lang, "sheet.title", game=game_name(table.game, lang))]
+    if not table.sheet:
+        lines.append(t(lang, "sheet.empty"))
+        return "\n".join(lines)
+    first = table.sheet_dropped + 1
+    if first > 1:
+        lines.append("…")
+    if table.game != "rams":
+        lines.append(t(lang, "sheet.teams", a=team_name(table, 0), b=team_name(table, 1)))
+    for i, record in enumerate(table.sheet, first):
+        lines.append(f"{i}. {_sheet_row(table, record)}")
+    return "\n".join(lines)
+
+
+def _sheet_row(table: Table, record: dict) -> str:
+    lang, game, result, after = table.lang, table.game, record.get("result") or {}, record.get("after") or {}
+    if result.get("thrown_in"):
+        return t(lang, "thrown_in")
+    if game in ("bauernstoss", "alter_schafkopf"):
+        g = result["striche"]
+        chalk = after.get("chalk")
+        return t(lang, "sheet.bs", a=_delta(g[0]), b=_delta(g[1]), ta=after["striche"][0], tb=after["striche"][1],
+                 chalk=team_name(table, chalk) if chalk is not None else "–")
+    if game in _SHEET_ROWS:
+        key, field, mark, mark_key = _SHEET_ROWS[game]
+        d, before = result[field], record.get("before") or after
+        row = t(lang, key, a=_delta(d[0]), b=_delta(d[1]), ta=before["score"][0] + d[0], tb=before["score"][1] + d[1])
+        if result.get(mark) is not None:
+            row += " · " + t(lang, mark_key, team=team_name(table, result[mark]))
+        return row
+    marks = result.get("kartoffeln") or ()
+    return " · ".join(f"{seat_name(table, s)} {after['tricks'][s]}" + (" 🥔" if s in marks else "")
+                      for s in range(table.n))
+
+
+def _delta(n: int) -> str:
+    return f"{n:+d}" if n else "–"

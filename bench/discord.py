@@ -41,7 +41,7 @@ from bot.ops.settings import load_settings  # noqa: E402
 from bot.protocol import tokens  # noqa: E402
 from bot.service import Service  # noqa: E402
 from bot.table.record import Table  # noqa: E402
-from tests.fake_discord.harness import FAST, Players, fake_for, open_table, running_bot  # noqa: E402
+from tests.fakes.discord.harness import FAST, Players, fake_for, open_table, running_bot  # noqa: E402
 
 GUILD = 82_000_000_000_000_000
 NAMES = ["Anna", "Ben", "Cleo", "Dora"]

@@ -55,8 +55,8 @@ from bot.protocol import tokens  # noqa: E402
 from bot.service import Service  # noqa: E402
 from bot.store.connection import connect  # noqa: E402
 from bot.store.tables import Store  # noqa: E402
-from tests.fake_telegram import VIA_REPLY  # noqa: E402
-from tests.fake_telegram.harness import FAST, Players, fake_for, open_table, running_bot, watching  # noqa: E402
+from tests.fakes.telegram import VIA_REPLY  # noqa: E402
+from tests.fakes.telegram.harness import FAST, Players, fake_for, open_table, running_bot, watching  # noqa: E402
 
 START_UP = {"getMe", "getUpdates", "setMyCommands", "deleteWebhook", "setWebhook"}
 SENDS = {"sendMessage", "editMessageText"}

@@ -1,7 +1,7 @@
 """Loading the rule vectors and comparing a replay output with a vector's ``expect``.
 
 The vectors are test data of this repository (``tests/data/vectors``), a copy of the rules folder's
-``vectors``; ``tests/test_vector_copy.py`` checks the copy against the rules folder where one is
+``vectors``; ``tests/engine/test_vector_copy.py`` checks the copy against the rules folder where one is
 beside the checkout.
 """
 

@@ -35,15 +35,7 @@ log = logging.getLogger(__package__)
 
 
 class Service:
-    """Runs tables for any adapter.
-
-    Args:
-        store: the Redis store.
-        settings: timer defaults and the default language.
-        rng: shuffles the deals (``secrets.SystemRandom()`` unless a test gives a seeded one).
-        clock: the time in epoch seconds.
-        counts: where to count tables by state for the metrics (``None``: not counted).
-    """
+    """Runs tables for any adapter; the arguments are those of :class:`~bot.service.change.Tables`."""
 
     def __init__(self, store: Store, settings: Settings, rng=None, clock: Callable[[], float] = time.time,
                  counts: TableCounts | None = None) -> None:

@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 
 from bot.protocol import tokens
-from tests.fake_telegram.harness import FAST, PATIENCE, alive, fake_for, newest, table_tokens, terminate, tuning_env
+from tests.fakes.telegram.harness import FAST, PATIENCE, alive, fake_for, newest, table_tokens, terminate, tuning_env
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 GROUPS = [-100200 - i for i in range(6)]
 
 

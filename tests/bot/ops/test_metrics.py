@@ -18,7 +18,7 @@ from bot.ops.metrics import MetricsServer
 from bot.ops.settings import HostPort, load_settings
 from bot.service import Service
 from bot.store.counts import TableCounts
-from tests.fake_telegram import FakeTelegram
+from tests.fakes.telegram import FakeTelegram
 from tests.servicekit import GROUP, button, press, say, table_msg, user
 
 

@@ -20,7 +20,7 @@ from bot.protocol.outgoing import Button, ChatRef, HandMessage, Notice, TableMes
 from bot.store.connection import connect
 from bot.store.ratelimit import Limiter
 from bot.store.tables import Store
-from tests.fake_telegram import FakeTelegram
+from tests.fakes.telegram import FakeTelegram
 from tests.redis_servers import Server, skip_unless_installed
 
 GROUP = -1001

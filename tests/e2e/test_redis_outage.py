@@ -10,7 +10,7 @@ from bot.ops.settings import load_settings
 from bot.store.connection import connect
 from bot.store.tables import Store
 from bot.words.i18n import t
-from tests.fake_telegram.harness import FAST, fake_for, newest, open_table, running_bot, table_tokens
+from tests.fakes.telegram.harness import FAST, fake_for, newest, open_table, running_bot, table_tokens
 from tests.redis_servers import Server, skip_unless_installed
 
 GROUP = -100321

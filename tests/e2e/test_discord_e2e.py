@@ -22,8 +22,8 @@ from bot.store.connection import connect
 from bot.store.tables import Store
 from bot.table.record import Table
 from bot.words import render
-from tests.fake_discord import FakeDiscord, Member
-from tests.fake_discord.harness import (
+from tests.fakes.discord import FakeDiscord, Member
+from tests.fakes.discord.harness import (
     FAST,
     Players,
     fake_for,

@@ -26,8 +26,8 @@ from bot.protocol import tokens
 from bot.service import Service
 from bot.table.record import Table
 from bot.words import render
-from tests.fake_telegram import FakeTelegram, FakeUser
-from tests.fake_telegram.harness import (
+from tests.fakes.telegram import FakeTelegram, FakeUser
+from tests.fakes.telegram.harness import (
     FAST,
     PATIENCE,
     Players,
@@ -47,7 +47,7 @@ from tests.servicekit import TurnWatch
 from tests.servicekit import typed as typed_move
 from tests.transcript import assert_log_sound, assert_results_told, story_lines
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 GROUP = -100123
 TOPIC = 77
 
@@ -366,7 +366,7 @@ async def workers(tg: FakeTelegram, redis_url: str, key_prefix: str, ports: list
            "TELEGRAM_API_BASE_URL": tg.base_url, "TELEGRAM_WEBHOOK_URL": "https://stammtisch.invalid/tg",
            "TELEGRAM_WEBHOOK_SECRET": "s3cret-Token_1-for-tests"}
     env.update(tuning_env(FAST))
-    procs = [subprocess.Popen([sys.executable, "-m", "tests.fake_telegram.worker"], cwd=ROOT,
+    procs = [subprocess.Popen([sys.executable, "-m", "tests.fakes.telegram.worker"], cwd=ROOT,
                               env={**env, "TELEGRAM_WEBHOOK_LISTEN": f"127.0.0.1:{port}"}) for port in ports]
     try:
         yield procs

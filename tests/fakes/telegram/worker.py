@@ -1,4 +1,4 @@
-"""A bot worker process for the tests: ``python -m tests.fake_telegram.worker``.
+"""A bot worker process for the tests: ``python -m tests.fakes.telegram.worker``.
 
 It serves Telegram like ``stammtisch run`` does, with the real store, service and adapter,
 but keeps its keys under the test's prefix (``STAMMTISCH_TEST_PREFIX``) so tests can share a

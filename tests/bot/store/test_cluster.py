@@ -10,10 +10,10 @@ import pytest
 from bot.protocol.outgoing import ChatRef
 from bot.store.connection import client_for
 from bot.store.tables import Store
+from tests.bot.service.test_service_concurrency import GAMES, applied_in_log, open_tables
 from tests.redis_servers import Cluster, skip_unless_installed
 from tests.service_worker import play_together
 from tests.servicekit import audit, button, press, say, service, table_msg, user
-from tests.test_service_concurrency import GAMES, applied_in_log, open_tables
 
 
 @pytest.fixture(scope="module")

@@ -23,7 +23,7 @@ from adapters.discord.tuning import Tuning as DiscordTuning
 from adapters.telegram.tuning import Tuning as TelegramTuning
 from bot.ops.settings import Settings
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 RUNTIME_ENV = {"PATH", "PYTHONUNBUFFERED"}
 
 

@@ -9,7 +9,7 @@ import time
 
 from bot.ops.settings import load_settings
 from bot.service import Service
-from tests.fake_discord.harness import FAST, fake_for, hand_of, open_table, press, running_bot, table_tokens, version
+from tests.fakes.discord.harness import FAST, fake_for, hand_of, open_table, press, running_bot, table_tokens, version
 from tests.servicekit import TurnWatch
 
 GUILD = 82_000_000_000_000_000

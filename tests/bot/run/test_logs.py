@@ -12,7 +12,7 @@ import pytest
 from bot.protocol import tokens
 from bot.run import logs
 from bot.table.record import Table
-from tests.fake_telegram.harness import FAST, Players, fake_for, running_bot, watching
+from tests.fakes.telegram.harness import FAST, Players, fake_for, running_bot, watching
 
 CARD = re.compile(r"(?<![0-9A-Za-z])(?:[ATKQJ9876]|10)[CSHD](?![0-9A-Za-z])|[♣♠♥♦]")
 

@@ -21,8 +21,17 @@ from bot.protocol.outgoing import Button, Command, HandMessage, Outgoing, TableM
 from bot.service import Service
 from bot.table.record import Table
 from engine.actions import Action
-from tests.fake_discord import FakeDiscord, Member
-from tests.fake_discord.harness import FAST, fake_for, hand_of, open_table, press, press_verb, running_bot, table_tokens
+from tests.fakes.discord import FakeDiscord, Member
+from tests.fakes.discord.harness import (
+    FAST,
+    fake_for,
+    hand_of,
+    open_table,
+    press,
+    press_verb,
+    running_bot,
+    table_tokens,
+)
 
 GUILD = 83_000_000_000_000_000
 CHANNEL = 83_000_000_000_000_100

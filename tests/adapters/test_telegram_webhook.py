@@ -13,8 +13,8 @@ from telegram import Bot
 from adapters.telegram.replies import Replies
 from adapters.telegram.webhook import MAX_BODY, SECRET_HEADER, WebhookServer
 from bot.service import Service
-from tests.fake_telegram import VIA_REPLY, FakeTelegram
-from tests.fake_telegram.harness import FAST, fake_for, newest, running_bot, version
+from tests.fakes.telegram import VIA_REPLY, FakeTelegram
+from tests.fakes.telegram.harness import FAST, fake_for, newest, running_bot, version
 
 SECRET = "a-webhook-secret_0123456789"
 UPDATE = json.dumps({"update_id": 7, "message": {"message_id": 1, "date": 0, "text": "/neu",

@@ -4,8 +4,8 @@ drop another bot's update, or leave keys behind that never expire."""
 from __future__ import annotations
 
 from bot.protocol.outgoing import ChatRef, Command, HandMessage, Notice, Toast
+from tests.bot.service.test_service import open_group_table
 from tests.servicekit import GROUP, Players, act_buttons, audit, of, press, private, say, service, user
-from tests.test_service import open_group_table
 
 T0 = 1_800_000_000.0
 REMIND = 12 * 3600

@@ -14,8 +14,8 @@ import engine
 from bot.protocol import actarg, tokens
 from bot.protocol.outgoing import HandMessage, TableMessage, Toast
 from bot.table.record import Table
+from tests.bot.service.test_service import GAMES, GROUP, open_group_table
 from tests.servicekit import act_buttons, of, playable, press, service
-from tests.test_service import GAMES, GROUP, open_group_table
 
 
 async def stored(store, table_id: str) -> tuple[int, Table, engine.State | None]:

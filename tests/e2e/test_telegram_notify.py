@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.fake_telegram.harness import FAST, fake_for, newest, open_table, running_bot, table_tokens, version
+from tests.fakes.telegram.harness import FAST, fake_for, newest, open_table, running_bot, table_tokens, version
 from tests.servicekit import TurnWatch
 
 GROUP = -100777

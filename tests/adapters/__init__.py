@@ -1,0 +1,1 @@
+"""Each adapter against its fake platform, part by part."""

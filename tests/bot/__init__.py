@@ -1,0 +1,1 @@
+"""The bot layer's tests, one folder per room."""

@@ -1,0 +1,1 @@
+"""The ``stammtisch`` command, its logs and its deployment files."""

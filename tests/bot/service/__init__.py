@@ -1,0 +1,1 @@
+"""The service against a real Redis: commands, presses, timers, races, crashes."""

@@ -1,0 +1,1 @@
+"""The table's rules: options, pace, notifications, computer seats and levels."""

@@ -1,0 +1,1 @@
+"""What players read: texts, rendering, the story of a deal."""

@@ -67,6 +67,8 @@ from typing import Literal, NamedTuple
 from redis.asyncio import Redis
 from redis.asyncio.cluster import RedisCluster
 
+from bot.store import scripts
+
 __all__ = ["Store", "Saved", "Record", "MAX_LOG_PER_SAVE", "new_rev"]
 
 MAX_LOG_PER_SAVE = 1000
@@ -78,220 +80,6 @@ _USER_KEY = re.compile(r"\S+")
 _KIND = re.compile(r"[a-z_]{1,16}")
 _PREFIX = re.compile(r"[^{}\s]+")
 _UPDATE = re.compile(r"[^{}\s]{1,200}")
-
-# Seats and unseats one user: SADD and refresh the TTL while open, SREM when finished.
-_INDEX_USER = r"""
-local function index_user(key, id, ttl, open)
-  if open then
-    redis.call('SADD', key, id)
-    redis.call('EXPIRE', key, ttl)
-  else
-    redis.call('SREM', key, id)
-  end
-end
-"""
-
-# The chat's index follows its table: an open table keeps it (or takes it, if it is free), a
-# finished one gives it up.
-_INDEX_CHAT = r"""
-local function index_chat(chat, id, ttl, open)
-  local holder = redis.call('GET', chat)
-  if not open then
-    if holder == id then redis.call('DEL', chat) end
-  elseif not holder or holder == id then
-    redis.call('SET', chat, id, 'EX', ttl)
-  end
-end
-"""
-
-# Timers of a table: members '<id>:<version>:<kind>' in ``due``, listed per table in ``tables``.
-# keep_timers drops the members ``drop(m)`` selects and returns the others; schedule_timer sets a
-# timer (member ``member`` due at ``at``) unless the table has one for a newer version, dropping
-# those of older versions (and ``also``, a member of this version, if given); timers_after_save
-# does what a save of version ``new`` asks: drop them all (a finished table), or the older ones
-# and set ``member`` if given.
-_TIMERS = r"""
-local function member_version(m)
-  return tonumber(string.match(m, '^[^:]+:(%d+):'))
-end
-
-local function keep_timers(due, tables, id, drop)
-  local keep = {}
-  for m in string.gmatch(redis.call('HGET', tables, id) or '', '%S+') do
-    if drop(m) then redis.call('ZREM', due, m) else keep[#keep + 1] = m end
-  end
-  if #keep == 0 then redis.call('HDEL', tables, id) else redis.call('HSET', tables, id, table.concat(keep, ' ')) end
-  return keep
-end
-
-local function schedule_timer(due, tables, id, version, member, at, also)
-  for m in string.gmatch(redis.call('HGET', tables, id) or '', '%S+') do
-    if member_version(m) > version then return 0 end
-  end
-  local keep = keep_timers(due, tables, id, function(m)
-    return member_version(m) < version or m == member or m == also
-  end)
-  keep[#keep + 1] = member
-  redis.call('ZADD', due, at, member)
-  redis.call('HSET', tables, id, table.concat(keep, ' '))
-  return 1
-end
-
-local function timers_after_save(due, tables, id, new, open, member, at)
-  if not open then
-    keep_timers(due, tables, id, function(m) return true end)
-  elseif member ~= '' then
-    schedule_timer(due, tables, id, new, member, at, '')
-  else
-    keep_timers(due, tables, id, function(m) return member_version(m) < new end)
-  end
-end
-"""
-
-# write_table stores a new table at version 1; save_table replaces the record if it is at the
-# expected version and revision. rec, log, msg and the seen marker (nil for none) share the table's
-# slot. save_table returns 1 and the users seated before, 0 (no such table), -1 (the update was
-# applied already) or the stored version, data and revision.
-_TABLE = r"""
-local function write_table(rec, seen, data, users, rev, ttl, seen_ttl)
-  redis.call('HSET', rec, 'version', 1, 'rev', rev, 'data', data, 'users', users)
-  redis.call('EXPIRE', rec, ttl)
-  if seen then redis.call('SET', seen, 1, 'EX', seen_ttl) end
-end
-
-local function save_table(rec, log, msg, seen, version, rev, new_rev, data, users, ttl, seen_ttl, entries)
-  local stored = redis.call('HGET', rec, 'version')
-  if not stored then return 0 end
-  if seen and redis.call('EXISTS', seen) == 1 then return -1 end
-  local stored_rev = redis.call('HGET', rec, 'rev') or ''
-  if stored ~= version or (rev ~= '' and stored_rev ~= rev) then
-    return {stored, redis.call('HGET', rec, 'data'), stored_rev}
-  end
-  local before = redis.call('HGET', rec, 'users') or ''
-  redis.call('HSET', rec, 'version', tonumber(stored) + 1, 'rev', new_rev, 'data', data, 'users', users)
-  if #entries > 0 then redis.call('RPUSH', log, unpack(entries)) end
-  for _, key in ipairs({rec, log, msg}) do redis.call('EXPIRE', key, ttl) end
-  if seen then redis.call('SET', seen, 1, 'EX', seen_ttl) end
-  return 1, before
-end
-"""
-
-# The seat indexes of one save: users seated now per ``open``, users seated before but not now leave.
-_INDEX_USERS = _INDEX_USER + r"""
-local function index_users(prefix, id, users, before, ttl, open)
-  local seated = {}
-  for u in string.gmatch(users, '%S+') do
-    seated[u] = true
-    index_user(prefix .. ':user:' .. u, id, ttl, open)
-  end
-  for u in string.gmatch(before, '%S+') do
-    if not seated[u] then redis.call('SREM', prefix .. ':user:' .. u, id) end
-  end
-end
-"""
-
-# One Redis: the whole create in one script. KEYS: rec, [seen marker]. ARGV: id, data, ttl, prefix,
-# chat key, users, rev, seen ttl.
-_CREATE = _TABLE + _INDEX_USERS + r"""
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-if not redis.call('SET', ARGV[4] .. ':chat:' .. ARGV[5], ARGV[1], 'NX', 'EX', ARGV[3]) then return 0 end
-write_table(KEYS[1], KEYS[2], ARGV[2], ARGV[6], ARGV[7], ARGV[3], ARGV[8])
-index_users(ARGV[4], ARGV[1], ARGV[6], '', ARGV[3], true)
-return 1
-"""
-
-# One Redis: the whole save in one script. KEYS: rec, log, msg, due, tables, [seen marker]. ARGV:
-# expected version, expected rev ('' for any), new rev, data, open (1/0), ttl, id, prefix, chat key,
-# users, timer member ('' for none), timer due time, seen ttl, log entries... Returns 1, 0 (no such
-# table), -1 (the update was applied already) or the stored version, data and rev.
-_SAVE = _TABLE + _INDEX_USERS + _INDEX_CHAT + _TIMERS + r"""
-local result, before = save_table(KEYS[1], KEYS[2], KEYS[3], KEYS[6], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[10],
-                                  ARGV[6], ARGV[13], {unpack(ARGV, 14)})
-if result ~= 1 then return result end
-local open, ttl, id, prefix = ARGV[5] == '1', ARGV[6], ARGV[7], ARGV[8]
-index_chat(prefix .. ':chat:' .. ARGV[9], id, ttl, open)
-index_users(prefix, id, ARGV[10], before, ttl, open)
-timers_after_save(KEYS[4], KEYS[5], id, tonumber(ARGV[1]) + 1, open, ARGV[11], ARGV[12])
-return 1
-"""
-
-# Cluster: the table's part of a create (one slot). KEYS: rec, [seen marker]. ARGV: data, users, rev,
-# ttl, seen ttl.
-_CREATE_TABLE = _TABLE + r"""
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-write_table(KEYS[1], KEYS[2], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5])
-return 1
-"""
-
-# Cluster: the table's part of a save (one slot). KEYS: rec, log, msg, [seen marker]. ARGV: expected
-# version, expected rev, new rev, data, users, ttl, seen ttl, log entries... Returns what save_table
-# does, success as {1, users seated before}.
-_SAVE_TABLE = _TABLE + r"""
-local result, before = save_table(KEYS[1], KEYS[2], KEYS[3], KEYS[4], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5],
-                                  ARGV[6], ARGV[7], {unpack(ARGV, 8)})
-if result == 1 then return {1, before} end
-return result
-"""
-
-# Cluster: one index key after a save. KEYS: the chat index. ARGV: id, ttl, open (1/0).
-_CHAT_AFTER = _INDEX_CHAT + r"""
-index_chat(KEYS[1], ARGV[1], ARGV[2], ARGV[3] == '1')
-return 1
-"""
-
-# KEYS: a user's set. ARGV: id, ttl, open (1/0: seated at an open table, or not any more).
-_USER_AFTER = _INDEX_USER + r"""
-index_user(KEYS[1], ARGV[1], ARGV[2], ARGV[3] == '1')
-return 1
-"""
-
-# KEYS: due, tables. ARGV: id, new version, open (1/0), timer member ('' for none), due time.
-_TIMERS_AFTER = _TIMERS + r"""
-timers_after_save(KEYS[1], KEYS[2], ARGV[1], tonumber(ARGV[2]), ARGV[3] == '1', ARGV[4], ARGV[5])
-return 1
-"""
-
-# KEYS: the chat's settings. ARGV: name, value, ttl.
-_SET_SETTING = r"""
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-return redis.call('EXPIRE', KEYS[1], ARGV[3])
-"""
-
-# KEYS: chat index. ARGV: id.
-_RELEASE = r"""
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0
-"""
-
-# KEYS: rec, msg. ARGV: field, value. The refs live as long as the record.
-_SET_REF = r"""
-local ttl = redis.call('PTTL', KEYS[1])
-if ttl == -2 then return 0 end
-redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
-if ttl > 0 then redis.call('PEXPIRE', KEYS[2], ttl) end
-return 1
-"""
-
-# KEYS: due, tables. ARGV: id, version, member, due time, member this one replaces ('' for none).
-_SCHEDULE = _TIMERS + r"""
-return schedule_timer(KEYS[1], KEYS[2], ARGV[1], tonumber(ARGV[2]), ARGV[3], ARGV[4], ARGV[5])
-"""
-
-# KEYS: due. ARGV: member, now, lease end. The member must be due; it comes due again at the lease end.
-_CLAIM = r"""
-local at = redis.call('ZSCORE', KEYS[1], ARGV[1])
-if not at or tonumber(at) > tonumber(ARGV[2]) then return 0 end
-redis.call('ZADD', KEYS[1], 'XX', ARGV[3], ARGV[1])
-return 1
-"""
-
-# KEYS: due, tables. ARGV: id, member ('' for all of the table's). Returns how many were dropped.
-_DROP = _TIMERS + r"""
-local before = redis.call('ZCARD', KEYS[1])
-keep_timers(KEYS[1], KEYS[2], ARGV[1], function(m) return ARGV[2] == '' or m == ARGV[2] end)
-return before - redis.call('ZCARD', KEYS[1])
-"""
-
 
 class Record(NamedTuple):
     """A stored table: its version, record and revision (``""`` for a record saved before revisions)."""
@@ -383,21 +171,21 @@ class Store:
         self._lease_s = lease_s
         self._due = f"{prefix}:{{deadlines}}:due"
         self._due_tables = f"{prefix}:{{deadlines}}:tables"
-        self._create = redis.register_script(_CREATE)
-        self._save = redis.register_script(_SAVE)
-        self._release = redis.register_script(_RELEASE)
-        self._set_ref = redis.register_script(_SET_REF)
-        self._schedule = redis.register_script(_SCHEDULE)
-        self._claim = redis.register_script(_CLAIM)
-        self._drop = redis.register_script(_DROP)
-        self._set_setting = redis.register_script(_SET_SETTING)
+        self._create = redis.register_script(scripts.CREATE)
+        self._save = redis.register_script(scripts.SAVE)
+        self._release = redis.register_script(scripts.RELEASE)
+        self._set_ref = redis.register_script(scripts.SET_REF)
+        self._schedule = redis.register_script(scripts.SCHEDULE)
+        self._claim = redis.register_script(scripts.CLAIM)
+        self._drop = redis.register_script(scripts.DROP)
+        self._set_setting = redis.register_script(scripts.SET_SETTING)
         self.cluster = isinstance(redis, RedisCluster)
         """Whether the store runs on Redis Cluster (see the module's docstring)."""
-        self._create_table = redis.register_script(_CREATE_TABLE)
-        self._save_table = redis.register_script(_SAVE_TABLE)
-        self._chat_after = redis.register_script(_CHAT_AFTER)
-        self._user_after = redis.register_script(_USER_AFTER)
-        self._timers_after = redis.register_script(_TIMERS_AFTER)
+        self._create_table = redis.register_script(scripts.CREATE_TABLE)
+        self._save_table = redis.register_script(scripts.SAVE_TABLE)
+        self._chat_after = redis.register_script(scripts.CHAT_AFTER)
+        self._user_after = redis.register_script(scripts.USER_AFTER)
+        self._timers_after = redis.register_script(scripts.TIMERS_AFTER)
 
     def _key(self, table_id: str, part: str) -> str:
         return f"{self._prefix}:{{t:{_table_id(table_id)}}}:{part}"

@@ -17,6 +17,8 @@ __all__ = ["LANGS", "DEFAULT", "t", "supported", "game_name", "hint", "hint_key"
 
 LANGS = ("de", "en")
 DEFAULT = "de"
+_COLUMN = {lang: i for i, lang in enumerate(LANGS)}
+"""Each language's place in the pairs of :data:`TEXTS`."""
 _ECHOED = frozenset({"verb", "word", "item", "text", "name", "chat"})
 """The params that carry what a user typed or is called: cut to ``ECHO_MAX``."""
 
@@ -418,18 +420,17 @@ def supported(lang: str | None) -> bool:
 
 
 def _param(lang: str, name: str, value: object) -> object:
+    if isinstance(value, str):
+        return clip(value) if name in _ECHOED else value
     if isinstance(value, Text):
         return t(lang, value.key, **value.params)
-    if name in _ECHOED and isinstance(value, str):
-        return clip(value)
     return value
 
 
 def t(lang: str, key: str, **params: object) -> str:
     """The text ``key`` in ``lang`` (German if unknown), formatted with ``params``."""
-    pair = TEXTS[key]
-    text = pair[LANGS.index(lang)] if lang in LANGS else pair[0]
-    return text.format(**{k: _param(lang, k, v) for k, v in params.items()}) if params else text
+    text = TEXTS[key][_COLUMN.get(lang, 0)]
+    return text.format_map({k: _param(lang, k, v) for k, v in params.items()}) if params else text
 
 
 def game_name(game: str, lang: str) -> str:

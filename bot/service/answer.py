@@ -17,7 +17,7 @@ from bot.store.tables import Store
 from bot.table.match import Match
 from bot.table.record import Table
 from bot.table.refused import Refused
-from bot.words import render
+from bot.words import hand, render
 from bot.words.i18n import supported, t
 
 __all__ = ["Ctx", "answer", "refusal", "notify_hand", "chat_lang", "toast_lang", "refusal_lang"]
@@ -72,7 +72,7 @@ def answer(ctx: Ctx, version: int, changed: set[int]) -> list[Outgoing]:
     if state is not None and table.status != "lobby":
         for seat in table.humans():
             if seat in changed or seat in ctx.hands:
-                out.append(render.hand_message(table, state, seat, version))
+                out.append(hand.hand_message(table, state, seat, version))
     out += [Notice(table.chat, render.result_text(table, ev["record"], ev["no"]), table_id=table.id, result=True)
             for ev in news if ev["type"] == "deal_over"]
     return out + ctx.out
@@ -91,16 +91,16 @@ def refusal(ctx: Ctx, r: Refused) -> list[Outgoing]:
     if r.fresh == "table":
         out.append(render.table_message(table, ctx.match.state, ctx.version, ctx.now))
     elif r.fresh == "hand" and seat is not None and ctx.match.state is not None:
-        out.append(render.hand_message(table, ctx.match.state, seat, ctx.version))
+        out.append(hand.hand_message(table, ctx.match.state, seat, ctx.version))
     return out
 
 
 def notify_hand(out: list[Outgoing], ctx: Ctx, seat: int, version: int) -> list[Outgoing]:
     """``out`` with the hand of ``seat``, whose turn it is after a while away, posted anew to notify him."""
     user = ctx.table.user(seat)
-    hand = render.hand_message(ctx.table, ctx.match.state, seat, version, turn=True)
+    posted = hand.hand_message(ctx.table, ctx.match.state, seat, version, turn=True)
     return [o for o in out if not (isinstance(o, HandMessage) and o.user.key == user.key)] + \
-        [replace(hand, notify=True)]
+        [replace(posted, notify=True)]
 
 
 async def chat_lang(store: Store, cmd: Command, default: str) -> str:

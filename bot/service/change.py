@@ -29,7 +29,7 @@ from bot.table import notify
 from bot.table.match import Match
 from bot.table.record import Table
 from bot.table.refused import Refused
-from bot.words import render
+from bot.words import hand
 from engine.state import State
 
 __all__ = ["Tables", "Recent", "SAVED", "update_key", "log_saved", "seconds", "turn_timer", "ATTEMPTS", "RECENT"]
@@ -150,7 +150,7 @@ class Tables:
             table = Table.load(data)
             now = self.clock()
             match = Match(table, self.rng, now, state)
-            before = {i: render.hand_signature(match.state, i, table.status) for i in table.humans()}
+            before = {i: hand.hand_signature(match.state, i, table.status) for i in table.humans()}
             ctx = Ctx(cmd, table, match, version, now)
             was = table.status
             turn_before = match.to_act()
@@ -257,7 +257,7 @@ def _hands_changed(ctx: Ctx, before: dict[int, tuple], version: int) -> set[int]
     if state is None or table.status == "lobby":
         return set()
     changed = {seat for seat in table.humans()
-               if before.get(seat) != render.hand_signature(state, seat, table.status)}
+               if before.get(seat) != hand.hand_signature(state, seat, table.status)}
     for seat in changed:
         table.hand_changed(seat, version)
     return changed

@@ -21,7 +21,7 @@ from bot.service.moves import act
 from bot.table.computer import LEVELS
 from bot.table.record import Seat, Table
 from bot.table.refused import Refused
-from bot.words import render
+from bot.words import buttons
 
 __all__ = ["press", "again", "check_chat"]
 
@@ -90,7 +90,7 @@ def _pressed_action(ctx: Ctx, tok: tokens.Token) -> tuple[int, engine.Action]:
     if action is None:
         raise Refused("forged")
     seat = ctx.seat()
-    offer = action.kind in render.OFFER_KINDS
+    offer = action.kind in buttons.OFFER_KINDS
     if tok.version < (ctx.version if offer else ctx.table.hand_since(seat)):
         raise Refused("already_played", fresh="table" if offer else "hand")
     return seat, action

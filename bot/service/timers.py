@@ -18,7 +18,7 @@ from bot.table import cpu, notify, pace
 from bot.table.match import Match
 from bot.table.record import Table
 from bot.table.refused import Refused
-from bot.words import render
+from bot.words import buttons
 from bot.words.i18n import game_name, t
 
 __all__ = ["fire"]
@@ -131,5 +131,5 @@ def _autoplay(ctx: Ctx, version: int) -> None:
     if action.kind in ("announce", "give", "exchange"):  # the suit or card stays secret
         label = t(table.lang, "act.hidden")
     else:
-        label = render.action_label(table.lang, action, table.game, engine.view(state, seat))
+        label = buttons.action_label(table.lang, action, table.game, engine.view(state, seat))
     ctx.lead.append(Notice(table.chat, t(table.lang, "autoplayed", name=user.name, action=label), (user,), table.id))

@@ -1,8 +1,7 @@
-"""The table and the hands as text plus buttons: what players see, short enough for a phone.
+"""The table message as text plus buttons: lobby, running deal, final summary, short enough for a phone.
 
-The public table message is built from ``engine.view(state, None)`` only, a hand from
-``engine.view(state, seat)`` only, so no renderer ever sees a card hidden from its reader.
-Buttons carry tokens of :mod:`bot.protocol.tokens`; engine actions travel as :mod:`bot.protocol.actarg` args.
+It is built from ``engine.view(state, None)`` only, so it never sees a card hidden in a hand; the
+hands are :mod:`bot.words.hand`, the buttons :mod:`bot.words.buttons`.
 """
 
 from __future__ import annotations
@@ -12,30 +11,21 @@ from functools import lru_cache
 from typing import Any, get_args
 
 import engine
-from bot.protocol import actarg, tokens
-from bot.protocol.outgoing import Button, HandMessage, TableMessage
+from bot.protocol.outgoing import Button, TableMessage
 from bot.table.match import trick_event
 from bot.table.pace import DEFAULT_PACE
 from bot.table.record import Table
 from bot.words import story
-from bot.words.cards import card_label, cards_label, suit_label, suit_name
-from bot.words.i18n import game_name, hint, t
+from bot.words.buttons import OFFER_KINDS, Rows, act_button, button_token, in_rows
+from bot.words.cards import card_label, cards_label, suit_label
+from bot.words.i18n import game_name, t
 from bot.words.story import seat_name, team_name
-from engine.actions import PLAY, Action
-from engine.bauerchen import MELD_PARTNER, round_end
-from engine.cards import RANKS, SUITS, card_str, parse_card
-from engine.state import PLAY_PHASE, State
+from engine.actions import Action
+from engine.bauerchen import round_end
+from engine.state import State
 
-__all__ = ["OFFER_KINDS", "table_message", "hand_message", "action_label", "seat_name", "team_name",
-           "deal_line", "result_text", "last_deal_lines", "summary", "ago", "option_fields", "hand_signature"]
-
-OFFER_KINDS = ("spritz", "stoss", "ledig", "karten_weg")
-"""Out-of-turn actions that need no secret: buttons on the public table message."""
-_JACK_GAMES = ("bauernstoss", "alter_schafkopf", "bauerchen")
-_ROW = 4
-_SUIT_ORDER = {suit: i for i, suit in enumerate(SUITS)}
-_RANK_ORDER = {rank: i for i, rank in enumerate(RANKS)}
-Rows = tuple[tuple[Button, ...], ...]
+__all__ = ["table_message", "seat_name", "team_name", "deal_line", "result_text", "last_deal_lines", "summary",
+           "ago", "option_fields"]
 
 
 # ----------------------------------------------------------------- names and small pieces
@@ -54,28 +44,6 @@ def _timer(seconds: int | None, lang: str) -> str:
     return ago(seconds, lang) if seconds else t(lang, "timer_off")
 
 
-def _rows(buttons: list[Button], width: int = _ROW) -> Rows:
-    return tuple(tuple(buttons[i:i + width]) for i in range(0, len(buttons), width))
-
-
-def _token(table: Table, version: int, verb: str, arg: str = "") -> str:
-    return tokens.make(table.id, version, verb, arg)
-
-
-def _sorted_cards(cards: list[str], game: str, trump: str | None) -> list[str]:
-    """Cards grouped for reading: once trump is known, the engine's order (trumps strongest first, then
-    each suit); before, the jacks first where they are always trump, then the suits."""
-    if trump is not None:
-        return cards
-    jacks = game in _JACK_GAMES
-
-    def key(c: str) -> tuple[int, int, int]:
-        if jacks and c[0] == "J":
-            return 0, _SUIT_ORDER[c[1]], 0
-        return 1, _SUIT_ORDER[c[1]], _RANK_ORDER[c[0]]
-    return sorted(cards, key=key)
-
-
 def option_fields(game: str) -> list[tuple[str, tuple]]:
     """The options of ``game`` that a button can switch: (name, the values it cycles through)."""
     out = []
@@ -91,54 +59,6 @@ def _option_value(lang: str, value: Any) -> str:
     if isinstance(value, bool):
         return t(lang, "on" if value else "off")
     return str(value)
-
-
-# ----------------------------------------------------------------- actions
-def action_label(lang: str, action: Action, game: str, view: dict[str, Any]) -> str:
-    """The button label of an engine ``action`` for the reader of ``view``."""
-    kind = action.kind
-    public = view.get("public") or {}
-    if kind == "play":
-        label = card_label(card_str(action.card), lang)
-        if action.meld:
-            meld = 40 if view.get("trump") == SUITS[action.card // 9] else 20
-            return t(lang, "act.meld", card=label, meld=meld)
-        return label
-    if kind in ("give", "exchange"):
-        return t(lang, f"act.{kind}", card=card_label(card_str(action.card), lang))
-    if kind == "name_trump":
-        return f"{suit_label(action.suit)} {suit_name(action.suit, lang)}"
-    if kind == "announce":  # the same whether it ties the best so far ("mit") or beats it: a bid stays put
-        suit = SUITS[action.suit]
-        count = sum(1 for c in view.get("hand", ()) if c[0] == "J" or c[1] == suit)
-        return t(lang, "act.announce", count=count, suit=suit_label(suit))
-    if kind == "solo":
-        if game == "alter_schafkopf":
-            return t(lang, "act.lechdich")
-        return t(lang, f"act.solo_{action.size}")
-    if kind == "pass":
-        return t(lang, "act.pass_rams" if game == "rams" else "act.pass")
-    if kind == "spritz":
-        calls = public.get("spritz") or 0
-        return t(lang, "act.spritz_back", times=2 ** (calls + 1)) if calls else t(lang, "act.spritz")
-    if kind == "stoss":
-        return t(lang, "act.stoss_back" if public.get("stoss") else "act.stoss")
-    return t(lang, f"act.{kind}")
-
-
-@lru_cache(maxsize=4096)
-def _action(items: tuple[tuple[str, Any], ...]) -> Action:
-    """An action of a view's ``legal`` list (its dict's items), parsed once per process."""
-    return Action.from_dict(dict(items))
-
-
-@lru_cache(maxsize=4096)
-def _action_arg(action: Action) -> str:
-    return actarg.encode(action)
-
-
-def _act_button(table: Table, version: int, action: Action, view: dict[str, Any]) -> Button:
-    return Button(action_label(table.lang, action, table.game, view), _token(table, version, "act", _action_arg(action)))
 
 
 # ----------------------------------------------------------------- game lines
@@ -292,11 +212,11 @@ def table_message(table: Table, state: State | None, version: int, now: float,
     elif table.status == "finished":
         last = last_deal_lines(table)
         text = "\n".join(last + [""] * bool(last) + summary(table, engine.view(state, None)["match"]))
-        buttons = ((Button(t(table.lang, "btn.rematch"), _token(table, version, "rematch")),
-                    Button(t(table.lang, "btn.new"), _token(table, version, "new"))),)
+        buttons = ((Button(t(table.lang, "btn.rematch"), button_token(table, version, "rematch")),
+                    Button(t(table.lang, "btn.new"), button_token(table, version, "new"))),)
     else:
         text = t(table.lang, "aborted_title", game=game_name(table.game, table.lang))
-        buttons = ((Button(t(table.lang, "btn.new"), _token(table, version, "new")),),)
+        buttons = ((Button(t(table.lang, "btn.new"), button_token(table, version, "new")),),)
     return TableMessage(table.chat, table.id, text, buttons, story=tuple(story.news_lines(table, news or [])))
 
 
@@ -316,16 +236,16 @@ def _lobby(table: Table, version: int) -> tuple[str, Rows]:
     if table.show_opts:
         lines.append(t(lang, "options_help"))
         opts = _options(table.game, json.dumps(table.options, sort_keys=True))
-        buttons = [Button(f"{name}: {_option_value(lang, getattr(opts, name))}", _token(table, version, "opt", str(i)))
+        buttons = [Button(f"{name}: {_option_value(lang, getattr(opts, name))}", button_token(table, version, "opt", str(i)))
                    for i, (name, _) in enumerate(option_fields(table.game))]
-        buttons.append(Button(t(lang, "btn.pace", pace=pace), _token(table, version, "pace")))
-        rows = _rows(buttons, 2) + ((Button(t(lang, "btn.done"), _token(table, version, "opts", "0")),),)
+        buttons.append(Button(t(lang, "btn.pace", pace=pace), button_token(table, version, "pace")))
+        rows = in_rows(buttons, 2) + ((Button(t(lang, "btn.done"), button_token(table, version, "opts", "0")),),)
         return "\n".join(lines), rows
-    b = lambda key, verb: Button(t(lang, f"btn.{key}"), _token(table, version, verb))  # noqa: E731
+    b = lambda key, verb: Button(t(lang, f"btn.{key}"), button_token(table, version, verb))  # noqa: E731
     rows = ((b("join", "join"), b("leave", "leave"), b("bot", "bot"), b("bot_remove", "botx")),
-            tuple(Button(t(lang, "btn.bot_level", level=t(lang, f"level.{level}")), _token(table, version, "bot", level))
+            tuple(Button(t(lang, "btn.bot_level", level=t(lang, f"level.{level}")), button_token(table, version, "bot", level))
                   for level in ("leicht", "stark")),
-            (b("rules", "rules"), Button(t(lang, "btn.options"), _token(table, version, "opts", "1")),
+            (b("rules", "rules"), Button(t(lang, "btn.options"), button_token(table, version, "opts", "1")),
              b("start", "start")))
     return "\n".join(lines), rows
 
@@ -354,104 +274,11 @@ def _playing(table: Table, state: State, version: int, now: float) -> tuple[str,
     if now - table.since >= 60:
         turn += t(lang, "since", ago=ago(now - table.since, lang))
     lines.append(turn)
-    buttons = [Button(t(lang, "btn.hand"), _token(table, version, "hand"))]
+    buttons = [Button(t(lang, "btn.hand"), button_token(table, version, "hand"))]
     offered: dict[str, Action] = {}
     for acts in [*engine.offers(state).values(), engine.legal_actions(state)]:
         for a in acts:
             if a.kind in OFFER_KINDS:
                 offered.setdefault(a.kind, a)
-    buttons += [_act_button(table, version, a, view) for a in offered.values()]
-    return "\n".join(lines), _rows(buttons, 3)
-
-
-# ----------------------------------------------------------------- the hand
-def _partner_line(table: Table, seat: int, active: list[bool]) -> str:
-    """Who plays with and against ``seat``; a partner or opponent who sits out this deal is left out."""
-    others = [seat_name(table, s) for s in ((seat + 1) % 4, (seat + 3) % 4) if active[s]]
-    partner = (seat + 2) % 4
-    if not active[partner]:
-        return t(table.lang, "alone_against", others=t(table.lang, "and").join(others))
-    if len(others) == 1:
-        return t(table.lang, "with_partner_one", partner=seat_name(table, partner), a=others[0])
-    return t(table.lang, "with_partner", partner=seat_name(table, partner), a=others[0], b=others[1])
-
-
-def hand_signature(state: State | None, seat: int, status: str) -> tuple:
-    """Everything a hand message shows: it is re-sent, with its buttons renewed, exactly when this changes.
-
-    That is the seat's own cards and who sits out, never the trick or whose turn it is, so another
-    player's card or decision leaves the hand as it is; nor the trump named or the phase begun (the
-    hand's cards stay buttons through them; its next edit sorts them by the trump). A seat yet to
-    speak in a bidding round is shown every bid he may have (:meth:`~engine.state.State.bids`) from
-    the deal to his bid, so the bids before his leave it as it is too. A seat that must decide
-    otherwise before the play is shown his choices instead, so his turn and his choices belong to it.
-    """
-    if state is None:
-        return (status,)
-    own = (status, state.visible_hand(seat), tuple(state.active))
-    bids = state.bids(seat)
-    if bids:
-        return own + (tuple(bids),)
-    if state.phase == PLAY_PHASE or state.to_act != seat:
-        return own
-    return own + (state.phase, state.trump, tuple(state.legal()))
-
-
-def _card_actions(hand: list[str], game: str) -> list[Action]:
-    """A play for every card of ``hand`` (sorted), and for Bauerchen a meld for each K and Q whose pair it holds.
-
-    They stay the same while the hand does; a press that is not allowed now is refused with the reason.
-    """
-    cards = [parse_card(c) for c in hand]
-    out = [Action(PLAY, c) for c in cards]
-    if game == "bauerchen":
-        out += [Action(PLAY, c, meld=True) for c in cards if MELD_PARTNER[c] in cards]
-    return out
-
-
-def hand_message(table: Table, state: State, seat: int, version: int, turn: bool = False) -> HandMessage:
-    """Seat ``seat``'s private hand: his cards and his decisions as buttons.
-
-    Every card is a button all the time (but in a bidding round until he has spoken: then every bid
-    he may have is; and while he decides otherwise before the play: then his choices are), and the
-    hand shows nothing of the trick, the bids or whose turn it is (the table message does): it
-    changes only with the seat's own hand (see
-    :func:`hand_signature`). Its buttons carry the version at which it last changed
-    (``Table.hand_at``), so they stay valid while it stays the same. ``turn`` adds "your turn", for a
-    hand posted anew to tell its owner that he is to act.
-    """
-    lang, game = table.lang, table.game
-    version = table.hand_version(seat, version)
-    view = engine.view(state, seat)
-    title_key = "hand_title_private" if table.chat.private else "hand_title"
-    title = t(lang, title_key, game=game_name(game, lang), chat=table.chat.title or table.chat.chat_id)
-    if view.get("trump"):
-        title += " · " + t(lang, "trump", suit=suit_label(view["trump"]))
-    lines = [title]
-    if table.status != "playing":
-        lines.append(t(lang, "match_over"))
-        return HandMessage(table.user(seat), table.chat, table.id, "\n".join(lines))
-    active = view["active"][seat]
-    if game != "rams" and table.n == 4 and active:
-        lines.append(_partner_line(table, seat, view["active"]))
-    if not active:
-        lines.append(t(lang, "sitting_out"))
-    if view.get("committed") and not view.get("trump"):
-        lines.append(t(lang, "committed", suit=suit_label(view["committed"])))
-    hand = _sorted_cards(view["hand"], game, view.get("trump"))
-    mine = view["to_act"] == seat
-    bids = [_action(tuple(a.items())) for a in view.get("bids", [])]
-    deciding = mine and view["phase"] != PLAY_PHASE and not bids
-    if deciding or (mine and turn):
-        restriction = view.get("restriction")
-        lines.append(hint(lang, restriction) if restriction else t(lang, "your_turn"))
-    elif hand:
-        lines.append(t(lang, "bid_when_your_turn" if bids else "play_when_your_turn"))
-    lines.append(t(lang, "your_cards", cards=cards_label(hand, lang)) if hand else t(lang, "no_cards"))
-    if bids or deciding:
-        choices = bids or [_action(tuple(a.items())) for a in view.get("legal", [])]
-        rows = _rows([_act_button(table, version, a, view) for a in choices], 3)
-    else:
-        rows = _rows([_act_button(table, version, a, view) for a in _card_actions(hand, game)])
-    return HandMessage(table.user(seat), table.chat, table.id, "\n".join(lines), rows, emptied=not rows,
-                       to_act=mine, partial=view["to_come"] > 0 and not mine)
+    buttons += [act_button(table, version, a, view) for a in offered.values()]
+    return "\n".join(lines), in_rows(buttons, 3)

@@ -12,7 +12,9 @@ from bot.protocol import actarg, tokens
 from bot.protocol.outgoing import ChatRef
 from bot.table.record import Seat, Table
 from bot.tools.simulate import random_deal
-from bot.words.render import OFFER_KINDS, ago, deal_line, hand_message, hand_signature, summary, table_message
+from bot.words.buttons import OFFER_KINDS
+from bot.words.hand import hand_message, hand_signature
+from bot.words.render import ago, deal_line, summary, table_message
 from engine.actions import Action
 
 GROUP = ChatRef("test", "g1", title="Stammtisch Lautern")

@@ -150,7 +150,7 @@ def test_a_solo_hand_plays_alone_and_the_partner_sits_out():
     import random
 
     import engine
-    from bot.words.render import hand_message
+    from bot.words.hand import hand_message
     from engine.actions import Action
 
     rng = random.Random(9)

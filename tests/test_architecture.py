@@ -29,3 +29,17 @@ def test_no_module_imports_itself_through_others():
             if imported != module and graph.chain_exists(imported, module):
                 circles.append((module, *graph.find_shortest_chain(imported, module)))
     assert not circles, "\n".join(" -> ".join(c) for c in circles[:10])
+
+
+def test_every_room_says_what_it_holds():
+    """Every package of the source has an ``__init__.py`` whose docstring says what the package holds."""
+    import ast
+
+    for top in ("engine", "bot", "adapters"):
+        for folder in [ROOT / top, *(p for p in (ROOT / top).rglob("*") if p.is_dir() and p.name != "__pycache__")]:
+            if not any(folder.glob("*.py")):
+                continue
+            init = folder / "__init__.py"
+            assert init.exists(), f"{folder.relative_to(ROOT)} has no __init__.py"
+            doc = ast.get_docstring(ast.parse(init.read_text()))
+            assert doc and len(doc.split()) >= 4, f"{init.relative_to(ROOT)} does not say what the package holds"

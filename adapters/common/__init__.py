@@ -1,1 +1,2 @@
-"""What every chat adapter shares: message refs kept per table, and running until stopped."""
+"""What every chat adapter shares: message refs kept per table, the slots of a chat's queue, the bot-wide
+send gate, bounded per-chat memory, running until stopped and the turn-timer loop."""

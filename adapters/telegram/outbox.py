@@ -6,7 +6,7 @@ pending slot replaces the older one in place, so a burst of moves becomes one ed
 that carries a version older than one already queued or sent for its slot is dropped, so a
 late render never overwrites a newer one. The sender waits for the chat's pace (local and,
 across processes, the shared limiter) and then for its turn under the bot-wide limit
-(:class:`bot.store.ratelimit.Gate`, fair between chats) before each call, honours ``RetryAfter``, follows a
+(:class:`adapters.common.gate.Gate`, fair between chats) before each call, honours ``RetryAfter``, follows a
 group's migration to a supergroup and retries network failures a few times. A job that is not
 urgent may linger a moment so that the next one for its slot replaces it
 (:class:`adapters.common.slots.Slots`).

@@ -40,9 +40,17 @@ class Service:
     def __init__(self, store: Store, settings: Settings, rng=None, clock: Callable[[], float] = time.time,
                  counts: TableCounts | None = None) -> None:
         self.tables = Tables(store, settings, rng, clock, counts)
-        self.store = store
-        self.settings = settings
         self._outage = Outage(log)
+
+    @property
+    def store(self) -> Store:
+        """The Redis store the tables live in."""
+        return self.tables.store
+
+    @property
+    def settings(self) -> Settings:
+        """Timer defaults and the default language."""
+        return self.tables.settings
 
     join_payload = staticmethod(lobby.join_payload)
 

@@ -9,6 +9,7 @@ from bot.ops import metrics
 
 __all__ = ["Outage"]
 
+
 class Outage:
     """Whether Redis is failing, so that an outage is logged once and not on every command or tick.
 

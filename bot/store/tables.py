@@ -81,6 +81,7 @@ _KIND = re.compile(r"[a-z_]{1,16}")
 _PREFIX = re.compile(r"[^{}\s]+")
 _UPDATE = re.compile(r"[^{}\s]{1,200}")
 
+
 class Record(NamedTuple):
     """A stored table: its version, record and revision (``""`` for a record saved before revisions)."""
 

@@ -31,7 +31,6 @@ _PACE_WORDS = {"schnell": ("schnell", "fast", "quick", "blitz"), "normal": ("nor
 _PACE = {w: p for p, words in _PACE_WORDS.items() for w in words}
 
 
-
 def pace_of(word: str) -> str | None:
     """The preset ``word`` names (``schnell``, ``fast``, ``Fernspiel`` ...), else ``None``."""
     return _PACE.get(word.lower().strip()[:30])

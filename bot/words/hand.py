@@ -39,7 +39,6 @@ def sorted_cards(cards: list[str], game: str, trump: str | None) -> list[str]:
     return sorted(cards, key=key)
 
 
-
 def _partner_line(table: Table, seat: int, active: list[bool]) -> str:
     """Who plays with and against ``seat``; a partner or opponent who sits out this deal is left out."""
     others = [seat_name(table, s) for s in ((seat + 1) % 4, (seat + 3) % 4) if active[s]]

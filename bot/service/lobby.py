@@ -50,8 +50,10 @@ async def reachable(store: Store, cmd: Command) -> bool:
 
 
 async def new(tables: Tables, cmd: Command, lang: str, args: tuple[str, ...], seats: list[Seat] | None = None,
-              game: str | None = None, options: dict | None = None) -> list[Outgoing]:
-    """Open a table in the command's chat; a private chat (or a rematch, with ``seats``) starts at once."""
+              game: str | None = None, options: dict | None = None, currency: str = "Fr.") -> list[Outgoing]:
+    """Open a table in the command's chat; a private chat (or a rematch, with ``seats``) starts at once.
+
+    A rematch or a new table from a closed one keeps its game, options and ``currency``."""
     store, settings = tables.store, tables.settings
     players = len(seats) if seats else None
     if game is None:
@@ -67,7 +69,7 @@ async def new(tables: Tables, cmd: Command, lang: str, args: tuple[str, ...], se
     table = Table(id=store.new_id(), chat=cmd.chat, game=game, n=n,
                   options=opts.model_dump(exclude_defaults=True), lang=lang, opener=cmd.user.key,
                   seats=seats or [Seat() for _ in range(n)], remind=seconds(settings.reminder_after),
-                  auto=seconds(settings.autoplay_after), created=now, since=now)
+                  auto=seconds(settings.autoplay_after), created=now, since=now, currency=currency)
     if seats is None:
         table.join(cmd.user)
     update = update_key(cmd)
@@ -209,6 +211,8 @@ def option(ctx: Ctx, args: tuple[str, ...], settings: Settings) -> None:
     """``option <name> <value>``: the opener sets a game option, a timer, the computers' level or the pace."""
     table = ctx.table
     names = [*engine.option_specs(table.game), *typed_options.DURATIONS, LEVEL_OPTION, "pace"]
+    if table.game == "rams":
+        names.append(typed_options.CURRENCY)
     if len(args) != 2:
         raise Refused("option_unknown", names=", ".join(names))
     if args[0] not in names:
@@ -220,6 +224,9 @@ def option(ctx: Ctx, args: tuple[str, ...], settings: Settings) -> None:
     name, value = args
     if name == LEVEL_OPTION:
         table.set_level(level_from(value))
+        return
+    if name == typed_options.CURRENCY:
+        table.currency = typed_options.currency(value)
         return
     if name in typed_options.DURATIONS:
         try:

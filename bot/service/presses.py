@@ -131,4 +131,5 @@ async def again(tables: Tables, cmd: Command, tok: tokens.Token) -> list[Outgoin
     old = claimed[-1]
     seats = ([Seat(user=s.user, name=s.name, bot=s.bot, level=s.level) for s in old.seats]
              if tok.verb == "rematch" else None)
-    return await lobby.new(tables, cmd, old.lang, (), seats=seats, game=old.game, options=old.options)
+    return await lobby.new(tables, cmd, old.lang, (), seats=seats, game=old.game, options=old.options,
+                           currency=old.currency)

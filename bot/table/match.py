@@ -15,10 +15,11 @@ from typing import Any
 
 import engine
 from bot.table.record import Table
+from engine.bauerchen import BauerchenOptions, round_end
 from engine.cards import EYES
 from engine.state import State
 
-__all__ = ["Match", "EYE_GAMES", "STORY_EVENTS", "SHEET_MAX", "trick_event", "deal_record"]
+__all__ = ["Match", "EYE_GAMES", "STORY_EVENTS", "SHEET_MAX", "trick_event", "deal_record", "round_total"]
 
 EYE_GAMES = frozenset({"bauernstoss", "alter_schafkopf", "bauerchen"})
 """The games whose tricks count eyes (a "best trick" is worth telling)."""
@@ -38,13 +39,21 @@ def trick_event(state: State, event: dict) -> dict:
     return {"type": "trick", "seats": seats, "cards": event["cards"], "winner": event["winner"]}
 
 
+def round_total(options: BauerchenOptions, score: list[int]) -> list[int]:
+    """A won Bauerchen round's final score: points over the round's end are dropped (kept with ``weiterschreiben``)."""
+    if options.weiterschreiben:
+        return list(score)
+    return [min(x, round_end(options)) for x in score]
+
+
 def deal_record(before: State, final: State, story: list[dict]) -> dict:
     """What the story and the score sheet keep of a finished deal: result, the public facts, the match
     before and after, the deal's story and its last trick."""
     view = engine.view(final, None)
     last = view["tricks"][-1] if view["tricks"] else None
     record: dict[str, Any] = {"result": final.result or {}, "public": view["public"], "trump": view["trump"],
-                              "before": before.match, "after": final.match, "story": story}
+                              "before": before.match, "after": final.match, "story": story,
+                              "tricks_played": len(view["tricks"])}
     if last is not None:
         record["trick"] = trick_event(final, last)
     return record
@@ -159,7 +168,7 @@ class Match:
                 if not table.best or eyes > table.best[1]:
                     table.best = [winner, eyes]
         if table.game == "bauerchen" and result.get("round_winner") is not None:
-            score = [before.match["score"][t] + result["points"][t] for t in (0, 1)]
+            score = round_total(state.options, [before.match["score"][t] + result["points"][t] for t in (0, 1)])
             table.marks.append(score + [result["round_winner"]])
         if engine.match_over(state):
             table.status = "finished"

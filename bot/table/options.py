@@ -18,10 +18,13 @@ import engine
 from bot.table.refused import Refused, Text
 from engine import OptionError, OptionSpec
 
-__all__ = ["parse_text", "parse", "refusal", "allowed", "DURATIONS"]
+__all__ = ["parse_text", "parse", "refusal", "allowed", "currency", "DURATIONS", "CURRENCY", "CURRENCY_MAX"]
 
 DURATIONS = ("reminder_after", "autoplay_after")
 """The table's timer settings, set like options (``option reminder_after 2h``)."""
+CURRENCY = "currency"
+"""The table setting Rams' settlement is counted in, set like an option (``option currency €``)."""
+CURRENCY_MAX = 6
 _ON = {"an", "ein", "ja", "on", "yes", "true", "1"}
 _OFF = {"aus", "nein", "off", "no", "false", "0"}
 _DEFAULT = {"standard", "default", "auto", "null"}
@@ -74,6 +77,14 @@ def allowed(spec: OptionSpec) -> Text:
     else:
         text = Text(f"allowed.{spec.kind}", lo=f"{spec.lo:g}", hi=f"{spec.hi:g}")
     return Text("allowed.or_default", allowed=text) if spec.nullable else text
+
+
+def currency(text: str) -> str:
+    """A currency for Rams' settlement (``Fr.``, ``€``, ``CHF``): a short word, or a refusal saying so."""
+    word = text.strip()
+    if not word or len(word) > CURRENCY_MAX or not word.isprintable() or any(c.isspace() for c in word):
+        raise Refused("bad_option_value", name=CURRENCY, allowed=Text("allowed.currency", max=CURRENCY_MAX))
+    return word
 
 
 def refusal(exc: OptionError) -> Refused:

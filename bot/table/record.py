@@ -103,6 +103,8 @@ class Table(BaseModel):
     """The level of computer players added without one, and of the computer playing for a person."""
     seen: dict[str, float] = Field(default_factory=dict)
     pace: str = ""
+    currency: str = "Fr."
+    """What Rams' settlement is counted in (a table option: ``option currency €``)."""
     hand_at: list[int] = Field(default_factory=list)
 
     # ----------------------------------------------------------- JSON

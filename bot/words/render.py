@@ -25,7 +25,7 @@ from engine.bauerchen import round_end
 from engine.state import State
 
 __all__ = ["table_message", "seat_name", "team_name", "deal_line", "result_text", "last_deal_lines", "summary",
-           "ago", "option_fields"]
+           "ago", "option_fields", "money"]
 
 
 # ----------------------------------------------------------------- names and small pieces
@@ -118,11 +118,18 @@ def _info_line(table: Table, view: dict[str, Any]) -> str:
         if any(public.get("melds", ())):
             parts.append(t(lang, "bc.melds", a=public["melds"][0], b=public["melds"][1]))
     elif game == "bauer":
+        if view["tricks"]:
+            won = view["won"]
+            parts.append(t(lang, "ba.tricks", a=won[0] + won[2], b=won[1] + won[3]))
         if public.get("stoss"):
             parts.append(t(lang, "st.stossed", times=2 ** len(public["stoss"])))
     elif game == "rams":
-        if public.get("turned"):
-            parts.append(t(lang, "rs.kehrer", cards=cards_label(public["turned"], lang)))
+        turned = public.get("turned") or []
+        if len(turned) == 2:  # the Bälli was turned first, the Kehrer beside it sets trump
+            parts.append(t(lang, "rs.kehrer_baelli", kehrer=card_label(turned[1], lang),
+                           baelli=card_label(turned[0], lang)))
+        elif turned:
+            parts.append(t(lang, "rs.kehrer", cards=cards_label(turned, lang)))
     return " · ".join(parts)
 
 
@@ -165,14 +172,7 @@ def summary(table: Table, match: dict[str, Any]) -> list[str]:
         lines = [t(lang, "winner_one", name=seat_name(table, ranking[0]))]
         lines.append(t(lang, "ranking", items=" · ".join(
             f"{i + 1}. {seat_name(table, s)} {match['tricks'][s]}" for i, s in enumerate(ranking))))
-        pays = []
-        for s in ranking:
-            item = f"{seat_name(table, s)} {match['settlement'][s]:.2f}"
-            if match["kartoffeln"][s]:
-                item += f" ({match['kartoffeln'][s]} 🥔)"
-            pays.append(item)
-        lines.append(t(lang, "settlement", items=" · ".join(pays)))
-        return lines
+        return lines + _settlement(table, match)
     win = match["winner"]
     if game in ("bauernstoss", "alter_schafkopf"):
         what = t(lang, "what.bs", score=story.both_teams(table, *match["striche"]))
@@ -195,6 +195,32 @@ def summary(table: Table, match: dict[str, Any]) -> list[str]:
     if table.best:
         lines.append(t(lang, "best_trick", name=seat_name(table, table.best[0]), eyes=table.best[1]))
     lines.append(t(lang, "deals_played_one" if table.deals == 1 else "deals_played", n=table.deals))
+    return lines
+
+
+def money(lang: str, amount: float, currency: str) -> str:
+    """An amount as the table writes it: ``3,00 Fr.`` in German (decimal comma), ``3.00 Fr.`` in English."""
+    figure = f"{amount:.2f}"
+    return f"{figure.replace('.', ',') if lang == 'de' else figure} {currency}"
+
+
+def _settlement(table: Table, match: dict[str, Any]) -> list[str]:
+    """Rams' settlement in words: everybody pays into the Kasse, by place and Kartoffeln, and the sum."""
+    lang, opts = table.lang, _options(table.game, json.dumps(table.options, sort_keys=True))
+    cash = lambda amount: money(lang, amount, table.currency)  # noqa: E731
+    lines = [t(lang, "settlement")]
+    for place, s in enumerate(match["ranking"]):
+        potatoes = match["kartoffeln"][s]
+        why = [t(lang, "pay.place", place=place + 1, amount=cash(place * opts.unit))] if place else []
+        if potatoes:
+            why.append(t(lang, "pay.potato" if potatoes == 1 else "pay.potatoes", n=potatoes,
+                         amount=cash(potatoes * opts.kartoffel_fee)))
+        pays = match["settlement"][s]
+        if pays:
+            lines.append(t(lang, "pays", name=seat_name(table, s), amount=cash(pays), why=" + ".join(why)))
+        else:
+            lines.append(t(lang, "pays_nothing", name=seat_name(table, s)))
+    lines.append(t(lang, "pay.total", amount=cash(sum(match["settlement"]))))
     return lines
 
 

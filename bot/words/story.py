@@ -13,10 +13,11 @@ from __future__ import annotations
 from typing import Any
 
 import engine
+from bot.table.match import round_total
 from bot.table.record import Table
 from bot.words.cards import card_label, suit_label
 from bot.words.i18n import game_name, t
-from engine.bauerchen import round_end
+from engine.bauerchen import TRICKS
 from engine.cards import EYES, parse_card
 
 __all__ = ["event_line", "calls_line", "trick_line",
@@ -24,9 +25,8 @@ __all__ = ["event_line", "calls_line", "trick_line",
 
 _EYE_GAMES = ("bauernstoss", "alter_schafkopf", "bauerchen")
 _SCHNEIDER = {"bauernstoss": 91, "alter_schafkopf": 89}
-_SHEET_ROWS = {"bauerchen": ("sheet.bc", "points", "round_winner", "sheet.round"),
-               "bauer": ("sheet.ba", "change", "brot", "sheet.brot")}
-"""The score sheet's row of a team game by points: text, the deal's change, its mark and the mark's text."""
+_RUNNING = {"bauernstoss": "striche", "alter_schafkopf": "striche", "bauerchen": "score", "bauer": "score"}
+"""The running total of a team game's score sheet in its match."""
 
 
 # ----------------------------------------------------------------- names
@@ -166,11 +166,8 @@ def _bauernstoss(table: Table, record: dict) -> list[str]:
                            gain=_plural(lang, gains[team], "st.strich", "st.striche")))
         return lines
     scorer = result["chalk"]
-    base = gains[scorer]
-    jack = None
-    if table.game == "bauernstoss" and public.get("first_deal"):
-        jack = scorer if gains[1 - scorer] == 0 else 1 - scorer
-        base -= jack == scorer
+    jack = _jack_team(table, record)
+    base = gains[scorer] - (jack == scorer)
     why = []
     if tricks[1 - scorer] == 0:
         why.append(t(lang, "st.schwarz"))
@@ -189,10 +186,22 @@ def _bauernstoss(table: Table, record: dict) -> list[str]:
     return lines
 
 
+def _jack_team(table: Table, record: dict) -> int | None:
+    """The team that got Bauernstoß's extra Strich for the Kreuz-Bube in the first deal of a partie, if any."""
+    result, public, before = _facts(record)
+    if table.game != "bauernstoss" or public.get("solo") or before.get("deal_no") != 1 or "chalk" not in result:
+        return None
+    scorer, gains = result["chalk"], result["striche"]
+    return scorer if gains[1 - scorer] == 0 else 1 - scorer
+
+
 def _bauerchen(table: Table, record: dict) -> list[str]:
     lang, (result, public, before) = table.lang, _facts(record)
     eyes, points = result["eyes"], result["points"]
     lines = [t(lang, "st.eyes_word", teams=both_teams(table, eyes[0], eyes[1]))]
+    last = record.get("trick")
+    if last is not None and record.get("tricks_played") == TRICKS:
+        lines[0] += t(lang, "st.last_ten", team=team_name(table, last["winner"] % 2))
     rw = result.get("round_winner")
     if public.get("ledig") is not None:
         seat = public["ledig"]
@@ -205,6 +214,8 @@ def _bauerchen(table: Table, record: dict) -> list[str]:
         base = 3 if loser_eyes == 0 else 2 if loser_eyes <= 32 else 1
         why = "st.nackig" if base == 3 else "st.bc_schneider" if base == 2 else "st.schneider_frei"
         away = win != public.get("home")
+        if eyes[0] == eyes[1]:
+            lines.append(t(lang, "st.tie_away", team=team_name(table, win)))
         spritz = public.get("spritz") or 0
         gain = _plural(lang, points[win], "st.point", "st.points")
         if away or spritz:
@@ -219,10 +230,8 @@ def _bauerchen(table: Table, record: dict) -> list[str]:
     if any(melds):
         lines.append(t(lang, "st.melded", score=both_teams(table, melds[0], melds[1])))
     if rw is not None:
-        opts = engine.parse_options(table.game, table.options)
-        score = [before.get("score", [0, 0])[i] + points[i] for i in (0, 1)]
-        if not opts.weiterschreiben:
-            score = [min(x, round_end(opts)) for x in score]  # points over the round's end are dropped
+        score = round_total(engine.parse_options(table.game, table.options),
+                            [before.get("score", [0, 0])[i] + points[i] for i in (0, 1)])
         lines.append(t(lang, "st.round_won", team=team_name(table, rw), score=both_teams(table, *score),
                        loser=team_name(table, 1 - rw)))
     return lines
@@ -257,6 +266,9 @@ def _bauer(table: Table, record: dict) -> list[str]:
     if why:
         line += f" ({', '.join(why)})"
     lines.append(line)
+    if change[1 - win] > 0:  # the trump team lost: its Brot climbs back
+        lines.append(t(lang, "st.ba_tie" if tricks[0] == tricks[1] else "st.ba_back", team=team_name(table, 1 - win),
+                       n=change[1 - win]))
     if result.get("brot") is not None:
         lines.append(t(lang, "st.brot_won", team=team_name(table, result["brot"])))
     return lines
@@ -273,12 +285,24 @@ def _rams(table: Table, record: dict) -> list[str]:
         lines.append(t(lang, "st.passed_list", names=", ".join(passed)))
     if result.get("kartoffeln"):
         lines.append(t(lang, "rs.kartoffel", names=", ".join(seat_name(table, s) for s in result["kartoffeln"])))
+    before, after = record.get("before") or {}, record.get("after") or {}
+    target = (record.get("public") or {}).get("target")
+    ranking = after.get("ranking") or []
+    for s in ranking:
+        if s not in (before.get("ranking") or ()) and target and after["tricks"][s] >= target:
+            lines.append(t(lang, "rs.out", name=seat_name(table, s), tricks=after["tricks"][s], target=target,
+                           place=ranking.index(s) + 1))
     return lines
 
 
 # ----------------------------------------------------------------- the score sheet
 def sheet_text(table: Table) -> str:
-    """The score sheet of the Partie so far, as the pub's chalk board would show it: one line per deal."""
+    """The score sheet of the Partie so far, as the pub's chalk board would show it: one line per deal.
+
+    Every row adds up: its changes (the deal's points, melds, the Kreuz-Bube's Strich, points over the
+    round's end dropped) added to where the row starts give the running total after ``→``; a row that
+    ends a round or a Brot says where the next one starts (``neu``).
+    """
     lang = table.lang
     lines = [t(lang, "sheet.title", game=game_name(table.game, lang))]
     if not table.sheet:
@@ -295,25 +319,88 @@ def sheet_text(table: Table) -> str:
 
 
 def _sheet_row(table: Table, record: dict) -> str:
-    lang, game, result, after = table.lang, table.game, record.get("result") or {}, record.get("after") or {}
+    lang, game, result = table.lang, table.game, record.get("result") or {}
     if result.get("thrown_in"):
         return t(lang, "thrown_in")
+    if game == "rams":
+        return _rams_row(table, record)
+    parts, total, marks = _team_row(table, record)
+    after = (record.get("after") or {}).get(_RUNNING[game])
+    if after is not None and list(after) != list(total):
+        marks.append(t(lang, "sheet.new", a=_num(after[0]), b=_num(after[1])))
+    row = " · ".join(f"{t(lang, key) + ' ' if key else ''}{_delta(a)} : {_delta(b)}" for key, a, b in parts)
+    return " · ".join([f"{row} → {_num(total[0])} : {_num(total[1])}", *marks])
+
+
+def _team_row(table: Table, record: dict) -> tuple[list[tuple[str, int, int]], list[int], list[str]]:
+    """A team game's row: its changes (text key, team 0, team 1), the running total after them, its marks."""
+    lang, game, (result, _, before) = table.lang, table.game, _facts(record)
+    after = record.get("after") or {}
     if game in ("bauernstoss", "alter_schafkopf"):
-        g = result["striche"]
+        gains = list(result["striche"])
+        parts = [("", *gains)]
+        jack = _jack_team(table, record)
+        if jack is not None:
+            gains[jack] -= 1
+            extra = [0, 0]
+            extra[jack] = 1
+            parts = [("", *gains), ("sheet.jack", *extra)]
+        start = before.get("striche") or [0, 0]
         chalk = after.get("chalk")
-        return t(lang, "sheet.bs", a=_delta(g[0]), b=_delta(g[1]), ta=after["striche"][0], tb=after["striche"][1],
-                 chalk=team_name(table, chalk) if chalk is not None else "–")
-    if game in _SHEET_ROWS:
-        key, field, mark, mark_key = _SHEET_ROWS[game]
-        d, before = result[field], record.get("before") or after
-        row = t(lang, key, a=_delta(d[0]), b=_delta(d[1]), ta=before["score"][0] + d[0], tb=before["score"][1] + d[1])
-        if result.get(mark) is not None:
-            row += " · " + t(lang, mark_key, team=team_name(table, result[mark]))
-        return row
+        return parts, _add(start, parts), [t(lang, "sheet.chalk", team=team_name(table, chalk) if chalk is not None
+                                             else "–")]
+    if game == "bauer":
+        parts = [("", *result["change"])]
+        marks = []
+        if result.get("brot") is not None:
+            won, brote = result["brot"], after.get("brote") or [0, 0]
+            n = brote[won] - (before.get("brote") or [0, 0])[won]
+            marks.append(t(lang, "sheet.brot", brote=_plural(lang, n, "st.brot_n", "st.brote_n"),
+                           team=team_name(table, won), a=brote[0], b=brote[1]))
+        return parts, _add(before.get("score") or [8, 8], parts), marks
+    melds = result.get("melds") or [0, 0]
+    start = [s - m for s, m in zip(before.get("score") or [0, 0], melds)]  # the melds were credited during the deal
+    parts = [("", *result["points"])]
+    if any(melds):
+        parts.append(("sheet.melds", *melds))
+    rw = result.get("round_winner")
+    marks = []
+    if rw is not None:
+        total = _add(start, parts)
+        kept = round_total(engine.parse_options(game, table.options), total)
+        if kept != total:
+            parts.append(("sheet.dropped", *(k - s for k, s in zip(kept, total))))
+        marks.append(t(lang, "sheet.round", team=team_name(table, rw)))
+    return parts, _add(start, parts), marks
+
+
+def _add(start: list[int], parts: list[tuple[str, int, int]]) -> list[int]:
+    """``start`` plus every change of ``parts``."""
+    return [start[0] + sum(p[1] for p in parts), start[1] + sum(p[2] for p in parts)]
+
+
+def _rams_row(table: Table, record: dict) -> str:
+    """A Rams row: each seat's tricks this deal and his total, his Kartoffel, who reached the target."""
+    result, before, after = record["result"], record.get("before") or {}, record.get("after") or {}
     marks = result.get("kartoffeln") or ()
-    return " · ".join(f"{seat_name(table, s)} {after['tricks'][s]}" + (" 🥔" if s in marks else "")
-                      for s in range(table.n))
+    out = set(after.get("ranking") or ()) - set(before.get("ranking") or ())
+    ranking = after.get("ranking") or []
+    items = []
+    for s in range(table.n):
+        item = f"{seat_name(table, s)} {_delta(result['tricks'][s])} → {after['tricks'][s]}"
+        if s in marks:
+            item += " 🥔"
+        if s in out:
+            item += " " + t(table.lang, "sheet.out", place=ranking.index(s) + 1)
+        items.append(item)
+    return " · ".join(items)
 
 
 def _delta(n: int) -> str:
-    return f"{n:+d}" if n else "–"
+    """A change on the sheet: ``+2``, ``−1``, ``–`` for none."""
+    return f"{n:+d}".replace("-", "−") if n else "–"
+
+
+def _num(n: int) -> str:
+    """A total on the sheet, with a true minus sign."""
+    return str(n).replace("-", "−")

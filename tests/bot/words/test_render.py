@@ -171,7 +171,7 @@ def test_final_summary_every_game(game):
     assert msg.text.startswith("🏆") and [b.label for b in all_buttons(msg)] == ["Revanche", "Neuer Tisch"]
     lines = summary(table, engine.view(state, None)["match"])
     if game == "rams":
-        assert lines[1].startswith("Rangliste: 1. ") and lines[2].startswith("Abrechnung: ")
+        assert lines[1].startswith("Rangliste: 1. ") and lines[2] == "Abrechnung, alles in die Kasse:"
     else:
         assert " gewinnen " in lines[0]
 

@@ -21,7 +21,7 @@ def make_table(game: str, lang: str = "de", n: int = 4) -> Table:
 # ----------------------------------------------------------------- results in words (the cases)
 def test_bauernstoss_first_deal_schneider_and_the_kreuz_bube_strich():
     record = {"result": {"eyes": [96, 24], "tricks": [7, 1], "striche": [3, 0], "chalk": 0},
-              "public": {"first_deal": True}, "before": {"striche": [0, 0], "chalk": None}}
+              "public": {"first_deal": False}, "before": {"striche": [0, 0], "chalk": None, "deal_no": 1}}
     assert story.result_lines(make_table("bauernstoss"), record) == [
         "Augen: Anna+Cleo 96 : 24 Ben+Dora", "Anna+Cleo holen die Kreide: +2 Striche (Schneider)",
         "+1 Strich für Anna+Cleo (Kreuz-Bube im ersten Spiel)"]
@@ -68,7 +68,8 @@ def test_bauer_brot_moves_both_ways_against_trump():
               "public": {"caller": 0, "stoss": [1], "karten_weg": None}, "before": {"score": [8, 8]}}
     assert story.result_lines(make_table("bauer"), record) == [
         "Stiche: Anna+Cleo 3 : 5 Ben+Dora",
-        "Ben+Dora gewinnen gegen den Trumpf: Brot Anna+Cleo +2 → 10, Ben+Dora −2 → 6 (gestoßen ×2)"]
+        "Ben+Dora gewinnen gegen den Trumpf: Brot Anna+Cleo +2 → 10, Ben+Dora −2 → 6 (gestoßen ×2)",
+        "Anna+Cleo haben getauft und verloren: ihr Brot steigt um 2"]
     alone = {"result": {"tricks": [8, 0], "change": [0, 0], "brot": 0},
              "public": {"caller": 1, "stoss": [], "karten_weg": 2}, "before": {"score": [8, 8]}}
     assert story.result_lines(make_table("bauer"), alone)[1] == "Cleo gewinnt Karten weg: 1 Brot für Anna+Cleo"
@@ -93,13 +94,62 @@ def test_events_name_who_made_them():
         "Stich: Ben A♠ · Cleo 10♠ · Dora K♠ · Anna B♦ – Anna macht den Stich (27 Augen)"
 
 
-def test_rams_settlement_lists_every_player_with_the_winners_kartoffel_fee():
+def test_rams_settlement_says_who_pays_what_and_why_in_the_tables_currency():
     from bot.words.render import summary
     table = make_table("rams")
     match = {"tricks": [21, 18, 12, 9], "kartoffeln": [1, 0, 2, 3], "ranking": [0, 1, 2, 3], "winner": 0,
              "settlement": [0.5, 1.0, 3.0, 4.5]}
-    lines = summary(table, match)
-    assert lines[2] == "Abrechnung: Anna 0.50 (1 🥔) · Ben 1.00 · Cleo 3.00 (2 🥔) · Dora 4.50 (3 🥔)"
+    assert summary(table, match)[2:] == [
+        "Abrechnung, alles in die Kasse:", "Anna zahlt 0,50 Fr. (1 Kartoffel: 0,50 Fr.)",
+        "Ben zahlt 1,00 Fr. (Platz 2: 1,00 Fr.)", "Cleo zahlt 3,00 Fr. (Platz 3: 2,00 Fr. + 2 Kartoffeln: 1,00 Fr.)",
+        "Dora zahlt 4,50 Fr. (Platz 4: 3,00 Fr. + 3 Kartoffeln: 1,50 Fr.)", "Zusammen in der Kasse: 9,00 Fr."]
+    table.lang, table.currency = "en", "€"
+    match["kartoffeln"], match["settlement"] = [0, 0, 2, 3], [0.0, 1.0, 3.0, 4.5]
+    assert summary(table, match)[2:4] == ["Settlement, everything into the kitty:", "Anna pays nothing (place 1)"]
+    assert summary(table, match)[-1] == "In the kitty: 8.50 €"
+
+
+def test_bauerchen_names_the_last_tricks_ten_and_why_a_tie_goes_away():
+    record = {"result": {"eyes": [65, 65], "points": [0, 2], "melds": [0, 0], "round_winner": None},
+              "public": {"home": 0, "spritz": 0, "ledig": None}, "before": {"score": [3, 1]},
+              "trick": {"type": "trick", "seats": [0, 1, 2, 3], "cards": ["9H", "AH", "TH", "KH"], "winner": 1},
+              "tricks_played": 5}
+    assert story.result_lines(make_table("bauerchen"), record)[:3] == [
+        "Augen: Anna+Cleo 65 : 65 Ben+Dora (mit 10 für den letzten Stich an Ben+Dora)",
+        "Gleichstand: Ben+Dora sind auswärts und gewinnen, die Trumpfpartei braucht 66",
+        "Ben+Dora gewinnen: Schneider frei 1 + 1 auswärts = 2 Punkte"]
+
+
+def test_bauer_says_why_the_trump_teams_brot_climbs():
+    record = {"result": {"tricks": [4, 4], "change": [1, -1], "brot": None},
+              "public": {"caller": 0, "stoss": [], "karten_weg": None}, "before": {"score": [8, 4]}}
+    assert story.result_lines(make_table("bauer"), record)[1:] == [
+        "Ben+Dora gewinnen gegen den Trumpf: Brot Anna+Cleo +1 → 9, Ben+Dora −1 → 3",
+        "Bei Stichgleichheit verliert die Trumpfpartei: das Brot von Anna+Cleo steigt um 1"]
+
+
+def test_rams_says_who_reached_the_target_and_is_out():
+    record = {"result": {"tricks": [2, 1, 1, 1], "kartoffeln": []}, "public": {"choices": ["play"] * 4, "target": 21},
+              "before": {"tricks": [19, 5, 6, 7], "ranking": []}, "after": {"tricks": [21, 6, 7, 8], "ranking": [0]}}
+    assert story.result_lines(make_table("rams"), record)[-1] == \
+        "Anna hat 21 Stiche, das Ziel 21 ist erreicht: Anna ist raus, Platz 1"
+
+
+def test_every_sheet_row_names_its_changes():
+    table = make_table("bauerchen")
+    table.sheet = [
+        {"result": {"eyes": [17, 113], "points": [0, 6], "melds": [1, 0], "round_winner": None},
+         "before": {"score": [1, 0]}, "after": {"score": [1, 6]}},
+        {"result": {"eyes": [20, 110], "points": [0, 6], "melds": [0, 0], "round_winner": 1},
+         "before": {"score": [1, 9]}, "after": {"score": [0, 0], "knoddel": [1, 0]}}]
+    assert story.sheet_text(table).splitlines()[2:] == [
+        "1. – : +6 · gemeldet +1 : – → 1 : 6",
+        "2. – : +6 · verfällt – : −3 → 1 : 12 · Runde für Ben+Dora · neu 0 : 0"]
+    table = make_table("bauernstoss")
+    table.sheet = [{"result": {"eyes": [0, 120], "tricks": [0, 8], "striche": [1, 3], "chalk": 1},
+                    "before": {"striche": [0, 0], "chalk": None, "deal_no": 1},
+                    "after": {"striche": [1, 3], "chalk": 1, "deal_no": 2}}]
+    assert story.sheet_text(table).splitlines()[2] == "1. – : +3 · Kreuz-Bube +1 : – → 1 : 3 · Kreide: Ben+Dora"
 
 
 # ----------------------------------------------------------------- whole matches: nothing left untold

@@ -12,7 +12,7 @@ from bot.table.record import Table
 from bot.words.buttons import act_button, in_rows, parsed_action
 from bot.words.cards import cards_label, suit_label
 from bot.words.i18n import game_name, hint, t
-from bot.words.story import seat_name
+from bot.words.story import cards_played, seat_name
 from engine.actions import PLAY, Action
 from engine.bauerchen import MELD_PARTNER
 from engine.cards import RANKS, SUITS, parse_card
@@ -103,7 +103,7 @@ def hand_message(table: Table, state: State, seat: int, version: int, turn: bool
         title += " · " + t(lang, "trump", suit=suit_label(view["trump"]))
     lines = [title]
     if table.status != "playing":
-        lines.append(t(lang, "match_over"))
+        lines.append(t(lang, "match_over" if table.status == "finished" else "table_aborted"))
         return HandMessage(table.user(seat), table.chat, table.id, "\n".join(lines))
     active = view["active"][seat]
     if game != "rams" and table.n == 4 and active:
@@ -117,8 +117,11 @@ def hand_message(table: Table, state: State, seat: int, version: int, turn: bool
     bids = [parsed_action(tuple(a.items())) for a in view.get("bids", [])]
     deciding = mine and view["phase"] != PLAY_PHASE and not bids
     if deciding or (mine and turn):
-        restriction = view.get("restriction")
-        lines.append(hint(lang, restriction) if restriction else t(lang, "your_turn"))
+        lines.append(t(lang, "your_turn"))
+        if view["trick"]:  # what was led, and what he must do about it
+            lines.append(t(lang, "in_trick", cards=" · ".join(cards_played(table, view["trick"]))))
+        if view.get("restriction"):
+            lines.append(hint(lang, view["restriction"]))
     elif hand:
         lines.append(t(lang, "bid_when_your_turn" if bids else "play_when_your_turn"))
     lines.append(t(lang, "your_cards", cards=cards_label(hand, lang)) if hand else t(lang, "no_cards"))

@@ -393,6 +393,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "with_partner_one": ("Du spielst mit {partner} gegen {a}.", "You play with {partner} against {a}."),
     "with_partner": ("Du spielst mit {partner} gegen {a} und {b}.", "You play with {partner} against {a} and {b}."),
     "your_turn": ("Du bist dran.", "Your turn."),
+    "in_trick": ("Im Stich: {cards}", "In the trick: {cards}"),
     "play_when_your_turn": ("Spiel eine Karte, wenn du dran bist. Den Stich und wer dran ist, zeigt der Tisch.",
                             "Play a card when it's your turn. The table shows the trick and whose turn it is."),
     "bid_when_your_turn": ("Melde, wenn du dran bist. Was gemeldet ist und wer dran ist, zeigt der Tisch.",
@@ -404,6 +405,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "no_cards": ("Keine Karten.", "No cards."),
     "sitting_out": ("Du setzt dieses Spiel aus.", "You sit out this deal."),
     "match_over": ("Die Partie ist aus.", "The match is over."),
+    "table_aborted": ("Der Tisch ist abgebrochen.", "The table was aborted."),
     # --- notifications, pace, quiet hours (bot/notify.py, bot/pace.py)
     "notify.every": ("🔔 {name}: bei jedem Zug bekommst du eine neue Nachricht, wenn du eine Weile weg warst.",
                      "🔔 {name}: you get a new message for every turn once you have been away a while."),

@@ -134,7 +134,7 @@ def _info_line(table: Table, view: dict[str, Any]) -> str:
 
 
 def _trick_line(table: Table, trick: list[dict], to_act: int | None, key: str = "trick", no: int = 0) -> str:
-    cards = [f"{seat_name(table, e['seat'])} {card_label(e['card'], table.lang)}" for e in trick]
+    cards = story.cards_played(table, trick)
     if to_act is not None:
         cards.append(f"{seat_name(table, to_act)} …")
     return t(table.lang, key, no=no, cards=" · ".join(cards))

@@ -20,7 +20,7 @@ from bot.words.i18n import game_name, t
 from engine.bauerchen import TRICKS
 from engine.cards import EYES, parse_card
 
-__all__ = ["event_line", "calls_line", "trick_line",
+__all__ = ["event_line", "calls_line", "trick_line", "cards_played",
            "result_lines", "news_lines", "sheet_text", "seat_name", "team_name", "both_teams"]
 
 _EYE_GAMES = ("bauernstoss", "alter_schafkopf", "bauerchen")
@@ -99,6 +99,11 @@ def solo_name(table: Table, kind: str) -> str:
 def calls_line(table: Table, story: list[dict]) -> str:
     """The announcements and offers of a deal in one line, in the order they were made."""
     return " · ".join(filter(None, (event_line(table, ev) for ev in story if ev["type"] != "trick")))
+
+
+def cards_played(table: Table, trick: list[dict]) -> list[str]:
+    """The cards of a running trick (the view's ``{"seat", "card"}`` entries), each with who played it."""
+    return [f"{seat_name(table, e['seat'])} {card_label(e['card'], table.lang)}" for e in trick]
 
 
 def trick_line(table: Table, trick: dict, key: str = "st.trick") -> str:

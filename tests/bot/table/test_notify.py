@@ -91,3 +91,24 @@ def test_mode_words():
     assert notify.mode_of(("nur", "Erinnerungen")) == notify.REMINDERS
     assert notify.mode_of(("aus",)) == notify.OFF
     assert notify.mode_of(("x" * 5000,)) is None
+
+
+async def test_a_turn_notification_says_your_turn_and_shows_the_cards_led(store):
+    now = [T0]
+    svc, players, users = await four_at_bauer(store, now)
+    seen = []
+    for _ in range(60):  # slow play: every turn is notified; keep those in the middle of a trick
+        now[0] += 600
+        seen += [h.text.splitlines() for h in notifying(await players.step()) if "Im Stich: " in h.text]
+    assert seen, "no notification came in the middle of a trick"
+    for lines in seen:
+        assert "Du bist dran." in lines
+        led = lines[lines.index("Du bist dran.") + 1]
+        assert led.startswith("Im Stich: ") and any(name in led for name in ("Anna", "Ben", "Cleo", "Dora"))
+
+
+async def test_the_hand_of_an_aborted_table_says_aborted(store):
+    svc, players, users = await four_at_bauer(store, [T0])
+    effects = await svc.handle(say(GROUP, users[0], "abbrechen"))  # the opener aborts at once
+    hands = of(effects, HandMessage)
+    assert hands and all("Der Tisch ist abgebrochen." in h.text and "Partie ist aus" not in h.text for h in hands)

@@ -118,6 +118,10 @@ def _go_on(ctx: Ctx, version: int) -> None:
     cpu.play_computers(ctx.match)
 
 
+_DID = {"play": "did.play", "name_trump": "did.name"}
+"""What the computer did for a person away too long, by the engine action's kind (else it chose)."""
+
+
 def _autoplay(ctx: Ctx, version: int) -> None:
     """The timer plays for the person to act, if nothing changed since; the chat is told what it played."""
     table = ctx.table
@@ -132,4 +136,5 @@ def _autoplay(ctx: Ctx, version: int) -> None:
         label = t(table.lang, "act.hidden")
     else:
         label = buttons.action_label(table.lang, action, table.game, engine.view(state, seat))
-    ctx.lead.append(Notice(table.chat, t(table.lang, "autoplayed", name=user.name, action=label), (user,), table.id))
+    did = t(table.lang, _DID.get(action.kind, "did.choose"), action=label)
+    ctx.lead.append(Notice(table.chat, t(table.lang, "autoplayed", name=user.name, did=did), (user,), table.id))

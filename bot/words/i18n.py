@@ -162,10 +162,13 @@ TEXTS: dict[str, tuple[str, str]] = {
     "join_link": ("Damit ich dir deine Karten schicken kann: hier tippen",
                   "So I can send you your cards: tap here"),
     "reminder": ("⏰ {name}, du bist dran ({game}).", "⏰ {name}, it's your turn ({game})."),
-    "autoplayed": ("⏱ {name} war zu lange weg. Der Computer übernimmt den Platz und spielt: {action}. "
+    "autoplayed": ("⏱ {name} war zu lange weg. Der Computer übernimmt den Platz und {did}. "
                    "Ein Tipp auf »Meine Karten«, und {name} spielt wieder selbst.",
-                   "⏱ {name} was away too long. The computer takes over the seat and plays: {action}. "
+                   "⏱ {name} was away too long. The computer takes over the seat and {did}. "
                    "One tap on \"My hand\" and {name} plays again."),
+    "did.play": ("spielt {action}", "plays {action}"),
+    "did.name": ("tauft {action}", "names {action} trump"),
+    "did.choose": ("wählt: {action}", "chooses: {action}"),
     "closed_no_humans": ("{name} ist aufgestanden. Ohne Menschen am Tisch ist der Tisch geschlossen.",
                          "{name} left. With no people at the table, the table is closed."),
     "left_playing": ("{name} ist aufgestanden, ein Computer übernimmt den Platz.",

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
+
+import engine
 
 from bot.protocol.outgoing import HandMessage, Notice
 from bot.table.record import Table
@@ -25,8 +28,8 @@ def tick_in_two_processes(redis_url: str, key_prefix: str, now: float) -> list[d
     return notices
 
 
-async def start_table(store, clock):
-    svc = service(store, seed=3, clock=clock)
+async def start_table(store, clock, seed: int = 3):
+    svc = service(store, seed=seed, clock=clock)
     anna, ben = user(0), user(1)
     table = table_msg(await svc.handle(say(GROUP, anna, "neu bauer")))
     table = table_msg(await svc.handle(press(GROUP, ben, button(table, "join").token)))
@@ -65,6 +68,20 @@ async def test_reminder_and_autoplay_fire_once_with_two_processes(store, redis_u
     effects = await svc.handle(say(GROUP, owner, "hand"))
     assert of(effects, HandMessage)
     assert not (await audit(store, table_id))["table"].seats[seat].auto
+
+
+async def test_the_computer_naming_trump_for_a_person_says_it_names_trump(store):
+    for seed in range(20):  # a deal where a person is to name trump first
+        svc, table_id = await start_table(store, lambda: T0, seed)
+        _, table, seat = await to_act(store, table_id)
+        if table.seats[seat].human:
+            break
+        await svc.handle(say(GROUP, user(0), "abbrechen"))
+    assert engine.legal_actions(engine.from_json(table.state))[0].kind == "name_trump"
+    await svc.tick(T0 + REMIND + 1)  # the reminder first
+    notices = of(await svc.tick(T0 + AUTO + 1), Notice)
+    assert len(notices) == 1 and re.search(r" den Platz und tauft [♣♠♥♦] (Kreuz|Pik|Herz|Karo)\. ", notices[0].text), \
+        notices[0].text
 
 
 async def test_a_timer_of_an_old_version_does_nothing(store):

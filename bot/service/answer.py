@@ -122,7 +122,13 @@ async def toast_lang(store: Store, cmd: Command, default: str) -> str:
 
 
 async def refusal_lang(store: Store, cmd: Command, default: str) -> str:
-    """The language of a refusal: a pressed button's table speaks its own, else as :func:`toast_lang`."""
+    """The language of a refusal: a pressed button's table speaks its own; a group's, as the group does
+    (:func:`chat_lang`: everybody reads it there, whatever one client's language); a private chat's as
+    :func:`toast_lang`."""
     tok = tokens.parse(cmd.token) if cmd.token else None
     loaded = await store.load(tok.table) if tok is not None else None
-    return Table.load(loaded[1]).lang if loaded else await toast_lang(store, cmd, default)
+    if loaded:
+        return Table.load(loaded[1]).lang
+    if cmd.chat.private or tok is not None:
+        return await toast_lang(store, cmd, default)
+    return await chat_lang(store, cmd, default)

@@ -214,9 +214,9 @@ def option(ctx: Ctx, args: tuple[str, ...], settings: Settings) -> None:
     if table.game == "rams":
         names.append(typed_options.CURRENCY)
     if len(args) != 2:
-        raise Refused("option_unknown", names=", ".join(names))
+        raise Refused("option_unknown", names=typed_options.listed(names))
     if args[0] not in names:
-        raise Refused("unknown_option", name=args[0], names=", ".join(names))
+        raise Refused("unknown_option", name=args[0], names=typed_options.listed(names))
     _opener_only(ctx)
     if args[0] == "pace":
         set_pace(ctx, args[1], settings)
@@ -232,7 +232,7 @@ def option(ctx: Ctx, args: tuple[str, ...], settings: Settings) -> None:
         try:
             secs = seconds(parse_duration(value))
         except ValueError:
-            raise Refused("bad_option_value", name=name, allowed=Text("allowed.duration")) from None
+            raise Refused("bad_option_value", name=typed_options.named(name), allowed=Text("allowed.duration")) from None
         setattr(table, "remind" if name == "reminder_after" else "auto", secs)
         return
     try:

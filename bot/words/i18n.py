@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from bot.table.refused import Text, clip
 
-__all__ = ["LANGS", "DEFAULT", "t", "supported", "game_name", "hint", "hint_key",
+__all__ = ["LANGS", "DEFAULT", "t", "supported", "game_name", "hint", "hint_key", "option_label",
            "TEXTS"]
 
 LANGS = ("de", "en")
@@ -93,6 +93,28 @@ TEXTS: dict[str, tuple[str, str]] = {
     "bad_option_syntax": ("»{item}« verstehe ich nicht, bitte name=wert.", "\"{item}\" is not name=value."),
     "bad_option_value": ("Option {name}: erlaubt ist {allowed}.", "Option {name} takes {allowed}."),
     "unknown_option": ("»{name}« ist keine Option. Optionen: {names}", "\"{name}\" is not an option. Options: {names}"),
+    "opt.named": ("{label} ({name})", "{label} ({name})"),
+    "opt.partners": ("Partner", "how partners are found"),
+    "opt.grand_solo_needs_jc": ("»Leg dich« nur mit Kreuz-Bube", "grand solo needs the J♣"),
+    "opt.target": ("Ziel", "target score"),
+    "opt.trump_after_cards": ("Trumpf nach Karten", "trump after cards"),
+    "opt.die_letzte": ("Die Letzte", "Die Letzte"),
+    "opt.overtrump_on_trump_lead_only": ("Überstechen nur bei Trumpf", "overtrump only on a trump lead"),
+    "opt.forty_at_ten": ("40er-Regel", "40 at ten"),
+    "opt.weiterschreiben": ("Weiterschreiben", "carry points over"),
+    "opt.ledig_in_decider": ("Ledig im Gehampelten", "Ledig in the decider"),
+    "opt.target_steine": ("Steine zum Sieg", "Steine to win"),
+    "opt.lead_trump_first": ("Trumpf zuerst", "trump lead first"),
+    "opt.short_deck": ("Kurzes Blatt", "short deck"),
+    "opt.target_brote": ("Brote zum Sieg", "Brote to win"),
+    "opt.sixes": ("Sechser", "with the sixes"),
+    "opt.unit": ("Einsatz je Platz", "stake per place"),
+    "opt.kartoffel_fee": ("Kartoffel-Gebühr", "Kartoffel fee"),
+    "opt.reminder_after": ("Erinnerung nach", "reminder after"),
+    "opt.autoplay_after": ("Computer nach", "computer after"),
+    "opt.level": ("Computer-Stärke", "computer level"),
+    "opt.pace": ("Tempo", "game pace"),
+    "opt.currency": ("Währung", "settlement currency"),
     "allowed.bool": ("an oder aus", "on or off"),
     "allowed.choice": ("eins von: {choices}", "one of: {choices}"),
     "allowed.whole": ("eine ganze Zahl von {lo} bis {hi}", "a whole number from {lo} to {hi}"),
@@ -451,7 +473,15 @@ def _param(lang: str, name: str, value: object) -> object:
         return clip(value) if name in _ECHOED else value
     if isinstance(value, Text):
         return t(lang, value.key, **value.params)
+    if isinstance(value, tuple):  # a list of texts
+        return ", ".join(str(_param(lang, name, v)) for v in value)
     return value
+
+
+def option_label(lang: str, name: str) -> str:
+    """An option's name in the players' language (``sixes`` → ``Sechser``); the key itself if it has none."""
+    key = f"opt.{name}"
+    return t(lang, key) if key in TEXTS else name
 
 
 def t(lang: str, key: str, **params: object) -> str:

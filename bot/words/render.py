@@ -18,7 +18,7 @@ from bot.table.record import Table
 from bot.words import story
 from bot.words.buttons import OFFER_KINDS, Rows, act_button, button_token, in_rows
 from bot.words.cards import card_label, cards_label, suit_label
-from bot.words.i18n import game_name, t
+from bot.words.i18n import game_name, option_label, t
 from bot.words.story import seat_name, team_name
 from engine.actions import Action
 from engine.bauerchen import round_end
@@ -58,6 +58,8 @@ def option_fields(game: str) -> list[tuple[str, tuple]]:
 def _option_value(lang: str, value: Any) -> str:
     if isinstance(value, bool):
         return t(lang, "on" if value else "off")
+    if isinstance(value, float):  # 2,5 in German
+        return f"{value:g}".replace(".", ",") if lang == "de" else f"{value:g}"
     return str(value)
 
 
@@ -250,7 +252,9 @@ def _lobby(table: Table, version: int) -> tuple[str, Rows]:
     lang = table.lang
     opener = table.seats[table.seat_of(table.opener)].name if table.seat_of(table.opener) is not None else ""
     lines = [t(lang, "lobby_title", game=game_name(table.game, lang), name=opener or "–")]
-    rules = [f"{k} {_option_value(lang, v)}" for k, v in table.options.items()]
+    rules = [f"{option_label(lang, k)} {_option_value(lang, v)}" for k, v in table.options.items()]
+    if table.game == "rams":
+        rules.append(f"{option_label(lang, 'currency')} {table.currency}")
     lines.append(t(lang, "house_rules", rules=" · ".join(rules) if rules else t(lang, "standard")))
     lines.append(" · ".join(f"{i + 1} {seat_name(table, i)}" for i in range(table.n)))
     if table.game != "rams":
@@ -262,7 +266,8 @@ def _lobby(table: Table, version: int) -> tuple[str, Rows]:
     if table.show_opts:
         lines.append(t(lang, "options_help"))
         opts = _options(table.game, json.dumps(table.options, sort_keys=True))
-        buttons = [Button(f"{name}: {_option_value(lang, getattr(opts, name))}", button_token(table, version, "opt", str(i)))
+        buttons = [Button(f"{option_label(lang, name)}: {_option_value(lang, getattr(opts, name))}",
+                          button_token(table, version, "opt", str(i)))
                    for i, (name, _) in enumerate(option_fields(table.game))]
         buttons.append(Button(t(lang, "btn.pace", pace=pace), button_token(table, version, "pace")))
         rows = in_rows(buttons, 2) + ((Button(t(lang, "btn.done"), button_token(table, version, "opts", "0")),),)

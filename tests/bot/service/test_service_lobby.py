@@ -3,9 +3,13 @@ moves typed in the private chat find the one running table, refusals speak the t
 
 from __future__ import annotations
 
+import engine
 from bot.protocol import actarg, tokens
 from bot.protocol.outgoing import ChatRef, Command, HandMessage, Notice, TableMessage, Toast
+from bot.table.computer import LEVEL_OPTION
+from bot.table.options import CURRENCY, DURATIONS
 from bot.table.record import Table
+from bot.words.i18n import TEXTS
 from tests.servicekit import GROUP, act_buttons, button, of, playable, press, private, say, service, table_msg, user
 from tests.servicekit import typed as typed_action
 
@@ -72,6 +76,39 @@ async def test_refusals_speak_the_tables_language_and_the_german_reads_right(sto
     five = table_msg(await svc.handle(say(ChatRef("test", "g4"), anna, "neu rams 5")))
     (rules,) = of(await svc.handle(press(ChatRef("test", "g4"), anna, button(five, "rules").token)), Notice)
     assert "Wer zuerst 15 Stiche hat" in rules.text and "21/15" not in rules.text
+
+
+async def test_a_typed_refusal_in_a_german_group_is_german_whatever_the_client_speaks(store):
+    svc = service(store, seed=4)
+    anna = user(0)
+    (no_table,) = of(await svc.handle(Command(GROUP, anna, verb="zettel", lang="en")), Toast)
+    assert no_table.text == "Hier ist kein Tisch offen. Neuer Tisch: neu SPIEL"
+    (private_en,) = of(await svc.handle(Command(private(anna), anna, verb="zettel", lang="en")), Toast)
+    assert private_en.text.startswith("No table is open here."), "in his private chat, his client's language"
+
+
+async def test_options_are_named_in_the_chats_language_with_the_key_to_type(store):
+    svc = service(store, seed=4)
+    anna = user(0)
+    table = table_msg(await svc.handle(say(GROUP, anna, "neu rams sixes=an unit=2,5")))
+    assert "Regeln: Sechser an · Einsatz je Platz 2,5 · Währung Fr." in table.text
+    shown = table_msg(await svc.handle(press(GROUP, anna, button(table, "opts").token)))
+    assert "Sechser: an" in [b.label for row in shown.buttons for b in row]
+    (bad,) = of(await svc.handle(say(GROUP, anna, "option target x")), Toast)
+    assert bad.text == "Option Ziel (target): erlaubt ist eine ganze Zahl von 1 bis 100 oder »standard«."
+    (unknown,) = of(await svc.handle(say(GROUP, anna, "option farbe rot")), Toast)
+    assert unknown.text.startswith("»farbe« ist keine Option. Optionen: Sechser (sixes), Ziel (target), ")
+    assert unknown.text.endswith(", Währung (currency)")
+    (money,) = of(await svc.handle(say(GROUP, anna, "option currency Franken-und-Rappen")), Toast)
+    assert money.text.startswith("Option Währung (currency): erlaubt ist ein kurzes Wort")
+    table = table_msg(await svc.handle(say(GROUP, anna, "option currency CHF")))
+    assert "Währung CHF" in table.text
+
+
+def test_every_option_has_a_label_in_every_language():
+    names = {n for game in engine.game_ids() for n in engine.option_specs(game)} | {*DURATIONS, LEVEL_OPTION, "pace",
+                                                                                      CURRENCY}
+    assert sorted(n for n in names if f"opt.{n}" not in TEXTS or not all(TEXTS[f"opt.{n}"])) == []
 
 
 async def test_a_re_posted_table_message_and_the_score_sheet_in_a_group(store):

@@ -8,7 +8,6 @@ import subprocess
 import sys
 
 import engine
-
 from bot.protocol.outgoing import HandMessage, Notice
 from bot.table.record import Table
 from tests.servicekit import GROUP, audit, button, of, press, say, service, table_msg, user

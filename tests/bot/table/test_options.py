@@ -51,20 +51,20 @@ def test_typed_values_of_another_type_or_out_of_bounds_are_refused(game, name, t
     with pytest.raises(Exception) as exc:
         options.parse_text(game, name, text)
     refused = options.refusal(exc.value)
-    assert refused.key == "bad_option_value" and refused.params["name"] == name
+    assert refused.key == "bad_option_value" and refused.params["name"].params["name"] == name
 
 
 def test_the_refusal_names_the_option_and_what_it_allows_in_both_languages():
     with pytest.raises(Refused) as exc:
         textcmd.new_args(("bauernstoss", "target=1000000000"))
-    assert t("de", exc.value.key, **exc.value.params) == "Option target: erlaubt ist eine ganze Zahl von 1 bis 100."
-    assert t("en", exc.value.key, **exc.value.params) == "Option target takes a whole number from 1 to 100."
+    assert t("de", exc.value.key, **exc.value.params) == "Option Ziel (target): erlaubt ist eine ganze Zahl von 1 bis 100."
+    assert t("en", exc.value.key, **exc.value.params) == "Option target score (target) takes a whole number from 1 to 100."
     with pytest.raises(Refused) as exc:
         textcmd.new_args(("rams", "target=0"))
     assert t("de", exc.value.key, **exc.value.params).endswith("von 1 bis 100 oder »standard«.")
     with pytest.raises(Refused) as exc:
         textcmd.new_args(("bauerchen", "die_letzte=vielleicht"))
-    assert t("en", exc.value.key, **exc.value.params) == "Option die_letzte takes on or off."
+    assert t("en", exc.value.key, **exc.value.params) == "Option Die Letzte (die_letzte) takes on or off."
     with pytest.raises(Refused) as exc:
         textcmd.new_args(("bauer", "brote=3"))
     assert exc.value.key == "unknown_option" and "target_brote" in t("de", exc.value.key, **exc.value.params)
@@ -87,7 +87,7 @@ async def test_typed_option_in_the_lobby(store):
     anna = user(0)
     table_id = table_msg(await svc.handle(say(GROUP, anna, "neu rams 3 unit=0,5 target=standard"))).table_id
     (toast,) = of(await svc.handle(say(GROUP, anna, "option target 3.5")), Toast)
-    assert toast.text == "Option target: erlaubt ist eine ganze Zahl von 1 bis 100 oder »standard«."
+    assert toast.text == "Option Ziel (target): erlaubt ist eine ganze Zahl von 1 bis 100 oder »standard«."
     (toast,) = of(await svc.handle(say(GROUP, anna, "option zeil 3")), Toast)
     assert toast.text.startswith("»zeil« ist keine Option.") and "kartoffel_fee" in toast.text
     (toast,) = of(await svc.handle(say(GROUP, anna, "option reminder_after bald")), Toast)

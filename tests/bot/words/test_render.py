@@ -51,7 +51,7 @@ def test_lobby_option_buttons():
     table = make_table("bauerchen")
     table.show_opts = True
     labels = [b.label for b in all_buttons(table_message(table, None, 1, 0))]
-    assert "die_letzte: an" in labels and "trump_after_cards: 2" in labels and labels[-1] == "Fertig"
+    assert "Die Letzte: an" in labels and "Trumpf nach Karten: 2" in labels and labels[-1] == "Fertig"
 
 
 def pressed(message) -> set:

@@ -194,9 +194,13 @@ def abort(ctx: Ctx) -> None:
 def rules(game: str, options: dict, lang: str, n: int = 0) -> str:
     """The short rules of ``game`` with ``options`` (``n`` players: the target that follows from them)."""
     opts = engine.parse_options(game, options).model_dump()
-    target = opts.get("target") or (target_of(engine.parse_options(game, options), n) if n else
-                                    t(lang, "rs.default_target"))
-    return t(lang, f"rules.{game}", target=target)
+    target = opts.get("target")
+    if game == "rams" and target is None:  # Rams' default target depends on the players
+        target = target_of(engine.parse_options(game, options), n) if n else t(lang, "rs.default_target")
+    text = t(lang, f"rules.{game}", target=target)
+    if opts.get("lead_trump_first"):  # Bauer's lead duty refuses cards: the rules say so
+        text += " " + t(lang, "rules.bauer_lead_trump")
+    return text
 
 
 def rules_notice(ctx: Ctx) -> None:

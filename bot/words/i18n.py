@@ -54,10 +54,17 @@ TEXTS: dict[str, tuple[str, str]] = {
     "rules.bauer": (
         "Bauer: zwei gegen zwei, 32 Karten. Vorhand tauft nach vier Karten. Der Dicke (Trumpfbube) und der "
         "Linke (Bube der gleichen Farbe) sind die höchsten Trümpfe. Nur bedienen, kein Stichzwang. Jede "
-        "Partei zählt ihr Brot von 8 auf 0. Stoßen verdoppelt, Karten weg heißt allein spielen.",
+        "Partei zählt ihr Brot von 8 auf 0: wer das Spiel gewinnt, zählt 1 herunter; verliert die Trumpfpartei "
+        "(auch bei Stichgleichheit), steigt ihr Brot um 1. Wer alle Stiche macht, zählt doppelt. Stoßen verdoppelt, "
+        "Karten weg heißt allein spielen.",
         "Bauer: two against two, 32 cards. The forehand names trump after four cards. The right bower "
         "(der Dicke) and the left bower (der Linke) are the highest trumps. Follow suit, nothing more. "
-        "Each team counts its Brot down from 8 to 0. Stoß doubles, Karten weg is playing alone."),
+        "Each team counts its Brot down from 8 to 0: the team that wins a deal counts 1 down; when the trump "
+        "side loses (a tie in tricks too), its Brot climbs by 1. Taking every trick counts double. Stoß doubles, Karten "
+        "weg is playing alone."),
+    "rules.bauer_lead_trump": (
+        "Wer tauft, spielt zum ersten Stich Trumpf aus, wenn er einen hat.",
+        "Whoever names trump leads a trump to the first trick if he has one."),
     "rules.rams": (
         "Rams: jeder für sich, 3 bis 7 Spieler, 5 Karten. Der Kehrer bestimmt Trumpf, der Bälli (7♦) ist immer "
         "zweithöchster Trumpf. Mitspielen, passen oder den Blinden nehmen. Jeder Stich zählt einen Punkt, wer "

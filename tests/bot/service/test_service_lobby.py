@@ -105,6 +105,17 @@ async def test_options_are_named_in_the_chats_language_with_the_key_to_type(stor
     assert "Währung CHF" in table.text
 
 
+async def test_the_bauer_rules_name_the_trump_lead_duty_and_why_a_brot_climbs(store):
+    svc = service(store, seed=4)
+    anna = user(0)
+    (rules,) = of(await svc.handle(say(GROUP, anna, "regeln bauer")), Notice)
+    assert "spielt zum ersten Stich Trumpf aus, wenn er einen hat" in rules.text
+    assert "verliert die Trumpfpartei (auch bei Stichgleichheit), steigt ihr Brot um 1" in rules.text
+    table = table_msg(await svc.handle(say(GROUP, anna, "neu bauer lead_trump_first=aus")))
+    (rules,) = of(await svc.handle(press(GROUP, anna, button(table, "rules").token)), Notice)
+    assert "Trumpf aus, wenn" not in rules.text
+
+
 def test_every_option_has_a_label_in_every_language():
     names = {n for game in engine.game_ids() for n in engine.option_specs(game)} | {*DURATIONS, LEVEL_OPTION, "pace",
                                                                                       CURRENCY}

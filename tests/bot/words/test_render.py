@@ -216,3 +216,22 @@ def test_action_labels_in_the_games_words():
     public = [b.label for b in all_buttons(table_message(bauer, state, 2, 0))]
     assert public == ["Meine Karten", "Stoßen", "Karten weg"]
     assert "Trumpf ♣ (von " in table_message(bauer, state, 2, 0).text
+
+
+def test_a_turned_balli_shows_kehrer_and_balli_apart():
+    table = make_table("rams", status="playing")
+    state = engine.new_match("rams", random.Random(1), 4)  # the Bälli (7♦) is turned first, then K♣
+    assert engine.view(state, None)["public"]["turned"] == ["7D", "KC"]
+    assert "Kehrer K♣, Bälli 7♦" in table_message(table, state, 1, 0).text
+
+
+def test_bauer_counts_the_tricks_during_a_deal():
+    table = make_table("bauer", status="playing")
+    rng = random.Random(8)
+    state = engine.new_match("bauer", rng, 4)
+    while len(engine.view(state, None)["tricks"]) < 3:  # cards only: no Karten weg to end the deal early
+        plain = [a for a in engine.legal_actions(state) if a.kind in ("play", "name_trump")]
+        state, _ = engine.apply(state, state.to_act, rng.choice(plain))
+    won = engine.view(state, None)["won"]
+    assert f"Stiche {won[0] + won[2]} : {won[1] + won[3]}" in table_message(table, state, 1, 0).text
+    assert sum(won) == 3

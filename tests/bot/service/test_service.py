@@ -93,13 +93,13 @@ async def test_lobby_seats_computers_and_options(store):
     refused = await svc.handle(press(GROUP, ben, button(table, "opts").token))
     assert of(refused, Toast)[0].text == "Nur wer den Tisch eröffnet hat (Anna), darf das."
     table = table_msg(await svc.handle(press(GROUP, anna, button(table, "opts").token)))
-    assert "die_letzte: an" in str([b.label for row in table.buttons for b in row])
+    assert "Die Letzte: an" in str([b.label for row in table.buttons for b in row])
     table = table_msg(await svc.handle(press(GROUP, anna, button(table, "opt").token)))
-    assert "trump_after_cards 5" in table.text
+    assert "Trumpf nach Karten 5" in table.text
     table = table_msg(await svc.handle(say(GROUP, anna, "option target_steine 2")))
-    assert "target_steine 2" in table.text
+    assert "Steine zum Sieg 2" in table.text
     bad = await svc.handle(say(GROUP, anna, "option target_steine 0"))
-    assert of(bad, Toast)[0].text == "Option target_steine: erlaubt ist eine ganze Zahl von 1 bis 10."
+    assert of(bad, Toast)[0].text == "Option Steine zum Sieg (target_steine): erlaubt ist eine ganze Zahl von 1 bis 10."
     table = table_msg(await svc.handle(say(GROUP, anna, "option autoplay_after off")))
     version, data = await store.load(table.table_id)
     assert Table.load(data).auto is None

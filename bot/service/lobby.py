@@ -218,9 +218,9 @@ def option(ctx: Ctx, args: tuple[str, ...], settings: Settings) -> None:
     if table.game == "rams":
         names.append(typed_options.CURRENCY)
     if len(args) != 2:
-        raise Refused("option_unknown", names=typed_options.listed(names))
+        raise Refused("option_unknown", names=", ".join(names))
     if args[0] not in names:
-        raise Refused("unknown_option", name=args[0], names=typed_options.listed(names))
+        raise Refused("unknown_option", name=args[0], names=", ".join(names))
     _opener_only(ctx)
     if args[0] == "pace":
         set_pace(ctx, args[1], settings)

@@ -18,7 +18,7 @@ import engine
 from bot.table.refused import Refused, Text
 from engine import OptionError, OptionSpec
 
-__all__ = ["parse_text", "parse", "refusal", "allowed", "currency", "named", "listed", "DURATIONS", "CURRENCY", "CURRENCY_MAX"]
+__all__ = ["parse_text", "parse", "refusal", "allowed", "currency", "named", "DURATIONS", "CURRENCY", "CURRENCY_MAX"]
 
 DURATIONS = ("reminder_after", "autoplay_after")
 """The table's timer settings, set like options (``option reminder_after 2h``)."""
@@ -92,13 +92,8 @@ def named(name: str) -> Text:
     return Text("opt.named", label=Text(f"opt.{name}"), name=name)
 
 
-def listed(names: list[str]) -> tuple[Text, ...]:
-    """Options for a refusal's list, each :func:`named`."""
-    return tuple(named(name) for name in names)
-
-
 def refusal(exc: OptionError) -> Refused:
     """The refusal of a bad option: the option's name and what it allows, or the game's options."""
     if exc.spec is None:
-        return Refused("unknown_option", name=exc.name, names=listed(list(engine.option_specs(exc.game))))
+        return Refused("unknown_option", name=exc.name, names=", ".join(engine.option_specs(exc.game)))
     return Refused("bad_option_value", name=named(exc.name), allowed=allowed(exc.spec))

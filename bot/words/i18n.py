@@ -480,8 +480,6 @@ def _param(lang: str, name: str, value: object) -> object:
         return clip(value) if name in _ECHOED else value
     if isinstance(value, Text):
         return t(lang, value.key, **value.params)
-    if isinstance(value, tuple):  # a list of texts
-        return ", ".join(str(_param(lang, name, v)) for v in value)
     return value
 
 

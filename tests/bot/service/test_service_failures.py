@@ -39,7 +39,7 @@ async def test_a_refused_command_keeps_the_stored_state_equal_to_its_log(store):
     svc = service(store, seed=6)
     anna = user(0)
     (toast,) = of(await svc.handle(say(GROUP, anna, "neu rams 3 unit=1e308")), Toast)
-    assert toast.text == "Option unit: erlaubt ist eine Zahl von 0 bis 1000."
+    assert toast.text == "Option Einsatz je Platz (unit): erlaubt ist eine Zahl von 0 bis 1000."
     players = Players(svc, GROUP, [anna], seed=2)
     table_id = table_msg(await players.send(say(GROUP, anna, "neu rams 3 unit=1000 kartoffel_fee=1000 target=1"))).table_id
     await players.send(say(GROUP, anna, "los"))

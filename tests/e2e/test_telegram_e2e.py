@@ -175,6 +175,12 @@ async def test_a_whole_rams_game_in_a_forum_topic_with_a_computer_player(store, 
             results = await tg.wait_for(lambda: (found := [m.text for m in tg.chat(GROUP) if " ist aus\n" in m.text or " is over\n" in m.text])
                                         and len(found) >= table.deals and found, what="every deal's result posted")
             await assert_story_told(tg, store, table, GROUP, results)
+            # the finished match's sheet is still there, German in the German group whatever the clients speak
+            users[1].send(GROUP, "/zettel", thread=TOPIC)
+            sheet = await tg.wait_for(lambda: next((m for m in tg.chat(GROUP) if m.text.startswith("📋 Zettel · Rams")),
+                                                   None), what="the finished match's sheet")
+            assert len(sheet.text.splitlines()) == 1 + table.deals and "Zusammen in der Kasse: " in newest(tg, GROUP,
+                                                                                                          tid).text
             assert all(m.thread == TOPIC for m in tg.chat(GROUP))
             assert tg.violations == []
 

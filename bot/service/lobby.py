@@ -236,7 +236,8 @@ def option(ctx: Ctx, args: tuple[str, ...], settings: Settings) -> None:
         try:
             secs = seconds(parse_duration(value))
         except ValueError:
-            raise Refused("bad_option_value", name=typed_options.named(name), allowed=Text("allowed.duration")) from None
+            raise Refused("bad_option_value", name=typed_options.named(name),
+                          allowed=Text("allowed.duration")) from None
         setattr(table, "remind" if name == "reminder_after" else "auto", secs)
         return
     try:

@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import logging
 
+import aiohttp
 import discord
 import yarl
 from discord import app_commands
@@ -283,5 +284,11 @@ async def serve(settings: Settings, service, refs: Refs, shared: SharedLimit | N
         tuning: pacing and timings (default: from ``DISCORD_*`` variables).
         stop: set it to stop serving.
     """
-    bot = DiscordBot(settings, service, refs, tuning, shared)
-    await run_until_stopped(bot, stop, lambda: f"Discord as {bot.client.user}")
+    await run_until_stopped(lambda: DiscordBot(settings, service, refs, tuning, shared), stop,
+                            lambda bot: f"Discord as {bot.client.user}", unreachable, "Discord")
+
+
+def unreachable(exc: BaseException) -> bool:
+    """Whether a failed start means Discord could not be reached (network, timeout, its server's trouble)."""
+    return isinstance(exc, (aiohttp.ClientError, OSError, asyncio.TimeoutError, discord.DiscordServerError,
+                            discord.GatewayNotFound))

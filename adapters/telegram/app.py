@@ -23,7 +23,7 @@ from dataclasses import replace
 from urllib.parse import urlsplit
 
 from telegram import BotCommand, CallbackQuery, Update
-from telegram.error import BadRequest
+from telegram.error import BadRequest, NetworkError
 from telegram.ext import Application, ApplicationBuilder, ContextTypes, TypeHandler
 
 from adapters.common.gate import SharedLimit
@@ -230,6 +230,11 @@ async def serve(settings: Settings, service, refs: Refs, shared: SharedLimit | N
         tuning: flood limits and timings (default: from ``TELEGRAM_*`` variables).
         stop: set it to stop serving.
     """
-    bot = TelegramBot(settings, service, refs, tuning, shared)
-    await run_until_stopped(bot, stop, lambda: f"Telegram as @{bot.username} "
-                            f"({'webhook' if settings.telegram_webhook_url else 'long polling'})")
+    mode = "webhook" if settings.telegram_webhook_url else "long polling"
+    await run_until_stopped(lambda: TelegramBot(settings, service, refs, tuning, shared), stop,
+                            lambda bot: f"Telegram as @{bot.username} ({mode})", unreachable, "Telegram")
+
+
+def unreachable(exc: BaseException) -> bool:
+    """Whether a failed start means Telegram could not be reached (a network error or timeout, not a refusal)."""
+    return isinstance(exc, NetworkError) and not isinstance(exc, BadRequest)

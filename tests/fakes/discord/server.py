@@ -143,9 +143,10 @@ class FakeDiscord:
     Args:
         channel_limit: messages and edits allowed per channel per window: (count, seconds).
         ack_window_s: how long an interaction may wait for its answer.
+        port: the port to listen on (0: a free one).
     """
 
-    def __init__(self, channel_limit: tuple[int, float] = (5, 5.0), ack_window_s: float = 3.0):
+    def __init__(self, channel_limit: tuple[int, float] = (5, 5.0), ack_window_s: float = 3.0, port: int = 0):
         self.channel_limit = channel_limit
         self.ack_window_s = ack_window_s
         self.token = "fake." + secrets.token_hex(8)
@@ -164,7 +165,7 @@ class FakeDiscord:
         self._changed = asyncio.Event()
         self._sent: dict[int, deque[float]] = {}
         self._runner: web.AppRunner | None = None
-        self.port = 0
+        self.port = port
 
     # ------------------------------------------------------------------ the world
     def guild(self, guild_id: int, name: str, channels: dict[int, str]) -> None:
@@ -533,7 +534,7 @@ class FakeDiscord:
         app.router.add_post(api + "/webhooks/{app}/{token}", self._followup)
         self._runner = web.AppRunner(app, handle_signals=False)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        site = web.TCPSite(self._runner, "127.0.0.1", self.port)
         await site.start()
         self.port = site._server.sockets[0].getsockname()[1]
         return self

@@ -151,11 +151,12 @@ class FakeTelegram:
         global_limit: (messages, seconds): at most that many messages in any window in all chats.
         patience: seconds the ``wait_*`` methods wait by default before they fail (a safety net
             only: they return as soon as what they wait for happens).
+        port: the port to listen on (0: a free one).
     """
 
     def __init__(self, token: str = "123456:TEST-TOKEN", username: str = "stammtisch_test_bot",
                  group_limit: tuple[int, float] = (20, 60.0), chat_limit: tuple[int, float] = (1, 1.0),
-                 global_limit: tuple[int, float] = (30, 1.0), patience: float = 10.0):
+                 global_limit: tuple[int, float] = (30, 1.0), patience: float = 10.0, port: int = 0):
         self.token = token
         self.patience = patience
         self.username = username
@@ -192,7 +193,7 @@ class FakeTelegram:
         self._site: web.TCPSite | None = None
         self._pusher: asyncio.Task | None = None
         self._closing = False
-        self.port = 0
+        self.port = port
 
     # -- lifecycle ---------------------------------------------------------------------------------
 
@@ -206,7 +207,7 @@ class FakeTelegram:
         app.router.add_route("*", "/bot{token}/{method}", self._handle)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
-        self._site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        self._site = web.TCPSite(self._runner, "127.0.0.1", self.port)
         await self._site.start()
         self.port = self._site._server.sockets[0].getsockname()[1]
         return self

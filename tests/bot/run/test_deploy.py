@@ -12,6 +12,7 @@ import json
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -156,3 +157,62 @@ def test_the_env_file_shows_each_platform_tunings_default():
             shown = re.search(rf"^#? ?{prefix}{name.upper()}=(.*)$", text, re.MULTILINE)
             if shown and shown.group(1).strip() and not isinstance(field.default, str):
                 assert float(shown.group(1)) == float(field.default), f"{prefix}{name.upper()}: default {field.default}"
+
+
+@pytest.fixture
+def installed(tmp_path) -> Path:
+    """A checkout with an installed .venv: the scripts, pyproject.toml, and a .venv whose python runs
+    this one on the sources here, refusing ``-m pip`` (nothing may be installed or fetched)."""
+    shutil.copytree(ROOT / "scripts", tmp_path / "scripts")
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    (tmp_path / "test_offline.py").write_text("def test_offline():\n    pass\n")
+    bin_dir = tmp_path / ".venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    python = bin_dir / "python"
+    python.write_text(f'#!/bin/sh\nif [ "$1" = -m ] && [ "$2" = pip ]; then echo "pip was called" >&2; exit 3; fi\n'
+                      f'PYTHONPATH="{ROOT}" exec "{sys.executable}" "$@"\n')
+    (bin_dir / "stammtisch").write_text(f'#!/bin/sh\nexec "{python}" -m bot.run.cli "$@"\n')
+    for script in (python, bin_dir / "stammtisch"):
+        script.chmod(0o755)
+    for stamp in (".installed", ".installed-test"):
+        (tmp_path / ".venv" / stamp).touch()
+        os.utime(tmp_path / ".venv" / stamp, (100, 100))
+    os.utime(tmp_path / "pyproject.toml", (10, 10))  # installed after pyproject.toml last changed
+    return tmp_path
+
+
+def offline(tmp_path: Path) -> dict[str, str]:
+    """The environment of a machine whose package index does not answer."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        closed = s.getsockname()[1]
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "DISCORD_", "PIP_"))}
+    env.update(PIP_INDEX_URL=f"http://127.0.0.1:{closed}/simple", PIP_RETRIES="0", PIP_TIMEOUT="1",
+               HOME=str(tmp_path))
+    return env
+
+
+def test_scripts_run_starts_from_an_installed_venv_without_the_package_index(installed):
+    env = offline(installed)
+    helped = subprocess.run(["./scripts/run", "--help"], cwd=installed, env=env, capture_output=True, text=True,
+                            check=False, timeout=120)
+    assert helped.returncode == 0, helped.stderr[-2000:]
+    assert "usage: stammtisch run" in helped.stdout and "pip" not in helped.stderr
+    played = subprocess.run(["./scripts/run", "play", "--help"], cwd=installed, env=env, capture_output=True,
+                            text=True, check=False, timeout=120)
+    assert played.returncode == 0 and "usage: stammtisch play" in played.stdout, played.stderr[-2000:]
+    tested = subprocess.run(["./scripts/test", "-p", "no:cacheprovider", "test_offline.py"], cwd=installed, env=env,
+                            capture_output=True, text=True, check=False, timeout=300)
+    assert tested.returncode == 0 and "1 passed" in tested.stdout, tested.stdout[-2000:] + tested.stderr[-2000:]
+
+
+def test_scripts_install_again_once_pyproject_changed(installed):
+    os.utime(installed / "pyproject.toml", (1000, 1000))  # changed after the install
+    run = subprocess.run(["./scripts/run", "--help"], cwd=installed, env=offline(installed), capture_output=True,
+                         text=True, check=False, timeout=120)
+    assert run.returncode != 0 and "pip was called" in run.stderr
+
+
+def test_the_local_env_file_is_never_committed():
+    ignored = subprocess.run(["git", "check-ignore", "-q", ".env"], cwd=ROOT, check=False)
+    assert ignored.returncode == 0, ".env holds the tokens: it belongs in .gitignore"

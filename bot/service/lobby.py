@@ -62,12 +62,13 @@ async def new(tables: Tables, cmd: Command, lang: str, args: tuple[str, ...], se
     if not lo <= n <= hi:
         raise Refused("bad_players" if lo < hi else "bad_players_exact", game=game_name(game, lang), lo=lo, hi=hi,
                       count=t(lang, f"count.{lo}") if lo == hi else lo)
-    opts = typed_options.parse(game, options)
+    level = _level((options or {}).get(LEVEL_OPTION))
+    opts = typed_options.parse(game, {k: v for k, v in (options or {}).items() if k != LEVEL_OPTION})
     now = tables.clock()
     table = Table(id=store.new_id(), chat=cmd.chat, game=game, n=n,
                   options=opts.model_dump(exclude_defaults=True), lang=lang, opener=cmd.user.key,
                   seats=seats or [Seat() for _ in range(n)], remind=seconds(settings.reminder_after),
-                  auto=seconds(settings.autoplay_after), created=now, since=now)
+                  auto=seconds(settings.autoplay_after), created=now, since=now, level=level)
     if seats is None:
         table.join(cmd.user)
     update = update_key(cmd)
@@ -88,6 +89,13 @@ async def new(tables: Tables, cmd: Command, lang: str, args: tuple[str, ...], se
     if not await reachable(store, cmd):
         out.append(_join_link(table, cmd.user))
     return out
+
+
+def _level(value) -> str:
+    """The computer players' level given with a new table (``level=stark``), ``normal`` if none."""
+    if value is None:
+        return "normal"
+    return level_from(value if isinstance(value, str) else "")
 
 
 async def migrate(tables: Tables, old: ChatRef, new_chat_id: str) -> list[Outgoing]:

@@ -71,14 +71,14 @@ def _arena(args: argparse.Namespace) -> int:
 INTRO = """Stammtisch: regional card games (Bauernstoß, Alter Schafkopf, Bauerchen, Bauer, Rams) in group chats.
 
 No chat token is configured, so there is no chat bot to run yet. You can:
-  stammtisch play bauerchen      play a table in this terminal against computer players
-  stammtisch run                 the same (or the chat bot once TELEGRAM_TOKEN or DISCORD_TOKEN is set)
-  stammtisch play --resume       go on with the table you left with "quit"
-  stammtisch --help              every command
+  play a table in this terminal against computer players:  {command} play bauerchen
+  go on with the table you left with "quit":               {command} play --resume
+  see what the chat bot reads from the environment:        {command} run --help
 
-To serve Telegram: get a token from @BotFather, then TELEGRAM_TOKEN=... stammtisch run
-To serve Discord: create an application and its bot, then DISCORD_TOKEN=... stammtisch run
+To serve Telegram: get a token from @BotFather, then TELEGRAM_TOKEN=... {command} run
+To serve Discord: create an application and its bot, then DISCORD_TOKEN=... {command} run
 Data lives in an embedded Redis under ./data (STAMMTISCH_DATA_DIR), or set REDIS_URL."""
+"""What ``stammtisch`` without a command and without a token prints; ``{command}`` is how it was started."""
 
 
 def _options(text: str | None, game: str | None = None) -> dict:
@@ -344,7 +344,7 @@ def main(argv: list[str] | None = None) -> int:
         if os.environ.get("TELEGRAM_TOKEN") or os.environ.get("DISCORD_TOKEN"):
             parser.print_help()
         else:
-            print(INTRO)
+            print(INTRO.format(command=_command()))
         return 0
     return args.func(args)
 

@@ -54,7 +54,7 @@ def test_run_without_a_token_plays_in_the_terminal(env):
 def test_no_arguments_and_no_token_explains_what_to_do(env):
     run = stammtisch(env)
     assert run.returncode == 0
-    assert "stammtisch play bauerchen" in run.stdout and "TELEGRAM_TOKEN" in run.stdout
+    assert f"{sys.executable} -m bot.run.cli play bauerchen" in run.stdout and "TELEGRAM_TOKEN" in run.stdout
 
 
 def test_bad_play_arguments(env):

@@ -11,6 +11,7 @@ from typing import Protocol, TypeVar
 
 from bot.ops import metrics
 from bot.protocol.outgoing import Outgoing
+from bot.protocol.rejected import TokenRejected
 
 __all__ = ["Runnable", "run_until_stopped", "FIRST_RETRY_S", "MAX_RETRY_S", "Ticker"]
 
@@ -37,19 +38,22 @@ MAX_RETRY_S = 60.0
 
 
 async def run_until_stopped(make: Callable[[], B], stop: asyncio.Event | None, describe: Callable[[B], str],
-                            unreachable: Callable[[BaseException], bool], platform: str) -> None:
+                            unreachable: Callable[[BaseException], bool], rejected: Callable[[BaseException], bool],
+                            platform: str) -> None:
     """Start a bot, serve until ``stop`` is set (default: until SIGINT or SIGTERM), stop it.
 
     A start that cannot reach the platform (``unreachable(exc)``: a network error, the platform's
     own trouble) is logged in one line and tried again with a fresh bot from ``make()``, the wait
     doubling from :data:`FIRST_RETRY_S` up to :data:`MAX_RETRY_S`; ``stop`` ends the waiting (and
-    a start under way) at once. Any other error of a start is raised.
+    a start under way) at once. A token the platform refuses (``rejected(exc)``) raises
+    :class:`~bot.protocol.rejected.TokenRejected`; any other error of a start is raised as it is.
 
     Args:
         make: a new bot, not started.
         stop: set it to stop; ``None``: SIGINT and SIGTERM set one.
         describe: names what the started bot serves, for the log.
         unreachable: whether a start's exception means the platform could not be reached.
+        rejected: whether a start's exception means the platform refused the token.
         platform: the platform's name, for the log.
     """
     if stop is None:
@@ -63,10 +67,12 @@ async def run_until_stopped(make: Callable[[], B], stop: asyncio.Event | None, d
         try:
             started = await _until(stop, bot.start())
         except Exception as exc:
-            if not unreachable(exc):
+            if not (unreachable(exc) or rejected(exc)):
                 raise
             with contextlib.suppress(Exception):  # what the failed start left open; it may be half built
                 await bot.stop()
+            if rejected(exc):
+                raise TokenRejected(platform) from None  # its message may hold the token
             log.warning("cannot reach %s (%s); trying again in %g s", platform, _reason(exc), wait)
             if await _until(stop, asyncio.sleep(wait)) is None:
                 return

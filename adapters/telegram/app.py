@@ -23,7 +23,7 @@ from dataclasses import replace
 from urllib.parse import urlsplit
 
 from telegram import BotCommand, CallbackQuery, Update
-from telegram.error import BadRequest, NetworkError
+from telegram.error import BadRequest, InvalidToken, NetworkError
 from telegram.ext import Application, ApplicationBuilder, ContextTypes, TypeHandler
 
 from adapters.common.gate import SharedLimit
@@ -221,6 +221,9 @@ async def serve(settings: Settings, service, refs: Refs, shared: SharedLimit | N
                 tuning: Tuning | None = None, stop: asyncio.Event | None = None) -> None:
     """Serve Telegram until ``stop`` is set (default: until SIGINT or SIGTERM).
 
+    While Telegram cannot be reached the start is tried again; a token it refuses raises
+    :class:`~bot.protocol.rejected.TokenRejected` (see :func:`~adapters.common.running.run_until_stopped`).
+
     Args:
         settings: needs ``telegram_token``; ``telegram_webhook_*`` for webhook mode,
             ``telegram_api_base_url`` for a local Bot API server or a test server.
@@ -232,7 +235,8 @@ async def serve(settings: Settings, service, refs: Refs, shared: SharedLimit | N
     """
     mode = "webhook" if settings.telegram_webhook_url else "long polling"
     await run_until_stopped(lambda: TelegramBot(settings, service, refs, tuning, shared), stop,
-                            lambda bot: f"Telegram as @{bot.username} ({mode})", unreachable, "Telegram")
+                            lambda bot: f"Telegram as @{bot.username} ({mode})", unreachable,
+                            lambda exc: isinstance(exc, InvalidToken), "Telegram")
 
 
 def unreachable(exc: BaseException) -> bool:

@@ -230,6 +230,7 @@ def _players(game: str, n: int) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     from bot.ops.settings import SettingsError
+    from bot.protocol.rejected import TokenRejected
     from bot.store.connection import RedisUnavailable
     from bot.store.ratelimit import Limiter
 
@@ -254,7 +255,7 @@ def _run(args: argparse.Namespace) -> int:
         return 0
     try:
         return asyncio.run(_serve(settings, use))
-    except RedisUnavailable as exc:
+    except (RedisUnavailable, TokenRejected) as exc:
         return _fail(str(exc))
     except KeyboardInterrupt:
         return 130

@@ -1,6 +1,7 @@
 """``stammtisch run`` started while Telegram or Discord cannot be reached (a real process; the fake
 server comes up on that port later): one log line per try and no traceback, tries again with a
-growing wait, serves once the platform answers; SIGTERM while it waits exits 0."""
+growing wait, serves once the platform answers; SIGTERM while it waits exits 0. A token the
+platform refuses ends the start with one line (never the token) and status 2."""
 
 from __future__ import annotations
 
@@ -104,3 +105,23 @@ async def test_sigterm_while_waiting_to_try_again_exits_0(redis_url, platform):
         if proc.poll() is None:
             proc.kill()
     assert "Traceback" not in proc.stderr.read()
+
+
+@pytest.mark.parametrize("platform", ["Telegram", "Discord"])
+async def test_a_rejected_token_ends_the_start_with_one_line(redis_url, platform):
+    fake = fake_for(FAST, patience=PATIENCE) if platform == "Telegram" else FakeDiscord()
+    async with fake:
+        wrong = "999:WRONG-TOKEN-abc" if platform == "Telegram" else "fake.WRONG-TOKEN-abc"
+        env = ({"TELEGRAM_TOKEN": wrong, "TELEGRAM_API_BASE_URL": fake.base_url} if platform == "Telegram"
+               else {"DISCORD_TOKEN": wrong, "DISCORD_API_BASE_URL": fake.base_url,
+                     "DISCORD_GATEWAY_URL": fake.gateway_url})
+        proc = start(redis_url, **env)
+        try:
+            code = await asyncio.wait_for(asyncio.to_thread(proc.wait), PATIENCE)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+    err = proc.stderr.read()
+    assert code == 2, err
+    assert err.strip().splitlines()[-1] == f"stammtisch: {platform} rejected the bot token: check {platform.upper()}_TOKEN"
+    assert "Traceback" not in err and "WRONG-TOKEN" not in err, err

@@ -10,14 +10,20 @@ import os
 import socket
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
 from tests.fakes.discord.server import FakeDiscord
 from tests.fakes.telegram.harness import FAST, PATIENCE, alive, fake_for, terminate, tuning_env
+from tests.fakes.telegram.server import FakeTelegram
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+PLATFORMS = ["Telegram", "Discord"]
 
 
 def free_port() -> int:
@@ -27,12 +33,31 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start(redis_url: str, **env: str) -> subprocess.Popen:
-    """``stammtisch run`` with ``env`` besides the test's own, its log on a pipe."""
+def fake_of(platform: str, **kw) -> FakeTelegram | FakeDiscord:
+    """The platform's fake server, not started yet."""
+    return fake_for(FAST, patience=PATIENCE, **kw) if platform == "Telegram" else FakeDiscord(**kw)
+
+
+def pointed_at(platform: str, token: str, port: int) -> dict[str, str]:
+    """The settings of a bot of ``platform`` with ``token`` whose platform is at ``port`` of 127.0.0.1."""
+    if platform == "Telegram":
+        return {"TELEGRAM_TOKEN": token, "TELEGRAM_API_BASE_URL": f"http://127.0.0.1:{port}/bot", **tuning_env(FAST)}
+    return {"DISCORD_TOKEN": token, "DISCORD_API_BASE_URL": f"http://127.0.0.1:{port}/api/v10",
+            "DISCORD_GATEWAY_URL": f"ws://127.0.0.1:{port}/gateway"}
+
+
+@contextmanager
+def bot_process(redis_url: str, env: dict[str, str]) -> Iterator[subprocess.Popen]:
+    """``stammtisch run`` with ``env`` besides the test's own, its log on a pipe; killed if still running."""
     full = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "DISCORD_", "STAMMTISCH_"))}
     full.update(env, REDIS_URL=redis_url, STAMMTISCH_LOG_LEVEL="INFO", PYTHONUNBUFFERED="1")
-    return subprocess.Popen([sys.executable, "-m", "bot.run.cli", "run"], cwd=ROOT, env=full,
+    proc = subprocess.Popen([sys.executable, "-m", "bot.run.cli", "run"], cwd=ROOT, env=full,
                             stderr=subprocess.PIPE, text=True)
+    try:
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
 
 
 async def read_until(proc: subprocess.Popen, text: str) -> list[str]:
@@ -56,71 +81,34 @@ def one_line_per_try(lines: list[str], platform: str) -> int:
     return len(tries)
 
 
-async def test_telegram_unreachable_at_start_is_tried_again_until_it_answers(redis_url):
-    port = free_port()
-    tg = fake_for(FAST, patience=PATIENCE, port=port)
-    proc = start(redis_url, TELEGRAM_TOKEN=tg.token, TELEGRAM_API_BASE_URL=tg.base_url, **tuning_env(FAST))
-    try:
+@pytest.mark.parametrize("platform", PLATFORMS)
+async def test_a_platform_unreachable_at_start_is_tried_again_until_it_answers(redis_url, platform):
+    fake = fake_of(platform, port=free_port())
+    with bot_process(redis_url, pointed_at(platform, fake.token, fake.port)) as proc:
         waited = await read_until(proc, "trying again in 2 s")  # the second try, the wait doubled
-        assert one_line_per_try(waited, "Telegram") == 2
-        async with tg:
-            served = await read_until(proc, "serving Telegram as @stammtisch_test_bot (long polling)")
-            assert one_line_per_try(served, "Telegram") <= 1  # the try under way when the server came up
-            await tg.wait_for(alive([proc], lambda: len(tg.commands) == 2), what="the command menus")
+        assert one_line_per_try(waited, platform) == 2
+        async with fake:
+            served = await read_until(proc, f"serving {platform} as ")
+            assert one_line_per_try(served, platform) <= 1  # the try under way when the server came up
+            if platform == "Telegram":
+                await fake.wait_for(alive([proc], lambda: len(fake.commands) == 2), what="the command menus")
             assert await terminate(proc) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
     assert "Traceback" not in proc.stderr.read()
 
 
-async def test_discord_unreachable_at_start_is_tried_again_until_it_answers(redis_url):
-    port = free_port()
-    dc = FakeDiscord(port=port)
-    proc = start(redis_url, DISCORD_TOKEN=dc.token, DISCORD_API_BASE_URL=dc.base_url,
-                 DISCORD_GATEWAY_URL=dc.gateway_url)
-    try:
-        waited = await read_until(proc, "trying again in 2 s")
-        assert one_line_per_try(waited, "Discord") == 2
-        async with dc:
-            served = await read_until(proc, "serving Discord as stammtisch")
-            assert one_line_per_try(served, "Discord") <= 1
-            assert await terminate(proc) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-    assert "Traceback" not in proc.stderr.read()
-
-
-@pytest.mark.parametrize("platform", ["Telegram", "Discord"])
+@pytest.mark.parametrize("platform", PLATFORMS)
 async def test_sigterm_while_waiting_to_try_again_exits_0(redis_url, platform):
-    closed = f"http://127.0.0.1:{free_port()}"
-    env = ({"TELEGRAM_TOKEN": "123456:TEST-TOKEN", "TELEGRAM_API_BASE_URL": closed + "/bot"} if platform == "Telegram"
-           else {"DISCORD_TOKEN": "fake.0123", "DISCORD_API_BASE_URL": closed + "/api/v10"})
-    proc = start(redis_url, **env)
-    try:
+    with bot_process(redis_url, pointed_at(platform, "123456:TEST-TOKEN", free_port())) as proc:
         assert one_line_per_try(await read_until(proc, f"cannot reach {platform}"), platform) == 1
         assert await terminate(proc) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
     assert "Traceback" not in proc.stderr.read()
 
 
-@pytest.mark.parametrize("platform", ["Telegram", "Discord"])
+@pytest.mark.parametrize("platform", PLATFORMS)
 async def test_a_rejected_token_ends_the_start_with_one_line(redis_url, platform):
-    fake = fake_for(FAST, patience=PATIENCE) if platform == "Telegram" else FakeDiscord()
-    async with fake:
-        wrong = "999:WRONG-TOKEN-abc" if platform == "Telegram" else "fake.WRONG-TOKEN-abc"
-        env = ({"TELEGRAM_TOKEN": wrong, "TELEGRAM_API_BASE_URL": fake.base_url} if platform == "Telegram"
-               else {"DISCORD_TOKEN": wrong, "DISCORD_API_BASE_URL": fake.base_url,
-                     "DISCORD_GATEWAY_URL": fake.gateway_url})
-        proc = start(redis_url, **env)
-        try:
+    async with fake_of(platform) as fake:
+        with bot_process(redis_url, pointed_at(platform, "999:WRONG-TOKEN-abc", fake.port)) as proc:
             code = await asyncio.wait_for(asyncio.to_thread(proc.wait), PATIENCE)
-        finally:
-            if proc.poll() is None:
-                proc.kill()
     err = proc.stderr.read()
     assert code == 2, err
     assert err.strip().splitlines()[-1] == f"stammtisch: {platform} rejected the bot token: check {platform.upper()}_TOKEN"

@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 import engine
-from bot.ops.settings import Settings, parse_duration
+from bot.ops.settings import LEAST, LONGEST, Settings, parse_duration, short
 from bot.protocol.outgoing import ChatRef, Command, JoinLink, Notice, Outgoing, Toast, UserRef
 from bot.service.answer import Ctx
 from bot.service.change import SAVED, Tables, log_saved, seconds, update_key
@@ -222,17 +222,27 @@ def option(ctx: Ctx, args: tuple[str, ...], settings: Settings) -> None:
         table.set_level(level_from(value))
         return
     if name in typed_options.DURATIONS:
-        try:
-            secs = seconds(parse_duration(value))
-        except ValueError:
-            raise Refused("bad_option_value", name=name, allowed=Text("allowed.duration")) from None
-        setattr(table, "remind" if name == "reminder_after" else "auto", secs)
+        _set_timer(table, name, value)
         return
     try:
         value = typed_options.parse_text(table.game, name, value)
     except engine.OptionError as exc:
         raise typed_options.refusal(exc) from None
     _set_option(table, name, value)
+
+
+def _set_timer(table: Table, name: str, value: str) -> None:
+    """Set the reminder or the automatic move; during play only to a longer time (or off)."""
+    try:
+        secs = seconds(parse_duration(value, LEAST[name]))
+    except ValueError:
+        raise Refused("bad_option_value", name=name, allowed=Text(
+            "allowed.duration", lo=short(LEAST[name]), hi=short(LONGEST))) from None
+    field = "remind" if name == "reminder_after" else "auto"
+    now = getattr(table, field)
+    if table.status == "playing" and secs is not None and (now is None or secs < now):
+        raise Refused("timers_only_longer")
+    setattr(table, field, secs)
 
 
 def option_button(ctx: Ctx, verb: str, arg: str) -> None:

@@ -98,7 +98,11 @@ TEXTS: dict[str, tuple[str, str]] = {
     "allowed.whole": ("eine ganze Zahl von {lo} bis {hi}", "a whole number from {lo} to {hi}"),
     "allowed.number": ("eine Zahl von {lo} bis {hi}", "a number from {lo} to {hi}"),
     "allowed.or_default": ("{allowed} oder »standard«", "{allowed} or \"default\""),
-    "allowed.duration": ("eine Dauer wie 90s, 15m, 12h, 2d oder off", "a duration such as 90s, 15m, 12h, 2d or off"),
+    "allowed.duration": ("eine Dauer von {lo} bis {hi} wie 90s, 15m, 12h, 2d, oder off",
+                         "a duration from {lo} to {hi} such as 90s, 15m, 12h, 2d, or off"),
+    "timers_only_longer": ("Während des Spiels dürfen die Zeiten nur länger werden. "
+                           "Kürzere stellt man vor dem Start ein.",
+                           "During play the timers may only get longer. Shorter ones are set before the start."),
     "bad_players_exact": ("{game} spielt man zu {count}.", "{game} is played by {count} players."),
     "count.4": ("viert", "four"),
     "which_table": ("An welchem Tisch? Du spielst an: {tables}. Tippe deinen Zug dort.",

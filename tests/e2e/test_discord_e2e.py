@@ -37,7 +37,7 @@ from tests.fakes.discord.harness import (
     version,
 )
 from tests.redis_servers import Server, skip_unless_installed
-from tests.servicekit import TurnWatch
+from tests.servicekit import TurnWatch, hurried
 from tests.transcript import assert_log_sound
 
 GUILD = 81_000_000_000_000_000
@@ -231,7 +231,8 @@ async def test_a_restart_in_the_middle_keeps_old_buttons_working(store, redis, k
 async def test_reminders_and_automatic_moves_mention_the_player_in_the_channel(store, redis, key_prefix):
     async with fake_for(FAST) as fake:
         members = world(fake)
-        async with running_bot(fake, store, redis, key_prefix, reminder_after="1s", autoplay_after="2s"):
+        async with running_bot(fake, store, redis, key_prefix, clock=hurried(), reminder_after="1m",
+                               autoplay_after="2m"):
             tid = await open_table(fake, CHANNEL, members[0], members[1:], "bauerchen")
             _, table = await stored(store, tid)
             seat = engine.from_json(table.state).to_act

@@ -43,7 +43,7 @@ from tests.fakes.telegram.harness import (
     version,
     watching,
 )
-from tests.servicekit import TurnWatch
+from tests.servicekit import TurnWatch, hurried
 from tests.servicekit import typed as typed_move
 from tests.transcript import assert_log_sound, assert_results_told, story_lines
 
@@ -277,7 +277,8 @@ async def test_reminders_and_autoplay_appear_in_the_group(store, redis, key_pref
     async with fake_for(FAST) as tg:
         tg.group(GROUP, "Stammtisch")
         users = [tg.user(11 + i, n, started=True) for i, n in enumerate(["Anna", "Ben", "Cleo", "Dora"])]
-        async with running_bot(tg, store, redis, key_prefix, reminder_after="1s", autoplay_after="2s"):
+        async with running_bot(tg, store, redis, key_prefix, clock=hurried(), reminder_after="1m",
+                               autoplay_after="2m"):
             tid = await open_table(tg, GROUP, users[0], users[1:], "bauerchen")
             reminder = await tg.wait_for(lambda: next((m for m in tg.chat(GROUP) if m.text.startswith("⏰")), None),
                                          timeout=15, what="a reminder")

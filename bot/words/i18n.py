@@ -137,6 +137,10 @@ TEXTS: dict[str, tuple[str, str]] = {
     "not_finished": ("Revanche gibt es nach der Partie.", "A rematch comes after the match."),
     "only_opener": ("Nur wer den Tisch eröffnet hat ({name}), darf das.",
                     "Only whoever opened the table ({name}) may do that."),
+    "chat_settings_players": ("Während des Spiels stellen nur die Mitspieler (oder ein Admin des Chats) "
+                              "Sprache, Ruhezeit und Zeitzone um.",
+                              "During play only the players (or an admin of the chat) change the language, "
+                              "quiet hours and time zone."),
     "lang_unknown": ("Sprachen: de (Deutsch), en (English)", "Languages: de (Deutsch), en (English)"),
     "option_unknown": ("Optionen: {names}", "Options: {names}"),
     # --- restriction hints (engine hint keys)
@@ -407,8 +411,9 @@ TEXTS: dict[str, tuple[str, str]] = {
                   "🌙 Quiet hours {start}–{end} ({zone}): no reminders, no timer runs out."),
     "quiet_off": ("Keine Ruhezeit: Erinnerungen und Timer laufen rund um die Uhr.",
                   "No quiet hours: reminders and timers run around the clock."),
-    "quiet_unknown": ("Ruhezeit zum Beispiel: ruhezeit 23-7 oder ruhezeit 22:30-6:30 oder ruhezeit aus",
-                      "Quiet hours, for example: quiet 23-7 or quiet 22:30-6:30 or quiet off"),
+    "quiet_unknown": ("Ruhezeit zum Beispiel: ruhezeit 23-7 oder ruhezeit 22:30-6:30 oder ruhezeit aus "
+                      "(höchstens 16 Stunden)",
+                      "Quiet hours, for example: quiet 23-7 or quiet 22:30-6:30 or quiet off (16 hours at most)"),
     "tz_set": ("Zeitzone: {zone}", "Time zone: {zone}"),
     "tz_unknown": ("Zeitzone bitte als Name wie Europe/Berlin oder Europe/Zurich.",
                    "Time zone as a name like Europe/Berlin or Europe/Zurich, please."),

@@ -118,6 +118,19 @@ async def test_a_whole_bauerchen_match_in_a_channel(store, redis, key_prefix):
         assert len(table_posts) == 1, "one table message, edited in place"
 
 
+async def test_during_play_only_a_player_or_a_server_manager_changes_the_language(store, redis, key_prefix):
+    async with fake_for(FAST) as fake:
+        anna, ben, cleo, dora = world(fake)
+        dora.admin = True
+        async with running_bot(fake, store, redis, key_prefix):
+            await open_table(fake, CHANNEL, anna, [ben], "bauer")
+            answer = await fake.answer(cleo.slash(CHANNEL, "language", lang="en"))
+            assert answer["data"]["content"].startswith("During play only the players"), answer  # her locale
+            assert await store.get_chat_setting(f"discord:{CHANNEL}:", "lang") is None
+            await fake.answer(dora.slash(CHANNEL, "language", lang="en"))
+            assert await store.get_chat_setting(f"discord:{CHANNEL}:", "lang") == "en"
+
+
 async def test_a_whole_rams_game_of_five_one_of_them_with_closed_dms(store, redis, key_prefix):
     async with fake_for(FAST) as fake:
         members = world(fake, 5, closed=(4,))

@@ -436,6 +436,28 @@ async def test_join_typed_by_someone_the_bot_cannot_write_to_sends_the_link_firs
             await tg.wait_for(lambda: "Cleo" in newest(tg, GROUP, tid).text, what="Cleo seated")
 
 
+async def test_during_play_a_member_without_a_seat_changes_the_chats_settings_only_as_an_admin(store, redis,
+                                                                                               key_prefix):
+    async with fake_for(FAST) as tg:
+        tg.group(GROUP, "Stammtisch")
+        anna, cleo, dora = (tg.user(11 + i, n, started=True) for i, n in enumerate(["Anna", "Cleo", "Dora"]))
+        tg.make_admin(GROUP, dora)
+        async with running_bot(tg, store, redis, key_prefix):
+            await open_table(tg, GROUP, anna, [], "bauer")
+
+            def said(start: str):
+                return lambda: next((m for m in tg.chat(GROUP) if m.text.startswith(start)), None)
+            cleo.send(GROUP, "/ruhezeit 00:00-15:00")
+            await tg.wait_for(said("Während des Spiels stellen nur die Mitspieler"), what="the refusal")
+            dora.send(GROUP, "/zeitzone Europe/Zurich")
+            await tg.wait_for(said("Zeitzone: Europe/Zurich"), what="the admin's time zone")
+            anna.send(GROUP, "/ruhezeit aus")
+            await tg.wait_for(said("Keine Ruhezeit"), what="the player's quiet hours")
+            assert sorted(int(p["user_id"]) for p in tg.calls_of("getChatMember")) == [12, 13], \
+                "asked for the members without a seat, not for the player"
+            assert await store.get_chat_setting(f"telegram:{GROUP}:", "tz") == "Europe/Zurich"
+
+
 async def test_the_lobby_never_fights_back_and_every_listed_command_works_as_typed(store, redis, key_prefix):
     async with fake_for(FAST) as tg:
         tg.group(GROUP, "Stammtisch")

@@ -79,7 +79,7 @@ TEXTS: dict[str, tuple[str, str]] = {
         "In play: play JC · trump hearts · pass · meld KH · spritz · knock"),
     # --- refusals
     "game_running": ("Das Spiel läuft schon.", "The game is already running."),
-    "table_closed": ("Dieser Tisch ist schon zu.", "This table is closed."),
+    "table_closed": ("Dieser Tisch ist beendet.", "This table has ended."),
     "already_seated": ("Du sitzt schon am Tisch.", "You already have a seat."),
     "table_full": ("Der Tisch ist voll.", "The table is full."),
     "seat_taken": ("Platz {seat} ist besetzt.", "Seat {seat} is taken."),

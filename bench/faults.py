@@ -82,6 +82,8 @@ TIMERS = {"reminder_after": "1m", "autoplay_after": "2m"}
 EPOCH = float(os.environ.setdefault("STAMMTISCH_FAULTS_EPOCH", str(time.time())))
 """When the bench started: the workers it spawns inherit it, so all share one :func:`hurried` clock."""
 LEASE_S = 1.0
+ROOMY = {"max_tables_per_user": 1000}
+"""The same test users sit at every table of a run: the cap on a person's open tables must not bite."""
 
 
 @dataclass
@@ -294,7 +296,7 @@ class _Platform:
 async def _open(store: Store, games: int, seed: int) -> dict[str, str]:
     """``games`` started group tables: table id -> chat id. Even ones seat four people who press; odd
     ones (chat ids ``t<i>``) seat two people who never press, and two computers: the timers play them."""
-    svc = service(store, seed=seed, clock=hurried(EPOCH), **TIMERS)
+    svc = service(store, seed=seed, clock=hurried(EPOCH), **TIMERS, **ROOMY)
     tables = {}
     for i in range(games):
         game, options = GAMES[i % len(GAMES)] if i % 2 == 0 else TIMER_GAME
@@ -413,7 +415,7 @@ async def _presses(server: Server, prefix: str, presses: int, seed: int) -> Row:
     store = Store(client, prefix=prefix)
     row = Row("concurrent presses, 4 processes")
     try:
-        svc = service(store, seed=seed)
+        svc = service(store, seed=seed, **ROOMY)
         chat_of = {}
         for i in range(max(4, presses // 250)):  # enough tables for the presses before they end
             chat = ChatRef("test", f"p{i}")

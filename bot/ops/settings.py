@@ -135,6 +135,11 @@ class Settings(BaseSettings):
             (``stammtisch.db`` snapshot, ``stammtisch.aof`` append-only log). Default ``./data``.
         abandoned_days: ``STAMMTISCH_ABANDONED_DAYS`` -- a table nobody touched for this many days
             is dropped. Default 14.
+        max_tables_per_user: ``STAMMTISCH_MAX_TABLES_PER_USER`` -- how many open tables one person
+            may sit at when he opens another (1 to 1000). Default 10.
+        max_lobbies_per_chat: ``STAMMTISCH_MAX_LOBBIES_PER_CHAT`` -- how many tables may wait for
+            players in one chat, its forum topics together, when someone opens another (1 to 1000).
+            Default 10.
         reminder_after: ``STAMMTISCH_REMINDER_AFTER`` -- remind a player whose turn has waited this
             long: ``90s``, ``15m``, ``12h``, ``2d`` or ``off``, from ``1m`` to ``30d``. Default ``12h``.
         autoplay_after: ``STAMMTISCH_AUTOPLAY_AFTER`` -- after this long the computer plays the
@@ -184,6 +189,8 @@ class Settings(BaseSettings):
         None, validation_alias="REDIS_URL")
     data_dir: Path = Field(Path("data"), validation_alias="STAMMTISCH_DATA_DIR")
     abandoned_days: int = Field(14, ge=1, validation_alias="STAMMTISCH_ABANDONED_DAYS")
+    max_tables_per_user: int = Field(10, ge=1, le=1000, validation_alias="STAMMTISCH_MAX_TABLES_PER_USER")
+    max_lobbies_per_chat: int = Field(10, ge=1, le=1000, validation_alias="STAMMTISCH_MAX_LOBBIES_PER_CHAT")
     reminder_after: Annotated[timedelta | None, _duration("reminder_after")] = Field(
         timedelta(hours=12), validation_alias="STAMMTISCH_REMINDER_AFTER")
     autoplay_after: Annotated[timedelta | None, _duration("autoplay_after")] = Field(

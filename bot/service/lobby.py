@@ -63,6 +63,7 @@ async def new(tables: Tables, cmd: Command, lang: str, args: tuple[str, ...], se
         raise Refused("bad_players" if lo < hi else "bad_players_exact", game=game_name(game, lang), lo=lo, hi=hi,
                       count=t(lang, f"count.{lo}") if lo == hi else lo)
     opts = typed_options.parse(game, options)
+    await _room_for(tables, cmd, lobby=seats is None and not cmd.chat.private)
     now = tables.clock()
     table = Table(id=store.new_id(), chat=cmd.chat, game=game, n=n,
                   options=opts.model_dump(exclude_defaults=True), lang=lang, opener=cmd.user.key,
@@ -82,12 +83,36 @@ async def new(tables: Tables, cmd: Command, lang: str, args: tuple[str, ...], se
         await tables.counts.note(table.id, table.status, now)
     log_saved(table, 1, cmd, "")
     await store.set_chat_setting(cmd.chat.key, "last", table.id)
+    if table.status == "lobby" and not cmd.chat.private:
+        await store.note_in_chat(_chat_of(cmd.chat), table.id)
     if cmd.chat.private or seats is not None:
         return await tables.change(table.id, replace(cmd, update_id=""), start)  # create marked it
     out: list[Outgoing] = [render.table_message(table, None, 1, now)]
     if not await reachable(store, cmd):
         out.append(_join_link(table, cmd.user))
     return out
+
+
+def _chat_of(chat: ChatRef) -> str:
+    """The chat with all its forum topics: what the lobbies are counted in."""
+    return f"{chat.platform}:{chat.chat_id}"
+
+
+async def _room_for(tables: Tables, cmd: Command, lobby: bool) -> None:
+    """Refuse a new table to a person at too many open tables, and a new ``lobby`` in a chat with too many."""
+    store, settings = tables.store, tables.settings
+    if len(await store.tables_for_user(cmd.user.key)) >= settings.max_tables_per_user:
+        raise Refused("too_many_tables", most=settings.max_tables_per_user)
+    if not lobby:
+        return
+    chat = _chat_of(cmd.chat)
+    waiting, started = [], []
+    for table_id in await store.tables_in_chat(chat):
+        loaded = await store.load(table_id)
+        (waiting if loaded and Table.load(loaded[1]).status == "lobby" else started).append(table_id)
+    await store.forget_in_chat(chat, started)
+    if len(waiting) >= settings.max_lobbies_per_chat:
+        raise Refused("too_many_lobbies", most=settings.max_lobbies_per_chat)
 
 
 async def migrate(tables: Tables, old: ChatRef, new_chat_id: str) -> list[Outgoing]:

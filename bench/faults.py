@@ -78,10 +78,12 @@ TIMER_GAME = ("bauer", "short_deck=1 target_brote=1")
 BOT = "faults"
 SORRY = {t(lang, "technical_problem") for lang in ("de", "en")}
 COLUMNS = ["faults injected", "moves lost", "moves doubled", "tables stuck or corrupted", "crashes", "leaks"]
-TIMERS = {"reminder_after": "1m", "autoplay_after": "2m"}
-EPOCH = float(os.environ.setdefault("STAMMTISCH_FAULTS_EPOCH", str(time.time())))
-"""When the bench started: the workers it spawns inherit it, so all share one :func:`hurried` clock."""
-LEASE_S = 1.0
+TIMERS = {"reminder_after": "1m", "autoplay_after": "2m", "quiet_hours": "off"}
+EPOCH = float(os.environ.setdefault("FAULTS_BENCH_EPOCH", str(time.time())))
+"""When the bench started: the workers it spawns inherit it, so all share one :func:`hurried` clock
+(an hour a minute: no quiet hours, which it would soon reach)."""
+LEASE_S = 60.0
+"""A claimed timer's lease, on the :func:`hurried` clock: a second of real time."""
 ROOMY = {"max_tables_per_user": 1000}
 """The same test users sit at every table of a run: the cap on a person's open tables must not bite."""
 

@@ -231,7 +231,11 @@ def rules_notice(ctx: Ctx) -> None:
 
 # ---------------------------------------------------------------------- options and pace
 def option(ctx: Ctx, args: tuple[str, ...], settings: Settings) -> None:
-    """``option <name> <value>``: the opener sets a game option, a timer, the computers' level or the pace."""
+    """``option <name> <value>``: the opener sets a game option, a timer, the computers' level or the pace.
+
+    During play only the level may change, and a timer only to a longer time (or off): shorter
+    timers, the pace and the game's options are set in the lobby.
+    """
     table = ctx.table
     names = [*engine.option_specs(table.game), *typed_options.DURATIONS, LEVEL_OPTION, "pace"]
     if len(args) != 2:

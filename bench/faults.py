@@ -60,6 +60,7 @@ from tests.servicekit import (  # noqa: E402
     audit,
     button,
     hammer,
+    hurried,
     leaks,
     playable,
     press,
@@ -77,8 +78,14 @@ TIMER_GAME = ("bauer", "short_deck=1 target_brote=1")
 BOT = "faults"
 SORRY = {t(lang, "technical_problem") for lang in ("de", "en")}
 COLUMNS = ["faults injected", "moves lost", "moves doubled", "tables stuck or corrupted", "crashes", "leaks"]
-TIMERS = {"reminder_after": "1s", "autoplay_after": "2s"}
-LEASE_S = 1.0
+TIMERS = {"reminder_after": "1m", "autoplay_after": "2m", "quiet_hours": "off"}
+EPOCH = float(os.environ.setdefault("FAULTS_BENCH_EPOCH", str(time.time())))
+"""When the bench started: the workers it spawns inherit it, so all share one :func:`hurried` clock
+(an hour a minute: no quiet hours, which it would soon reach)."""
+LEASE_S = 60.0
+"""A claimed timer's lease, on the :func:`hurried` clock: a second of real time."""
+ROOMY = {"max_tables_per_user": 1000}
+"""The same test users sit at every table of a run: the cap on a person's open tables must not bite."""
 
 
 @dataclass
@@ -122,7 +129,7 @@ async def _worker(url: str, prefix: str, name: str, seed: int, tables: dict[str,
     """
     client = client_for(url, timeout=2.0)
     store = Store(client, prefix=prefix, lease_s=LEASE_S)
-    svc = service(store, seed=seed, **TIMERS)
+    svc = service(store, seed=seed, clock=hurried(EPOCH), **TIMERS)
     rng = random.Random(seed)
     loop = asyncio.get_running_loop()
     inbox: asyncio.Queue[dict] = asyncio.Queue()
@@ -291,7 +298,7 @@ class _Platform:
 async def _open(store: Store, games: int, seed: int) -> dict[str, str]:
     """``games`` started group tables: table id -> chat id. Even ones seat four people who press; odd
     ones (chat ids ``t<i>``) seat two people who never press, and two computers: the timers play them."""
-    svc = service(store, seed=seed, **TIMERS)
+    svc = service(store, seed=seed, clock=hurried(EPOCH), **TIMERS, **ROOMY)
     tables = {}
     for i in range(games):
         game, options = GAMES[i % len(GAMES)] if i % 2 == 0 else TIMER_GAME
@@ -410,7 +417,7 @@ async def _presses(server: Server, prefix: str, presses: int, seed: int) -> Row:
     store = Store(client, prefix=prefix)
     row = Row("concurrent presses, 4 processes")
     try:
-        svc = service(store, seed=seed)
+        svc = service(store, seed=seed, **ROOMY)
         chat_of = {}
         for i in range(max(4, presses // 250)):  # enough tables for the presses before they end
             chat = ChatRef("test", f"p{i}")

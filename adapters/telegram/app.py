@@ -192,6 +192,8 @@ class TelegramBot:
         parsed = parse_typed(cmd.verb, cmd.args) if cmd.verb and not cmd.chat.private else None
         if parsed is not None and parsed.name == JOIN_VERB:  # like the button: the link first if need be
             cmd = replace(cmd, reachable=await self.delivery.reachable(cmd.user))
+        if not cmd.chat.private and await self.service.needs_admin(cmd):  # only then is Telegram asked
+            cmd = replace(cmd, admin=await self.delivery.chat_admin(cmd.chat, cmd.user))
         self.delivery.carry_out(await self.service.handle(cmd), cmd.user if cmd.verb == "hand" else None)
 
     async def _move(self, old: ChatRef, new_chat_id: str) -> None:

@@ -149,6 +149,19 @@ def test_compose_and_the_env_file_name_exactly_the_settings_the_bot_reads(compos
     assert f":{metrics}/healthz" in json.dumps(compose["services"]["bot"]["healthcheck"]["test"])
 
 
+def test_metrics_and_the_webhook_are_reachable_from_this_host_only(compose):
+    """The image listens on its loopback; compose opens the ports in its network and publishes them on
+    127.0.0.1 of the host, never on all its interfaces."""
+    env = dict(re.findall(r"(\w+)=(\S+)", " ".join(args for word, args in stages()[-1] if word == "ENV")))
+    assert env["STAMMTISCH_METRICS_LISTEN"].startswith("127.0.0.1:")
+    assert not [args for word, args in stages()[-1] if word == "EXPOSE"], "nothing listens outside the container"
+    bot = compose["services"]["bot"]
+    for name in ("STAMMTISCH_METRICS_LISTEN", "TELEGRAM_WEBHOOK_LISTEN"):
+        host, _, port = bot["environment"][name].rpartition(":")
+        assert host == "0.0.0.0" and f"127.0.0.1:{port}:{port}" in bot["ports"], name
+    assert all(p.startswith("127.0.0.1:") for p in bot["ports"]), bot["ports"]
+
+
 def test_the_env_file_shows_each_platform_tunings_default():
     text = (ROOT / ".env.example").read_text()
     for tuning in (TelegramTuning, DiscordTuning):

@@ -33,6 +33,9 @@ __all__ = ["FakeDiscord", "Member", "Msg", "Call"]
 
 EPHEMERAL = 64
 _EPOCH_MS = 1420070400000
+_MEMBER_PERMISSIONS = 2248473465835073
+"""What an ordinary member may in the fake's channels."""
+_MANAGE_GUILD = 1 << 5
 
 
 def _snowflake(counter=itertools.count(1)) -> int:
@@ -104,6 +107,8 @@ class Member:
     name: str
     locale: str = "de"
     dms_open: bool = True
+    admin: bool = False
+    """He manages the guild: his interactions carry the Manage Server permission."""
 
     @property
     def user(self) -> dict:
@@ -257,7 +262,8 @@ class FakeDiscord:
             payload["guild_id"] = gid
             payload["guild_locale"] = self.guilds[int(gid)]["preferred_locale"]
             payload["member"] = {"user": member.user, "roles": [], "joined_at": "2026-01-01T00:00:00+00:00",
-                                 "deaf": False, "mute": False, "flags": 0, "permissions": "2248473465835073"}
+                                 "deaf": False, "mute": False, "flags": 0,
+                                 "permissions": str(_MEMBER_PERMISSIONS | (_MANAGE_GUILD if member.admin else 0))}
         else:
             payload["user"] = member.user
         if message is not None:

@@ -95,6 +95,7 @@ class _Chat:
     forum: bool = False
     migrated_to: int | None = None
     first_name: str = ""
+    admins: set[int] = field(default_factory=set)
 
 
 class FakeUser:
@@ -236,6 +237,10 @@ class FakeTelegram:
         kind = "supergroup" if forum or str(chat_id).startswith("-100") else "group"
         self.chats[chat_id] = _Chat(chat_id, kind, title=title, forum=forum)
         return chat_id
+
+    def make_admin(self, chat_id: int, user: FakeUser) -> None:
+        """Make ``user`` an administrator of the group ``chat_id`` (``getChatMember`` tells so)."""
+        self.chats[chat_id].admins.add(user.id)
 
     def migrate(self, chat_id: int, new_id: int) -> None:
         """Upgrade a group to a supergroup with a new id; the old id answers 400 with migrate_to_chat_id."""
@@ -610,6 +615,19 @@ class FakeTelegram:
     async def _m_sendChatAction(self, params: dict) -> bool:
         self._target(params)
         return True
+
+    async def _m_getChatMember(self, params: dict) -> dict:
+        chat = self._target(params)
+        try:
+            user = self.users[int(params.get("user_id"))]
+        except (TypeError, ValueError, KeyError):
+            raise ApiError(400, "Bad Request: user not found") from None
+        status = "administrator" if user.id in chat.admins else "member"
+        extra = {"can_be_edited": False, "is_anonymous": False, "can_manage_chat": True, "can_delete_messages": True,
+                 "can_manage_video_chats": True, "can_restrict_members": True, "can_promote_members": False,
+                 "can_change_info": True, "can_invite_users": True, "can_post_stories": False,
+                 "can_edit_stories": False, "can_delete_stories": False} if status == "administrator" else {}
+        return {"status": status, "user": user.as_dict(), **extra}
 
     async def _m_getChat(self, params: dict) -> dict:
         chat = self._target(params)

@@ -1,0 +1,37 @@
+"""Every message the bot renders fits both platforms' limits, at the longest names a player may have."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import engine
+from bot.words.fit import TEXT_MAX, fit_rows
+from tests.renderkit import NAMES, fixed_messages, match_messages, over_limit, sizes
+
+
+@pytest.mark.parametrize("game", engine.game_ids())
+def test_every_message_of_whole_matches_fits(game):
+    rng = random.Random(game)
+    broken = []
+    for n in sizes(game):
+        for lang in ("de", "en"):
+            for name in NAMES.values():
+                for kind, text in match_messages(game, n, lang, name, rng):
+                    if over_limit(kind, text):
+                        broken.append((n, lang, kind, over_limit(kind, text)))
+    assert not broken, broken[:5]
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_rules_and_help_fit(lang):
+    assert not [(kind, over_limit(kind, text)) for kind, text in fixed_messages(lang) if over_limit(kind, text)]
+
+
+def test_a_long_score_sheet_keeps_its_newest_deals():
+    lines = [f"{i}. {'x' * 60}" for i in range(1, 101)]
+    text = fit_rows(["Title", "Teams"], lines)
+    assert len(text) <= TEXT_MAX
+    assert text.startswith("Title\nTeams\n…\n") and text.endswith(lines[-1])
+

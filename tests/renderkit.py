@@ -26,7 +26,7 @@ from bot.words.textcmd import games_text
 __all__ = ["NAMES", "sizes", "match_messages", "fixed_messages", "over_limit"]
 
 NAMES = {"letters": "W" * 64, "emoji": "🃏" * 64}
-"""The longest names: 64 characters (each player's differs in its last ones)."""
+"""The longest names: 64 characters (each player's differs in its first)."""
 _DISCORD, _TELEGRAM, _LABEL = 2000, 4096, 80
 _CHAT = ChatRef("telegram", "-1001", title="T" * 128)
 
@@ -41,7 +41,7 @@ def _table(game: str, n: int, lang: str, name: str) -> Table:
     table = Table(id="T1", chat=_CHAT, game=game, n=n, lang=lang, status="lobby", opener="telegram:0",
                   seats=[Seat() for _ in range(n)])
     for i in range(n):
-        table.join(UserRef("telegram", str(i), name[:-2] + f"{i:02d}"))
+        table.join(UserRef("telegram", str(i), f"{i}{name[1:]}"))
     return table
 
 

@@ -279,7 +279,8 @@ def _rams(table: Table, record: dict) -> list[str]:
 
 # ----------------------------------------------------------------- the score sheet
 def sheet_text(table: Table) -> str:
-    """The score sheet of the Partie so far, as the pub's chalk board would show it: one line per deal.
+    """The score sheet of the Partie so far, as the pub's chalk board would show it: one line per deal
+    (for Rams the players' names once, then each deal's tricks in their order).
 
     A long Partie shows its newest deals, as many as fit in a message (``…`` for the older ones).
     """
@@ -290,6 +291,8 @@ def sheet_text(table: Table) -> str:
         return "\n".join(lines)
     if table.game != "rams":
         lines.append(t(lang, "sheet.teams", a=team_name(table, 0), b=team_name(table, 1)))
+    else:  # the names once, as the columns of the rows
+        lines.append(" · ".join(seat_name(table, s) for s in range(table.n)))
     first = table.sheet_dropped + 1
     rows = [f"{i}. {_sheet_row(table, record)}" for i, record in enumerate(table.sheet, first)]
     return fit_rows(lines, rows, cut=first > 1)
@@ -312,8 +315,7 @@ def _sheet_row(table: Table, record: dict) -> str:
             row += " · " + t(lang, mark_key, team=team_name(table, result[mark]))
         return row
     marks = result.get("kartoffeln") or ()
-    return " · ".join(f"{seat_name(table, s)} {after['tricks'][s]}" + (" 🥔" if s in marks else "")
-                      for s in range(table.n))
+    return " · ".join(f"{after['tricks'][s]}" + (" 🥔" if s in marks else "") for s in range(table.n))
 
 
 def _delta(n: int) -> str:

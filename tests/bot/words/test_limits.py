@@ -35,3 +35,12 @@ def test_a_long_score_sheet_keeps_its_newest_deals():
     assert len(text) <= TEXT_MAX
     assert text.startswith("Title\nTeams\n…\n") and text.endswith(lines[-1])
 
+
+
+def test_a_rams_sheet_names_the_players_once_and_rows_carry_their_tricks():
+    sheets = [text for kind, text in match_messages("rams", 7, "en", NAMES["emoji"], random.Random(5))
+              if kind == "sheet"]
+    title, names, *rows = sheets[-1].splitlines()
+    assert title == "📋 Score sheet · Rams" and names.count("🃏" * 14 + "…") == 7
+    assert rows[0].startswith("1. ") and all("🃏" not in row for row in rows)
+    assert len(rows) > 10 and len(sheets[-1]) <= TEXT_MAX

@@ -28,6 +28,7 @@ __all__ = ["NAMES", "sizes", "match_messages", "fixed_messages", "over_limit"]
 NAMES = {"letters": "W" * 64, "emoji": "🃏" * 64}
 """The longest names: 64 characters (each player's differs in its first)."""
 _DISCORD, _TELEGRAM, _LABEL = 2000, 4096, 80
+_OFFER_CHANCE = 0.3
 _CHAT = ChatRef("telegram", "-1001", title="T" * 128)
 
 
@@ -50,9 +51,17 @@ def _shown(kind: str, message) -> Iterator[tuple[str, str]]:
     yield from (("label", b.label) for row in message.buttons for b in row)
 
 
-def match_messages(game: str, n: int, lang: str, name: str, rng: random.Random,
-                   every: int = 1) -> Iterator[tuple[str, str]]:
-    """(kind, text) of every message of one match played with random moves (at every ``every``-th move)."""
+def _move(state, rng: random.Random) -> tuple[int, engine.Action]:
+    """A random move: an offer out of turn (a doubling, playing alone) now and then, else the seat to act's."""
+    offers = engine.offers(state)
+    if offers and rng.random() < _OFFER_CHANCE:
+        seat = rng.choice(sorted(offers))
+        return seat, rng.choice(offers[seat])
+    return state.to_act, rng.choice(engine.legal_actions(state))
+
+
+def match_messages(game: str, n: int, lang: str, name: str, rng: random.Random) -> Iterator[tuple[str, str]]:
+    """(kind, text) of every message of one match played with random moves, offers out of turn among them."""
     table = _table(game, n, lang, name)
     for opts in (False, True):
         table.show_opts = opts
@@ -62,14 +71,12 @@ def match_messages(game: str, n: int, lang: str, name: str, rng: random.Random,
     moves = 0
     while table.status == "playing":
         match.news = []
-        match.act(match.state.to_act, rng.choice(engine.legal_actions(match.state)), "cpu")
+        match.act(*_move(match.state, rng), "cpu")
         match.save()
         moves += 1
         for ev in match.news:
             if ev["type"] == "deal_over":
                 yield "result", result_text(table, ev["record"], ev["no"])
-        if moves % every and table.status == "playing":
-            continue
         yield from _shown("table", table_message(table, match.state, moves, 3600.0, match.news))
         yield "sheet", story.sheet_text(table)
         if table.status == "playing":

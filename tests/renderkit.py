@@ -12,7 +12,6 @@ import random
 from collections.abc import Iterator
 
 import engine
-from adapters.telegram.markup import utf16_len
 from bot.protocol.outgoing import ChatRef, UserRef
 from bot.service.lobby import rules
 from bot.table.match import Match
@@ -96,9 +95,9 @@ def over_limit(kind: str, text: str) -> list[str]:
     """The platform limits ``text`` breaks: Discord's 2,000 characters, Telegram's 4,096 UTF-16 units, a label's 80."""
     if kind == "label":
         return ["label > 80"] if len(text) > _LABEL else []
-    out = []
+    out, units = [], len(text.encode("utf-16-le")) // 2
     if len(text) > _DISCORD:
         out.append(f"Discord {len(text)} > {_DISCORD}")
-    if utf16_len(text) > _TELEGRAM:
-        out.append(f"Telegram {utf16_len(text)} > {_TELEGRAM}")
+    if units > _TELEGRAM:
+        out.append(f"Telegram {units} > {_TELEGRAM}")
     return out

@@ -98,8 +98,14 @@ def solo_name(table: Table, kind: str) -> str:
 
 
 def calls_line(table: Table, story: list[dict]) -> str:
-    """The announcements and offers of a deal in one line, in the order they were made."""
-    return " · ".join(filter(None, (event_line(table, ev) for ev in story if ev["type"] != "trick")))
+    """The announcements and offers of a deal in one line, in the order they were made.
+
+    Of the Spritzen calls, which may go back and forth without end, only the last shows (it says the
+    stake the calls have reached).
+    """
+    last = max((i for i, ev in enumerate(story) if ev["type"] == "spritz"), default=-1)
+    return " · ".join(filter(None, (event_line(table, ev) for i, ev in enumerate(story)
+                                    if ev["type"] != "trick" and (ev["type"] != "spritz" or i == last))))
 
 
 def trick_line(table: Table, trick: dict, key: str = "st.trick") -> str:

@@ -206,6 +206,7 @@ class TelegramBot:
 
     async def _answer(self, query: CallbackQuery, text: str | None = None, url: str | None = None) -> None:
         """Answer a press: on the held webhook response if there is one, else by an API call."""
+        text = markup.toast(text)
         if self.replies.give(answer_method(query.id, text, url)):
             return
         try:

@@ -6,7 +6,10 @@ with Telegram's response shapes: ``{"ok": true, "result": ...}`` or ``{"ok": fal
 the bot: users (who may never have started the bot, or have blocked it), groups and forum
 topics (a group may be migrated to a supergroup), and the flood limits (about 20 messages a
 minute in a group, one a second in any chat, about 30 a second per bot token in all),
-answering 429 with ``retry_after`` and recording every violation. Updates are delivered by long polling (``getUpdates``) or, after
+answering 429 with ``retry_after`` and recording every violation; and the size limits, answering
+400 as Telegram does: a text over 4,096 UTF-16 code units after entity parsing ("message is too
+long"), a callback answer over 200 ("MESSAGE_TOO_LONG"), callback data outside 1-64 bytes
+("BUTTON_DATA_INVALID"). Updates are delivered by long polling (``getUpdates``) or, after
 ``setWebhook``, by POSTing them to the webhook (or to the test's workers, round robin); a
 method the webhook returns in its response (JSON with ``method``) is carried out like a call,
 validated the same way, and recorded with :data:`VIA_REPLY` among its parameters.
@@ -19,9 +22,11 @@ and inline keyboard, its edits, and the answered callback queries. Simulated use
 from __future__ import annotations
 
 import asyncio
+import html
 import itertools
 import json
 import math
+import re
 import time
 from collections import defaultdict, deque
 from dataclasses import dataclass, field
@@ -31,10 +36,15 @@ from urllib.parse import parse_qs, urlparse
 import aiohttp
 from aiohttp import web
 
-__all__ = ["FakeTelegram", "FakeUser", "Sent", "Violation", "ApiError", "VIA_REPLY"]
+__all__ = ["FakeTelegram", "FakeUser", "Sent", "Violation", "ApiError", "VIA_REPLY", "TEXT_MAX", "ANSWER_MAX"]
 
 VIA_REPLY = "_via_webhook_reply"
 """The parameter that marks a recorded call as carried out from a webhook reply (not an HTTP call of the bot)."""
+
+TEXT_MAX = 4096
+"""The most UTF-16 code units of a message's text after entity parsing."""
+ANSWER_MAX = 200
+"""The most characters of the text answering a callback query."""
 
 # Parameters PTB sends as plain strings (every other value arrives JSON-encoded).
 _STRING_PARAMS = {"text", "parse_mode", "callback_query_id", "url", "action", "secret_token",
@@ -450,10 +460,13 @@ class FakeTelegram:
 
     @staticmethod
     def _check_text(params: dict) -> str:
+        """The text of a message, refused as Telegram does: empty, or over 4,096 UTF-16 units once its
+        entities are parsed (``parse_mode`` markup does not count)."""
         text = params.get("text")
-        if not isinstance(text, str) or not text.strip():
+        shown = _parsed(text, params.get("parse_mode")) if isinstance(text, str) else ""
+        if not shown.strip():
             raise ApiError(400, "Bad Request: message text is empty")
-        if len(text) > 4096:
+        if _utf16_len(shown) > TEXT_MAX:
             raise ApiError(400, "Bad Request: message is too long")
         return text
 
@@ -609,6 +622,8 @@ class FakeTelegram:
             parsed = urlparse(url if "://" in url else f"https://{url}")
             if parsed.netloc != "t.me" or parsed.path.strip("/") != self.username or "start=" not in parsed.query:
                 raise ApiError(400, "Bad Request: URL_INVALID")
+        if _utf16_len(params.get("text") or "") > ANSWER_MAX:
+            raise ApiError(400, "Bad Request: MESSAGE_TOO_LONG")
         self.answers[qid] = params
         return True
 
@@ -679,3 +694,23 @@ class FakeTelegram:
             self._updates.append(update)
             self._wake()
 
+
+_HTML_TAG = re.compile(r"<[^>]*>")
+_MARKDOWN_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+_MARKDOWN_MARK = re.compile(r"(?<!\\)[*_`~|]")
+_MARKDOWN_ESCAPE = re.compile(r"\\(.)")
+
+
+def _parsed(text: str, parse_mode: str | None) -> str:
+    """What a message's text shows once its ``parse_mode`` markup is parsed into entities."""
+    mode = (parse_mode or "").lower()
+    if mode == "html":
+        return html.unescape(_HTML_TAG.sub("", text))
+    if mode in ("markdown", "markdownv2"):
+        return _MARKDOWN_ESCAPE.sub(r"\1", _MARKDOWN_MARK.sub("", _MARKDOWN_LINK.sub(r"\1", text)))
+    return text
+
+
+def _utf16_len(text: str) -> int:
+    """The length of ``text`` in UTF-16 code units, the unit of Telegram's limits."""
+    return len(text.encode("utf-16-le")) // 2

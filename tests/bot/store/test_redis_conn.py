@@ -156,6 +156,27 @@ async def test_more_commands_at_once_than_connections_wait_for_one(tmp_path):
     assert done == [None] * (MAX_CONNECTIONS + 20)
 
 
+async def cancels_end(client, key: str, tries: int = 200) -> None:
+    """Start ``tries`` tasks one after another that read ``key`` again and again, and cancel each at a
+    random moment: every one must end cancelled, and no reply may be left unread on a connection."""
+    rng = random.Random(7)
+
+    async def reader() -> str:
+        while True:
+            await client.hmget(key, ["a", "b"])
+            if asyncio.current_task().cancelling():
+                return "it went on after it was cancelled"
+            await asyncio.sleep(0)
+
+    for _ in range(tries):
+        task = asyncio.ensure_future(reader())
+        await asyncio.sleep(rng.random() * 0.002)
+        task.cancel()
+        (outcome,) = await asyncio.gather(task, return_exceptions=True)
+        assert isinstance(outcome, asyncio.CancelledError), outcome
+    assert await client.hmget(key, ["a"]) == [None]
+
+
 @pytest.mark.parametrize("timeout", [None, 0.8], ids=["no timeout", "the bot's timeout"])
 async def test_a_task_cancelled_during_its_redis_commands_ends(redis_url, key_prefix, timeout):
     """A task stopped by cancelling it while it talks to Redis (the test players' watch, a sender)
@@ -165,22 +186,7 @@ async def test_a_task_cancelled_during_its_redis_commands_ends(redis_url, key_pr
     cancel lands as the write ends; the 20-table Discord bench hung on it (about one try in four
     met it here)."""
     client = client_for(redis_url, timeout)
-    rng = random.Random(7)
-
-    async def reader() -> str:
-        while True:
-            await client.hmget(f"{key_prefix}:none", ["a", "b"])
-            if asyncio.current_task().cancelling():
-                return "it went on after it was cancelled"
-            await asyncio.sleep(0)
-
     try:
-        for _ in range(200):
-            task = asyncio.ensure_future(reader())
-            await asyncio.sleep(rng.random() * 0.002)
-            task.cancel()
-            (outcome,) = await asyncio.gather(task, return_exceptions=True)
-            assert isinstance(outcome, asyncio.CancelledError), outcome
-        assert await client.hmget(f"{key_prefix}:none", ["a"]) == [None]  # no reply left unread on a connection
+        await cancels_end(client, f"{key_prefix}:none")
     finally:
         await client.aclose()

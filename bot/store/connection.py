@@ -189,7 +189,8 @@ def client_for(url: str, timeout: float | None = None) -> Redis | RedisCluster:
     ``redis+cluster://`` and ``rediss+cluster://`` URLs name one node of a Redis Cluster (the
     client finds the others); every other URL names one server. A command that finds all
     :data:`MAX_CONNECTIONS` connections busy waits for one (at most :data:`POOL_WAIT_S`) instead
-    of failing at once, as redis-py's default pool does beyond 100 concurrent commands.
+    of failing at once, as redis-py's default pool does beyond 100 concurrent commands. A task
+    cancelled during a command is cancelled, whatever the timeout (:class:`_KeepsCancel`).
 
     Args:
         url: the server.

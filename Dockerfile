@@ -18,11 +18,12 @@ COPY --from=build /venv /venv
 ENV PATH=/venv/bin:$PATH \
     PYTHONUNBUFFERED=1 \
     STAMMTISCH_DATA_DIR=/data \
-    STAMMTISCH_METRICS_LISTEN=0.0.0.0:9100
+    STAMMTISCH_METRICS_LISTEN=127.0.0.1:9100
 USER stammtisch
 WORKDIR /data
 VOLUME /data
-EXPOSE 8443 9100
+# Metrics and the webhook listen on the container's loopback only (the health check reaches it);
+# docker-compose.yml opens them to its own network and publishes them on 127.0.0.1 of the host.
 STOPSIGNAL SIGTERM
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
     CMD ["python", "-c", "import os, urllib.request as u; p = os.environ['STAMMTISCH_METRICS_LISTEN'].rpartition(':')[2]; u.urlopen(f'http://127.0.0.1:{p}/healthz', timeout=4)"]

@@ -18,12 +18,17 @@ with ``appendfsync everysec``) and throws away afterwards:
   forged, garbage) for every entry point; no exception may escape and every table must replay.
 - **privacy scan**: every group message of whole games of every game is checked for a card of
   a hand (and every group message the fuzzer produced).
+- **platform limits**: ``--games`` tables of every game, of every size in turn, in both languages,
+  with the longest names a player may have (letters, or emoji of two UTF-16 units each), played
+  to their end with random moves; every message and button at every position is checked
+  against Discord's 2,000 characters and 80 per label and Telegram's 4,096 UTF-16 units.
 
 Columns: faults injected; moves lost (an update answered as applied, or dropped as a duplicate,
 whose save is not in its table); moves doubled (an update applied twice, or a log entry twice);
 tables stuck or corrupted (stored state != replay of its log, a playing table without a timer, a
 table not finished once the faults stop); crashes (tracebacks, workers that died by themselves);
-leaks (keys without expiry, timers of closed tables, hidden cards in group messages).
+leaks (keys without expiry, timers of closed tables, hidden cards in group messages, messages
+over a platform's limit).
 
 ``--quick`` runs small counts (the test suite runs :func:`run` with small counts too).
 """
@@ -32,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import json
 import os
 import queue
@@ -47,6 +53,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import engine  # noqa: E402
 from bot.protocol.outgoing import ChatRef, Command, HandMessage, Notice, TableMessage, Toast  # noqa: E402
 from bot.protocol.unavailable import UNAVAILABLE  # noqa: E402
 from bot.store.connection import client_for  # noqa: E402
@@ -54,12 +61,14 @@ from bot.store.tables import Store  # noqa: E402
 from bot.table.record import Table  # noqa: E402
 from bot.words.i18n import TEXTS, t  # noqa: E402
 from tests.redis_servers import Server  # noqa: E402
+from tests.renderkit import NAMES, fixed_messages, match_messages, over_limit, sizes  # noqa: E402
 from tests.servicekit import (  # noqa: E402
     Players,
     act_buttons,
     audit,
     button,
     hammer,
+    hurried,
     leaks,
     playable,
     press,
@@ -77,8 +86,14 @@ TIMER_GAME = ("bauer", "short_deck=1 target_brote=1")
 BOT = "faults"
 SORRY = {t(lang, "technical_problem") for lang in ("de", "en")}
 COLUMNS = ["faults injected", "moves lost", "moves doubled", "tables stuck or corrupted", "crashes", "leaks"]
-TIMERS = {"reminder_after": "1s", "autoplay_after": "2s"}
-LEASE_S = 1.0
+TIMERS = {"reminder_after": "1m", "autoplay_after": "2m", "quiet_hours": "off"}
+EPOCH = float(os.environ.setdefault("FAULTS_BENCH_EPOCH", str(time.time())))
+"""When the bench started: the workers it spawns inherit it, so all share one :func:`hurried` clock
+(an hour a minute: no quiet hours, which it would soon reach)."""
+LEASE_S = 60.0
+"""A claimed timer's lease, on the :func:`hurried` clock: a second of real time."""
+ROOMY = {"max_tables_per_user": 1000}
+"""The same test users sit at every table of a run: the cap on a person's open tables must not bite."""
 
 
 @dataclass
@@ -122,7 +137,7 @@ async def _worker(url: str, prefix: str, name: str, seed: int, tables: dict[str,
     """
     client = client_for(url, timeout=2.0)
     store = Store(client, prefix=prefix, lease_s=LEASE_S)
-    svc = service(store, seed=seed, **TIMERS)
+    svc = service(store, seed=seed, clock=hurried(EPOCH), **TIMERS)
     rng = random.Random(seed)
     loop = asyncio.get_running_loop()
     inbox: asyncio.Queue[dict] = asyncio.Queue()
@@ -291,7 +306,7 @@ class _Platform:
 async def _open(store: Store, games: int, seed: int) -> dict[str, str]:
     """``games`` started group tables: table id -> chat id. Even ones seat four people who press; odd
     ones (chat ids ``t<i>``) seat two people who never press, and two computers: the timers play them."""
-    svc = service(store, seed=seed, **TIMERS)
+    svc = service(store, seed=seed, clock=hurried(EPOCH), **TIMERS, **ROOMY)
     tables = {}
     for i in range(games):
         game, options = GAMES[i % len(GAMES)] if i % 2 == 0 else TIMER_GAME
@@ -410,7 +425,7 @@ async def _presses(server: Server, prefix: str, presses: int, seed: int) -> Row:
     store = Store(client, prefix=prefix)
     row = Row("concurrent presses, 4 processes")
     try:
-        svc = service(store, seed=seed)
+        svc = service(store, seed=seed, **ROOMY)
         chat_of = {}
         for i in range(max(4, presses // 250)):  # enough tables for the presses before they end
             chat = ChatRef("test", f"p{i}")
@@ -488,6 +503,23 @@ async def _privacy(server: Server, prefix: str, deals: int, seed: int) -> Row:
     return row
 
 
+def _limits(tables: int, seed: int) -> Row:
+    """Messages over a platform's limit among everything ``tables`` tables of every game show."""
+    row = Row("platform limits of messages")
+    rng = random.Random(seed)
+    longest: dict[str, int] = {}
+    shown = [(kind, text) for lang in ("de", "en") for kind, text in fixed_messages(lang)]
+    for game in engine.game_ids():
+        combos = [(n, lang, name) for n in sizes(game) for lang in ("de", "en") for name in NAMES.values()]
+        shown = itertools.chain(shown, *(match_messages(game, *combos[i % len(combos)], rng) for i in range(tables)))
+    for kind, text in shown:
+        row.faults += 1
+        row.leaks += bool(over_limit(kind, text))
+        longest[kind] = max(longest.get(kind, 0), len(text))
+    row.notes.append("longest in characters: " + ", ".join(f"{kind} {n}" for kind, n in sorted(longest.items())))
+    return row
+
+
 async def _fuzz(server: Server, prefix: str, examples: int, seed: int) -> Row:
     from hypothesis import HealthCheck, given, settings
     from hypothesis import strategies as st
@@ -561,6 +593,7 @@ async def run(games: int = 100, kills: int = 25, workers: int = 3, presses: int 
         rows.append(await _presses(server, "fp", presses, seed))
         rows.append(await _fuzz(server, "ff", fuzz, seed))
         rows.append(await _privacy(server, "fv", deals, seed))
+    rows.append(_limits(games, seed))
     return rows
 
 

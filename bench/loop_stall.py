@@ -67,7 +67,7 @@ def pct(values: list[float], p: float) -> float:
 async def play(game: str, tables: int, prefix: str) -> dict:
     """Play ``tables`` tables of ``game`` to the end by timer ticks; the loop stalls per tick."""
     now = [T0]
-    settings = load_settings(reminder_after="off", autoplay_after="60s")
+    settings = load_settings(reminder_after="off", autoplay_after="2m")
     redis = await connect(settings)
     store = Store(redis, prefix=prefix)
     svc = Service(store, settings, rng=random.Random(1), clock=lambda: now[0])
@@ -84,7 +84,7 @@ async def play(game: str, tables: int, prefix: str) -> dict:
             playing = [t for t in ids if Table.load((await store.load(t))[1]).status == "playing"]
             if not playing:
                 break
-            now[0] += 61
+            now[0] += 121
             watcher = Watcher()
             task = asyncio.create_task(watcher.run())
             await asyncio.sleep(0)

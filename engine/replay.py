@@ -37,7 +37,7 @@ class ReplayFile(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
     game: str
     options: dict[str, Any] = Field(default_factory=dict)
-    players: int | None = None
+    players: int = None  # type: ignore[assignment]  # may be left out, never null: the default is not validated
     dealer: int = 0
     match: dict[str, Any] | None = None
     deal: _Deal

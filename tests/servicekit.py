@@ -35,6 +35,13 @@ def private(u: UserRef) -> ChatRef:
     return ChatRef(u.platform, u.user_id, title=u.name, private=True)
 
 
+def hurried(since: float | None = None, factor: float = 60.0) -> Callable[[], float]:
+    """A wall clock that runs ``factor`` times fast from ``since`` (default: now): a turn timer of
+    minutes, the shortest the settings allow, runs out in seconds of real time."""
+    start = time.time() if since is None else since
+    return lambda: start + (time.time() - start) * factor
+
+
 def service(store: Store, seed: int = 0, clock=time.time, **settings) -> Service:
     """A service with a seeded shuffle (tests only) and default settings."""
     return Service(store, load_settings(**settings), rng=random.Random(seed), clock=clock)

@@ -6,13 +6,14 @@ import asyncio
 import contextlib
 import logging
 import signal
-from collections.abc import Callable
-from typing import Protocol
+from collections.abc import Awaitable, Callable
+from typing import Protocol, TypeVar
 
 from bot.ops import metrics
 from bot.protocol.outgoing import Outgoing
+from bot.protocol.rejected import TokenRejected
 
-__all__ = ["Runnable", "run_until_stopped", "Ticker"]
+__all__ = ["Runnable", "run_until_stopped", "FIRST_RETRY_S", "MAX_RETRY_S", "Ticker"]
 
 log = logging.getLogger(__name__)
 
@@ -24,25 +25,91 @@ class Runnable(Protocol):
         """Connect and start serving."""
 
     async def stop(self) -> None:
-        """Finish what is queued and disconnect."""
+        """Finish what is queued and disconnect (also after a failed start)."""
 
 
-async def run_until_stopped(bot: Runnable, stop: asyncio.Event | None, describe: Callable[[], str]) -> None:
-    """Start ``bot``, serve until ``stop`` is set (default: until SIGINT or SIGTERM), stop it.
+B = TypeVar("B", bound=Runnable)
 
-    ``describe()`` names what is served, for the log, once the bot has started.
+
+FIRST_RETRY_S = 1.0
+"""How long a start that could not reach the platform waits before the second try."""
+MAX_RETRY_S = 60.0
+"""The longest wait between two tries: each wait doubles up to this."""
+
+
+async def run_until_stopped(make: Callable[[], B], stop: asyncio.Event | None, describe: Callable[[B], str],
+                            unreachable: Callable[[BaseException], bool], rejected: Callable[[BaseException], bool],
+                            platform: str) -> None:
+    """Start a bot, serve until ``stop`` is set (default: until SIGINT or SIGTERM), stop it.
+
+    A start that cannot reach the platform (``unreachable(exc)``: a network error, the platform's
+    own trouble) is logged in one line and tried again with a fresh bot from ``make()``, the wait
+    doubling from :data:`FIRST_RETRY_S` up to :data:`MAX_RETRY_S`; ``stop`` ends the waiting (and
+    a start under way) at once. A token the platform refuses (``rejected(exc)``) raises
+    :class:`~bot.protocol.rejected.TokenRejected`; any other error of a start is raised as it is.
+
+    Args:
+        make: a new bot, not started.
+        stop: set it to stop; ``None``: SIGINT and SIGTERM set one.
+        describe: names what the started bot serves, for the log.
+        unreachable: whether a start's exception means the platform could not be reached.
+        rejected: whether a start's exception means the platform refused the token.
+        platform: the platform's name, for the log.
     """
     if stop is None:
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
-    await bot.start()
-    log.info("serving %s", describe())
+    wait = FIRST_RETRY_S
+    while True:
+        bot = make()
+        try:
+            started = await _until(stop, bot.start())
+        except Exception as exc:
+            if not (unreachable(exc) or rejected(exc)):
+                raise
+            with contextlib.suppress(Exception):  # what the failed start left open; it may be half built
+                await bot.stop()
+            if rejected(exc):
+                raise TokenRejected(platform) from None  # its message may hold the token
+            log.warning("cannot reach %s (%s); trying again in %g s", platform, _reason(exc), wait)
+            if await _until(stop, asyncio.sleep(wait)) is None:
+                return
+            wait = min(2 * wait, MAX_RETRY_S)
+            continue
+        if started is None:  # stopped while starting
+            await bot.stop()
+            return
+        break
+    log.info("serving %s", describe(bot))
     try:
         await stop.wait()
     finally:
         await bot.stop()
+
+
+async def _until(stop: asyncio.Event, work: Awaitable[None]) -> bool | None:
+    """Await ``work`` unless ``stop`` is set first: ``True`` when done, ``None`` if stopped (it is cancelled)."""
+    task = asyncio.ensure_future(work)
+    stopped = asyncio.ensure_future(stop.wait())
+    try:
+        await asyncio.wait({task, stopped}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        stopped.cancel()
+    if task.done():
+        task.result()
+        return True
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError, Exception):
+        await task
+    return None
+
+
+def _reason(exc: BaseException) -> str:
+    """One line for the log: the exception's type and message (no traceback)."""
+    text = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    return " ".join(text.split())[:300]
 
 
 class Ticker:

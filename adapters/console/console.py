@@ -24,10 +24,10 @@ _TEXTS = {
     "de": {
         "help": "Nummer einer Wahl oder eine Karte tippen (B♣, JC, 10♥); »hand« deine Karten, »tisch« der Tisch, "
                 "»zettel« alle Spiele der Partie, »regeln«, »sprache en«, »abbrechen«; »quit« beendet und hält "
-                "den Tisch (weiter mit: stammtisch play --resume).",
-        "kept": "Der Tisch bleibt stehen. Weiter mit: stammtisch play --resume",
+                "den Tisch (weiter mit: {command} play --resume).",
+        "kept": "Der Tisch bleibt stehen. Weiter mit: {command} play --resume",
         "which": "Welches Spiel? ({games}) ",
-        "none": "Hier ist kein Tisch offen. Neuer Tisch: stammtisch play SPIEL",
+        "none": "Hier ist kein Tisch offen. Neuer Tisch: {command} play SPIEL",
         "other": "Hier läuft noch ein Tisch ({game}); es geht dort weiter (oder »abbrechen«).",
         "prompt": "Deine Wahl> ",
         "no_button": "Knopf {n} gibt es nicht.",
@@ -35,10 +35,10 @@ _TEXTS = {
     "en": {
         "help": "Type the number of a choice or a card (J♣, JC, 10♥); \"hand\" your cards, \"table\" the table, "
                 "\"sheet\" every deal so far, \"rules\", \"language de\", \"abort\"; \"quit\" leaves and keeps "
-                "the table (go on with: stammtisch play --resume).",
-        "kept": "The table stays. Go on with: stammtisch play --resume",
+                "the table (go on with: {command} play --resume).",
+        "kept": "The table stays. Go on with: {command} play --resume",
         "which": "Which game? ({games}) ",
-        "none": "No table is open here. New table: stammtisch play GAME",
+        "none": "No table is open here. New table: {command} play GAME",
         "other": "A table ({game}) is still open here; it goes on (or \"abort\").",
         "prompt": "Your choice> ",
         "no_button": "There is no button {n}.",
@@ -59,19 +59,22 @@ class Console:
         service: the bot layer's service (``handle``, ``open_game``).
         stdin: where lines are read.
         stdout: where the table is printed.
-        user: the player's name (default: the login name).
-        lang: the language of the console's own texts.
+        user: who plays: his table is kept under it (default: the login name).
+        lang: the language of the console's own texts and of a new table.
+        name: the name the table shows (default: ``user``).
+        command: how the player starts ``stammtisch`` in his shell, for the hints (``./scripts/run``).
     """
 
     def __init__(self, service, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout, user: str | None = None,
-                 lang: str = "de") -> None:
+                 lang: str = "de", name: str | None = None, command: str = "stammtisch") -> None:
         self.service = service
         self.stdin = stdin
         self.stdout = stdout
-        name = user or getpass.getuser() or "player"
-        self.user = UserRef(PLATFORM, name, name)
-        self.chat = ChatRef(PLATFORM, name, title="Konsole", private=True)
+        user = user or getpass.getuser() or "player"
+        self.user = UserRef(PLATFORM, user, name or user)
+        self.chat = ChatRef(PLATFORM, user, title="Konsole", private=True)
         self.lang = lang if lang in _TEXTS else "de"
+        self.command = command
         self._interrupted = False
         self._waiting: asyncio.Future[str] | None = None
         self.hand_buttons: list[Button] = []
@@ -80,7 +83,12 @@ class Console:
 
     def say(self, key: str, **values: str) -> None:
         """Print one of the console's own texts."""
-        print(_TEXTS[self.lang][key].format(**values), file=self.stdout, flush=True)
+        print(_TEXTS[self.lang][key].format(command=self.command, **values), file=self.stdout, flush=True)
+
+    async def leave(self) -> None:
+        """Say how to go on with the table, if one is kept (not after it ended or was aborted)."""
+        if await self.service.open_game(self.chat) is not None:
+            self.say("kept")
 
     async def send(self, verb: str = "", args: tuple[str, ...] = (), token: str = "") -> None:
         """Hand one command to the service and print the answer.
@@ -138,7 +146,7 @@ class Console:
             return True
         word = text.split()[0].lower()
         if word in _QUIT:
-            self.say("kept")
+            await self.leave()
             return False
         if word in _HELP:
             self.say("help")
@@ -161,9 +169,11 @@ class Console:
         return True
 
     async def run(self, game: str | None, players: int | None = None, options: dict | None = None,
-                  resume: bool = False) -> int:
+                  resume: bool = False, level: str | None = None, lang_chosen: bool = False) -> int:
         """Open (or resume) the table and play until ``quit``, the end of input or Ctrl-C; the exit status.
 
+        ``level`` sets the computer players' level (of a new table from its start, of an open one
+        from now on); ``lang_chosen`` switches an open table to the console's language as well.
         Ctrl-C leaves as ``quit`` does (status 130). It is taken by the event loop, whichever thread
         the signal reaches, so a reader blocked on the terminal never keeps it from the loop.
         """
@@ -173,12 +183,12 @@ class Console:
         except (NotImplementedError, RuntimeError, ValueError):  # no signals here (not the main thread, Windows)
             pass
         try:
-            return await self._run(game, players, options, resume)
+            return await self._run(game, players, options, resume, level, lang_chosen)
         except asyncio.CancelledError:
             if not self._interrupted:
                 raise
             self._print("")
-            self.say("kept")
+            await self.leave()
             return 130
         finally:
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
@@ -190,11 +200,16 @@ class Console:
         if self._waiting is not None and not self._waiting.done():
             self._waiting.cancel()
 
-    async def _run(self, game: str | None, players: int | None, options: dict | None, resume: bool) -> int:
+    async def _run(self, game: str | None, players: int | None, options: dict | None, resume: bool,
+                   level: str | None, lang_chosen: bool) -> int:
         open_game = await self.service.open_game(self.chat)
         if open_game is not None:
             if (game is not None and game_id(game) != open_game) or players or options:
                 self.say("other", game=open_game)
+            if lang_chosen:
+                await self._ask("sprache", (self.lang,))
+            if level:
+                await self._ask("option", ("level", level))
             self.show([*await self._ask("tisch"), *await self._ask("hand")])
         elif resume:
             self.say("none")
@@ -206,12 +221,13 @@ class Console:
                 game = (await self._read() or "").strip()
                 if not game:
                     return 1
+            options = {**(options or {}), **({"level": level} if level else {})}
             args = [game] + ([str(players)] if players else []) + ([json.dumps(options)] if options else [])
             await self.send("neu", tuple(args))
         while True:
             text = await self._read(_TEXTS[self.lang]["prompt"])
             if text is None:
-                self.say("kept")
+                await self.leave()
                 return 0
             if not await self.line(text):
                 return 0
@@ -237,6 +253,8 @@ class Console:
 
 async def play(service, game: str | None, players: int | None = None, options: dict | None = None,
                resume: bool = False, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout,
-               user: str | None = None, lang: str = "de") -> int:
-    """Play at the console's table (see :class:`Console`); returns the exit status."""
-    return await Console(service, stdin, stdout, user, lang).run(game, players, options, resume)
+               user: str | None = None, lang: str = "de", name: str | None = None, level: str | None = None,
+               lang_chosen: bool = False, command: str = "stammtisch") -> int:
+    """Play at the console's table (see :class:`Console` and :meth:`Console.run`); returns the exit status."""
+    console = Console(service, stdin, stdout, user, lang, name, command)
+    return await console.run(game, players, options, resume, level, lang_chosen)

@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import logging
 
+import aiohttp
 import discord
 import yarl
 from discord import app_commands
@@ -274,6 +275,9 @@ async def serve(settings: Settings, service, refs: Refs, shared: SharedLimit | N
                 tuning: Tuning | None = None, stop: asyncio.Event | None = None) -> None:
     """Serve Discord until ``stop`` is set (default: until SIGINT or SIGTERM).
 
+    While Discord cannot be reached the start is tried again; a token it refuses raises
+    :class:`~bot.protocol.rejected.TokenRejected` (see :func:`~adapters.common.running.run_until_stopped`).
+
     Args:
         settings: needs ``discord_token``; ``discord_api_base_url``/``discord_gateway_url`` for a
             test server, ``discord_guild_ids`` and ``discord_shard_*`` as described in the README.
@@ -283,5 +287,12 @@ async def serve(settings: Settings, service, refs: Refs, shared: SharedLimit | N
         tuning: pacing and timings (default: from ``DISCORD_*`` variables).
         stop: set it to stop serving.
     """
-    bot = DiscordBot(settings, service, refs, tuning, shared)
-    await run_until_stopped(bot, stop, lambda: f"Discord as {bot.client.user}")
+    await run_until_stopped(lambda: DiscordBot(settings, service, refs, tuning, shared), stop,
+                            lambda bot: f"Discord as {bot.client.user}", unreachable,
+                            lambda exc: isinstance(exc, discord.LoginFailure), "Discord")
+
+
+def unreachable(exc: BaseException) -> bool:
+    """Whether a failed start means Discord could not be reached (network, timeout, its server's trouble)."""
+    return isinstance(exc, (aiohttp.ClientError, OSError, asyncio.TimeoutError, discord.DiscordServerError,
+                            discord.GatewayNotFound))

@@ -1,8 +1,8 @@
 """Discord interactions to the bot layer's :class:`~bot.protocol.outgoing.Command`.
 
 Only platform-neutral ids leave this module: the channel (a thread is a channel of its own, so
-each thread can hold its own table), the user with his display name, his client locale and the
-interaction id for de-duplication. A button's ``custom_id`` is passed on untouched as the token:
+each thread can hold its own table), the user with his display name, his client locale, whether he
+manages the server, and the interaction id for de-duplication. A button's ``custom_id`` is passed on untouched as the token:
 it is client-controlled and the bot layer validates it.
 """
 
@@ -12,7 +12,7 @@ import discord
 
 from bot.protocol.outgoing import ChatRef, Command, UserRef
 
-__all__ = ["PLATFORM", "chat_ref", "user_ref", "command_of", "lang_of"]
+__all__ = ["PLATFORM", "chat_ref", "user_ref", "command_of", "lang_of", "admin_of"]
 
 PLATFORM = "discord"
 
@@ -40,4 +40,11 @@ def command_of(interaction: discord.Interaction, verb: str = "", args: tuple[str
                token: str = "") -> Command:
     """The command of a slash command (``verb``, ``args``) or a button press (``token``)."""
     return Command(chat_ref(interaction), user_ref(interaction.user), verb=verb, args=args, token=token,
-                   lang=lang_of(interaction), update_id=str(interaction.id), bot=str(interaction.application_id or ""))
+                   lang=lang_of(interaction), update_id=str(interaction.id), bot=str(interaction.application_id or ""),
+                   admin=admin_of(interaction))
+
+
+def admin_of(interaction: discord.Interaction) -> bool:
+    """Whether the member manages the server (the permissions come with the interaction; no DM counts)."""
+    perms = interaction.permissions
+    return interaction.guild_id is not None and (perms.administrator or perms.manage_guild)

@@ -23,7 +23,7 @@ from dataclasses import replace
 from urllib.parse import urlsplit
 
 from telegram import BotCommand, CallbackQuery, Update
-from telegram.error import BadRequest
+from telegram.error import BadRequest, InvalidToken, NetworkError
 from telegram.ext import Application, ApplicationBuilder, ContextTypes, TypeHandler
 
 from adapters.common.gate import SharedLimit
@@ -192,6 +192,8 @@ class TelegramBot:
         parsed = parse_typed(cmd.verb, cmd.args) if cmd.verb and not cmd.chat.private else None
         if parsed is not None and parsed.name == JOIN_VERB:  # like the button: the link first if need be
             cmd = replace(cmd, reachable=await self.delivery.reachable(cmd.user))
+        if not cmd.chat.private and await self.service.needs_admin(cmd):  # only then is Telegram asked
+            cmd = replace(cmd, admin=await self.delivery.chat_admin(cmd.chat, cmd.user))
         self.delivery.carry_out(await self.service.handle(cmd), cmd.user if cmd.verb == "hand" else None)
 
     async def _move(self, old: ChatRef, new_chat_id: str) -> None:
@@ -204,6 +206,7 @@ class TelegramBot:
 
     async def _answer(self, query: CallbackQuery, text: str | None = None, url: str | None = None) -> None:
         """Answer a press: on the held webhook response if there is one, else by an API call."""
+        text = markup.toast(text)
         if self.replies.give(answer_method(query.id, text, url)):
             return
         try:
@@ -221,6 +224,9 @@ async def serve(settings: Settings, service, refs: Refs, shared: SharedLimit | N
                 tuning: Tuning | None = None, stop: asyncio.Event | None = None) -> None:
     """Serve Telegram until ``stop`` is set (default: until SIGINT or SIGTERM).
 
+    While Telegram cannot be reached the start is tried again; a token it refuses raises
+    :class:`~bot.protocol.rejected.TokenRejected` (see :func:`~adapters.common.running.run_until_stopped`).
+
     Args:
         settings: needs ``telegram_token``; ``telegram_webhook_*`` for webhook mode,
             ``telegram_api_base_url`` for a local Bot API server or a test server.
@@ -230,6 +236,12 @@ async def serve(settings: Settings, service, refs: Refs, shared: SharedLimit | N
         tuning: flood limits and timings (default: from ``TELEGRAM_*`` variables).
         stop: set it to stop serving.
     """
-    bot = TelegramBot(settings, service, refs, tuning, shared)
-    await run_until_stopped(bot, stop, lambda: f"Telegram as @{bot.username} "
-                            f"({'webhook' if settings.telegram_webhook_url else 'long polling'})")
+    mode = "webhook" if settings.telegram_webhook_url else "long polling"
+    await run_until_stopped(lambda: TelegramBot(settings, service, refs, tuning, shared), stop,
+                            lambda bot: f"Telegram as @{bot.username} ({mode})", unreachable,
+                            lambda exc: isinstance(exc, InvalidToken), "Telegram")
+
+
+def unreachable(exc: BaseException) -> bool:
+    """Whether a failed start means Telegram could not be reached (a network error or timeout, not a refusal)."""
+    return isinstance(exc, NetworkError) and not isinstance(exc, BadRequest)

@@ -23,8 +23,8 @@ import logging
 from collections.abc import Callable
 
 from telegram import Bot, InlineKeyboardMarkup, MessageEntity
-from telegram.constants import ChatAction
-from telegram.error import BadRequest, Forbidden
+from telegram.constants import ChatAction, ChatMemberStatus
+from telegram.error import BadRequest, Forbidden, TelegramError
 
 from adapters.common.bounded import Bounded
 from adapters.common.refs import MessageRef, Refs, fingerprint
@@ -173,6 +173,15 @@ class Delivery:
         except (Forbidden, BadRequest):
             return False
         return True
+
+    async def chat_admin(self, chat: ChatRef, user: UserRef) -> bool:
+        """Whether ``user`` administers the group ``chat`` (its owner or an administrator)."""
+        try:
+            member = await self.bot.get_chat_member(int(chat.chat_id), int(user.user_id))
+        except TelegramError as exc:
+            log.info("getChatMember in %s failed: %s", chat.key, exc)
+            return False
+        return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
 
     def post(self, chat: ChatRef, text: str, entities: list[MessageEntity],
              keyboard: InlineKeyboardMarkup | None = None, unless_reachable: UserRef | None = None) -> None:

@@ -8,7 +8,10 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, MessageEntity, 
 
 from bot.protocol.outgoing import Button, UserRef
 
-__all__ = ["keyboard", "mentions", "deep_link", "utf16_len"]
+__all__ = ["keyboard", "mentions", "deep_link", "utf16_len", "toast", "ANSWER_MAX"]
+
+ANSWER_MAX = 200
+"""The most characters (UTF-16 units) of the text answering a button press; Telegram refuses more."""
 
 
 def keyboard(rows: Iterable[Iterable[Button]]) -> InlineKeyboardMarkup | None:
@@ -22,6 +25,15 @@ def keyboard(rows: Iterable[Iterable[Button]]) -> InlineKeyboardMarkup | None:
 def utf16_len(text: str) -> int:
     """The length of ``text`` in UTF-16 code units, the unit of Telegram's entity offsets."""
     return len(text.encode("utf-16-le")) // 2
+
+
+def toast(text: str | None) -> str | None:
+    """``text`` as a press's answer: cut to :data:`ANSWER_MAX` UTF-16 units (an ellipsis marks the cut)."""
+    if not text or utf16_len(text) <= ANSWER_MAX:
+        return text
+    while utf16_len(text) > ANSWER_MAX - 1:
+        text = text[:-1]
+    return text + "…"
 
 
 def mentions(text: str, users: Iterable[UserRef]) -> tuple[str, list[MessageEntity]]:

@@ -73,10 +73,7 @@ class _UpdateHandler(tornado.web.RequestHandler):
         """
         if not self.allowed:
             raise tornado.web.HTTPError(HTTPStatus.FORBIDDEN)
-        try:
-            update = Update.de_json(json.loads(b"".join(self.chunks)), self.bot)
-        except (ValueError, TypeError, KeyError):
-            raise tornado.web.HTTPError(HTTPStatus.BAD_REQUEST) from None
+        update = self._update()
         if update is None:
             return
         if update.callback_query is None:
@@ -88,6 +85,18 @@ class _UpdateHandler(tornado.web.RequestHandler):
         if answer is not None:
             self.set_header("Content-Type", "application/json")
             self.finish(json.dumps(answer))
+
+    def _update(self) -> Update | None:
+        """The body as an update; 400 (and one line in the log) for anything else."""
+        try:
+            body = json.loads(b"".join(self.chunks))
+            if not isinstance(body, dict):
+                raise TypeError(f"a JSON {type(body).__name__}, not an object")
+            return Update.de_json(body, self.bot)
+        except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as exc:
+            log.info("webhook body of %d bytes is not an update: %s", sum(map(len, self.chunks)),
+                     type(exc).__name__ if isinstance(exc, RecursionError) else str(exc)[:120].replace("\n", " "))
+            raise tornado.web.HTTPError(HTTPStatus.BAD_REQUEST) from None
 
     def log_exception(self, typ, value, tb) -> None:
         """Refusals are the expected answer to strangers: not logged as errors."""

@@ -10,9 +10,12 @@ import re
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-__all__ = ["quiet_from_text", "hhmm", "zone_from_text", "quiet_end"]
+__all__ = ["quiet_from_text", "hhmm", "zone_from_text", "quiet_end", "QUIET_MOST"]
 
-_QUIET = re.compile(r"^(\d{1,2})(?::(\d{2}))?-(\d{1,2})(?::(\d{2}))?$")
+QUIET_MOST = 16 * 60
+"""The longest quiet hours in minutes: a day keeps at least 8 hours in which the timers run."""
+
+_QUIET = re.compile(r"^([0-9]{1,2})(?::([0-9]{2}))?-([0-9]{1,2})(?::([0-9]{2}))?$")
 _ZONE = re.compile(r"^[A-Za-z][A-Za-z_+-]{0,30}(/[A-Za-z0-9_+-]{1,30}){0,2}$")
 _OFF = {"aus", "off", "keine", "none", "nie", "never"}
 
@@ -21,7 +24,7 @@ def quiet_from_text(text: str) -> tuple[int, int] | None:
     """Quiet hours from ``22-8``, ``22:30-06:45`` (spaces ignored) as minutes after midnight; ``None`` for ``aus``.
 
     Raises:
-        ValueError: the text is neither.
+        ValueError: the text is neither, or the hours last longer than :data:`QUIET_MOST`.
     """
     text = "".join(text.lower().split())[:40]
     if text in _OFF:
@@ -29,9 +32,10 @@ def quiet_from_text(text: str) -> tuple[int, int] | None:
     m = _QUIET.match(text)
     if m:
         h1, m1, h2, m2 = (int(g or 0) for g in m.groups())
-        if h1 < 24 and h2 < 24 and m1 < 60 and m2 < 60 and (h1, m1) != (h2, m2):
-            return h1 * 60 + m1, h2 * 60 + m2
-    raise ValueError(f"expected quiet hours like 23-7, 22:30-06:30 or off, got {text!r}")
+        start, end = h1 * 60 + m1, h2 * 60 + m2
+        if h1 < 24 and h2 < 24 and m1 < 60 and m2 < 60 and 0 < (end - start) % 1440 <= QUIET_MOST:
+            return start, end
+    raise ValueError(f"expected quiet hours like 23-7, 22:30-06:30 (16 hours at most) or off, got {text!r}")
 
 
 def hhmm(quiet: tuple[int, int] | None) -> str:

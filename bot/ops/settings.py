@@ -13,10 +13,14 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from bot.ops.clock import hhmm, quiet_from_text, zone_from_text
 
-__all__ = ["Settings", "SettingsError", "HostPort", "load_settings", "parse_duration"]
+__all__ = ["Settings", "SettingsError", "HostPort", "load_settings", "parse_duration", "short", "LEAST", "LONGEST"]
 
-_DURATION = re.compile(r"(\d+)([smhd])")
+_DURATION = re.compile(r"([0-9]{1,9})([smhd])")
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+LEAST = {"reminder_after": timedelta(minutes=1), "autoplay_after": timedelta(minutes=2)}
+"""The shortest reminder and automatic move, wherever they are set (environment, chat options)."""
+LONGEST = timedelta(days=30)
+"""The longest duration of either."""
 _WEBHOOK_SECRET = re.compile(r"[A-Za-z0-9_-]{16,256}")
 
 
@@ -34,26 +38,40 @@ class HostPort(NamedTuple):
         return f"[{self.host}]:{self.port}" if ":" in self.host else f"{self.host}:{self.port}"
 
 
-def parse_duration(text: str) -> timedelta | None:
-    """Read a duration such as ``90s``, ``15m``, ``12h``, ``2d``, or ``off`` (``None``).
+def parse_duration(text: str, least: timedelta = timedelta(seconds=1)) -> timedelta | None:
+    """Read a duration such as ``90s``, ``15m``, ``12h``, ``2d`` (ASCII digits), or ``off`` (``None``).
 
     Raises:
-        ValueError: the text is none of these, or the duration is zero.
+        ValueError: the text is none of these, or the duration is below ``least`` or above
+            :data:`LONGEST`.
     """
     word = text.strip().lower()
     if word == "off":
         return None
     m = _DURATION.fullmatch(word)
-    if not m or int(m.group(1)) == 0:
-        raise ValueError(f"expected a duration like 90s, 15m, 12h, 2d or off, got {text!r}")
-    try:
-        return timedelta(seconds=int(m.group(1)) * _UNITS[m.group(2)])
-    except OverflowError:
-        raise ValueError(f"the duration {text!r} is too long") from None
+    if not m:
+        raise ValueError(f"expected a duration like 90s, 15m, 12h, 2d or off, got {text[:40]!r}")
+    return _bounded(timedelta(seconds=int(m.group(1)) * _UNITS[m.group(2)]), least)
 
 
-def _duration(value: Any) -> Any:
-    return parse_duration(value) if isinstance(value, str) else value
+def _bounded(duration: timedelta | None, least: timedelta) -> timedelta | None:
+    if duration is not None and not least <= duration <= LONGEST:
+        raise ValueError(f"expected a duration from {short(least)} to {short(LONGEST)} or off, "
+                         f"got {short(duration)!r}")
+    return duration
+
+
+def short(duration: timedelta) -> str:
+    """``duration`` in its largest whole unit (``2m``, ``30d``), as :func:`parse_duration` reads it."""
+    secs = int(duration.total_seconds())
+    unit = next(u for u in "dhms" if secs % _UNITS[u] == 0)
+    return f"{secs // _UNITS[unit]}{unit}"
+
+
+def _duration(name: str) -> BeforeValidator:
+    least = LEAST[name]
+    return BeforeValidator(lambda value: parse_duration(value, least) if isinstance(value, str)
+                           else _bounded(value, least))
 
 
 def _host_port(value: Any) -> Any:
@@ -101,8 +119,6 @@ def _timezone(value: str) -> str:
     return zone_from_text(value)
 
 
-Duration = Annotated[timedelta | None, BeforeValidator(_duration)]
-
 
 class Settings(BaseSettings):
     """Everything Stammtisch reads from the environment. Empty variables count as unset.
@@ -119,10 +135,15 @@ class Settings(BaseSettings):
             (``stammtisch.db`` snapshot, ``stammtisch.aof`` append-only log). Default ``./data``.
         abandoned_days: ``STAMMTISCH_ABANDONED_DAYS`` -- a table nobody touched for this many days
             is dropped. Default 14.
+        max_tables_per_user: ``STAMMTISCH_MAX_TABLES_PER_USER`` -- how many open tables one person
+            may sit at when he opens another (1 to 1000). Default 10.
+        max_lobbies_per_chat: ``STAMMTISCH_MAX_LOBBIES_PER_CHAT`` -- how many tables may wait for
+            players in one chat, its forum topics together, when someone opens another (1 to 1000).
+            Default 10.
         reminder_after: ``STAMMTISCH_REMINDER_AFTER`` -- remind a player whose turn has waited this
-            long: ``90s``, ``15m``, ``12h``, ``2d`` or ``off``. Default ``12h``.
+            long: ``90s``, ``15m``, ``12h``, ``2d`` or ``off``, from ``1m`` to ``30d``. Default ``12h``.
         autoplay_after: ``STAMMTISCH_AUTOPLAY_AFTER`` -- after this long the computer plays the
-            turn for him; same format. Default ``48h``.
+            turn for him; same format, from ``2m`` to ``30d``. Default ``48h``.
         redis_timeout_s: ``STAMMTISCH_REDIS_TIMEOUT_S`` -- seconds a Redis call may take before it
             counts as failed (a hung server): the command is answered "try again". Default 0.8,
             below the adapters' one-second wait for a button's verdict.
@@ -168,8 +189,12 @@ class Settings(BaseSettings):
         None, validation_alias="REDIS_URL")
     data_dir: Path = Field(Path("data"), validation_alias="STAMMTISCH_DATA_DIR")
     abandoned_days: int = Field(14, ge=1, validation_alias="STAMMTISCH_ABANDONED_DAYS")
-    reminder_after: Duration = Field(timedelta(hours=12), validation_alias="STAMMTISCH_REMINDER_AFTER")
-    autoplay_after: Duration = Field(timedelta(hours=48), validation_alias="STAMMTISCH_AUTOPLAY_AFTER")
+    max_tables_per_user: int = Field(10, ge=1, le=1000, validation_alias="STAMMTISCH_MAX_TABLES_PER_USER")
+    max_lobbies_per_chat: int = Field(10, ge=1, le=1000, validation_alias="STAMMTISCH_MAX_LOBBIES_PER_CHAT")
+    reminder_after: Annotated[timedelta | None, _duration("reminder_after")] = Field(
+        timedelta(hours=12), validation_alias="STAMMTISCH_REMINDER_AFTER")
+    autoplay_after: Annotated[timedelta | None, _duration("autoplay_after")] = Field(
+        timedelta(hours=48), validation_alias="STAMMTISCH_AUTOPLAY_AFTER")
     redis_timeout_s: float = Field(0.8, gt=0, le=60, validation_alias="STAMMTISCH_REDIS_TIMEOUT_S")
     lang: Literal["de", "en"] = Field("de", validation_alias="STAMMTISCH_LANG")
     quiet_hours: Annotated[str, AfterValidator(_quiet_hours)] = Field("23:00-07:00",

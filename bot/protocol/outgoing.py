@@ -55,6 +55,9 @@ class Command:
     not take each other's updates for their own).
     ``reachable`` says whether the bot can write to the user privately, when the adapter asked
     the platform (it does so for joining); ``None``: the bot layer goes by what it has seen.
+    ``admin`` says whether the user administers the chat, when the adapter knows (Discord's
+    permissions come with every interaction; Telegram is asked only when it matters, see
+    :meth:`~bot.service.Service.needs_admin`); ``None``: not known, taken as no.
     """
 
     chat: ChatRef
@@ -66,6 +69,7 @@ class Command:
     update_id: str = ""
     bot: str = ""
     reachable: bool | None = None
+    admin: bool | None = None
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,8 @@ import asyncio
 import importlib
 import json
 import os
+import shlex
+import shutil
 import signal
 import sys
 
@@ -69,14 +71,14 @@ def _arena(args: argparse.Namespace) -> int:
 INTRO = """Stammtisch: regional card games (Bauernstoß, Alter Schafkopf, Bauerchen, Bauer, Rams) in group chats.
 
 No chat token is configured, so there is no chat bot to run yet. You can:
-  stammtisch play bauerchen      play a table in this terminal against computer players
-  stammtisch run                 the same (or the chat bot once TELEGRAM_TOKEN or DISCORD_TOKEN is set)
-  stammtisch play --resume       go on with the table you left with "quit"
-  stammtisch --help              every command
+  play a table in this terminal against computer players:  {command} play bauerchen
+  go on with the table you left with "quit":               {command} play --resume
+  see what the chat bot reads from the environment:        {command} run --help
 
-To serve Telegram: get a token from @BotFather, then TELEGRAM_TOKEN=... stammtisch run
-To serve Discord: create an application and its bot, then DISCORD_TOKEN=... stammtisch run
+To serve Telegram: get a token from @BotFather, then TELEGRAM_TOKEN=... {command} run
+To serve Discord: create an application and its bot, then DISCORD_TOKEN=... {command} run
 Data lives in an embedded Redis under ./data (STAMMTISCH_DATA_DIR), or set REDIS_URL."""
+"""What ``stammtisch`` without a command and without a token prints; ``{command}`` is how it was started."""
 
 
 def _options(text: str | None, game: str | None = None) -> dict:
@@ -143,6 +145,7 @@ def _play(args: argparse.Namespace) -> int:
         settings = _settings()
         if game and args.players is not None:
             _players(game, args.players)
+        name, level, lang = _name(args.name), _level(args.level), _lang(args.lang)
     except (ValueError, SettingsError) as exc:
         return _fail(str(exc))
     if args.game is None and not args.resume:
@@ -150,13 +153,69 @@ def _play(args: argparse.Namespace) -> int:
     console = adapter("console")
 
     async def use(service, store, redis) -> int:
-        return await console.play(service, game, args.players, options, args.resume, lang=settings.lang)
+        return await console.play(service, game, args.players, options, args.resume, lang=lang or settings.lang,
+                                  name=name, level=level, lang_chosen=lang is not None, command=_command())
     try:
         return asyncio.run(_serve(settings, use))
     except RedisUnavailable as exc:
         return _fail(str(exc))
     except KeyboardInterrupt:  # the console said the table is kept
         return 130
+
+
+NAME_MAX = 48
+"""The longest name ``--name`` takes (the chats cut names to this too)."""
+
+
+def _name(text: str | None) -> str | None:
+    """``--name`` with its spaces tidied; ``ValueError`` if it is empty, too long or not printable."""
+    if text is None:
+        return None
+    name = " ".join(text.split())
+    if not name or len(name) > NAME_MAX or not name.isprintable():
+        raise ValueError(f"--name must be 1 to {NAME_MAX} printable characters")
+    return name
+
+
+def _level(text: str | None) -> str | None:
+    """``--level`` as one of the computer players' levels; ``ValueError`` for anything else."""
+    from bot.table.computer import LEVELS, level_from
+    from bot.table.refused import Refused
+
+    if text is None:
+        return None
+    try:
+        return level_from(text[:20])
+    except Refused:
+        raise ValueError(f"--level must be {', '.join(LEVELS[:-1])} or {LEVELS[-1]}, not {text[:20]!r}") from None
+
+
+def _lang(text: str | None) -> str | None:
+    """``--lang`` as one of the languages; ``ValueError`` for anything else."""
+    from bot.words import LANGS
+
+    if text is None or text.lower() in LANGS:
+        return text and text.lower()
+    raise ValueError(f"--lang must be {' or '.join(LANGS)}, not {text[:20]!r}")
+
+
+def _command() -> str:
+    """How the user starts this program again in his shell, as he would type it.
+
+    ``scripts/run`` says how it was called (``STAMMTISCH_COMMAND``); else ``stammtisch`` when that
+    name on the PATH is this program, else the path it was started by, else ``python -m``.
+    """
+    from bot.run.environment import COMMAND
+
+    if os.environ.get(COMMAND):
+        return os.environ[COMMAND]
+    started = sys.argv[0]
+    if os.path.basename(started) == "stammtisch":
+        on_path = shutil.which("stammtisch")
+        if on_path and os.path.realpath(on_path) == os.path.realpath(started):
+            return "stammtisch"
+        return shlex.quote(started)
+    return f"{shlex.quote(sys.executable)} -m bot.run.cli"
 
 
 def _players(game: str, n: int) -> None:
@@ -171,6 +230,7 @@ def _players(game: str, n: int) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     from bot.ops.settings import SettingsError
+    from bot.protocol.rejected import TokenRejected
     from bot.store.connection import RedisUnavailable
     from bot.store.ratelimit import Limiter
 
@@ -195,7 +255,7 @@ def _run(args: argparse.Namespace) -> int:
         return 0
     try:
         return asyncio.run(_serve(settings, use))
-    except RedisUnavailable as exc:
+    except (RedisUnavailable, TokenRejected) as exc:
         return _fail(str(exc))
     except KeyboardInterrupt:
         return 130
@@ -211,6 +271,21 @@ def _log_to_stderr(settings) -> None:
                                               settings.discord_token) if s]
     password = urlsplit(settings.redis_url).password if settings.redis_url else None
     configure(settings.log_format, settings.log_level, secrets + ([password] if password else []))
+
+
+class _RunHelp(argparse.Action):
+    """``run --help``: the usage and every environment variable ``run`` reads (the adapters load only then)."""
+
+    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS, **kwargs) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS,
+                         help="show this help and the environment variables it reads, and exit")
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        from bot.run.environment import describe
+
+        parser.epilog = describe({"Telegram": adapter("telegram").Tuning, "Discord": adapter("discord").Tuning})
+        parser.print_help()
+        parser.exit()
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -246,8 +321,15 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--players", type=int)
     pl.add_argument("--options", help="the game's options as a JSON object")
     pl.add_argument("--resume", action="store_true", help="go on with the table left with quit")
+    pl.add_argument("--name", help=f"your name at the table (default: your login name; at most {NAME_MAX} characters)")
+    pl.add_argument("--level", help="the computer players: leicht, normal (default) or stark")
+    pl.add_argument("--lang", help="de or en (default: STAMMTISCH_LANG)")
     pl.set_defaults(func=_play)
-    ru = sub.add_parser("run", help="the chat bot with TELEGRAM_TOKEN and/or DISCORD_TOKEN set, else a table in this terminal")
+    ru = sub.add_parser("run", help="the chat bot with TELEGRAM_TOKEN and/or DISCORD_TOKEN set, else a table in this terminal",
+                        description="The chat bot: Telegram with TELEGRAM_TOKEN, Discord with DISCORD_TOKEN (both "
+                        "in one process when both are set), else a table in this terminal against computer players.",
+                        formatter_class=argparse.RawDescriptionHelpFormatter, add_help=False)
+    ru.add_argument("-h", "--help", action=_RunHelp)
     ru.set_defaults(func=_run)
     return p
 
@@ -263,7 +345,7 @@ def main(argv: list[str] | None = None) -> int:
         if os.environ.get("TELEGRAM_TOKEN") or os.environ.get("DISCORD_TOKEN"):
             parser.print_help()
         else:
-            print(INTRO)
+            print(INTRO.format(command=_command()))
         return 0
     return args.func(args)
 

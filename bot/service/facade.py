@@ -65,6 +65,11 @@ class Service:
         loaded = await self.store.load(table_id) if table_id else None
         return Table.load(loaded[1]).game if loaded else None
 
+    async def needs_admin(self, cmd: Command) -> bool:
+        """Whether ``cmd`` is allowed only to a chat admin: an adapter that must ask the platform
+        (Telegram's ``getChatMember``) asks then, and passes the answer as :attr:`Command.admin`."""
+        return await typed.needs_admin(self.tables, cmd)
+
     async def handle(self, cmd: Command) -> list[Outgoing]:
         """Carry out one command (typed or a button token) and return what to show.
 

@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 import engine
-from bot.ops.settings import Settings, parse_duration
+from bot.ops.settings import LEAST, LONGEST, Settings, parse_duration, short
 from bot.protocol.outgoing import ChatRef, Command, JoinLink, Notice, Outgoing, Toast, UserRef
 from bot.service.answer import Ctx
 from bot.service.change import SAVED, Tables, log_saved, seconds, update_key
@@ -64,12 +64,14 @@ async def new(tables: Tables, cmd: Command, lang: str, args: tuple[str, ...], se
     if not lo <= n <= hi:
         raise Refused("bad_players" if lo < hi else "bad_players_exact", game=game_name(game, lang), lo=lo, hi=hi,
                       count=t(lang, f"count.{lo}") if lo == hi else lo)
-    opts = typed_options.parse(game, options)
+    level = _level((options or {}).get(LEVEL_OPTION))
+    opts = typed_options.parse(game, {k: v for k, v in (options or {}).items() if k != LEVEL_OPTION})
+    await _room_for(tables, cmd, lobby=seats is None and not cmd.chat.private)
     now = tables.clock()
     table = Table(id=store.new_id(), chat=cmd.chat, game=game, n=n,
                   options=opts.model_dump(exclude_defaults=True), lang=lang, opener=cmd.user.key,
                   seats=seats or [Seat() for _ in range(n)], remind=seconds(settings.reminder_after),
-                  auto=seconds(settings.autoplay_after), created=now, since=now, currency=currency)
+                  auto=seconds(settings.autoplay_after), created=now, since=now, level=level, currency=currency)
     if seats is None:
         table.join(cmd.user)
     update = update_key(cmd)
@@ -84,12 +86,43 @@ async def new(tables: Tables, cmd: Command, lang: str, args: tuple[str, ...], se
         await tables.counts.note(table.id, table.status, now)
     log_saved(table, 1, cmd, "")
     await store.set_chat_setting(cmd.chat.key, "last", table.id)
+    if table.status == "lobby" and not cmd.chat.private:
+        await store.note_in_chat(_chat_of(cmd.chat), table.id)
     if cmd.chat.private or seats is not None:
         return await tables.change(table.id, replace(cmd, update_id=""), start)  # create marked it
     out: list[Outgoing] = [render.table_message(table, None, 1, now)]
     if not await reachable(store, cmd):
         out.append(_join_link(table, cmd.user))
     return out
+
+
+def _level(value) -> str:
+    """The computer players' level given with a new table (``level=stark``), ``normal`` if none."""
+    if value is None:
+        return "normal"
+    return level_from(value if isinstance(value, str) else "")
+
+
+def _chat_of(chat: ChatRef) -> str:
+    """The chat with all its forum topics: what the lobbies are counted in."""
+    return f"{chat.platform}:{chat.chat_id}"
+
+
+async def _room_for(tables: Tables, cmd: Command, lobby: bool) -> None:
+    """Refuse a new table to a person at too many open tables, and a new ``lobby`` in a chat with too many."""
+    store, settings = tables.store, tables.settings
+    if len(await store.tables_for_user(cmd.user.key)) >= settings.max_tables_per_user:
+        raise Refused("too_many_tables", most=settings.max_tables_per_user)
+    if not lobby:
+        return
+    chat = _chat_of(cmd.chat)
+    waiting, started = [], []
+    for table_id in await store.tables_in_chat(chat):
+        loaded = await store.load(table_id)
+        (waiting if loaded and Table.load(loaded[1]).status == "lobby" else started).append(table_id)
+    await store.forget_in_chat(chat, started)
+    if len(waiting) >= settings.max_lobbies_per_chat:
+        raise Refused("too_many_lobbies", most=settings.max_lobbies_per_chat)
 
 
 async def migrate(tables: Tables, old: ChatRef, new_chat_id: str) -> list[Outgoing]:
@@ -193,10 +226,9 @@ def abort(ctx: Ctx) -> None:
 
 def rules(game: str, options: dict, lang: str, n: int = 0) -> str:
     """The short rules of ``game`` with ``options`` (``n`` players: the target that follows from them)."""
-    opts = engine.parse_options(game, options).model_dump()
-    target = opts.get("target")
-    if game == "rams" and target is None:  # Rams' default target depends on the players
-        target = target_of(engine.parse_options(game, options), n) if n else t(lang, "rs.default_target")
+    parsed = engine.parse_options(game, options)
+    opts = parsed.model_dump()
+    target = opts.get("target") or (target_of(parsed, n) if n and game == "rams" else t(lang, "rs.default_target"))
     text = t(lang, f"rules.{game}", target=target)
     if opts.get("lead_trump_first"):  # Bauer's lead duty refuses cards: the rules say so
         text += " " + t(lang, "rules.bauer_lead_trump")
@@ -212,7 +244,11 @@ def rules_notice(ctx: Ctx) -> None:
 
 # ---------------------------------------------------------------------- options and pace
 def option(ctx: Ctx, args: tuple[str, ...], settings: Settings) -> None:
-    """``option <name> <value>``: the opener sets a game option, a timer, the computers' level or the pace."""
+    """``option <name> <value>``: the opener sets a game option, a timer, the computers' level or the pace.
+
+    During play only the level and Rams' currency may change, and a timer only to a longer time (or
+    off): shorter timers, the pace and the game's options are set in the lobby.
+    """
     table = ctx.table
     names = [*engine.option_specs(table.game), *typed_options.DURATIONS, LEVEL_OPTION, "pace"]
     if table.game == "rams":
@@ -233,18 +269,27 @@ def option(ctx: Ctx, args: tuple[str, ...], settings: Settings) -> None:
         table.currency = typed_options.currency(value)
         return
     if name in typed_options.DURATIONS:
-        try:
-            secs = seconds(parse_duration(value))
-        except ValueError:
-            raise Refused("bad_option_value", name=typed_options.named(name),
-                          allowed=Text("allowed.duration")) from None
-        setattr(table, "remind" if name == "reminder_after" else "auto", secs)
+        _set_timer(table, name, value)
         return
     try:
         value = typed_options.parse_text(table.game, name, value)
     except engine.OptionError as exc:
         raise typed_options.refusal(exc) from None
     _set_option(table, name, value)
+
+
+def _set_timer(table: Table, name: str, value: str) -> None:
+    """Set the reminder or the automatic move; during play only to a longer time (or off)."""
+    try:
+        secs = seconds(parse_duration(value, LEAST[name]))
+    except ValueError:
+        raise Refused("bad_option_value", name=typed_options.named(name), allowed=Text(
+            "allowed.duration", lo=short(LEAST[name]), hi=short(LONGEST))) from None
+    field = "remind" if name == "reminder_after" else "auto"
+    now = getattr(table, field)
+    if table.status == "playing" and secs is not None and (now is None or secs < now):
+        raise Refused("timers_only_longer")
+    setattr(table, field, secs)
 
 
 def option_button(ctx: Ctx, verb: str, arg: str) -> None:

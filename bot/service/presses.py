@@ -50,6 +50,8 @@ def check_chat(ctx: Ctx, verb: str) -> None:
 def _pressed(ctx: Ctx, tok: tokens.Token, can_write: bool, tables: Tables) -> None:
     table, verb = ctx.table, tok.verb
     check_chat(ctx, verb)
+    if not table.open and verb != "rules":  # an old button of an ended table (a closed one's are rematch and new)
+        raise Refused("table_closed")
     if verb == "act":
         seat, action = _pressed_action(ctx, tok)
         act(ctx, seat, action)

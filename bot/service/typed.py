@@ -25,7 +25,10 @@ from bot.table.refused import Refused
 from bot.words import story, textcmd
 from bot.words.i18n import LANGS, game_name, t
 
-__all__ = ["typed"]
+__all__ = ["typed", "needs_admin"]
+
+_CHAT_SETTINGS = ("language", "quiet", "timezone")
+"""Verbs that change the whole chat's settings: during play only its players (or an admin) may."""
 
 _PRIVATE_TABLES = 20
 """How many of a user's tables a move typed in the private chat looks at for the one running table."""
@@ -45,6 +48,8 @@ async def typed(tables: Tables, cmd: Command) -> list[Outgoing]:
     if parsed is None:
         raise Refused("unknown_command", verb=verb)
     lang = await chat_lang(store, cmd, tables.settings.lang)
+    if not cmd.admin and await needs_admin(tables, cmd, parsed):
+        raise Refused("chat_settings_players")
     if parsed.kind == "table":
         if parsed.name == "help":
             return [_help(cmd, lang)]
@@ -76,6 +81,21 @@ async def typed(tables: Tables, cmd: Command) -> list[Outgoing]:
         return await tables.change(table_id, cmd, lambda ctx: _typed_action(ctx, parsed))
     can_write = parsed.name != "join" or await lobby.reachable(store, cmd)
     return await tables.change(table_id, cmd, lambda ctx: _table_verb(ctx, parsed, can_write, tables))
+
+
+async def needs_admin(tables: Tables, cmd: Command, parsed: textcmd.Parsed | None = None) -> bool:
+    """Whether ``cmd`` changes the chat's language, quiet hours or time zone while a match runs in the
+    chat without the user at the table: then only a chat admin may (showing them is for anyone)."""
+    if parsed is None:
+        parsed = textcmd.parse(cmd.verb.strip(), cmd.args) if cmd.verb.strip() else None
+    if parsed is None or parsed.kind != "table" or parsed.name not in _CHAT_SETTINGS or not parsed.args:
+        return False
+    table_id = await tables.store.table_for_chat(cmd.chat.key)
+    loaded = await tables.store.load(table_id) if table_id else None
+    if loaded is None:
+        return False
+    table = Table.load(loaded[1])
+    return table.status == "playing" and table.seat_of(cmd.user.key) is None
 
 
 async def _only_running_table(tables: Tables, cmd: Command) -> str:

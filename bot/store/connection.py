@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import atexit
 import fcntl
+import functools
 import os
 import signal
 import subprocess
@@ -156,13 +157,40 @@ def _join(db_file: Path, socket: Path) -> tuple[IO[str], int]:
             raise
 
 
+class _KeepsCancel:
+    """A connection that passes its task's cancellation on while it writes a command.
+
+    With a socket timeout redis-py writes each command inside ``asyncio.wait_for``, which on
+    Python 3.11 returns as if nothing happened when the task is cancelled just as the write ends:
+    the cancellation is lost and a cancelled task goes on (a watcher or sender that is stopped
+    runs for ever). Such a write here closes the connection, as a write cut short does (its reply
+    is never read), and raises the cancellation.
+    """
+
+    async def send_packed_command(self, command, check_health: bool = True) -> None:
+        """Write a command; ``CancelledError`` if the task was cancelled meanwhile."""
+        task = asyncio.current_task()
+        cancels = task.cancelling()
+        await super().send_packed_command(command, check_health)
+        if task.cancelling() > cancels:
+            await self.disconnect(nowait=True)
+            raise asyncio.CancelledError
+
+
+@functools.cache
+def _keeping_cancel(connection_class: type) -> type:
+    """``connection_class`` (plain, unix socket or TLS) as a :class:`_KeepsCancel`."""
+    return type(connection_class.__name__, (_KeepsCancel, connection_class), {})
+
+
 def client_for(url: str, timeout: float | None = None) -> Redis | RedisCluster:
     """An asyncio client of ``url`` that decodes replies; not connected yet.
 
     ``redis+cluster://`` and ``rediss+cluster://`` URLs name one node of a Redis Cluster (the
     client finds the others); every other URL names one server. A command that finds all
     :data:`MAX_CONNECTIONS` connections busy waits for one (at most :data:`POOL_WAIT_S`) instead
-    of failing at once, as redis-py's default pool does beyond 100 concurrent commands.
+    of failing at once, as redis-py's default pool does beyond 100 concurrent commands. A task
+    cancelled during a command is cancelled, whatever the timeout (:class:`_KeepsCancel`).
 
     Args:
         url: the server.
@@ -171,11 +199,17 @@ def client_for(url: str, timeout: float | None = None) -> Redis | RedisCluster:
     scheme, sep, rest = url.partition("://")
     timeouts = {"socket_timeout": timeout, "socket_connect_timeout": timeout}
     if scheme.endswith("+cluster"):
-        return RedisCluster.from_url(f"{scheme.removesuffix('+cluster')}{sep}{rest}", decode_responses=True,
-                                     **timeouts)
+        cluster = RedisCluster.from_url(f"{scheme.removesuffix('+cluster')}{sep}{rest}", decode_responses=True,
+                                        **timeouts)
+        kwargs = cluster.connection_kwargs  # the nodes it finds are made with these
+        kwargs["connection_class"] = _keeping_cancel(kwargs["connection_class"])
+        for node in cluster.nodes_manager.startup_nodes.values():
+            node.connection_class = kwargs["connection_class"]
+        return cluster
     pool = BlockingConnectionPool.from_url(url, decode_responses=True, max_connections=MAX_CONNECTIONS,
                                            timeout=POOL_WAIT_S, **timeouts,
                                            retry=AsyncRetry(NoBackoff(), 1, supported_errors=(redis.ConnectionError,)))
+    pool.connection_class = _keeping_cancel(pool.connection_class)
     return Redis.from_pool(pool)
 
 

@@ -12,6 +12,7 @@ keys share one Redis Cluster slot):
 ``st:{t:<id>}:seen:<update>``   string  an update this table's save consumed (atomic dedupe)
 ``st:chat:<chat key>``          string  the chat's open table
 ``st:user:<user key>``          set     the user's open tables
+``st:inchat:<platform:chat>``   set     tables opened in a chat, all its topics (``abandoned_ttl``)
 ``st:chatcfg:<chat key>``       hash    chat settings (language), ``settings_ttl`` after the last change
 ``st:seen:<update key>``        string  a platform update already answered (``seen_ttl``)
 ``st:{deadlines}:due``          zset    timers, member ``<id>:<version>:<kind>``, score the due time
@@ -355,7 +356,28 @@ class Store:
 
     async def tables_for_user(self, user_key: str) -> list[str]:
         """The user's open tables, sorted; tables that expired meanwhile are dropped from the index."""
-        key = f"{self._prefix}:user:{user_key}"
+        return await self._alive(f"{self._prefix}:user:{user_key}")
+
+    async def tables_in_chat(self, chat: str) -> list[str]:
+        """The tables noted by :meth:`note_in_chat` for ``chat`` that still exist, sorted."""
+        return await self._alive(f"{self._prefix}:inchat:{chat}")
+
+    async def note_in_chat(self, chat: str, table_id: str) -> None:
+        """Note a table opened in ``chat`` (``platform:chat id``: all its topics together); the note
+        expires with an untouched table."""
+        key = f"{self._prefix}:inchat:{chat}"
+        async with self._r.pipeline(transaction=False) as pipe:
+            pipe.sadd(key, table_id)
+            pipe.expire(key, self._abandoned_ttl)
+            await pipe.execute()
+
+    async def forget_in_chat(self, chat: str, table_ids: Sequence[str]) -> None:
+        """Drop tables from ``chat``'s notes (they are no longer what was counted)."""
+        if table_ids:
+            await self._r.srem(f"{self._prefix}:inchat:{chat}", *table_ids)
+
+    async def _alive(self, key: str) -> list[str]:
+        """The table ids in the set ``key`` whose tables still exist, sorted; the others leave the set."""
         ids = sorted(await self._r.smembers(key))
         if not ids:
             return []

@@ -86,7 +86,7 @@ TEXTS: dict[str, tuple[str, str]] = {
         "In play: play JC · trump hearts · pass · meld KH · spritz · knock"),
     # --- refusals
     "game_running": ("Das Spiel läuft schon.", "The game is already running."),
-    "table_closed": ("Dieser Tisch ist schon zu.", "This table is closed."),
+    "table_closed": ("Dieser Tisch ist beendet.", "This table has ended."),
     "already_seated": ("Du sitzt schon am Tisch.", "You already have a seat."),
     "table_full": ("Der Tisch ist voll.", "The table is full."),
     "seat_taken": ("Platz {seat} ist besetzt.", "Seat {seat} is taken."),
@@ -129,7 +129,11 @@ TEXTS: dict[str, tuple[str, str]] = {
     "allowed.or_default": ("{allowed} oder »standard«", "{allowed} or \"default\""),
     "allowed.currency": ("ein kurzes Wort ohne Leerzeichen, höchstens {max} Zeichen, wie Fr., CHF oder €",
                          "a short word without spaces, at most {max} characters, such as Fr., CHF or €"),
-    "allowed.duration": ("eine Dauer wie 90s, 15m, 12h, 2d oder off", "a duration such as 90s, 15m, 12h, 2d or off"),
+    "allowed.duration": ("eine Dauer von {lo} bis {hi} wie 90s, 15m, 12h, 2d, oder off",
+                         "a duration from {lo} to {hi} such as 90s, 15m, 12h, 2d, or off"),
+    "timers_only_longer": ("Während des Spiels dürfen die Zeiten nur länger werden. "
+                           "Kürzere stellt man vor dem Start ein.",
+                           "During play the timers may only get longer. Shorter ones are set before the start."),
     "bad_players_exact": ("{game} spielt man zu {count}.", "{game} is played by {count} players."),
     "count.4": ("viert", "four"),
     "which_table": ("An welchem Tisch? Du spielst an: {tables}. Tippe deinen Zug dort.",
@@ -143,6 +147,10 @@ TEXTS: dict[str, tuple[str, str]] = {
     "unknown_command": ("»{verb}« verstehe ich nicht. »hilfe« zeigt, was geht.",
                         "I don't understand \"{verb}\". \"help\" lists the commands."),
     "no_table": ("Hier ist kein Tisch offen. Neuer Tisch: neu SPIEL", "No table is open here. Open one: new GAME"),
+    "too_many_tables": ("Du sitzt schon an {most} offenen Tischen. Spiel erst einen zu Ende oder steh auf.",
+                        "You already sit at {most} open tables. Finish one or leave one first."),
+    "too_many_lobbies": ("Hier warten schon {most} Tische auf Mitspieler. Setzt euch dazu oder brecht einen ab.",
+                         "{most} tables are already waiting for players here. Join one or abort one first."),
     "table_exists": ("Hier läuft schon ein Tisch. »abbrechen« beendet ihn.",
                      "A table is already open here. \"abort\" ends it."),
     "unknown_table": ("Diesen Tisch gibt es nicht mehr.", "That table does not exist any more."),
@@ -164,6 +172,10 @@ TEXTS: dict[str, tuple[str, str]] = {
     "not_finished": ("Revanche gibt es nach der Partie.", "A rematch comes after the match."),
     "only_opener": ("Nur wer den Tisch eröffnet hat ({name}), darf das.",
                     "Only whoever opened the table ({name}) may do that."),
+    "chat_settings_players": ("Während des Spiels stellen nur die Mitspieler (oder ein Admin des Chats) "
+                              "Sprache, Ruhezeit und Zeitzone um.",
+                              "During play only the players (or an admin of the chat) change the language, "
+                              "quiet hours and time zone."),
     "lang_unknown": ("Sprachen: de (Deutsch), en (English)", "Languages: de (Deutsch), en (English)"),
     "option_unknown": ("Optionen: {names}", "Options: {names}"),
     # --- restriction hints (engine hint keys)
@@ -459,8 +471,9 @@ TEXTS: dict[str, tuple[str, str]] = {
                   "🌙 Quiet hours {start}–{end} ({zone}): no reminders, no timer runs out."),
     "quiet_off": ("Keine Ruhezeit: Erinnerungen und Timer laufen rund um die Uhr.",
                   "No quiet hours: reminders and timers run around the clock."),
-    "quiet_unknown": ("Ruhezeit zum Beispiel: ruhezeit 23-7 oder ruhezeit 22:30-6:30 oder ruhezeit aus",
-                      "Quiet hours, for example: quiet 23-7 or quiet 22:30-6:30 or quiet off"),
+    "quiet_unknown": ("Ruhezeit zum Beispiel: ruhezeit 23-7 oder ruhezeit 22:30-6:30 oder ruhezeit aus "
+                      "(höchstens 16 Stunden)",
+                      "Quiet hours, for example: quiet 23-7 or quiet 22:30-6:30 or quiet off (16 hours at most)"),
     "tz_set": ("Zeitzone: {zone}", "Time zone: {zone}"),
     "tz_unknown": ("Zeitzone bitte als Name wie Europe/Berlin oder Europe/Zurich.",
                    "Time zone as a name like Europe/Berlin or Europe/Zurich, please."),

@@ -250,7 +250,7 @@ def table_message(table: Table, state: State | None, version: int, now: float,
 
 def _lobby(table: Table, version: int) -> tuple[str, Rows]:
     lang = table.lang
-    opener = table.seats[table.seat_of(table.opener)].name if table.seat_of(table.opener) is not None else ""
+    opener = seat_name(table, table.seat_of(table.opener)) if table.seat_of(table.opener) is not None else ""
     lines = [t(lang, "lobby_title", game=game_name(table.game, lang), name=opener or "–")]
     rules = [f"{option_label(lang, k)} {_option_value(lang, v)}" for k, v in table.options.items()]
     if table.game == "rams":

@@ -16,6 +16,7 @@ import engine
 from bot.table.match import round_total
 from bot.table.record import Table
 from bot.words.cards import card_label, suit_label
+from bot.words.fit import fit_rows, shown_name
 from bot.words.i18n import game_name, t
 from engine.bauerchen import TRICKS
 from engine.cards import EYES, parse_card
@@ -31,10 +32,10 @@ _RUNNING = {"bauernstoss": "striche", "alter_schafkopf": "striche", "bauerchen":
 
 # ----------------------------------------------------------------- names
 def seat_name(table: Table, seat: int) -> str:
-    """The name shown for ``seat``: the player, ``Computer N`` or ``–``."""
+    """The name shown for ``seat``: the player's (cut to :data:`~bot.words.fit.NAME_SHOWN`), ``Computer N`` or ``–``."""
     s = table.seats[seat]
     if s.human:
-        return s.name
+        return shown_name(s.name)
     if s.bot and (s.level or table.level) != "normal":
         return t(table.lang, "computer_level", n=seat + 1, level=t(table.lang, f"level.{s.level or table.level}"))
     if s.bot:
@@ -97,8 +98,14 @@ def solo_name(table: Table, kind: str) -> str:
 
 
 def calls_line(table: Table, story: list[dict]) -> str:
-    """The announcements and offers of a deal in one line, in the order they were made."""
-    return " · ".join(filter(None, (event_line(table, ev) for ev in story if ev["type"] != "trick")))
+    """The announcements and offers of a deal in one line, in the order they were made.
+
+    Of the Spritzen calls, which may go back and forth without end, only the last shows (it says the
+    stake the calls have reached).
+    """
+    last = max((i for i, ev in enumerate(story) if ev["type"] == "spritz"), default=-1)
+    return " · ".join(filter(None, (event_line(table, ev) for i, ev in enumerate(story)
+                                    if ev["type"] != "trick" and (ev["type"] != "spritz" or i == last))))
 
 
 def cards_played(table: Table, trick: list[dict]) -> list[str]:
@@ -302,25 +309,26 @@ def _rams(table: Table, record: dict) -> list[str]:
 
 # ----------------------------------------------------------------- the score sheet
 def sheet_text(table: Table) -> str:
-    """The score sheet of the Partie so far, as the pub's chalk board would show it: one line per deal.
+    """The score sheet of the Partie so far, as the pub's chalk board would show it: one line per deal
+    (for Rams the players' names once, then each deal's tricks in their order).
 
     Every row adds up: its changes (the deal's points, melds, the Kreuz-Bube's Strich, points over the
     round's end dropped) added to where the row starts give the running total after ``→``; a row that
-    ends a round or a Brot says where the next one starts (``neu``).
+    ends a round or a Brot says where the next one starts (``neu``). A long Partie shows its newest
+    deals, as many as fit in a message (``…`` for the older ones).
     """
     lang = table.lang
     lines = [t(lang, "sheet.title", game=game_name(table.game, lang))]
     if not table.sheet:
         lines.append(t(lang, "sheet.empty"))
         return "\n".join(lines)
-    first = table.sheet_dropped + 1
-    if first > 1:
-        lines.append("…")
     if table.game != "rams":
         lines.append(t(lang, "sheet.teams", a=team_name(table, 0), b=team_name(table, 1)))
-    for i, record in enumerate(table.sheet, first):
-        lines.append(f"{i}. {_sheet_row(table, record)}")
-    return "\n".join(lines)
+    else:  # the names once, as the columns of the rows
+        lines.append(" · ".join(seat_name(table, s) for s in range(table.n)))
+    first = table.sheet_dropped + 1
+    rows = [f"{i}. {_sheet_row(table, record)}" for i, record in enumerate(table.sheet, first)]
+    return fit_rows(lines, rows, cut=first > 1)
 
 
 def _sheet_row(table: Table, record: dict) -> str:
@@ -391,8 +399,8 @@ def _rams_row(table: Table, record: dict) -> str:
     out = set(after.get("ranking") or ()) - set(before.get("ranking") or ())
     ranking = after.get("ranking") or []
     items = []
-    for s in range(table.n):
-        item = f"{seat_name(table, s)} {_delta(result['tricks'][s])} → {after['tricks'][s]}"
+    for s in range(table.n):  # in the order of the names above the rows
+        item = f"{_delta(result['tricks'][s])} → {after['tricks'][s]}"
         if s in marks:
             item += " 🥔"
         if s in out:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import engine
 from bot.table import options as typed_options
+from bot.table.computer import LEVEL_OPTION
 from bot.table.refused import Refused
 from bot.words.cards import parse_card_text, parse_suit_text
 from engine.actions import Action
@@ -122,6 +123,7 @@ def new_args(args: tuple[str, ...]) -> tuple[str, int | None, dict]:
     """Game, player count and options of ``neu GAME [N] [name=value ...|{json}]``; refuses bad input.
 
     A typed ``name=value`` is read as the option's type; JSON options keep their JSON types.
+    ``level=stark`` (the computer players' level) is passed on as typed, for the table to check.
     """
     if not args:
         raise Refused("new_needs_game", games=games_text())
@@ -146,6 +148,9 @@ def new_args(args: tuple[str, ...]) -> tuple[str, int | None, dict]:
             name, sep, value = item.partition("=")
             if not sep or not name:
                 raise Refused("bad_option_syntax", item=item)
+            if name == LEVEL_OPTION:
+                options[name] = value
+                continue
             try:
                 options[name] = typed_options.parse_text(game, name, value)
             except engine.OptionError as exc:

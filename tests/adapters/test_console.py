@@ -34,7 +34,7 @@ def test_play_quit_and_resume(env):
     assert "Karte tippen" in out and "»zettel«" in out and "neu SPIEL" not in out  # the console's help, not the chat's
     assert "Deine Wahl> " in out
     assert "Letzter Stich:" in out
-    assert out.rstrip().endswith("Der Tisch bleibt stehen. Weiter mit: stammtisch play --resume")
+    assert out.rstrip().endswith(f"Der Tisch bleibt stehen. Weiter mit: {sys.executable} -m bot.run.cli play --resume")
     again = stammtisch(env, "play", "--resume", stdin="tisch\nquit\n")
     assert again.returncode == 0, again.stderr
     assert "🃏 Bauer" in again.stdout and "Deine Karten:" in again.stdout
@@ -54,7 +54,7 @@ def test_run_without_a_token_plays_in_the_terminal(env):
 def test_no_arguments_and_no_token_explains_what_to_do(env):
     run = stammtisch(env)
     assert run.returncode == 0
-    assert "stammtisch play bauerchen" in run.stdout and "TELEGRAM_TOKEN" in run.stdout
+    assert f"{sys.executable} -m bot.run.cli play bauerchen" in run.stdout and "TELEGRAM_TOKEN" in run.stdout
 
 
 def test_bad_play_arguments(env):
@@ -104,7 +104,7 @@ def test_only_this_seats_choices_are_numbered_once(env):
     again = stammtisch(env, "play", "--resume", stdin="sprache en\nhelp\nquit\n")
     assert len(numbered(again.stdout.split("Language: English")[0])) == 1
     assert "Type the number of a choice" in again.stdout and "Your choice> " in again.stdout
-    assert again.stdout.rstrip().endswith("The table stays. Go on with: stammtisch play --resume")
+    assert again.stdout.rstrip().endswith(f"The table stays. Go on with: {sys.executable} -m bot.run.cli play --resume")
     other = stammtisch(env, "play", "bauerchen", "--options", '{"die_letzte": false}', stdin="abbrechen\n")
     assert "Hier läuft noch ein Tisch (bauerchen); es geht dort weiter" in other.stdout
 
@@ -121,7 +121,7 @@ def test_ctrl_c_leaves_cleanly(env):
     out, err = proc.stdout.read(), proc.stderr.read()
     proc.stdin.close()
     assert proc.returncode == 130 and "Traceback" not in err, err
-    assert out.rstrip().endswith("Der Tisch bleibt stehen. Weiter mit: stammtisch play --resume")
+    assert out.rstrip().endswith(f"Der Tisch bleibt stehen. Weiter mit: {sys.executable} -m bot.run.cli play --resume")
     stammtisch(env, "play", "--resume", stdin="abbrechen\n")
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 
 import pytest
 from telegram import Bot
@@ -82,6 +83,18 @@ async def test_an_oversized_chunked_body_is_cut_off(server):
 async def test_garbage_with_the_secret_is_a_bad_request(server):
     reply = await exchange(server.port, post(5), b"nope!")
     assert reply.startswith(b"HTTP/1.1 400")
+
+
+@pytest.mark.parametrize("body", [b"[1, 2]", b'"update"', b"7", b"null", b"[" * 100_000 + b"]" * 100_000,
+                                  b'{"a":' * 100_000 + b"1" + b"}" * 100_000, b'{"update_id": 1, "message": []}'])
+async def test_a_body_that_is_no_update_is_a_bad_request_and_one_line(server, caplog, body):
+    caplog.set_level(logging.INFO)
+    reply = await exchange(server.port, post(len(body)), body)
+    assert reply.startswith(b"HTTP/1.1 400")
+    lines = [r for r in caplog.records if r.name.startswith(("adapters", "tornado"))]
+    assert len(lines) == 1 and lines[0].levelname == "INFO" and not lines[0].exc_info, lines
+    assert "\n" not in lines[0].getMessage() and len(lines[0].getMessage()) < 200
+    assert server.queue.empty()
 
 
 async def test_slow_headers_are_cut_off(server):

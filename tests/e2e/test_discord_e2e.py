@@ -37,7 +37,7 @@ from tests.fakes.discord.harness import (
     version,
 )
 from tests.redis_servers import Server, skip_unless_installed
-from tests.servicekit import TurnWatch
+from tests.servicekit import TurnWatch, hurried
 from tests.transcript import assert_log_sound
 
 GUILD = 81_000_000_000_000_000
@@ -116,6 +116,19 @@ async def test_a_whole_bauerchen_match_in_a_channel(store, redis, key_prefix):
         assert edits >= len([c for c in fake.calls if c.method == "PATCH" and c.status == 200]), "calls are counted"
         table_posts = [m for m in fake.seen_by(0, CHANNEL) if _tokens(m)]
         assert len(table_posts) == 1, "one table message, edited in place"
+
+
+async def test_during_play_only_a_player_or_a_server_manager_changes_the_language(store, redis, key_prefix):
+    async with fake_for(FAST) as fake:
+        anna, ben, cleo, dora = world(fake)
+        dora.admin = True
+        async with running_bot(fake, store, redis, key_prefix):
+            await open_table(fake, CHANNEL, anna, [ben], "bauer")
+            answer = await fake.answer(cleo.slash(CHANNEL, "language", lang="en"))
+            assert answer["data"]["content"].startswith("During play only the players"), answer  # her locale
+            assert await store.get_chat_setting(f"discord:{CHANNEL}:", "lang") is None
+            await fake.answer(dora.slash(CHANNEL, "language", lang="en"))
+            assert await store.get_chat_setting(f"discord:{CHANNEL}:", "lang") == "en"
 
 
 async def test_a_whole_rams_game_of_five_one_of_them_with_closed_dms(store, redis, key_prefix):
@@ -231,7 +244,8 @@ async def test_a_restart_in_the_middle_keeps_old_buttons_working(store, redis, k
 async def test_reminders_and_automatic_moves_mention_the_player_in_the_channel(store, redis, key_prefix):
     async with fake_for(FAST) as fake:
         members = world(fake)
-        async with running_bot(fake, store, redis, key_prefix, reminder_after="1s", autoplay_after="2s"):
+        async with running_bot(fake, store, redis, key_prefix, clock=hurried(), reminder_after="1m",
+                               autoplay_after="2m"):
             tid = await open_table(fake, CHANNEL, members[0], members[1:], "bauerchen")
             _, table = await stored(store, tid)
             seat = engine.from_json(table.state).to_act

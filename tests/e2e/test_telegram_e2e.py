@@ -43,7 +43,7 @@ from tests.fakes.telegram.harness import (
     version,
     watching,
 )
-from tests.servicekit import TurnWatch
+from tests.servicekit import TurnWatch, hurried
 from tests.servicekit import typed as typed_move
 from tests.transcript import assert_log_sound, assert_results_told, story_lines
 
@@ -283,7 +283,8 @@ async def test_reminders_and_autoplay_appear_in_the_group(store, redis, key_pref
     async with fake_for(FAST) as tg:
         tg.group(GROUP, "Stammtisch")
         users = [tg.user(11 + i, n, started=True) for i, n in enumerate(["Anna", "Ben", "Cleo", "Dora"])]
-        async with running_bot(tg, store, redis, key_prefix, reminder_after="1s", autoplay_after="2s"):
+        async with running_bot(tg, store, redis, key_prefix, clock=hurried(), reminder_after="1m",
+                               autoplay_after="2m"):
             tid = await open_table(tg, GROUP, users[0], users[1:], "bauerchen")
             reminder = await tg.wait_for(lambda: next((m for m in tg.chat(GROUP) if m.text.startswith("⏰")), None),
                                          timeout=15, what="a reminder")
@@ -439,6 +440,28 @@ async def test_join_typed_by_someone_the_bot_cannot_write_to_sends_the_link_firs
             assert table.seat_of("telegram:13") is None, "not seated before the bot can send the cards"
             cleo.follow(note.buttons[0]["url"])
             await tg.wait_for(lambda: "Cleo" in newest(tg, GROUP, tid).text, what="Cleo seated")
+
+
+async def test_during_play_a_member_without_a_seat_changes_the_chats_settings_only_as_an_admin(store, redis,
+                                                                                               key_prefix):
+    async with fake_for(FAST) as tg:
+        tg.group(GROUP, "Stammtisch")
+        anna, cleo, dora = (tg.user(11 + i, n, started=True) for i, n in enumerate(["Anna", "Cleo", "Dora"]))
+        tg.make_admin(GROUP, dora)
+        async with running_bot(tg, store, redis, key_prefix):
+            await open_table(tg, GROUP, anna, [], "bauer")
+
+            def said(start: str):
+                return lambda: next((m for m in tg.chat(GROUP) if m.text.startswith(start)), None)
+            cleo.send(GROUP, "/ruhezeit 00:00-15:00")
+            await tg.wait_for(said("Während des Spiels stellen nur die Mitspieler"), what="the refusal")
+            dora.send(GROUP, "/zeitzone Europe/Zurich")
+            await tg.wait_for(said("Zeitzone: Europe/Zurich"), what="the admin's time zone")
+            anna.send(GROUP, "/ruhezeit aus")
+            await tg.wait_for(said("Keine Ruhezeit"), what="the player's quiet hours")
+            assert sorted(int(p["user_id"]) for p in tg.calls_of("getChatMember")) == [12, 13], \
+                "asked for the members without a seat, not for the player"
+            assert await store.get_chat_setting(f"telegram:{GROUP}:", "tz") == "Europe/Zurich"
 
 
 async def test_the_lobby_never_fights_back_and_every_listed_command_works_as_typed(store, redis, key_prefix):

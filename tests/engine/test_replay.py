@@ -52,6 +52,7 @@ INVALID = {
     "options null": replay("bauer", options=None),
     "options a list": replay("bauer", options=[]),
     "actions null": replay("bauer", actions=None),
+    "players null": replay("bauer", players=None),
     "actions an object": replay("bauer", actions={}),
     "match a list": replay("bauer", match=[]),
     # players and dealer: whole numbers, nothing converted
@@ -151,6 +152,7 @@ VALID = {
     "a card of another deck": with_action("bauerchen", {"seat": 0, "action": "play", "card": "9C"}),
     "meld where none is possible": with_action("bauer", {"seat": 0, "action": "play", "card": "AS", "meld": True}),
     "match null": replay("bauer", match=None),
+    "players left out": without("bauer", "players"),
     "rams target null, whole unit": replay("rams", options={"target": None, "unit": 2, "kartoffel_fee": 0}),
     "bounds included": replay("bauernstoss", options={"target": 100}),
 }

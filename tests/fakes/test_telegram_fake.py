@@ -104,3 +104,31 @@ async def test_commands_are_validated_and_kept_per_language(tg, bot):
     assert tg.commands["de"][0]["command"] == "neu" and tg.commands[""][0]["command"] == "new"
     with pytest.raises(BadRequest):
         await bot.set_my_commands([BotCommand("Neu!", "x")])
+
+
+async def test_a_text_over_4096_utf16_units_after_entity_parsing_is_refused(tg, bot):
+    await bot.send_message(GROUP, "🃏" * 2048)  # 4,096 UTF-16 units
+    await asyncio.sleep(0.11)
+    with pytest.raises(BadRequest, match="(?i)message is too long"):
+        await bot.send_message(GROUP, "🃏" * 2048 + "x")
+    await bot.send_message(GROUP, "<b>" + "x" * 4096 + "</b>", parse_mode="HTML")  # the markup does not count
+    await asyncio.sleep(0.11)
+    with pytest.raises(BadRequest, match="(?i)message is too long"):
+        await bot.edit_message_text("x" * 4097, chat_id=GROUP, message_id=tg.last(GROUP).message_id)
+
+
+async def test_a_callback_answer_over_200_characters_is_refused(tg, bot):
+    anna = tg.user(12, "Anna", started=True)
+    kb = InlineKeyboardMarkup([[InlineKeyboardButton("Mitspielen", callback_data="st1:t1:1:join:")]])
+    await bot.send_message(GROUP, "Tisch", reply_markup=kb)
+    first, second = anna.press(tg.last(GROUP), "Mitspielen"), anna.press(tg.last(GROUP), "Mitspielen")
+    with pytest.raises(BadRequest, match="(?i)message_too_long"):
+        await bot.answer_callback_query(first, text="x" * 201)
+    await bot.answer_callback_query(second, text="x" * 200)
+    assert tg.answers[second]["text"] == "x" * 200 and first not in tg.answers
+
+
+async def test_callback_data_over_64_bytes_is_refused(tg, bot):
+    kb = InlineKeyboardMarkup([[InlineKeyboardButton("Mitspielen", callback_data="ü" * 33)]])
+    with pytest.raises(BadRequest, match="(?i)button_data_invalid"):
+        await bot.send_message(GROUP, "Tisch", reply_markup=kb)

@@ -107,16 +107,32 @@ def test_parse_duration(text, seconds):
     assert parse_duration(text) == expected
 
 
-@pytest.mark.parametrize("text", ["", "12", "h", "0s", "1.5h", "-1h", "12 h", "1w", "soon"])
+@pytest.mark.parametrize("text", ["", "12", "h", "0s", "1.5h", "-1h", "12 h", "1w", "soon", "٣s", "１s", "9999999999d"])
 def test_parse_duration_refuses(text):
     with pytest.raises(ValueError, match="expected a duration"):
         parse_duration(text)
+
+
+@pytest.mark.parametrize("text, least", [("999999999d", "1s"), ("31d", "1s"), ("59s", "1m"), ("1m", "2m")])
+def test_parse_duration_holds_its_bounds(text, least):
+    with pytest.raises(ValueError, match=f"expected a duration from {least} to 30d or off"):
+        parse_duration(text, parse_duration(least))
+
+
+def test_the_bounds_are_inclusive():
+    assert parse_duration("30d", timedelta(minutes=2)) == timedelta(days=30)
+    assert parse_duration("120s", timedelta(minutes=2)) == timedelta(minutes=2)
 
 
 @pytest.mark.parametrize("name, value, expected", [
     ("STAMMTISCH_AUTOPLAY_AFTER", "soon",
      "STAMMTISCH_AUTOPLAY_AFTER: expected a duration like 90s, 15m, 12h, 2d or off, got 'soon'"),
     ("STAMMTISCH_REMINDER_AFTER", "0m", "STAMMTISCH_REMINDER_AFTER: expected a duration"),
+    ("STAMMTISCH_REMINDER_AFTER", "30s",
+     "STAMMTISCH_REMINDER_AFTER: expected a duration from 1m to 30d or off, got '30s'"),
+    ("STAMMTISCH_AUTOPLAY_AFTER", "1m", "STAMMTISCH_AUTOPLAY_AFTER: expected a duration from 2m to 30d or off, got '1m'"),
+    ("STAMMTISCH_AUTOPLAY_AFTER", "999999999d", "STAMMTISCH_AUTOPLAY_AFTER: expected a duration from 2m to 30d"),
+    ("STAMMTISCH_AUTOPLAY_AFTER", "１h", "STAMMTISCH_AUTOPLAY_AFTER: expected a duration like"),
     ("STAMMTISCH_ABANDONED_DAYS", "0", "STAMMTISCH_ABANDONED_DAYS: Input should be greater than or equal to 1"),
     ("STAMMTISCH_ABANDONED_DAYS", "two", "STAMMTISCH_ABANDONED_DAYS: Input should be a valid integer"),
     ("STAMMTISCH_LANG", "fr", "STAMMTISCH_LANG: Input should be 'de' or 'en'"),

@@ -1,8 +1,14 @@
-"""The ``stammtisch replay`` and ``simulate`` contracts: output, determinism, exit codes, one-line errors."""
+"""The ``stammtisch`` command's contracts: output, determinism, exit codes, one-line errors; ``run --help``
+lists what it reads; ``play``'s name, level and language, and the command it names to go on."""
 
 from __future__ import annotations
 
 import json
+import os
+import re
+import secrets
+import shlex
+import shutil
 import subprocess
 import sys
 
@@ -160,3 +166,82 @@ def test_command_line_options_have_the_replay_formats_types_and_bounds(args, cap
     assert main(list(args)) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and ("bad option" in err or "not JSON" in err), err
+
+
+def test_run_help_lists_every_variable_it_reads():
+    from adapters.discord.tuning import Tuning as DiscordTuning
+    from adapters.telegram.tuning import Tuning as TelegramTuning
+    from bot.ops.settings import Settings
+
+    code, out, err = run_cli("run", "--help")
+    assert code == 0 and "usage: stammtisch run" in out, err
+    read = {field.validation_alias for field in Settings.model_fields.values()} | {"STAMMTISCH_COMMAND"}
+    for tuning in (TelegramTuning, DiscordTuning):
+        read |= {tuning.model_config["env_prefix"] + name.upper() for name in tuning.model_fields}
+    listed = set(re.findall(r"^  ([A-Z][A-Z0-9_]+) ", out, re.MULTILINE))
+    assert read - listed == set(), f"run --help does not list {sorted(read - listed)}"
+
+
+@pytest.fixture
+def player(redis_url) -> dict[str, str]:
+    """The environment of a terminal player of his own (his login name keys his console table)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "DISCORD_", "STAMMTISCH_"))}
+    env.update(REDIS_URL=redis_url, USER=f"test{secrets.token_hex(4)}", LOGNAME="", PYTHONUNBUFFERED="1")
+    return env
+
+
+def hint(out: str) -> list[str]:
+    """The command the console's last line names to go on with the table."""
+    last = out.rstrip().splitlines()[-1]
+    assert "Go on with: " in last or "Weiter mit: " in last, last
+    return shlex.split(last.rpartition(": ")[2])
+
+
+def test_play_takes_name_level_and_lang_and_names_a_command_that_resumes(player):
+    first = subprocess.run([sys.executable, "-m", "bot.run.cli", "play", "bauer", "--name", "  Anna   Lena ",
+                            "--level", "stark", "--lang", "en"], input="quit\n", capture_output=True, text=True,
+                           env=player, timeout=120, check=False)
+    assert first.returncode == 0, first.stderr
+    assert "Anna Lena" in first.stdout and "Computer 2 (strong)" in first.stdout and "Your cards:" in first.stdout
+    again = hint(first.stdout)
+    assert again[-2:] == ["play", "--resume"]
+    assert os.path.exists(again[0]) or shutil.which(again[0], path=player["PATH"]), again
+    resumed = subprocess.run(again + ["--lang", "de"], input="abbrechen\nquit\n", capture_output=True, text=True,
+                             env=player, timeout=120, check=False)
+    assert resumed.returncode == 0, resumed.stderr
+    assert "Anna Lena" in resumed.stdout and "Tisch abgebrochen." in resumed.stdout
+    assert "Weiter mit" not in resumed.stdout, "no table is kept after it was aborted"
+
+
+def test_the_hint_names_stammtisch_when_that_is_on_the_path(player, tmp_path):
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    script = bin_dir / "stammtisch"  # as pip writes a console script
+    script.write_text(f"#!{sys.executable}\nimport sys\nfrom bot.run.cli import main\nsys.exit(main())\n")
+    script.chmod(0o755)
+    on_path = {**player, "PATH": f"{bin_dir}{os.pathsep}{player['PATH']}"}
+    played = subprocess.run(["stammtisch", "play", "rams"], input="quit\n", capture_output=True, text=True,
+                            env=on_path, timeout=120, check=False)
+    assert hint(played.stdout) == ["stammtisch", "play", "--resume"], played.stderr
+    by_path = subprocess.run([str(script), "play", "--resume"], input="abbrechen\n", capture_output=True, text=True,
+                             env=player, timeout=120, check=False)
+    assert "abgebrochen" in by_path.stdout and "Weiter mit" not in by_path.stdout, by_path.stderr
+    kept = subprocess.run([str(script), "play", "rams"], input="", capture_output=True, text=True, env=player,
+                          timeout=120, check=False)
+    assert hint(kept.stdout) == [str(script), "play", "--resume"], "not on the PATH: the path it was started by"
+    from_script = subprocess.run([str(script), "play", "--resume"], input="", capture_output=True, text=True,
+                                 env={**player, "STAMMTISCH_COMMAND": "./scripts/run"}, timeout=120, check=False)
+    assert hint(from_script.stdout) == ["./scripts/run", "play", "--resume"], "scripts/run says how it was called"
+    subprocess.run([str(script), "play", "--resume"], input="abbrechen\n", env=player, capture_output=True, text=True,
+                   timeout=120, check=False)
+
+
+@pytest.mark.parametrize("args", [
+    ("--name", ""), ("--name", "x" * 49), ("--name", "Anna\x1b[2J"),
+    ("--level", "hard"), ("--level", "random"), ("--lang", "fr"), ("--lang", ""),
+])
+def test_bad_play_values_exit_2_with_one_line(args, player):
+    done = subprocess.run([sys.executable, "-m", "bot.run.cli", "play", "bauer", *args], input="quit\n",
+                          capture_output=True, text=True, env=player, timeout=120, check=False)
+    assert done.returncode == 2 and done.stdout == "" and done.stderr.count("\n") == 1, done.stderr
+    assert done.stderr.startswith(f"stammtisch: {args[0]} must be"), done.stderr

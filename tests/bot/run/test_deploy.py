@@ -12,6 +12,7 @@ import json
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -148,6 +149,19 @@ def test_compose_and_the_env_file_name_exactly_the_settings_the_bot_reads(compos
     assert f":{metrics}/healthz" in json.dumps(compose["services"]["bot"]["healthcheck"]["test"])
 
 
+def test_metrics_and_the_webhook_are_reachable_from_this_host_only(compose):
+    """The image listens on its loopback; compose opens the ports in its network and publishes them on
+    127.0.0.1 of the host, never on all its interfaces."""
+    env = dict(re.findall(r"(\w+)=(\S+)", " ".join(args for word, args in stages()[-1] if word == "ENV")))
+    assert env["STAMMTISCH_METRICS_LISTEN"].startswith("127.0.0.1:")
+    assert not [args for word, args in stages()[-1] if word == "EXPOSE"], "nothing listens outside the container"
+    bot = compose["services"]["bot"]
+    for name in ("STAMMTISCH_METRICS_LISTEN", "TELEGRAM_WEBHOOK_LISTEN"):
+        host, _, port = bot["environment"][name].rpartition(":")
+        assert host == "0.0.0.0" and f"127.0.0.1:{port}:{port}" in bot["ports"], name
+    assert all(p.startswith("127.0.0.1:") for p in bot["ports"]), bot["ports"]
+
+
 def test_the_env_file_shows_each_platform_tunings_default():
     text = (ROOT / ".env.example").read_text()
     for tuning in (TelegramTuning, DiscordTuning):
@@ -156,3 +170,62 @@ def test_the_env_file_shows_each_platform_tunings_default():
             shown = re.search(rf"^#? ?{prefix}{name.upper()}=(.*)$", text, re.MULTILINE)
             if shown and shown.group(1).strip() and not isinstance(field.default, str):
                 assert float(shown.group(1)) == float(field.default), f"{prefix}{name.upper()}: default {field.default}"
+
+
+@pytest.fixture
+def installed(tmp_path) -> Path:
+    """A checkout with an installed .venv: the scripts, pyproject.toml, and a .venv whose python runs
+    this one on the sources here, refusing ``-m pip`` (nothing may be installed or fetched)."""
+    shutil.copytree(ROOT / "scripts", tmp_path / "scripts")
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    (tmp_path / "test_offline.py").write_text("def test_offline():\n    pass\n")
+    bin_dir = tmp_path / ".venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    python = bin_dir / "python"
+    python.write_text(f'#!/bin/sh\nif [ "$1" = -m ] && [ "$2" = pip ]; then echo "pip was called" >&2; exit 3; fi\n'
+                      f'PYTHONPATH="{ROOT}" exec "{sys.executable}" "$@"\n')
+    (bin_dir / "stammtisch").write_text(f'#!/bin/sh\nexec "{python}" -m bot.run.cli "$@"\n')
+    for script in (python, bin_dir / "stammtisch"):
+        script.chmod(0o755)
+    for stamp in (".installed", ".installed-test"):
+        (tmp_path / ".venv" / stamp).touch()
+        os.utime(tmp_path / ".venv" / stamp, (100, 100))
+    os.utime(tmp_path / "pyproject.toml", (10, 10))  # installed after pyproject.toml last changed
+    return tmp_path
+
+
+def offline(tmp_path: Path) -> dict[str, str]:
+    """The environment of a machine whose package index does not answer."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        closed = s.getsockname()[1]
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "DISCORD_", "PIP_"))}
+    env.update(PIP_INDEX_URL=f"http://127.0.0.1:{closed}/simple", PIP_RETRIES="0", PIP_TIMEOUT="1",
+               HOME=str(tmp_path))
+    return env
+
+
+def test_scripts_run_starts_from_an_installed_venv_without_the_package_index(installed):
+    env = offline(installed)
+    helped = subprocess.run(["./scripts/run", "--help"], cwd=installed, env=env, capture_output=True, text=True,
+                            check=False, timeout=120)
+    assert helped.returncode == 0, helped.stderr[-2000:]
+    assert "usage: stammtisch run" in helped.stdout and "pip" not in helped.stderr
+    played = subprocess.run(["./scripts/run", "play", "--help"], cwd=installed, env=env, capture_output=True,
+                            text=True, check=False, timeout=120)
+    assert played.returncode == 0 and "usage: stammtisch play" in played.stdout, played.stderr[-2000:]
+    tested = subprocess.run(["./scripts/test", "-p", "no:cacheprovider", "test_offline.py"], cwd=installed, env=env,
+                            capture_output=True, text=True, check=False, timeout=300)
+    assert tested.returncode == 0 and "1 passed" in tested.stdout, tested.stdout[-2000:] + tested.stderr[-2000:]
+
+
+def test_scripts_install_again_once_pyproject_changed(installed):
+    os.utime(installed / "pyproject.toml", (1000, 1000))  # changed after the install
+    run = subprocess.run(["./scripts/run", "--help"], cwd=installed, env=offline(installed), capture_output=True,
+                         text=True, check=False, timeout=120)
+    assert run.returncode != 0 and "pip was called" in run.stderr
+
+
+def test_the_local_env_file_is_never_committed():
+    ignored = subprocess.run(["git", "check-ignore", "-q", ".env"], cwd=ROOT, check=False)
+    assert ignored.returncode == 0, ".env holds the tokens: it belongs in .gitignore"

@@ -13,6 +13,7 @@ from bot.protocol.outgoing import HandMessage, JoinLink, Notice, TableMessage, T
 from bot.service import join_payload
 from bot.store.tables import Store
 from bot.table.record import Table
+from bot.words.i18n import t
 from engine.cards import card_str, cards_in
 from tests.servicekit import (
     GROUP,
@@ -297,6 +298,23 @@ async def test_abort_by_opener_and_by_vote(store):
     await svc.handle(say(GROUP, ben, "neu rams"))
     effects = await svc.handle(say(GROUP, ben, "abbrechen"))
     assert of(effects, Notice)[0].text == "Tisch abgebrochen."
+
+
+async def test_after_an_abort_the_old_buttons_say_the_table_is_closed(store):
+    svc = service(store, seed=3)
+    players, table_id = await open_group_table(svc, "bauer", humans=2)
+    anna, ben = user(0), user(1)
+    hands, table = dict(players.hands), players.table
+    await svc.handle(say(GROUP, anna, "abbrechen"))
+    await svc.handle(say(GROUP, ben, "abbrechen"))
+    before = await store.load(table_id)
+    closed = t("de", "table_closed")
+    for u in (anna, ben):
+        for b in act_buttons(hands[u.key]):
+            for chat in (GROUP, private(u)):
+                assert of(await svc.handle(press(chat, u, b.token)), Toast)[0].text == closed, b
+        assert of(await svc.handle(press(GROUP, u, button(table, "hand").token)), Toast)[0].text == closed
+    assert await store.load(table_id) == before
 
 
 async def test_rematch_keeps_the_seats_and_is_started_once(store):

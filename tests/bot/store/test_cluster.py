@@ -11,6 +11,7 @@ from bot.protocol.outgoing import ChatRef
 from bot.store.connection import client_for
 from bot.store.tables import Store
 from tests.bot.service.test_service_concurrency import GAMES, applied_in_log, open_tables
+from tests.bot.store.test_redis_conn import cancels_end
 from tests.redis_servers import Cluster, skip_unless_installed
 from tests.service_worker import play_together
 from tests.servicekit import audit, button, press, say, service, table_msg, user
@@ -83,3 +84,13 @@ async def test_a_death_between_the_tables_script_and_its_indexes_loses_no_timer(
     await service(cluster_store, seed=2).tick(time.time() + 61)
     due = [d for d in await cluster_store.due(time.time() + 10**7) if d[0] == table.table_id]
     assert due == [(table.table_id, version, "remind")]
+
+
+async def test_a_task_cancelled_during_its_cluster_commands_ends(cluster, key_prefix):
+    """As on one server (``test_redis_conn``): the cluster's nodes, those it starts from and those it
+    finds, pass a cancellation on while they write a command."""
+    client = client_for(f"redis+cluster://127.0.0.1:{cluster.servers[0].port}", timeout=0.8)
+    try:
+        await cancels_end(client, f"{key_prefix}:none")
+    finally:
+        await client.aclose()

@@ -1,6 +1,8 @@
-"""Computer levels at a table: chosen when a computer is added, shown on the table, set by a table option."""
+"""Computer levels at a table: chosen with the table or when a computer is added, shown, set by a table option."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from bot.protocol import tokens
 from bot.protocol.outgoing import Toast
@@ -36,6 +38,22 @@ async def test_levels_chosen_shown_and_set_for_the_table(store):
     table = table_msg(await svc.handle(say(GROUP, anna, "computer weg 4")))
     table = table_msg(await svc.handle(say(GROUP, anna, "sprache en")))
     assert "2 Computer 2 (strong)" in table.text
+
+
+async def test_a_new_table_takes_its_computers_level(store):
+    svc = service(store)
+    anna, ben, cleo = user(0), user(1), user(2)
+    table = table_msg(await svc.handle(say(GROUP, anna, "neu bauer level=stark short_deck=an")))
+    table = table_msg(await svc.handle(say(GROUP, anna, "computer")))
+    assert "2 Computer 2 (stark)" in table.text
+    other = replace(GROUP, chat_id="g2")
+    table = table_msg(await svc.handle(say(other, ben, 'neu rams {"level": "leicht"}')))
+    table = table_msg(await svc.handle(say(other, ben, "computer")))
+    assert "Computer 2 (leicht)" in table.text
+    third = replace(GROUP, chat_id="g3")
+    for bad in ("neu bauer level=genial", 'neu bauer {"level": 3}'):
+        refused = await svc.handle(say(third, cleo, bad))
+        assert of(refused, Toast)[0].text == "Computer gibt es leicht, normal, stark."
 
 
 async def test_forged_level_button_is_refused(store):

@@ -112,3 +112,34 @@ async def test_private_attack_target_of_a_billion_then_leave_is_harmless(store):
     table = Table.load((await store.load(table_id))[1])
     assert table.status == "aborted" and not table.humans()
     assert await store.table_for_chat(chat.key) is None and await store.due(float("inf")) == []
+
+
+@pytest.mark.parametrize("text", ["1s", "59s", "٣m", "１h", "31d", "999999999d"])
+async def test_timers_hold_their_bounds_and_read_ascii_digits(store, text):
+    svc = service(store)
+    anna = user(0)
+    table_id = table_msg(await svc.handle(say(GROUP, anna, "neu bauer"))).table_id
+    for name, label, least in (("reminder_after", "Erinnerung nach", "1m"), ("autoplay_after", "Computer nach", "2m")):
+        (toast,) = of(await svc.handle(say(GROUP, anna, f"option {name} {text}")), Toast)
+        assert toast.text == f"Option {label} ({name}): erlaubt ist eine Dauer von {least} bis 30d wie 90s, 15m, 12h, " \
+                             "2d, oder off."
+    table = Table.load((await store.load(table_id))[1])
+    assert (table.remind, table.auto) == (12 * 3600, 48 * 3600)
+
+
+async def test_during_play_the_timers_only_get_longer(store):
+    """The issue's attack: ``option autoplay_after 1s`` (or 2m) during play let the computer take every seat."""
+    svc = service(store, seed=1)
+    anna = user(0)
+    table_id = table_msg(await svc.handle(say(GROUP, anna, "neu bauer"))).table_id
+    await svc.handle(say(GROUP, anna, "los"))
+    for text in ("option autoplay_after 2m", "option reminder_after 1m", "option autoplay_after 47h"):
+        (toast,) = of(await svc.handle(say(GROUP, anna, text)), Toast)
+        assert toast.text == t("de", "timers_only_longer")
+    assert Table.load((await store.load(table_id))[1]).auto == 48 * 3600
+    for text in ("option autoplay_after 3d", "option reminder_after off"):
+        assert not of(await svc.handle(say(GROUP, anna, text)), Toast)
+    (toast,) = of(await svc.handle(say(GROUP, anna, "option reminder_after 1h")), Toast)
+    assert toast.text == t("de", "timers_only_longer")
+    table = Table.load((await store.load(table_id))[1])
+    assert (table.remind, table.auto) == (None, 3 * 86400)

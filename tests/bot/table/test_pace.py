@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
@@ -33,7 +34,8 @@ def test_quiet_end():
     assert clock.quiet_end(at("2027-01-16 03:10"), None, "Europe/Berlin") is None
 
 
-@pytest.mark.parametrize("text", ["", "25-7", "7-7", "23:60-7", "abends", "1-2-3", "x" * 5000])
+@pytest.mark.parametrize("text", ["", "25-7", "7-7", "23:60-7", "abends", "1-2-3", "x" * 5000,
+                                  "00:00-23:59", "7-23:01", "22-14:01", "٢٣-7", "２3-7"])
 def test_bad_quiet_hours_are_refused(text):
     with pytest.raises(ValueError):
         clock.quiet_from_text(text)
@@ -43,6 +45,11 @@ def test_bad_quiet_hours_are_refused(text):
 def test_bad_time_zones_are_refused(name):
     with pytest.raises(ValueError):
         clock.zone_from_text(name)
+
+
+def test_quiet_hours_leave_eight_hours_a_day():
+    assert clock.quiet_from_text("7-23") == (7 * 60, 23 * 60)
+    assert clock.quiet_from_text("22-14") == (22 * 60, 14 * 60)
 
 
 async def lobby(store, now):
@@ -104,3 +111,28 @@ async def test_each_chat_sets_its_quiet_hours_and_time_zone(store):
     assert end == at("2027-01-16 06:00", ZoneInfo("America/New_York"))
     assert "Keine Ruhezeit" in of(await svc.handle(say(GROUP, ben, "ruhezeit aus")), Notice)[0].text
     assert await pace.chat_quiet_end(store, GROUP.key, at("2027-01-16 03:00"), svc.settings) is None
+
+
+async def test_during_play_only_the_players_or_an_admin_change_the_chats_settings(store):
+    """The issue's attack: a member without a seat typed ``ruhezeit 00:00-23:59`` during play."""
+    now = [at("2027-01-15 09:00")]
+    svc, anna, ben, table = await lobby(store, now)
+    cleo = user(2)
+    assert of(await svc.handle(say(GROUP, cleo, "ruhezeit 22-6")), Notice), "in the lobby anyone may"
+    await svc.handle(say(GROUP, anna, "los"))
+    for text in ("ruhezeit aus", "zeitzone Asia/Tokyo", "sprache en"):
+        (toast,) = of(await svc.handle(say(GROUP, cleo, text)), Toast)
+        assert toast.text.startswith("Während des Spiels stellen nur die Mitspieler"), text
+    assert "22:00–06:00" in of(await svc.handle(say(GROUP, cleo, "ruhezeit")), Notice)[0].text, "showing is free"
+    assert "Tokyo" not in of(await svc.handle(say(GROUP, cleo, "zeitzone")), Notice)[0].text
+    assert await svc.needs_admin(say(GROUP, cleo, "ruhezeit aus"))
+    assert not await svc.needs_admin(say(GROUP, ben, "ruhezeit aus"))
+    assert not await svc.needs_admin(say(GROUP, cleo, "ruhezeit"))
+    admin = replace(say(GROUP, cleo, "zeitzone Europe/Zurich"), admin=True)
+    assert of(await svc.handle(admin), Notice)[0].text.endswith("Zurich")
+    assert "Keine Ruhezeit" in of(await svc.handle(say(GROUP, ben, "ruhezeit aus")), Notice)[0].text
+    assert of(await svc.handle(say(GROUP, anna, "sprache en")), Notice)[0].text == "Language: English"
+    (toast,) = of(await svc.handle(say(GROUP, cleo, "ruhezeit 0-16")), Toast)
+    assert toast.text.startswith("During play only the players")
+    (toast,) = of(await svc.handle(say(GROUP, ben, "ruhezeit 0-23")), Toast)
+    assert toast.text.endswith("(16 hours at most)")

@@ -24,13 +24,13 @@ def computer_deals(entry: dict) -> int:
 
 async def test_a_table_whose_people_are_away_goes_on_one_deal_per_tick(store):
     now = [T0]
-    svc = service(store, seed=4, clock=lambda: now[0], reminder_after="off", autoplay_after="60s")
+    svc = service(store, seed=4, clock=lambda: now[0], reminder_after="off", autoplay_after="2m")
     anna = user(0)
     table_id = table_msg(await svc.handle(say(GROUP, anna, "neu bauer target_brote=1"))).table_id
     await svc.handle(say(GROUP, anna, "los"))
     ticks = 0
     while (table := Table.load((await store.load(table_id))[1])).status == "playing":
-        now[0] += 61
+        now[0] += 121
         assert await store.due(now[0]), "a playing table always has a timer"
         await svc.tick(now[0])
         ticks += 1

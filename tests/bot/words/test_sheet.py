@@ -14,7 +14,7 @@ from tests.servicekit import Players, private, say, service, user
 
 _PAIR = re.compile(r"(?:^|\s)([+−–][0-9]*) : ([+−–][0-9]*)$")
 _TOTAL = re.compile(r"^(−?[0-9]+) : (−?[0-9]+)$")
-_SEAT = re.compile(r"^(.+) ([+−–][0-9]*) → ([0-9]+)(?: 🥔)?(?: Platz ([0-9]+))?$")
+_SEAT = re.compile(r"^([+−–][0-9]*) → ([0-9]+)(?: 🥔)?(?: Platz ([0-9]+))?$")
 _START = {"bauernstoss": [0, 0], "bauerchen": [0, 0], "bauer": [8, 8]}
 
 
@@ -99,9 +99,10 @@ async def test_bauer_sheet_adds_up_with_the_brot_climbing(store):
 async def test_rams_sheet_adds_up_and_the_settlement_pays_what_the_engine_says(store):
     players, table, sheet = await finished(store, "rams", seed=4, target=7)
     totals, potatoes = [0] * table.n, [0] * table.n
-    for line in sheet.splitlines()[1:]:
+    assert sheet.splitlines()[1] == "Anna · Computer 2 · Computer 3 · Computer 4"
+    for line in sheet.splitlines()[2:]:
         for s, item in enumerate(line.split(". ", 1)[1].split(" · ")):
-            name, delta, total, _ = _SEAT.fullmatch(item).groups()
+            delta, total, _ = _SEAT.fullmatch(item).groups()
             assert totals[s] + _n(delta) == int(total), line
             totals[s] = int(total)
             potatoes[s] += "🥔" in item

@@ -40,11 +40,12 @@ def fake_for(tuning: Tuning, **kw) -> FakeDiscord:
 
 @asynccontextmanager
 async def running_bot(fake: FakeDiscord, store: Store, redis, key_prefix: str, tuning: Tuning = FAST,
-                      service: Service | None = None, **settings) -> AsyncIterator[DiscordBot]:
-    """The whole bot, connected to the fake, until the block ends."""
+                      service: Service | None = None, clock: Callable[[], float] = time.time,
+                      **settings) -> AsyncIterator[DiscordBot]:
+    """The whole bot, connected to the fake, until the block ends (``clock``: the service's time)."""
     conf = load_settings(discord_token=fake.token, discord_api_base_url=fake.base_url,
                          discord_gateway_url=fake.gateway_url, **settings)
-    bot = DiscordBot(conf, service or Service(store, conf), store, tuning, Limiter(redis, prefix=key_prefix))
+    bot = DiscordBot(conf, service or Service(store, conf, clock=clock), store, tuning, Limiter(redis, prefix=key_prefix))
     await bot.start()
     try:
         yield bot

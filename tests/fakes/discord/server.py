@@ -9,7 +9,11 @@ command, press a button on a message they see. What it enforces, as Discord does
 - a member with closed DMs cannot be written to (403, 50007);
 - at most ``channel_limit`` messages and edits per channel per window (429 with ``retry_after``);
 - an edit of a message marked ``too_old`` fails with 30046, of a deleted one with 10008;
-- only the member an ephemeral message was made for sees it.
+- only the member an ephemeral message was made for sees it;
+- a message's size limits (a post, an edit, an interaction's answer or follow-up, ephemeral or
+  not): content of at most 2,000 characters, at most 5 rows of at most 5 buttons, a label of at
+  most 80 characters, a custom id of 1-100; else 400 with code 50035 (Invalid Form Body) and the
+  field's error, as Discord answers.
 
 Every REST call is recorded in :attr:`FakeDiscord.calls` for the benchmarks and tests.
 """
@@ -29,10 +33,13 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-__all__ = ["FakeDiscord", "Member", "Msg", "Call"]
+__all__ = ["FakeDiscord", "Member", "Msg", "Call", "CONTENT_MAX", "LABEL_MAX", "CUSTOM_ID_MAX"]
 
 EPHEMERAL = 64
 _EPOCH_MS = 1420070400000
+_MEMBER_PERMISSIONS = 2248473465835073
+"""What an ordinary member may in the fake's channels."""
+_MANAGE_GUILD = 1 << 5
 
 
 def _snowflake(counter=itertools.count(1)) -> int:
@@ -47,6 +54,45 @@ def _json(data: Any, status: int = 200, headers: dict | None = None) -> web.Resp
 
 def _error(status: int, code: int, message: str) -> web.Response:
     return _json({"code": code, "message": message}, status=status)
+
+
+CONTENT_MAX, LABEL_MAX, CUSTOM_ID_MAX, ROWS_MAX, ROW_MAX = 2000, 80, 100, 5, 5
+"""A message's limits: characters of content, of a button label and custom id; rows, buttons per row."""
+
+
+def _too_long(limit: int) -> dict:
+    return {"_errors": [{"code": "BASE_TYPE_MAX_LENGTH", "message": f"Must be {limit} or fewer in length."}]}
+
+
+def _form_errors(body: dict) -> dict:
+    """What Discord finds wrong with a message body's sizes, by field (empty: nothing)."""
+    errors: dict[str, Any] = {}
+    if len(body.get("content") or "") > CONTENT_MAX:
+        errors["content"] = _too_long(CONTENT_MAX)
+    rows = body.get("components") or []
+    if len(rows) > ROWS_MAX:
+        errors["components"] = _too_long(ROWS_MAX)
+    for r, row in enumerate(rows[:ROWS_MAX]):
+        items = row.get("components") or []
+        found: dict[str, Any] = {}
+        if len(items) > ROW_MAX:
+            found["components"] = _too_long(ROW_MAX)
+        for i, item in enumerate(items):
+            bad = {}
+            if len(item.get("label") or "") > LABEL_MAX:
+                bad["label"] = _too_long(LABEL_MAX)
+            if "custom_id" in item and not 1 <= len(item["custom_id"]) <= CUSTOM_ID_MAX:
+                bad["custom_id"] = {"_errors": [{"code": "BASE_TYPE_BAD_LENGTH",
+                                                 "message": f"Must be between 1 and {CUSTOM_ID_MAX} in length."}]}
+            if bad:
+                found.setdefault("components", {})[str(i)] = bad
+        if found:
+            errors.setdefault("components", {})[str(r)] = found
+    return errors
+
+
+def _invalid(errors: dict) -> web.Response:
+    return _json({"code": 50035, "errors": errors, "message": "Invalid Form Body"}, status=400)
 
 
 @dataclass
@@ -104,6 +150,8 @@ class Member:
     name: str
     locale: str = "de"
     dms_open: bool = True
+    admin: bool = False
+    """He manages the guild: his interactions carry the Manage Server permission."""
 
     @property
     def user(self) -> dict:
@@ -143,9 +191,10 @@ class FakeDiscord:
     Args:
         channel_limit: messages and edits allowed per channel per window: (count, seconds).
         ack_window_s: how long an interaction may wait for its answer.
+        port: the port to listen on (0: a free one).
     """
 
-    def __init__(self, channel_limit: tuple[int, float] = (5, 5.0), ack_window_s: float = 3.0):
+    def __init__(self, channel_limit: tuple[int, float] = (5, 5.0), ack_window_s: float = 3.0, port: int = 0):
         self.channel_limit = channel_limit
         self.ack_window_s = ack_window_s
         self.token = "fake." + secrets.token_hex(8)
@@ -164,7 +213,7 @@ class FakeDiscord:
         self._changed = asyncio.Event()
         self._sent: dict[int, deque[float]] = {}
         self._runner: web.AppRunner | None = None
-        self.port = 0
+        self.port = port
 
     # ------------------------------------------------------------------ the world
     def guild(self, guild_id: int, name: str, channels: dict[int, str]) -> None:
@@ -256,7 +305,8 @@ class FakeDiscord:
             payload["guild_id"] = gid
             payload["guild_locale"] = self.guilds[int(gid)]["preferred_locale"]
             payload["member"] = {"user": member.user, "roles": [], "joined_at": "2026-01-01T00:00:00+00:00",
-                                 "deaf": False, "mute": False, "flags": 0, "permissions": "2248473465835073"}
+                                 "deaf": False, "mute": False, "flags": 0,
+                                 "permissions": str(_MEMBER_PERMISSIONS | (_MANAGE_GUILD if member.admin else 0))}
         else:
             payload["user"] = member.user
         if message is not None:
@@ -401,9 +451,12 @@ class FakeDiscord:
         recipient = self._recipient(cid)
         if recipient is not None and not recipient.dms_open:
             return _error(403, 50007, "Cannot send messages to this user")
+        body = await _body(request)
+        if errors := _form_errors(body):
+            return _invalid(errors)
         if wait := self._limited(cid):
             return self._slow_down(wait)
-        return _json(self._new(cid, await _body(request), None).payload(self.bot))
+        return _json(self._new(cid, body, None).payload(self.bot))
 
     def _new(self, channel_id: int, body: dict, user: Member | None) -> Msg:
         """A new message from a request body; ephemeral (only for ``user``) if its flags say so."""
@@ -439,9 +492,12 @@ class FakeDiscord:
         if msg.too_old:
             return _error(400, 30046, "Maximum number of edits to messages older than 1 hour reached. "
                                       "Try again later")
+        body = await _body(request)
+        if errors := _form_errors(body):
+            return _invalid(errors)
         if wait := self._limited(msg.channel_id):
             return self._slow_down(wait)
-        self._apply(msg, await _body(request))
+        self._apply(msg, body)
         return _json(msg.payload(self.bot))
 
     @staticmethod
@@ -471,6 +527,8 @@ class FakeDiscord:
         if rec.response is not None:
             return _error(400, 40060, "Interaction has already been acknowledged.")
         body = await _body(request)
+        if errors := _form_errors(body.get("data") or {}):
+            return _invalid({"data": errors})
         rec.response = body
         rec.answered_at = time.monotonic()
         kind, data = body["type"], body.get("data") or {}
@@ -505,14 +563,20 @@ class FakeDiscord:
         msg = self.messages.get(rec.original) if rec.original else None
         if msg is None or msg.deleted:
             return _error(404, 10008, "Unknown Message")
-        self._apply(msg, await _body(request))
+        body = await _body(request)
+        if errors := _form_errors(body):
+            return _invalid(errors)
+        self._apply(msg, body)
         return _json(msg.payload(self.bot))
 
     async def _followup(self, request: web.Request) -> web.Response:
         rec = self._webhook_rec(request)
         if isinstance(rec, web.Response):
             return rec
-        return _json(self._new(rec.channel_id, await _body(request), rec.user).payload(self.bot))
+        body = await _body(request)
+        if errors := _form_errors(body):
+            return _invalid(errors)
+        return _json(self._new(rec.channel_id, body, rec.user).payload(self.bot))
 
     # ------------------------------------------------------------------ lifecycle
     async def __aenter__(self) -> "FakeDiscord":
@@ -533,7 +597,7 @@ class FakeDiscord:
         app.router.add_post(api + "/webhooks/{app}/{token}", self._followup)
         self._runner = web.AppRunner(app, handle_signals=False)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        site = web.TCPSite(self._runner, "127.0.0.1", self.port)
         await site.start()
         self.port = site._server.sockets[0].getsockname()[1]
         return self

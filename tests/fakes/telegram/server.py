@@ -6,7 +6,10 @@ with Telegram's response shapes: ``{"ok": true, "result": ...}`` or ``{"ok": fal
 the bot: users (who may never have started the bot, or have blocked it), groups and forum
 topics (a group may be migrated to a supergroup), and the flood limits (about 20 messages a
 minute in a group, one a second in any chat, about 30 a second per bot token in all),
-answering 429 with ``retry_after`` and recording every violation. Updates are delivered by long polling (``getUpdates``) or, after
+answering 429 with ``retry_after`` and recording every violation; and the size limits, answering
+400 as Telegram does: a text over 4,096 UTF-16 code units after entity parsing ("message is too
+long"), a callback answer over 200 ("MESSAGE_TOO_LONG"), callback data outside 1-64 bytes
+("BUTTON_DATA_INVALID"). Updates are delivered by long polling (``getUpdates``) or, after
 ``setWebhook``, by POSTing them to the webhook (or to the test's workers, round robin); a
 method the webhook returns in its response (JSON with ``method``) is carried out like a call,
 validated the same way, and recorded with :data:`VIA_REPLY` among its parameters.
@@ -19,9 +22,11 @@ and inline keyboard, its edits, and the answered callback queries. Simulated use
 from __future__ import annotations
 
 import asyncio
+import html
 import itertools
 import json
 import math
+import re
 import time
 from collections import defaultdict, deque
 from dataclasses import dataclass, field
@@ -31,10 +36,15 @@ from urllib.parse import parse_qs, urlparse
 import aiohttp
 from aiohttp import web
 
-__all__ = ["FakeTelegram", "FakeUser", "Sent", "Violation", "ApiError", "VIA_REPLY"]
+__all__ = ["FakeTelegram", "FakeUser", "Sent", "Violation", "ApiError", "VIA_REPLY", "TEXT_MAX", "ANSWER_MAX"]
 
 VIA_REPLY = "_via_webhook_reply"
 """The parameter that marks a recorded call as carried out from a webhook reply (not an HTTP call of the bot)."""
+
+TEXT_MAX = 4096
+"""The most UTF-16 code units of a message's text after entity parsing."""
+ANSWER_MAX = 200
+"""The most characters of the text answering a callback query."""
 
 # Parameters PTB sends as plain strings (every other value arrives JSON-encoded).
 _STRING_PARAMS = {"text", "parse_mode", "callback_query_id", "url", "action", "secret_token",
@@ -95,6 +105,7 @@ class _Chat:
     forum: bool = False
     migrated_to: int | None = None
     first_name: str = ""
+    admins: set[int] = field(default_factory=set)
 
 
 class FakeUser:
@@ -151,11 +162,12 @@ class FakeTelegram:
         global_limit: (messages, seconds): at most that many messages in any window in all chats.
         patience: seconds the ``wait_*`` methods wait by default before they fail (a safety net
             only: they return as soon as what they wait for happens).
+        port: the port to listen on (0: a free one).
     """
 
     def __init__(self, token: str = "123456:TEST-TOKEN", username: str = "stammtisch_test_bot",
                  group_limit: tuple[int, float] = (20, 60.0), chat_limit: tuple[int, float] = (1, 1.0),
-                 global_limit: tuple[int, float] = (30, 1.0), patience: float = 10.0):
+                 global_limit: tuple[int, float] = (30, 1.0), patience: float = 10.0, port: int = 0):
         self.token = token
         self.patience = patience
         self.username = username
@@ -192,7 +204,7 @@ class FakeTelegram:
         self._site: web.TCPSite | None = None
         self._pusher: asyncio.Task | None = None
         self._closing = False
-        self.port = 0
+        self.port = port
 
     # -- lifecycle ---------------------------------------------------------------------------------
 
@@ -206,7 +218,7 @@ class FakeTelegram:
         app.router.add_route("*", "/bot{token}/{method}", self._handle)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
-        self._site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        self._site = web.TCPSite(self._runner, "127.0.0.1", self.port)
         await self._site.start()
         self.port = self._site._server.sockets[0].getsockname()[1]
         return self
@@ -235,6 +247,10 @@ class FakeTelegram:
         kind = "supergroup" if forum or str(chat_id).startswith("-100") else "group"
         self.chats[chat_id] = _Chat(chat_id, kind, title=title, forum=forum)
         return chat_id
+
+    def make_admin(self, chat_id: int, user: FakeUser) -> None:
+        """Make ``user`` an administrator of the group ``chat_id`` (``getChatMember`` tells so)."""
+        self.chats[chat_id].admins.add(user.id)
 
     def migrate(self, chat_id: int, new_id: int) -> None:
         """Upgrade a group to a supergroup with a new id; the old id answers 400 with migrate_to_chat_id."""
@@ -444,10 +460,13 @@ class FakeTelegram:
 
     @staticmethod
     def _check_text(params: dict) -> str:
+        """The text of a message, refused as Telegram does: empty, or over 4,096 UTF-16 units once its
+        entities are parsed (``parse_mode`` markup does not count)."""
         text = params.get("text")
-        if not isinstance(text, str) or not text.strip():
+        shown = _parsed(text, params.get("parse_mode")) if isinstance(text, str) else ""
+        if not shown.strip():
             raise ApiError(400, "Bad Request: message text is empty")
-        if len(text) > 4096:
+        if _utf16_len(shown) > TEXT_MAX:
             raise ApiError(400, "Bad Request: message is too long")
         return text
 
@@ -603,12 +622,27 @@ class FakeTelegram:
             parsed = urlparse(url if "://" in url else f"https://{url}")
             if parsed.netloc != "t.me" or parsed.path.strip("/") != self.username or "start=" not in parsed.query:
                 raise ApiError(400, "Bad Request: URL_INVALID")
+        if _utf16_len(params.get("text") or "") > ANSWER_MAX:
+            raise ApiError(400, "Bad Request: MESSAGE_TOO_LONG")
         self.answers[qid] = params
         return True
 
     async def _m_sendChatAction(self, params: dict) -> bool:
         self._target(params)
         return True
+
+    async def _m_getChatMember(self, params: dict) -> dict:
+        chat = self._target(params)
+        try:
+            user = self.users[int(params.get("user_id"))]
+        except (TypeError, ValueError, KeyError):
+            raise ApiError(400, "Bad Request: user not found") from None
+        status = "administrator" if user.id in chat.admins else "member"
+        extra = {"can_be_edited": False, "is_anonymous": False, "can_manage_chat": True, "can_delete_messages": True,
+                 "can_manage_video_chats": True, "can_restrict_members": True, "can_promote_members": False,
+                 "can_change_info": True, "can_invite_users": True, "can_post_stories": False,
+                 "can_edit_stories": False, "can_delete_stories": False} if status == "administrator" else {}
+        return {"status": status, "user": user.as_dict(), **extra}
 
     async def _m_getChat(self, params: dict) -> dict:
         chat = self._target(params)
@@ -660,3 +694,23 @@ class FakeTelegram:
             self._updates.append(update)
             self._wake()
 
+
+_HTML_TAG = re.compile(r"<[^>]*>")
+_MARKDOWN_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+_MARKDOWN_MARK = re.compile(r"(?<!\\)[*_`~|]")
+_MARKDOWN_ESCAPE = re.compile(r"\\(.)")
+
+
+def _parsed(text: str, parse_mode: str | None) -> str:
+    """What a message's text shows once its ``parse_mode`` markup is parsed into entities."""
+    mode = (parse_mode or "").lower()
+    if mode == "html":
+        return html.unescape(_HTML_TAG.sub("", text))
+    if mode in ("markdown", "markdownv2"):
+        return _MARKDOWN_ESCAPE.sub(r"\1", _MARKDOWN_MARK.sub("", _MARKDOWN_LINK.sub(r"\1", text)))
+    return text
+
+
+def _utf16_len(text: str) -> int:
+    """The length of ``text`` in UTF-16 code units, the unit of Telegram's limits."""
+    return len(text.encode("utf-16-le")) // 2

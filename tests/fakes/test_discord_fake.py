@@ -1,0 +1,52 @@
+"""The fake Discord refuses a message over Discord's size limits as Discord does: 400, code 50035."""
+
+from __future__ import annotations
+
+import aiohttp
+import pytest
+
+from tests.fakes.discord import FakeDiscord
+
+GUILD = 84_000_000_000_000_000
+CHANNEL = 84_000_000_000_000_100
+
+
+def _button(label: str = "Mitspielen", custom_id: str = "st1:t:1:join:") -> dict:
+    return {"type": 2, "style": 1, "label": label, "custom_id": custom_id}
+
+
+@pytest.fixture
+async def rest():
+    """POST a message body to the fake's channel: (status, JSON answer)."""
+    async with FakeDiscord() as fake, aiohttp.ClientSession() as http:
+        fake.guild(GUILD, "Stammtisch Lautern", {CHANNEL: "karten"})
+
+        async def post(body: dict) -> tuple[int, dict]:
+            async with http.post(f"{fake.base_url}/channels/{CHANNEL}/messages", json=body,
+                                 headers={"Authorization": f"Bot {fake.token}"}) as resp:
+                return resp.status, await resp.json()
+        yield post
+
+
+async def test_content_of_2000_characters_is_posted_and_of_2001_refused(rest):
+    assert (await rest({"content": "🃏" * 2000}))[0] == 200
+    status, answer = await rest({"content": "x" * 2001})
+    assert status == 400 and answer["code"] == 50035 and answer["message"] == "Invalid Form Body"
+    assert answer["errors"]["content"]["_errors"][0]["code"] == "BASE_TYPE_MAX_LENGTH"
+
+
+@pytest.mark.parametrize("button, field", [(_button(label="x" * 81), "label"),
+                                           (_button(custom_id="x" * 101), "custom_id"),
+                                           (_button(custom_id=""), "custom_id")])
+async def test_a_button_over_its_limits_is_refused(rest, button, field):
+    status, answer = await rest({"content": "Tisch", "components": [{"type": 1, "components": [_button(), button]}]})
+    assert status == 400 and answer["code"] == 50035
+    assert field in answer["errors"]["components"]["0"]["components"]["1"]
+
+
+async def test_at_most_five_rows_of_five_buttons(rest):
+    row = {"type": 1, "components": [_button(custom_id=f"b{i}") for i in range(5)]}
+    assert (await rest({"content": "Tisch", "components": [row] * 5}))[0] == 200
+    assert (await rest({"content": "Tisch", "components": [row] * 6}))[1]["code"] == 50035
+    wide = {"type": 1, "components": [_button(custom_id=f"b{i}") for i in range(6)]}
+    assert (await rest({"content": "Tisch", "components": [wide]}))[1]["code"] == 50035

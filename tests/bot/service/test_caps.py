@@ -23,9 +23,11 @@ async def test_one_person_opens_a_bounded_number_of_tables(store):
     for chat in (group(2), private(anna)):
         (toast,) = of(await svc.handle(say(chat, anna, "neu bauer")), Toast)
         assert toast.text == "Du sitzt schon an 2 offenen Tischen. Spiel erst einen zu Ende oder steh auf."
-    english = replace(say(group(3), anna, "new bauer"), lang="en")
+    english = replace(say(private(anna), anna, "new bauer"), lang="en")
     (toast,) = of(await svc.handle(english), Toast)
-    assert toast.text == t("en", "too_many_tables", most=2)
+    assert toast.text == t("en", "too_many_tables", most=2), "in his private chat, his client's language"
+    (toast,) = of(await svc.handle(replace(say(group(3), anna, "new bauer"), lang="en")), Toast)
+    assert toast.text == t("de", "too_many_tables", most=2), "in a group, the group's language"
     assert await store.table_for_chat(group(2).key) is None
     table_msg(await svc.handle(say(group(2), ben, "neu bauer")))  # the cap is per person
     await svc.handle(say(group(0), anna, "abbrechen"))

@@ -179,8 +179,8 @@ async def test_a_whole_rams_game_in_a_forum_topic_with_a_computer_player(store, 
             users[1].send(GROUP, "/zettel", thread=TOPIC)
             sheet = await tg.wait_for(lambda: next((m for m in tg.chat(GROUP) if m.text.startswith("📋 Zettel · Rams")),
                                                    None), what="the finished match's sheet")
-            assert sheet.text.splitlines()[-1].startswith(f"{table.deals}. ") and "Zusammen in der Kasse: " in newest(tg, GROUP,
-                                                                                                          tid).text
+            assert sheet.text.splitlines()[-1].startswith(f"{table.deals}. ")
+            assert "Zusammen in der Kasse: " in newest(tg, GROUP, tid).text
             assert all(m.thread == TOPIC for m in tg.chat(GROUP))
             assert tg.violations == []
 

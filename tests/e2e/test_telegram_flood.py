@@ -3,23 +3,8 @@ or computers playing a match out alone, cost the group, and that they never hold
 
 from __future__ import annotations
 
-import asyncio
-import time
-from collections.abc import Awaitable, Callable
-
 from bot.table.record import Table
-from tests.fakes.telegram import FakeTelegram
-from tests.fakes.telegram.harness import (
-    FAST,
-    PATIENCE,
-    fake_for,
-    newest,
-    open_table,
-    running_bot,
-    table_tokens,
-    version,
-)
-from tests.servicekit import TurnWatch
+from tests.fakes.telegram.harness import FAST, card_to_play, fake_for, handled, open_table, running_bot, until, version
 
 GROUP = -100321
 FLOOD = 100
@@ -27,23 +12,6 @@ FLOOD = 100
 BUDGET = 5
 """The default answers per person and minute in a group (``answers_per_minute``)."""
 HELP = "Stammtisch – Kartenspiele am Tisch"
-
-
-async def until(predicate: Callable[[], Awaitable[bool]], what: str) -> None:
-    """Wait until the coroutine ``predicate()`` says true (it reads the store)."""
-    deadline = time.monotonic() + PATIENCE
-    while not await predicate():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        await asyncio.sleep(0.01)
-
-
-async def handled(tg: FakeTelegram, store, update_ids: list[int]) -> None:
-    """Wait until the bot has answered every one of ``update_ids``."""
-    keys = [f"telegram:{tg.bot_id}:{u}" for u in update_ids]
-
-    async def all_seen() -> bool:
-        return all([await store.seen(k) for k in keys])
-    await until(all_seen, "the flood handled")
 
 
 async def test_a_members_flood_of_idle_commands_costs_the_group_a_few_messages_and_never_holds_back_the_table(
@@ -54,20 +22,11 @@ async def test_a_members_flood_of_idle_commands_costs_the_group_a_few_messages_a
     tuning = FAST.model_copy(update={"table_lazy_s": 0.0})  # the table never waits for the next card here
     async with fake_for(tuning) as tg:
         tg.group(GROUP, "Stammtisch")
-        players = {u.id: u for u in (tg.user(11 + i, n, started=True) for i, n in enumerate(["Anna", "Ben", "Cleo", "Dora"]))}
+        players = [tg.user(11 + i, n, started=True) for i, n in enumerate(["Anna", "Ben", "Cleo", "Dora"])]
         zed, yan = tg.user(21, "Zed"), tg.user(22, "Yan", started=True)
         async with running_bot(tg, store, redis, key_prefix, tuning) as bot:
-            tid = await open_table(tg, GROUP, players[11], [players[12], players[13], players[14]], "bauer")
-            watch = TurnWatch(store, tid)
-            await watch.look()
-            to_act = players[int(watch.to_act.partition(":")[2])]
-
-            def card():
-                hand = newest(tg, to_act.id, tid)
-                acts = [t for t in (table_tokens(hand, tid) if hand else []) if t.verb == "act"
-                        and t.version >= watch.since and t.arg in watch.allowed]
-                return (hand, str(acts[0])) if acts else None
-            hand, card = await tg.wait_for(card, what="a hand to play")
+            tid = await open_table(tg, GROUP, players[0], players[1:], "bauer")
+            to_act, hand, card = await card_to_play(tg, store, players, tid)
             await bot.outbox.idle()
             start, before = len(tg.calls), len(tg.chat(GROUP))
             flood = [u for _ in range(FLOOD) for u in (zed.send(GROUP, "/spiel B♣"), zed.send(GROUP, "/hilfe"),

@@ -56,8 +56,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+# the project on the path, bench/ off it: its telegram.py would shadow the SDK the flood row runs
 sys.path[:] = [str(ROOT), *(p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench")]
-"""The project on the path, bench/ off it: its telegram.py would shadow the SDK the flood row runs."""
 
 import engine  # noqa: E402
 from bot.protocol.outgoing import ChatRef, Command, HandMessage, Notice, TableMessage, Toast  # noqa: E402

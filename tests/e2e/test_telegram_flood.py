@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from bot.table.record import Table
 from tests.fakes.telegram.harness import FAST, card_to_play, fake_for, handled, open_table, running_bot, until, version
+from tests.servicekit import hurried
 
 GROUP = -100321
 FLOOD = 100
@@ -60,7 +61,8 @@ async def test_a_reply_goes_before_the_results_of_computers_playing_on_alone(sto
     async with fake_for(tuning) as tg:
         tg.group(GROUP, "Stammtisch")
         anna, ben = tg.user(11, "Anna", started=True), tg.user(12, "Ben", started=True)
-        async with running_bot(tg, store, redis, key_prefix, tuning, reminder_after="off", autoplay_after="1s") as bot:
+        async with running_bot(tg, store, redis, key_prefix, tuning, clock=hurried(), reminder_after="off",
+                               autoplay_after="2m") as bot:
             tid = await open_table(tg, GROUP, anna, [], "bauernstoss", "target=10", computers=3)
 
             async def over() -> bool:

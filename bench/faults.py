@@ -642,7 +642,8 @@ async def _flood(server: Server, prefix: str, commands: int) -> Row:
                 intake, delay, behind = await card(people)
                 await handled(tg, store, flood)
                 await bot.outbox.idle()
-            sent = sum(m == "sendMessage" and ok == 200 and int(p["chat_id"]) == group for _, m, p, ok in tg.calls[start:])
+            sent = sum(m == "sendMessage" and ok == 200 and int(p["chat_id"]) == group
+                       for _, m, p, ok in tg.calls[start:])
             row.leaks = max(0, sent - FLOOD_BOUND) + len(tg.violations)
             row.stuck = int(behind > 1)
             row.notes.append(f"{sent} group messages for {commands} commands (bound {FLOOD_BOUND}); the next table "

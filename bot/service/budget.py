@@ -5,11 +5,11 @@ the table posted again) is only answered, and every answer there costs the whole
 allows about 20 messages a minute in a group, and the table's own edits wait behind them. So one
 person gets at most ``answers_per_minute`` (a setting, 5 by default) such answers per
 :data:`WINDOW_S` in a chat; the next one is a short note that he is answered again later (one per
-window), and then he gets nothing until the window has room again. Commands that change a table are never held back (their table edit
-replaces the previous one in the adapters' queues), nor a hand asked for (it goes to its owner
-alone), nor anything in a private chat. The window
-is kept in Redis (:attr:`bot.store.tables.Store.limiter`: one small key per person and chat,
-expiring with the window), so every process counts together.
+window), and then he gets nothing until the window has room again. Commands that change a table
+are never held back (their table edit replaces the previous one in the adapters' queues), nor a
+hand asked for (it goes to its owner alone), nor anything in a private chat. The window is kept in
+Redis (:attr:`bot.store.tables.Store.limiter`: one small key per person and chat, expiring with the
+window), so every process counts together.
 """
 
 from __future__ import annotations

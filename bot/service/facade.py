@@ -85,7 +85,8 @@ class Service:
                 return []
             SAVED.set(False)
             out = await self._handle(cmd)
-            if not (cmd.token or cmd.chat.private or SAVED.get()) and not all(isinstance(o, HandMessage) for o in out):
+            answered = not (cmd.token or cmd.chat.private or SAVED.get())  # a typed command in a group, no change
+            if answered and not all(isinstance(o, HandMessage) for o in out):
                 out = await budget.spend(self.store, self.settings, cmd, out)
             if update:
                 await self.store.mark_seen(update, saved=SAVED.get())

@@ -191,7 +191,7 @@ class Store:
         self._user_after = redis.register_script(scripts.USER_AFTER)
         self._timers_after = redis.register_script(scripts.TIMERS_AFTER)
         self.limiter = Limiter(redis, prefix)
-        """Rate limits on the same Redis and prefix (the service's answers per person, see :mod:`bot.service.budget`)."""
+        """Rate limits on the same Redis and prefix (the answers per person: :mod:`bot.service.budget`)."""
 
     def _key(self, table_id: str, part: str) -> str:
         return f"{self._prefix}:{{t:{_table_id(table_id)}}}:{part}"

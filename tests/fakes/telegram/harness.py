@@ -192,7 +192,8 @@ async def handled(tg: FakeTelegram, store: Store, update_ids: list[int]) -> None
     await until(all_seen, f"{len(keys)} updates handled")
 
 
-async def card_to_play(tg: FakeTelegram, store: Store, users: list[FakeUser], table_id: str) -> tuple[FakeUser, Sent, str]:
+async def card_to_play(tg: FakeTelegram, store: Store, users: list[FakeUser],
+                       table_id: str) -> tuple[FakeUser, Sent, str]:
     """The one of ``users`` to act, his hand message once it is current, and a button of it he may press."""
     watch = TurnWatch(store, table_id)
     await watch.look()

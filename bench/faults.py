@@ -604,7 +604,16 @@ async def _flood(server: Server, prefix: str, commands: int) -> Row:
     edit went after more than the one message in flight of the flood (counted from the moment the bot decided
     the card: its press answered). The notes give both figures and the delay of the edit, with and without it.
     """
-    from tests.fakes.telegram.harness import FAST, card_to_play, fake_for, handled, open_table, running_bot, version
+    from tests.fakes.telegram.harness import (
+        FAST,
+        PATIENCE,
+        card_to_play,
+        fake_for,
+        handled,
+        open_table,
+        running_bot,
+        version,
+    )
 
     client = client_for(server.url)
     store = Store(client, prefix=prefix)
@@ -617,6 +626,7 @@ async def _flood(server: Server, prefix: str, commands: int) -> Row:
         user, hand, token = await card_to_play(tg, store, people, table_id)
         shown, pressed, at = version(tg, group, table_id), len(tg.calls), time.monotonic()
         query = user.press(hand, data=token)
+        await tg.wait_answer(query)
         await tg.wait_for(lambda: version(tg, group, table_id) > shown, what="the table to show the card")
         calls = tg.calls[pressed:]
         answer = next(i for i, (_, m, p, _) in enumerate(calls) if m == "answerCallbackQuery"
@@ -627,12 +637,13 @@ async def _flood(server: Server, prefix: str, commands: int) -> Row:
                     for _, m, p, ok in calls[answer:edit])
         return calls[answer][0] - at, calls[edit][0] - calls[answer][0], posts
     try:
-        async with fake_for(FAST) as tg:
+        async with fake_for(FAST, patience=PATIENCE) as tg:
             tg.group(group, "Stammtisch")
             people = [tg.user(11 + i, n, started=True) for i, n in enumerate(["Anna", "Ben", "Cleo", "Dora"])]
             zed = tg.user(21, "Zed")
             async with running_bot(tg, store, client, prefix) as bot:
                 table_id = await open_table(tg, group, people[0], people[1:], "bauer")
+                await bot.outbox.idle()  # the deal shown: the card's edit is the next one
                 _, quiet, _ = await card(people)
                 await bot.outbox.idle()
                 start, before = len(tg.calls), len(tg.chat(group))

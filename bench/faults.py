@@ -1,6 +1,6 @@
 """Fault suite: real redis-server processes, real worker processes, faults injected; prints one table.
 
-    .venv/bin/python bench/faults.py [--games 100] [--kills 25] [--presses 10000] [--fuzz 2000]
+    .venv/bin/python bench/faults.py [--games 100] [--kills 25] [--presses 10000] [--fuzz 2000] [--flood 1000]
 
 Every row runs against a ``redis-server`` this script starts on 127.0.0.1 (ports 17000-17999, AOF
 with ``appendfsync everysec``) and throws away afterwards:
@@ -22,13 +22,18 @@ with ``appendfsync everysec``) and throws away afterwards:
   with the longest names a player may have (letters, or emoji of two UTF-16 units each), played
   to their end with random moves; every message and button at every position is checked
   against Discord's 2,000 characters and 80 per label and Telegram's 4,096 UTF-16 units.
+- **flood**: one member types ``--flood`` refused or answered commands in the group of a playing
+  table, against the real Telegram adapter and the fake Telegram server (limits compressed 100x);
+  the group may get at most his answers and one note, and a card played meanwhile must edit the
+  table before the flood's messages.
 
 Columns: faults injected; moves lost (an update answered as applied, or dropped as a duplicate,
 whose save is not in its table); moves doubled (an update applied twice, or a log entry twice);
 tables stuck or corrupted (stored state != replay of its log, a playing table without a timer, a
-table not finished once the faults stop); crashes (tracebacks, workers that died by themselves);
-leaks (keys without expiry, timers of closed tables, hidden cards in group messages, messages
-over a platform's limit).
+table not finished once the faults stop; in the flood row, a table edit that waited behind the
+flood); crashes (tracebacks, workers that died by themselves); leaks (keys without expiry, timers of
+closed tables, hidden cards in group messages, messages over a platform's limit; in the flood row,
+group messages beyond the bound and 429 answers).
 
 ``--quick`` runs small counts (the test suite runs :func:`run` with small counts too).
 """
@@ -51,7 +56,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+# the project on the path, bench/ off it: its telegram.py would shadow the SDK the flood row runs
+sys.path[:] = [str(ROOT), *(p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench")]
 
 import engine  # noqa: E402
 from bot.protocol.outgoing import ChatRef, Command, HandMessage, Notice, TableMessage, Toast  # noqa: E402
@@ -584,15 +590,93 @@ async def _fuzz(server: Server, prefix: str, examples: int, seed: int) -> Row:
     return row
 
 
+# ---------------------------------------------------------------------------------------- flood
+FLOOD_BOUND = 6
+"""Group messages one member's flood may cost: his answers (``answers_per_minute``, 5 by default) and one note."""
+
+
+async def _flood(server: Server, prefix: str, commands: int) -> Row:
+    """One member who never wrote to the bot (so nothing can go to him privately) types ``commands`` refused or
+    answered commands (``/spiel B♣``, ``/hilfe``) in the group of a playing table, on the fake Telegram with
+    Telegram's limits compressed 100x; a card played meanwhile must edit the table before the flood.
+
+    Leaks: group messages beyond :data:`FLOOD_BOUND`, and calls the fake refused with 429. Stuck: the table
+    edit went after more than the one message in flight of the flood (counted from the moment the bot decided
+    the card: its press answered). The notes give both figures and the delay of the edit, with and without it.
+    """
+    from tests.fakes.telegram.harness import (
+        FAST,
+        PATIENCE,
+        card_to_play,
+        fake_for,
+        handled,
+        open_table,
+        running_bot,
+        version,
+    )
+
+    client = client_for(server.url)
+    store = Store(client, prefix=prefix)
+    row = Row(f"flood: {commands} typed commands of a member")
+    group = -1000777
+
+    async def card(people: list) -> tuple[float, float, int]:
+        """A card played: the seconds until the bot has decided it (its press answered), from then until the
+        group's table shows it, and the posts in the group in that time."""
+        user, hand, token = await card_to_play(tg, store, people, table_id)
+        shown, pressed, at = version(tg, group, table_id), len(tg.calls), time.monotonic()
+        query = user.press(hand, data=token)
+        await tg.wait_answer(query)
+        await tg.wait_for(lambda: version(tg, group, table_id) > shown, what="the table to show the card")
+        calls = tg.calls[pressed:]
+        answer = next(i for i, (_, m, p, _) in enumerate(calls) if m == "answerCallbackQuery"
+                      and p["callback_query_id"] == query)
+        edit = next(i for i, (_, m, p, ok) in enumerate(calls) if i > answer and m == "editMessageText"
+                    and ok == 200 and int(p["chat_id"]) == group)
+        posts = sum(m == "sendMessage" and ok == 200 and int(p["chat_id"]) == group
+                    for _, m, p, ok in calls[answer:edit])
+        return calls[answer][0] - at, calls[edit][0] - calls[answer][0], posts
+    try:
+        async with fake_for(FAST, patience=PATIENCE) as tg:
+            tg.group(group, "Stammtisch")
+            people = [tg.user(11 + i, n, started=True) for i, n in enumerate(["Anna", "Ben", "Cleo", "Dora"])]
+            zed = tg.user(21, "Zed")
+            async with running_bot(tg, store, client, prefix) as bot:
+                table_id = await open_table(tg, group, people[0], people[1:], "bauer")
+                await bot.outbox.idle()  # the deal shown: the card's edit is the next one
+                _, quiet, _ = await card(people)
+                await bot.outbox.idle()
+                start, before = len(tg.calls), len(tg.chat(group))
+                flood = [zed.send(group, "/spiel B♣" if k % 2 else "/hilfe") for k in range(commands)]
+                row.faults = len(flood)
+                await tg.wait_for(lambda: len(tg.chat(group)) > before, what="the first answer to the flood")
+                intake, delay, behind = await card(people)
+                await handled(tg, store, flood)
+                await bot.outbox.idle()
+            sent = sum(m == "sendMessage" and ok == 200 and int(p["chat_id"]) == group
+                       for _, m, p, ok in tg.calls[start:])
+            row.leaks = max(0, sent - FLOOD_BOUND) + len(tg.violations)
+            row.stuck = int(behind > 1)
+            row.notes.append(f"{sent} group messages for {commands} commands (bound {FLOOD_BOUND}); the next table "
+                             f"edit {delay * 1000:.0f} ms after the card was decided ({quiet * 1000:.0f} ms without "
+                             f"the flood), {behind} of the flood's messages before it; deciding the card took "
+                             f"{intake * 1000:.0f} ms behind the flood's updates; limits 100x compressed "
+                             f"({FAST.group_messages} per {FAST.group_window_s} s), {len(tg.violations)} 429s")
+    finally:
+        await client.aclose()
+    return row
+
+
 # ---------------------------------------------------------------------------------------- the run
 async def run(games: int = 100, kills: int = 25, workers: int = 3, presses: int = 10_000, fuzz: int = 2000,
-              deals: int = 6, seed: int = 1, drain_s: float = 600.0) -> list[Row]:
+              deals: int = 6, seed: int = 1, drain_s: float = 600.0, flood: int = 1000) -> list[Row]:
     """Run every fault row against a redis-server of its own; returns the rows."""
     with Server() as server:
         rows = await _kills(server, "fk", games, kills, workers, seed, drain_s)
         rows.append(await _presses(server, "fp", presses, seed))
         rows.append(await _fuzz(server, "ff", fuzz, seed))
         rows.append(await _privacy(server, "fv", deals, seed))
+        rows.append(await _flood(server, "fl", flood))
     rows.append(_limits(games, seed))
     return rows
 
@@ -623,16 +707,17 @@ def main() -> None:
     p.add_argument("--workers", type=int, default=3)
     p.add_argument("--presses", type=int, default=10_000)
     p.add_argument("--fuzz", type=int, default=2000)
+    p.add_argument("--flood", type=int, default=1000)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--quick", action="store_true", help="small counts")
     a = p.parse_args()
     if a.quick:
-        a.games, a.kills, a.presses, a.fuzz = 6, 4, 400, 150
+        a.games, a.kills, a.presses, a.fuzz, a.flood = 6, 4, 400, 150, 200
     started = time.monotonic()
-    rows = asyncio.run(run(a.games, a.kills, a.workers, a.presses, a.fuzz, seed=a.seed))
+    rows = asyncio.run(run(a.games, a.kills, a.workers, a.presses, a.fuzz, seed=a.seed, flood=a.flood))
     print(table(rows))
     print(f"({time.monotonic() - started:.0f} s; games {a.games}, kills {a.kills}, workers {a.workers}, "
-          f"presses {a.presses}, fuzz examples {a.fuzz})")
+          f"presses {a.presses}, fuzz examples {a.fuzz}, flood {a.flood})")
 
 
 if __name__ == "__main__":

@@ -7,7 +7,11 @@ edit. A job that is not urgent may *linger* a moment so that the next one of its
 it, but only while its chat has nothing else to send: once any job is due, the chat's jobs go in
 the order their slots were queued, lingering or not (a lingering job queued earlier holds older
 news, and the chat's next turn is taken anyway; one queued later must not hold back a message that
-waits already, such as a deal's result behind the next deal's cards).
+waits already, such as a deal's result behind the next deal's cards). Jobs also have a *rank*
+(the Telegram outbox puts the table and the hands first, then what is posted for people, then the
+deals' results): the lowest rank among the due jobs goes first, so a chat's backlog of lesser
+messages never holds back its table; the order above holds among that rank and the lingering jobs
+of lower ones.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ class Slots(Generic[J]):
     def __init__(self) -> None:
         self.pending: OrderedDict[str, J] = OrderedDict()
         self.due: dict[str, float] = {}
+        self.rank: dict[str, int] = {}
         self.wake = asyncio.Event()
         self.task: asyncio.Task | None = None
 
@@ -40,37 +45,46 @@ class Slots(Generic[J]):
         """Whether a job is pending."""
         return bool(self.pending)
 
-    def put(self, slot: str, job: J, linger: float = 0.0) -> None:
+    def put(self, slot: str, job: J, linger: float = 0.0, rank: int = 0) -> None:
         """Queue ``job`` in place of a pending job of its slot; it is due after ``linger`` seconds, but
-        never later than the first lingering job of its slot asked."""
+        never later than the first lingering job of its slot asked; ``rank``: see the module."""
         self.pending[slot] = job
         self.due[slot] = min(self.due.get(slot, math.inf), time.monotonic() + linger)
+        self.rank[slot] = rank
         self.wake.set()
 
     def pop(self) -> tuple[str, J]:
-        """Take the job to send now: the one whose slot was queued first."""
-        slot, job = self.pending.popitem(last=False)
-        del self.due[slot]
+        """Take the job to send now: the one queued first among the due jobs of the lowest rank due and
+        the lingering jobs of no higher rank."""
+        now = time.monotonic()
+        first = min((self.rank[s] for s, due in self.due.items() if due <= now), default=min(self.rank.values()))
+        slot = next(s for s in self.pending if self.rank[s] <= first)
+        job = self.pending.pop(slot)
+        del self.due[slot], self.rank[slot]
         return slot, job
 
     def drop(self, slot: str) -> None:
         """Forget the pending job of ``slot``, if any."""
         self.pending.pop(slot, None)
         self.due.pop(slot, None)
+        self.rank.pop(slot, None)
         self.wake.set()
 
-    def requeue(self, slot: str, job: J) -> None:
-        """Put a job whose call failed back in front, due now, unless a newer one of its slot came meanwhile."""
+    def requeue(self, slot: str, job: J, rank: int = 0) -> None:
+        """Put a job whose call failed back in front (of its ``rank``), due now, unless a newer one of its
+        slot came meanwhile."""
         if slot not in self.pending:
             self.pending[slot] = job
             self.pending.move_to_end(slot, last=False)
             self.due[slot] = time.monotonic()
+            self.rank[slot] = rank
 
     def clear(self) -> list[J]:
         """Take every pending job out, in order."""
         jobs = list(self.pending.values())
         self.pending.clear()
         self.due.clear()
+        self.rank.clear()
         return jobs
 
     async def until_due(self) -> None:

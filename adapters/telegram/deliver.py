@@ -10,10 +10,19 @@
   gets his cards: a deep link that opens the private chat. A hand marked ``notify`` (or asked
   for again) is posted anew, which notifies his phone where an edit would not, and the old
   hand message is deleted (or, if Telegram no longer allows that, loses its buttons).
-- :class:`~bot.protocol.outgoing.Notice`: a new message in the chat, its users mentioned.
-- :class:`~bot.protocol.outgoing.Toast` and :class:`~bot.protocol.outgoing.JoinLink` outside a button press (a
-  refused text command): a message in the chat; on a press they answer the callback query
-  instead (see :mod:`adapters.telegram.app`).
+- :class:`~bot.protocol.outgoing.Notice`: a new message in the chat, its users mentioned. A deal's result
+  goes after everything else the chat has to send, and the results still waiting when its turn
+  comes go as one message (computers playing on alone finish deal after deal faster than a group
+  may be written to).
+- :class:`~bot.protocol.outgoing.Toast` outside a button press (a refused or answered text command): only
+  its user is meant to read it, so it goes to his private chat, named after the group it answers
+  (a newer one replaces one still waiting); only if the bot cannot write to him there is it posted
+  in the group, one waiting at a time per user. On a press it answers the callback query instead
+  (see :mod:`adapters.telegram.app`).
+- :class:`~bot.protocol.outgoing.JoinLink` outside a press: a message in the chat with the deep link.
+
+In each chat's queue the table and the hands go first, then what is posted for people, then the
+results (:data:`~adapters.telegram.outbox.FIRST` and the ranks after it).
 """
 
 from __future__ import annotations
@@ -43,13 +52,17 @@ from bot.protocol.outgoing import (
 )
 
 from . import markup, texts
-from .outbox import Job, Outbox
+from .outbox import LAST, REPLY, Job, Outbox
 
 __all__ = ["Refs", "Delivery", "not_modified"]
 
 log = logging.getLogger(__name__)
 
 TABLE_REF = "tg:table"
+_MAX_TEXT = 4096
+"""Telegram's longest message."""
+_RESULTS_KEPT = 100
+"""The most results of one chat that wait to be posted (older ones are dropped first)."""
 
 
 def not_modified(exc: BadRequest) -> bool:
@@ -105,6 +118,7 @@ class Delivery:
         self.langs: Bounded[str, str] = Bounded()
         self._reposts: Bounded[tuple[str, str], bool] = Bounded()
         self._unreachable: Bounded[tuple[str, str], bool] = Bounded()
+        self._results: Bounded[str, list[str]] = Bounded()  # chat key -> results not yet posted
         self._notices = itertools.count()
 
     def carry_out(self, outs: list[Outgoing], resend_hand_of: UserRef | None = None) -> None:
@@ -116,10 +130,12 @@ class Delivery:
             elif isinstance(out, HandMessage):
                 self.hand(out, version, repost=out.notify or (resend_hand_of is not None
                                                               and out.user.key == resend_hand_of.key))
+            elif isinstance(out, Notice) and out.result:
+                self.result(out)
             elif isinstance(out, Notice):
                 self.post(out.chat, *markup.mentions(out.text, out.mentions))
             elif isinstance(out, Toast):
-                self.post(out.chat, out.text, [])
+                self.toast(out)
             elif isinstance(out, JoinLink):
                 self.join_link(out.user, out.chat, out.payload, out.text, check=True)
 
@@ -155,6 +171,46 @@ class Delivery:
         self._put_in_place(int(out.user.user_id), None, out.table_id, key, out.text, out.buttons, version,
                            reached=reached, refused=refused, linger=linger, retire=True)
 
+    def result(self, out: Notice) -> None:
+        """Post a deal's result after all else in its chat, together with the results waiting there."""
+        key = out.chat.key
+        waiting = self._results.get(key, [])
+        self._results[key] = [*waiting, out.text][-_RESULTS_KEPT:]
+        thread = _thread(out.chat)
+
+        async def send(chat_id: int) -> None:
+            texts = self._results.get(key, [])
+            taken = 1
+            while taken < len(texts) and len("\n\n".join(texts[:taken + 1])) <= _MAX_TEXT:
+                taken += 1
+            if texts:
+                try:
+                    await self.bot.send_message(chat_id, "\n\n".join(texts[:taken]), message_thread_id=thread)
+                except Forbidden as exc:
+                    log.warning("cannot post in chat %s: %s", chat_id, exc.message)
+            rest = self._results.pop(key, [])[taken:]  # what came while it was sent stays
+            if rest:
+                self._results[key] = rest
+                self.outbox.put(Job(chat_id, f"results:{key}", send, rank=LAST))
+
+        self.outbox.put(Job(int(out.chat.chat_id), f"results:{key}", send, rank=LAST))
+
+    def toast(self, out: Toast) -> None:
+        """Tell the user alone: in his private chat (naming the group), else in the group, one waiting at a time."""
+        if out.chat.private:
+            self.post(out.chat, out.text, [])
+            return
+        text = f"{out.chat.title}: {out.text}" if out.chat.title else out.text
+
+        async def send(chat_id: int) -> None:
+            try:
+                await self.bot.send_message(chat_id, text)
+            except (Forbidden, BadRequest) as exc:  # he never started the bot, or blocked it
+                log.info("cannot tell user %s privately (%s): in the group", chat_id, exc.message)
+                self.post(out.chat, out.text, [], slot=f"reply:{out.user.user_id}")
+
+        self.outbox.put(Job(int(out.user.user_id), f"toast:{out.chat.key}", send, rank=REPLY))
+
     def join_link(self, user: UserRef, chat: ChatRef, payload: str, text: str, check: bool = False) -> None:
         """Post in ``chat`` a message mentioning ``user`` with a button that opens the private chat.
 
@@ -184,8 +240,10 @@ class Delivery:
         return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
 
     def post(self, chat: ChatRef, text: str, entities: list[MessageEntity],
-             keyboard: InlineKeyboardMarkup | None = None, unless_reachable: UserRef | None = None) -> None:
-        """Post a new message in ``chat`` (not if ``unless_reachable`` is given and the bot can write to him)."""
+             keyboard: InlineKeyboardMarkup | None = None, unless_reachable: UserRef | None = None,
+             slot: str = "") -> None:
+        """Post a new message in ``chat`` (not if ``unless_reachable`` is given and the bot can write to him);
+        a pending post of the same ``slot`` is replaced (by default every post has a slot of its own)."""
         thread = _thread(chat)
 
         async def send(chat_id: int) -> None:
@@ -197,7 +255,7 @@ class Delivery:
             except Forbidden as exc:
                 log.warning("cannot post in chat %s: %s", chat_id, exc.message)
 
-        self.outbox.put(Job(int(chat.chat_id), f"post:{next(self._notices)}", send))
+        self.outbox.put(Job(int(chat.chat_id), slot or f"post:{next(self._notices)}", send, rank=REPLY))
 
     def _put_in_place(self, chat_id: int, thread: int | None, table_id: str, key: str, text: str,
                       buttons: tuple[tuple[Button, ...], ...], version: int | None,

@@ -31,7 +31,7 @@ from bot.protocol.unavailable import UNAVAILABLE
 
 from .tuning import Tuning
 
-__all__ = ["Job", "Outbox", "Pacer"]
+__all__ = ["Job", "Outbox", "Pacer", "FIRST", "REPLY", "LAST"]
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +39,11 @@ _NETWORK_TRIES = 3
 _REDIS_WAIT_S = 0.5
 """How long a chat's sender waits before it asks Redis for its turn again."""
 _SWEEP_MIN = 1024
+
+FIRST, REPLY, LAST = 0, 1, 2
+"""The ranks of a chat's jobs: the messages edited in place (the table, a hand) go first, then what
+is posted for people (answers, reminders, notices), last the deals' results, which may pile up when
+computers play on alone (see :class:`adapters.common.slots.Slots`)."""
 
 
 @dataclass(frozen=True)
@@ -48,6 +53,7 @@ class Job:
     ``slot`` names what the call updates; ``version`` is the table version it shows, if known.
     ``linger`` lets a job that is not urgent wait that many seconds for a newer job of its slot
     to replace it (a job never waits longer than the first lingering job of its slot asked).
+    ``rank`` puts it behind every pending job of a lower rank (:data:`FIRST`, :data:`REPLY`, :data:`LAST`).
     """
 
     chat_id: int
@@ -55,6 +61,7 @@ class Job:
     send: Callable[[int], Awaitable[None]]
     version: int | None = None
     linger: float = 0.0
+    rank: int = 0
 
 
 class Pacer:
@@ -174,7 +181,7 @@ class Outbox:
             newest = max(v for v in (self._shown.get((chat_id, job.slot)), old and old.version, -1) if v is not None)
             if job.version < newest:
                 return
-        q.put(job.slot, job, job.linger)
+        q.put(job.slot, job, job.linger, job.rank)
         if q.task is None or q.task.done():
             q.task = asyncio.get_running_loop().create_task(self._run(chat_id, q))
 
@@ -212,10 +219,10 @@ class Outbox:
             except RetryAfter as exc:
                 log.warning("telegram asks to wait %s s for chat %s", exc.retry_after, chat_id)
                 self.pacer.hold(chat_id, _seconds(exc.retry_after))
-                q.requeue(slot, job)
+                q.requeue(slot, job, job.rank)
                 continue
             except ChatMigrated as exc:
-                q.requeue(slot, job)
+                q.requeue(slot, job, job.rank)
                 await self._migrate(chat_id, int(exc.new_chat_id), q)
                 return
             except (TimedOut, NetworkError, *UNAVAILABLE) as exc:  # the platform's network, or Redis for the refs
@@ -223,7 +230,7 @@ class Outbox:
                 if tries < _NETWORK_TRIES:
                     log.warning("network error for chat %s (%s), retrying", chat_id, exc)
                     self.pacer.hold(chat_id, 0.5 * tries)
-                    q.requeue(slot, job)
+                    q.requeue(slot, job, job.rank)
                     continue
                 log.error("giving up a message to chat %s: %s", chat_id, exc)
             except TelegramError as exc:

@@ -154,6 +154,10 @@ class Settings(BaseSettings):
             or ``off``. Default ``23:00-07:00``.
         timezone: ``STAMMTISCH_TIMEZONE`` -- the IANA time zone of a chat that has not chosen its
             own (``zeitzone``). Default ``Europe/Berlin``.
+        answers_per_minute: ``STAMMTISCH_ANSWERS_PER_MINUTE`` -- how many typed commands that change
+            no table (a refusal, the help, the rules) one person gets answered per minute in one
+            group; the next gets a short "not so fast", then nothing until the minute has room
+            again. Default 5.
         telegram_token: ``TELEGRAM_TOKEN`` -- the bot token from @BotFather. Set: ``stammtisch
             run`` serves Telegram; unset: it opens a table in the terminal.
         telegram_webhook_url: ``TELEGRAM_WEBHOOK_URL`` -- public HTTPS URL Telegram posts updates
@@ -200,6 +204,7 @@ class Settings(BaseSettings):
     quiet_hours: Annotated[str, AfterValidator(_quiet_hours)] = Field("23:00-07:00",
                                                                       validation_alias="STAMMTISCH_QUIET_HOURS")
     timezone: Annotated[str, AfterValidator(_timezone)] = Field("Europe/Berlin", validation_alias="STAMMTISCH_TIMEZONE")
+    answers_per_minute: int = Field(5, ge=1, le=1000, validation_alias="STAMMTISCH_ANSWERS_PER_MINUTE")
     telegram_token: SecretStr | None = Field(None, validation_alias="TELEGRAM_TOKEN")
     telegram_webhook_url: Annotated[str | None, _url("https", "http")] = Field(
         None, validation_alias="TELEGRAM_WEBHOOK_URL")

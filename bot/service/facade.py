@@ -5,7 +5,8 @@ sends a button press to :mod:`bot.service.presses` and a typed command to
 :mod:`bot.service.typed`; both change tables through :class:`~bot.service.change.Tables`, whose
 answers :mod:`bot.service.answer` builds. :meth:`Service.tick` fires the due turn timers
 (:mod:`bot.service.timers`). A refusal is a short toast in the player's language; Redis down
-is a polite "try again", logged once per outage.
+is a polite "try again", logged once per outage. A person's typed commands in a group that change no
+table are answered there within a budget (:mod:`bot.service.budget`); a hand asked for is not counted.
 """
 
 from __future__ import annotations
@@ -17,9 +18,9 @@ from collections.abc import Callable
 import engine
 from bot.ops import metrics
 from bot.ops.settings import Settings
-from bot.protocol.outgoing import ChatRef, Command, Outgoing, Toast
+from bot.protocol.outgoing import ChatRef, Command, HandMessage, Outgoing, Toast
 from bot.protocol.unavailable import UNAVAILABLE
-from bot.service import lobby, presses, timers, typed
+from bot.service import budget, lobby, presses, timers, typed
 from bot.service.answer import refusal_lang, toast_lang
 from bot.service.change import SAVED, Tables, update_key
 from bot.store.counts import TableCounts
@@ -84,6 +85,9 @@ class Service:
                 return []
             SAVED.set(False)
             out = await self._handle(cmd)
+            answered = not (cmd.token or cmd.chat.private or SAVED.get())  # a typed command in a group, no change
+            if answered and not all(isinstance(o, HandMessage) for o in out):
+                out = await budget.spend(self.store, self.settings, cmd, out)
             if update:
                 await self.store.mark_seen(update, saved=SAVED.get())
         except UNAVAILABLE as exc:

@@ -17,6 +17,7 @@ keys share one Redis Cluster slot):
 ``st:seen:<update key>``        string  a platform update already answered (``seen_ttl``)
 ``st:{deadlines}:due``          zset    timers, member ``<id>:<version>:<kind>``, score the due time
 ``st:{deadlines}:tables``       hash    table id -> its members in ``due`` (space separated)
+``st:rl:<key>``                 zset    a sliding window of :attr:`Store.limiter` (expires with it)
 ==============================  ======  ===============================================================
 
 Lifetimes: an open table's keys, its chat index and its users' sets expire ``abandoned_ttl``
@@ -69,6 +70,7 @@ from redis.asyncio import Redis
 from redis.asyncio.cluster import RedisCluster
 
 from bot.store import scripts
+from bot.store.ratelimit import Limiter
 
 __all__ = ["Store", "Saved", "Record", "MAX_LOG_PER_SAVE", "new_rev"]
 
@@ -188,6 +190,8 @@ class Store:
         self._chat_after = redis.register_script(scripts.CHAT_AFTER)
         self._user_after = redis.register_script(scripts.USER_AFTER)
         self._timers_after = redis.register_script(scripts.TIMERS_AFTER)
+        self.limiter = Limiter(redis, prefix)
+        """Rate limits on the same Redis and prefix (the answers per person: :mod:`bot.service.budget`)."""
 
     def _key(self, table_id: str, part: str) -> str:
         return f"{self._prefix}:{{t:{_table_id(table_id)}}}:{part}"

@@ -165,6 +165,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     "busy": ("Gerade ist viel los, bitte nochmal.", "Busy right now, please try again."),
     "technical_problem": ("Ein technisches Problem, bitte versuch es gleich nochmal.",
                           "A technical problem, please try again in a moment."),
+    "slow_down": ("{name}, nicht so schnell: eine Minute lang antworte ich dir hier nicht mehr.",
+                  "{name}, not so fast: I won't answer you here for a minute."),
     "not_your_turn": ("Du bist nicht dran, {name} ist am Zug.", "It's not your turn: {name} is to play."),
     "wrong_phase": ("Das geht jetzt nicht.", "That is not possible now."),
     "deal_over": ("Das Spiel ist schon vorbei.", "The deal is already over."),

@@ -49,6 +49,23 @@ async def test_a_failed_job_goes_back_in_front_unless_a_newer_one_came():
     assert q.clear() == ["result", "table v3"]
 
 
+async def test_a_due_job_of_a_lower_rank_goes_before_what_waits_of_higher_ranks():
+    """The table goes before a backlog of answers, and answers before a backlog of results; a job that
+    lingers holds back nothing that is due."""
+    q: Slots[str] = Slots()
+    for k in range(3):
+        q.put(f"result:{k}", f"result {k}", rank=2)
+        q.put(f"reply:{k}", f"reply {k}", rank=1)
+    q.put("table", "table v1")
+    assert q.pop() == ("table", "table v1")
+    assert [q.pop()[1] for _ in range(2)] == ["reply 0", "reply 1"]
+    q.put("table", "table v2", linger=60.0)
+    q.requeue("reply:9", "reply 9", rank=1)
+    assert [q.pop()[1] for _ in range(3)] == ["reply 9", "reply 2", "result 0"]
+    q.drop("table")
+    assert [q.pop()[1] for _ in range(2)] == ["result 1", "result 2"] and not q
+
+
 async def test_until_due_returns_when_the_last_job_is_dropped():
     q: Slots[str] = Slots()
     q.put("table", "table v1", linger=60.0)

@@ -453,8 +453,9 @@ async def test_during_play_a_member_without_a_seat_changes_the_chats_settings_on
 
             def said(start: str):
                 return lambda: next((m for m in tg.chat(GROUP) if m.text.startswith(start)), None)
-            cleo.send(GROUP, "/ruhezeit 00:00-15:00")
-            await tg.wait_for(said("Während des Spiels stellen nur die Mitspieler"), what="the refusal")
+            cleo.send(GROUP, "/ruhezeit 00:00-15:00")  # refused to her alone, in her private chat
+            await tg.wait_for(lambda: any(m.text.startswith("Stammtisch: Während des Spiels stellen nur die Mitspieler")
+                                          for m in tg.chat(cleo.id)), what="the refusal")
             dora.send(GROUP, "/zeitzone Europe/Zurich")
             await tg.wait_for(said("Zeitzone: Europe/Zurich"), what="the admin's time zone")
             anna.send(GROUP, "/ruhezeit aus")

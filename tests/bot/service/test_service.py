@@ -147,7 +147,7 @@ async def assert_unchanged(store, table_id, before):
 
 
 async def test_bad_input_gets_a_clear_message_and_changes_nothing(store):
-    svc = service(store, seed=11)
+    svc = service(store, seed=11, answers_per_minute=1000)  # refusals in a row: no budget
     players, table_id = await open_group_table(svc, "bauerchen", humans=4)
     anna, ben, cleo, dora, emil = (user(i) for i in range(5))
     # play until a human must follow suit, to have a restricted card at hand
@@ -211,7 +211,7 @@ async def test_bad_input_gets_a_clear_message_and_changes_nothing(store):
 
 
 async def test_new_table_refusals(store):
-    svc = service(store)
+    svc = service(store, answers_per_minute=1000)  # refusals in a row: no budget
     anna = user(0)
     for text, message in [("neu", "Welches Spiel? neu SPIEL (" + ", ".join(engine.game_ids()) + ")"),
                           ("neu bauer 5", "Bauer spielt man zu viert."),

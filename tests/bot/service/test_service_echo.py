@@ -18,7 +18,7 @@ def texts(effects: list) -> list[str]:
 
 
 async def test_long_typed_input_is_cut_in_refusals(store):
-    svc = service(store, seed=1)
+    svc = service(store, seed=1, answers_per_minute=1000)  # refusals in a row: no budget
     anna = user(0)
     lobby = [LONG, f"neu {LONG}", f"neu bauer {LONG}", f"neu bauer {LONG}=1", f"neu bauer target_brote={LONG}"]
     for text in lobby:

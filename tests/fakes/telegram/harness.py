@@ -14,7 +14,7 @@ import random
 import signal
 import subprocess
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 
 from adapters.telegram import TelegramBot, Tuning
@@ -29,7 +29,7 @@ from tests.servicekit import TurnWatch
 from .server import FakeTelegram, FakeUser, Sent
 
 __all__ = ["FAST", "PATIENCE", "WEBHOOK", "fake_for", "running_bot", "Players", "table_tokens", "newest", "press_verb",
-           "open_table", "version", "watching", "alive", "terminate", "tuning_env"]
+           "open_table", "version", "watching", "alive", "terminate", "tuning_env", "until", "handled", "card_to_play"]
 
 FAST = Tuning(group_messages=20, group_window_s=0.6, chat_messages=1, chat_window_s=0.03, slack_s=0.03,
               lazy_s=0.05, table_lazy_s=0.03, tick_interval_s=0.2, poll_timeout_s=1, ack_deadline_s=2.0)
@@ -173,6 +173,39 @@ async def open_table(tg: FakeTelegram, chat_id: int, opener: FakeUser, joiners: 
     before_start()
     await press_verb(tg, opener, chat_id, tid, "start")
     return tid
+
+
+async def until(predicate: Callable[[], Awaitable[object]], what: str) -> None:
+    """Wait until the coroutine ``predicate()`` says true (one that reads the store), at most :data:`PATIENCE`."""
+    deadline = time.monotonic() + PATIENCE
+    while not await predicate():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        await asyncio.sleep(0.01)
+
+
+async def handled(tg: FakeTelegram, store: Store, update_ids: list[int]) -> None:
+    """Wait until the bot has answered every one of the updates ``update_ids`` (the service marks each)."""
+    keys = [f"telegram:{tg.bot_id}:{u}" for u in update_ids]
+
+    async def all_seen() -> bool:
+        return all([await store.seen(k) for k in keys])
+    await until(all_seen, f"{len(keys)} updates handled")
+
+
+async def card_to_play(tg: FakeTelegram, store: Store, users: list[FakeUser],
+                       table_id: str) -> tuple[FakeUser, Sent, str]:
+    """The one of ``users`` to act, his hand message once it is current, and a button of it he may press."""
+    watch = TurnWatch(store, table_id)
+    await watch.look()
+    user = next(u for u in users if watch.turn_of(u.id))
+
+    def ready():
+        hand = newest(tg, user.id, table_id)
+        acts = [t for t in (table_tokens(hand, table_id) if hand else []) if t.verb == "act"
+                and t.version >= watch.since and t.arg in watch.allowed]
+        return (hand, str(acts[0])) if acts else None
+    hand, token = await tg.wait_for(ready, what=f"{user.first_name}'s hand")
+    return user, hand, token
 
 
 def version(tg: FakeTelegram, chat_id: int, table_id: str) -> int:

@@ -95,6 +95,9 @@ def test_typed_actions():
     assert textcmd.parse("gib", ("mir", "eine")) == textcmd.Parsed("action", "solo_small")
     assert textcmd.parse("karten", ("weg",)) == textcmd.Parsed("action", "alone")
     assert textcmd.parse("Karten", ("Weg",)) == textcmd.Parsed("action", "alone")
+    with pytest.raises(Refused) as err:
+        textcmd.action_for("play", ("Ober",), legal)
+    assert err.value.key == "not_a_card"
 
 
 def test_the_games_own_words_typed():
@@ -119,9 +122,14 @@ def test_the_games_own_words_typed():
     with pytest.raises(Refused) as err:
         act("mit", [Action("announce", suit=2)], {**hand, "public": {"best": 3}})
     assert err.value.key == "mit_needs_count" and "(3)" in i18n.t("de", err.value.key, **err.value.params)
-    with pytest.raises(Refused) as err:
-        textcmd.action_for("play", ("Ober",), legal)
-    assert err.value.key == "not_a_card"
+
+
+
+def test_english_tells_the_calls_in_english():
+    assert i18n.t("en", "st.spritz", name="Computer 4", times=2) == "Computer 4 doubles (Spritzen, ×2)"
+    assert i18n.t("en", "st.retour", name="Computer 4", times=4) == "Computer 4 doubles back (Re, ×4)"
+    assert i18n.t("en", "st.mit", name="Anna", count=4) == "Anna says me too (mit, 4)"
+    assert i18n.t("en", "bc.spritz", times=4) == "doubled ×4 (Spritzen)"
 
 
 def test_new_table_arguments():

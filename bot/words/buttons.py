@@ -52,8 +52,10 @@ def action_label(lang: str, action: Action, game: str, view: dict[str, Any]) -> 
         return t(lang, f"act.{kind}", card=card_label(card_str(action.card), lang))
     if kind == "name_trump":
         return f"{suit_label(action.suit)} {suit_name(action.suit, lang)}"
-    if kind == "announce":  # the same whether it ties the best so far ("mit") or beats it: a bid stays put
-        return t(lang, "act.announce", count=announce_count(view, action.suit), suit=suit_label(SUITS[action.suit]))
+    if kind == "announce":  # shown on his turn only, when the best so far stays put: a tie with it is "mit"
+        count = announce_count(view, action.suit)
+        key = "act.mit" if count == public.get("best") else "act.announce"
+        return t(lang, key, count=count, suit=suit_label(SUITS[action.suit]))
     if kind == "solo":
         if game == "alter_schafkopf":
             return t(lang, "act.lechdich")

@@ -199,6 +199,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "act.pass": ("weg", "pass"),
     "act.pass_rams": ("Passen", "Pass"),
     "act.announce": ("{count} melden ({suit})", "announce {count} ({suit})"),
+    "act.mit": ("mit {count} ({suit})", "me too: mit {count} ({suit})"),
     "act.let_partner_name": ("Partner tauft", "Partner names trump"),
     "act.solo_small": ("Gib mir eine", "Small solo"),
     "act.solo_grand": ("Leg dich", "Grand solo"),

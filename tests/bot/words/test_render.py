@@ -12,6 +12,7 @@ from bot.protocol import actarg, tokens
 from bot.protocol.outgoing import ChatRef
 from bot.table.record import Seat, Table
 from bot.tools.simulate import random_deal
+from bot.words.buttons import announce_count
 from bot.words.hand import hand_message, hand_signature, seat_choices
 from bot.words.render import ago, deal_line, summary, table_message
 from engine.actions import Action
@@ -212,3 +213,24 @@ def test_action_labels_in_the_games_words():
     assert [b.label for b in all_buttons(hand_message(bauer, state, caller ^ 2, 2))][-1:] == ["Karten weg"], \
         "the caller's team may not give the first Stoß"
     assert "Trumpf ♣ (von " in table_message(bauer, state, 2, 0).text
+
+
+def test_a_bid_that_ties_the_best_says_mit():
+    table = make_table("bauernstoss", status="playing")
+    rng, seen = random.Random(5), 0
+    state = engine.new_match("bauernstoss", rng, 4)
+    for _ in range(400):
+        if state.phase != "announce":
+            state = engine.new_match("bauernstoss", rng, 4)
+            continue
+        view = engine.view(state, state.to_act)
+        best = view["public"]["best"]
+        labels = {b.label for b in all_buttons(hand_message(table, state, state.to_act, 1))}
+        for a in engine.legal_actions(state):
+            if a.kind == "announce":
+                count = announce_count(view, a.suit)
+                suit = "♣♠♥♦"[a.suit]
+                assert (f"mit {count} ({suit})" if count == best else f"{count} melden ({suit})") in labels
+                seen += count == best
+        state, _ = engine.apply(state, state.to_act, rng.choice(engine.legal_actions(state)))
+    assert seen > 3

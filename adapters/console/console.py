@@ -240,6 +240,9 @@ class Console:
 
     async def _run(self, game: str | None, players: int | None, options: dict | None, resume: bool,
                    level: str | None, lang_chosen: bool) -> int:
+        if not lang_chosen:  # what »sprache« chose here before, for the console's own prompts too
+            chosen = await self.service.chat_lang(self.chat)
+            self.lang = chosen if chosen in _TEXTS else self.lang
         open_game = await self.service.open_game(self.chat)
         if open_game is not None:
             if (game is not None and game_id(game) != open_game) or players or options:

@@ -117,8 +117,11 @@ def test_only_this_seats_choices_are_numbered_once(env):
     assert len(numbered(again.stdout.split("Language: English")[0])) == 1
     assert "Type the number of a choice" in again.stdout and "Your choice> " in again.stdout
     assert again.stdout.rstrip().endswith(f"The table stays. Go on with: {sys.executable} -m bot.run.cli play --resume")
+    back = stammtisch(env, "play", "--resume", stdin="quit\n")
+    assert "Your cards:" in back.stdout and "Your choice> " in back.stdout and "Deine Wahl" not in back.stdout, \
+        "the language chosen at this table, the console's own prompts too"
     other = stammtisch(env, "play", "bauerchen", "--options", '{"die_letzte": false}', stdin="abbrechen\n")
-    assert "Hier läuft noch ein Tisch (bauerchen); es geht dort weiter" in other.stdout
+    assert "A table (bauerchen) is still open here; it goes on" in other.stdout, "in the language chosen here"
 
 
 def test_ctrl_c_leaves_cleanly(env):

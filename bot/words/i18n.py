@@ -71,12 +71,13 @@ TEXTS: dict[str, tuple[str, str]] = {
         "neu SPIEL [Spieler] [option=wert]: Tisch eröffnen ({games})\n"
         "mitspielen · aufstehen · platz N · computer [leicht|stark] · computer weg N · los\n"
         "hand · tisch · zettel · regeln · abbrechen · revanche · sprache de|en\n"
-        "Im Spiel: spiel B♣ · trumpf herz · weg · melde K♥ · spritzen · stoßen",
+        "Im Spiel: spiel B♣ · trumpf herz · weg · mit · melde K♥ · spritzen · retour · zurück · stoß · ledig · "
+        "karten weg · passen",
         "Stammtisch – card games at the table\n"
         "new GAME [players] [option=value]: open a table ({games})\n"
         "join · leave · seat N · bot [easy|strong] · bot remove N · start\n"
         "hand · table · sheet · rules · abort · rematch · language de|en\n"
-        "In play: play JC · trump hearts · pass · meld KH · spritz · knock"),
+        "In play: play JC · trump hearts · pass · mit · meld KH · spritz · re · back · knock · alone · cards away"),
     # --- refusals
     "game_running": ("Das Spiel läuft schon.", "The game is already running."),
     "table_closed": ("Dieser Tisch ist beendet.", "This table has ended."),

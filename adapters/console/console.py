@@ -119,10 +119,10 @@ class Console:
         while self.table_id and (effects := await self.service.tick(table=self.table_id)):
             shown = self.show(effects) or shown
         if shown:
-            await self.refresh()
+            await self._refresh()
             self._print_buttons()
 
-    async def refresh(self) -> None:
+    async def _refresh(self) -> None:
         """Ask for the hand as it is now: it is not re-sent when only another player's card changed
         which of its cards may be played."""
         if self.playing:

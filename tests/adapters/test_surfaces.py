@@ -22,7 +22,7 @@ from adapters.console.console import Console
 from adapters.discord import markup as discord_markup
 from adapters.telegram import markup as telegram_markup
 from bot.protocol import actarg, tokens
-from bot.protocol.outgoing import Button, ChatRef, HandMessage, TableMessage
+from bot.protocol.outgoing import ChatRef, HandMessage, TableMessage
 from bot.service.moves import rejection
 from bot.table.record import Seat, Table
 from bot.words.hand import hand_message

@@ -184,9 +184,9 @@ class State:
     def bids(self, seat: int) -> list[Action]:
         """Every choice ``seat`` may have when a bidding round in turn reaches him, while he is yet to speak.
 
-        As far as his own cards decide: what others bid before him may rule some out (pressed then,
-        they are refused with :meth:`decision_hint`), so a hand can show them unchanged from the deal
-        to his bid. Empty outside such a round (games without one, or once he has spoken).
+        As far as his own cards decide: what others bid before him may rule some out (what he may bid
+        when his turn comes is :meth:`legal`). Empty outside such a round (games without one, or once
+        he has spoken).
         """
         return []
 

@@ -11,7 +11,7 @@ import sys
 import threading
 from typing import TextIO
 
-from bot.protocol import tokens
+from bot.protocol import actarg, tokens
 from bot.protocol.outgoing import Button, ChatRef, Command, HandMessage, JoinLink, Notice, TableMessage, Toast, UserRef
 from bot.words import game_id, parse_card_text, parse_typed
 
@@ -22,34 +22,50 @@ _QUIT = {"quit", "exit", "q", "ende", "tschüss"}
 _HELP = {"help", "hilfe", "?"}
 _TEXTS = {
     "de": {
-        "help": "Nummer einer Wahl oder eine Karte tippen (B♣, JC, 10♥); »hand« deine Karten, »tisch« der Tisch, "
-                "»zettel« alle Spiele der Partie, »regeln«, »sprache en«, »abbrechen«; »quit« beendet und hält "
-                "den Tisch (weiter mit: {command} play --resume).",
+        "help": "Nummer einer Wahl oder eine Karte tippen (B♣, JC, 10♥); eine Karte in Klammern darfst du gerade "
+                "nicht spielen. Die Wörter der Spiele gehen auch: »weg«, »mit«, »melde herz«, »trumpf herz«, "
+                "»gib mir eine«, »leg dich«, »lechdich« (Bauernstoß, Alter Schafkopf); »trumpf herz«, »die letzte«, "
+                "»spritzen«, »retour«, »zurück«, »ledig«, »melde K♥« (Bauerchen); »trumpf herz«, »stoß«, »zurück«, "
+                "»karten weg« (Bauer); »mit«, »passen«, »blind«, »rauben B♣« (Rams). Sonst: »hand« deine Karten, "
+                "»tisch« der Tisch, »zettel« alle Spiele der Partie, »regeln«, »sprache en«, »abbrechen«; »quit« "
+                "beendet und hält den Tisch (weiter mit: {command} play --resume).",
         "kept": "Der Tisch bleibt stehen. Weiter mit: {command} play --resume",
         "which": "Welches Spiel? ({games}) ",
         "none": "Hier ist kein Tisch offen. Neuer Tisch: {command} play SPIEL",
         "other": "Hier läuft noch ein Tisch ({game}); es geht dort weiter (oder »abbrechen«).",
         "prompt": "Deine Wahl> ",
-        "no_button": "Knopf {n} gibt es nicht.",
+        "no_button": "Wahl {n} gibt es nicht.",
+        "no_game": "»{word}« kenne ich nicht. Welches Spiel? ({games}) ",
+        "no_choice": "Kein Spiel gewählt.",
     },
     "en": {
-        "help": "Type the number of a choice or a card (J♣, JC, 10♥); \"hand\" your cards, \"table\" the table, "
-                "\"sheet\" every deal so far, \"rules\", \"language de\", \"abort\"; \"quit\" leaves and keeps "
-                "the table (go on with: {command} play --resume).",
+        "help": "Type the number of a choice or a card (J♣, JC, 10♥); a card in brackets may not be played now. "
+                "The games' words work too: \"pass\", \"mit\", \"meld hearts\", \"trump hearts\", \"solo small\", "
+                "\"solo grand\", \"lechdich\" (Bauernstoß, Alter Schafkopf); \"trump hearts\", \"last\", "
+                "\"spritz\", \"re\", \"back\", \"alone\", \"meld K♥\" (Bauerchen); \"trump hearts\", \"knock\", "
+                "\"back\", \"cards away\" (Bauer); \"mit\", \"pass\", \"blind\", \"rob J♣\" (Rams). Besides: "
+                "\"hand\" your cards, \"table\" the table, \"sheet\" every deal so far, \"rules\", \"language de\", "
+                "\"abort\"; \"quit\" leaves and keeps the table (go on with: {command} play --resume).",
         "kept": "The table stays. Go on with: {command} play --resume",
         "which": "Which game? ({games}) ",
         "none": "No table is open here. New table: {command} play GAME",
         "other": "A table ({game}) is still open here; it goes on (or \"abort\").",
         "prompt": "Your choice> ",
-        "no_button": "There is no button {n}.",
+        "no_button": "There is no choice {n}.",
+        "no_game": "I don't know \"{word}\". Which game? ({games}) ",
+        "no_choice": "No game chosen.",
     },
 }
 
 
-def _for_everyone(button: Button) -> bool:
-    """A table button any seat may use here (lobby, rematch); offers and "my hand" come with the hand."""
+def _verb(button: Button) -> str:
     tok = tokens.parse(button.token) if button.token else None
-    return tok is not None and tok.verb not in ("act", "hand")
+    return tok.verb if tok is not None else ""
+
+
+def _for_everyone(button: Button) -> bool:
+    """A table button any seat may use here (lobby, rematch); his choices and "my hand" come with the hand."""
+    return _verb(button) not in ("", "act", "hand")
 
 
 class Console:
@@ -78,8 +94,10 @@ class Console:
         self._interrupted = False
         self._waiting: asyncio.Future[str] | None = None
         self.hand_buttons: list[Button] = []
+        self.playable: frozenset[str] = frozenset()
         self.table_buttons: list[Button] = []
         self.table_id = ""
+        self.playing = False
 
     def say(self, key: str, **values: str) -> None:
         """Print one of the console's own texts."""
@@ -94,45 +112,65 @@ class Console:
         """Hand one command to the service and print the answer.
 
         The computers play at most one deal per command and go on by the table's timer: the
-        console has no tick loop, so it fires its own table's timers until none is due.
+        console has no tick loop, so it fires its own table's timers until none is due. Then the
+        numbered choices are printed once, with the cards that may be played now marked as of now.
         """
-        self.show(await self._ask(verb, args, token))
+        shown = self.show(await self._ask(verb, args, token))
         while self.table_id and (effects := await self.service.tick(table=self.table_id)):
-            self.show(effects)
+            shown = self.show(effects) or shown
+        if shown:
+            await self._refresh()
+            self._print_buttons()
+
+    async def _refresh(self) -> None:
+        """Ask for the hand as it is now: it is not re-sent when only another player's card changed
+        which of its cards may be played."""
+        if self.playing:
+            self.show(await self._ask("hand"), quiet=True)
 
     async def _ask(self, verb: str = "", args: tuple[str, ...] = (), token: str = "") -> list:
         cmd = Command(self.chat, self.user, verb=verb, args=args, token=token, lang=self.lang)
         return await self.service.handle(cmd)
 
-    def show(self, effects: list) -> None:
-        """Print the effects; this seat's choices (its hand's buttons, the table's lobby and end buttons) get numbers."""
+    def show(self, effects: list, quiet: bool = False) -> bool:
+        """Print the effects and keep this seat's choices (its hand's buttons, the table's lobby and end
+        buttons) for their numbers; whether a table or hand was among them. ``quiet`` prints no hand."""
         shown = False
         for out in effects:
             if isinstance(out, TableMessage):
                 self.table_id = out.table_id
                 self.table_buttons = [b for row in out.buttons for b in row if _for_everyone(b)]
+                self.playing = any(_verb(b) == "hand" for row in out.buttons for b in row)
                 if out.story:
                     self._print(*("· " + line for line in out.story))
                 self._print("═" * 40, out.text)
                 shown = True
             elif isinstance(out, HandMessage) and out.user == self.user:
                 self.hand_buttons = [b for row in out.buttons for b in row if b.token]
-                self._print("─" * 40, out.text)
+                self.playable = frozenset(out.playable)
+                if not quiet:
+                    self._print("─" * 40, out.text)
                 shown = True
             elif isinstance(out, Notice) and out.result:
                 continue  # its lines came with the table's story
-            elif isinstance(out, (Toast, Notice, JoinLink)):
+            elif isinstance(out, (Toast, Notice, JoinLink)) and not quiet:
                 self._print("» " + out.text)
-        if shown:
-            self._print_buttons()
+        return shown
 
     def _print(self, *lines: str) -> None:
         print("\n".join(lines), file=self.stdout, flush=True)
 
     def _print_buttons(self) -> None:
-        items = [f"[{i}] {b.label}" for i, b in enumerate(self.buttons, 1)]
+        """The numbered choices; a card that may not be played now is in brackets."""
+        items = [f"[{i}] {self._label(b)}" for i, b in enumerate(self.buttons, 1)]
         if items:
             self._print("  ".join(items))
+
+    def _label(self, button: Button) -> str:
+        tok = tokens.parse(button.token)
+        if tok is None or tok.verb != "act" or not actarg.is_play(tok.arg) or button.token in self.playable:
+            return button.label
+        return f"({button.label})"
 
     @property
     def buttons(self) -> list[Button]:
@@ -202,6 +240,9 @@ class Console:
 
     async def _run(self, game: str | None, players: int | None, options: dict | None, resume: bool,
                    level: str | None, lang_chosen: bool) -> int:
+        if not lang_chosen:  # what »sprache« chose here before, for the console's own prompts too
+            chosen = await self.service.chat_lang(self.chat)
+            self.lang = chosen if chosen in _TEXTS else self.lang
         open_game = await self.service.open_game(self.chat)
         if open_game is not None:
             if (game is not None and game_id(game) != open_game) or players or options:
@@ -211,15 +252,15 @@ class Console:
             if level:
                 await self._ask("option", ("level", level))
             self.show([*await self._ask("tisch"), *await self._ask("hand")])
+            self._print_buttons()
         elif resume:
             self.say("none")
             return 1
         else:
             if game is None:
-                games = ", ".join(self.service.games())
-                self._print(_TEXTS[self.lang]["which"].format(games=games))
-                game = (await self._read() or "").strip()
-                if not game:
+                game = await self._which_game()
+                if game is None:
+                    self.say("no_choice")
                     return 1
             options = {**(options or {}), **({"level": level} if level else {})}
             args = [game] + ([str(players)] if players else []) + ([json.dumps(options)] if options else [])
@@ -231,6 +272,20 @@ class Console:
                 return 0
             if not await self.line(text):
                 return 0
+
+    async def _which_game(self) -> str | None:
+        """Ask for a game until one is named (a bare Enter asks again); ``None`` at the end of input."""
+        games = ", ".join(self.service.games())
+        prompt = _TEXTS[self.lang]["which"].format(games=games)
+        while True:
+            text = await self._read(prompt)
+            if text is None:
+                return None
+            word = text.strip()
+            if word and game_id(word) is not None:
+                return word
+            if word:
+                prompt = _TEXTS[self.lang]["no_game"].format(word=word, games=games)
 
     async def _read(self, prompt: str = "") -> str | None:
         """The next line of input, read in a daemon thread so that Ctrl-C never waits for one."""

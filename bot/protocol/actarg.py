@@ -9,7 +9,7 @@ from __future__ import annotations
 from engine.actions import Action
 from engine.cards import SUITS, card_str, parse_card, parse_suit
 
-__all__ = ["encode", "decode"]
+__all__ = ["encode", "decode", "is_play"]
 
 _CODES = {
     "pass": "pa", "announce": "an", "let_partner_name": "lp", "solo": "so", "give": "gv",
@@ -58,3 +58,8 @@ def decode(arg: str) -> Action | None:
     except ValueError:
         return None
     return action if encode(action) == arg else None
+
+
+def is_play(arg: str) -> bool:
+    """Whether a token argument plays a card (a meld included)."""
+    return arg.split(".", 1)[0] == _CODES["play"]

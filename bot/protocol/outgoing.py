@@ -119,6 +119,10 @@ class HandMessage:
     ``partial`` marks a hand that holds only its owner's first cards of a new deal: the rest come
     when another seat names trump, and he has nothing to press before, so an adapter may hold it
     longer, for the whole hand to replace it.
+
+    ``playable`` holds the tokens of the card buttons its owner may press right now (none while it is
+    not his turn). The message is not re-sent when only this changes (another player's card does that),
+    so it is for a surface that asks for the hand before it shows it (the console marks them).
     """
 
     user: UserRef
@@ -130,6 +134,7 @@ class HandMessage:
     emptied: bool = False
     to_act: bool = False
     partial: bool = False
+    playable: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

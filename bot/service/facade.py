@@ -71,6 +71,11 @@ class Service:
         (Telegram's ``getChatMember``) asks then, and passes the answer as :attr:`Command.admin`."""
         return await typed.needs_admin(self.tables, cmd)
 
+    async def chat_lang(self, chat: ChatRef) -> str:
+        """The language the chat chose with ``sprache``, else the bot's default."""
+        lang = await self.store.get_chat_setting(chat.key, "lang")
+        return lang if supported(lang) else self.settings.lang
+
     async def handle(self, cmd: Command) -> list[Outgoing]:
         """Carry out one command (typed or a button token) and return what to show.
 

@@ -1,10 +1,10 @@
 """Button presses: a token parsed, checked against the table it names and carried out.
 
 Only buttons whose effect depends on what the presser saw carry a version that must still hold:
-a card or decision of a hand counts if the hand was rendered as the presser holds it now (its
-buttons carry the version at which it last changed, ``Table.hand_at``: a hand is not edited for
-another player's card), an offer of the table message (doubling, playing alone) and the rematch
-only from the current version. Lobby and table verbs (start, join, leave, computer players,
+a card or choice of a hand (offers such as doubling or playing alone included) counts if the hand
+was rendered as the presser holds it now (its buttons carry the version at which it last changed,
+``Table.hand_at``: a hand is not edited for another player's card, and is for every change of its
+choices), the rematch only from the current version. Lobby and table verbs (start, join, leave, computer players,
 options, "my hand") are checked against the table as it is now, so a press that still makes sense
 works from a message one or more versions old. A forged or foreign token is refused as such.
 """
@@ -21,7 +21,6 @@ from bot.service.moves import act
 from bot.table.computer import LEVELS
 from bot.table.record import Seat, Table
 from bot.table.refused import Refused
-from bot.words import buttons
 
 __all__ = ["press", "again", "check_chat"]
 
@@ -82,9 +81,8 @@ def _pressed(ctx: Ctx, tok: tokens.Token, can_write: bool, tables: Tables) -> No
 def _pressed_action(ctx: Ctx, tok: tokens.Token) -> tuple[int, engine.Action]:
     """The presser's seat and the action of his ``act`` button, if it still shows what he holds.
 
-    A card or decision of his hand counts from the version at which the hand last changed on
-    (a second tap on the hand his card left is refused); an offer of the table message only from
-    the current table, whose words ("double", "double back") change with every call.
+    A card or choice of his hand counts from the version at which the hand last changed on (a
+    second tap on the hand his card left is refused, and so is a choice that has gone since).
     """
     if tok.version > ctx.version:
         raise Refused("forged")
@@ -92,9 +90,8 @@ def _pressed_action(ctx: Ctx, tok: tokens.Token) -> tuple[int, engine.Action]:
     if action is None:
         raise Refused("forged")
     seat = ctx.seat()
-    offer = action.kind in buttons.OFFER_KINDS
-    if tok.version < (ctx.version if offer else ctx.table.hand_since(seat)):
-        raise Refused("already_played", fresh="table" if offer else "hand")
+    if tok.version < ctx.table.hand_since(seat):
+        raise Refused("already_played", fresh="hand")
     return seat, action
 
 

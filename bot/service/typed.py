@@ -225,7 +225,7 @@ def _typed_action(ctx: Ctx, parsed: textcmd.Parsed) -> None:
     state = match.state
     legal = engine.legal_actions(state) if state.to_act == seat else state.offers_for(seat)
     try:
-        act(ctx, seat, textcmd.action_for(parsed.name, parsed.args, legal))
+        act(ctx, seat, textcmd.action_for(parsed.name, parsed.args, legal, engine.view(state, seat)))
     except Refused as r:
         # a refusal explains the hand ("you must follow suit", "you don't hold it"): not in a group
         if r.key.startswith("hint.") and not ctx.cmd.chat.private:

@@ -16,10 +16,8 @@ from bot.words.i18n import t
 from engine.actions import Action
 from engine.cards import SUITS, card_str
 
-__all__ = ["OFFER_KINDS", "Rows", "in_rows", "button_token", "action_label", "parsed_action", "act_button"]
+__all__ = ["Rows", "announce_count", "in_rows", "button_token", "action_label", "parsed_action", "act_button"]
 
-OFFER_KINDS = ("spritz", "stoss", "ledig", "karten_weg")
-"""Out-of-turn actions that need no secret: buttons on the public table message."""
 _ROW = 4
 Rows = tuple[tuple[Button, ...], ...]
 
@@ -32,6 +30,12 @@ def in_rows(buttons: list[Button], width: int = _ROW) -> Rows:
 def button_token(table: Table, version: int, verb: str, arg: str = "") -> str:
     """The token of a button of ``table`` as shown at ``version``."""
     return tokens.make(table.id, version, verb, arg)
+
+
+def announce_count(view: dict[str, Any], suit: int) -> int:
+    """What announcing ``suit`` tells the table for the hand of ``view``: its jacks and cards of the suit."""
+    letter = SUITS[suit]
+    return sum(1 for c in view.get("hand", ()) if c[0] == "J" or c[1] == letter)
 
 
 def action_label(lang: str, action: Action, game: str, view: dict[str, Any]) -> str:
@@ -48,10 +52,10 @@ def action_label(lang: str, action: Action, game: str, view: dict[str, Any]) -> 
         return t(lang, f"act.{kind}", card=card_label(card_str(action.card), lang))
     if kind == "name_trump":
         return f"{suit_label(action.suit)} {suit_name(action.suit, lang)}"
-    if kind == "announce":  # the same whether it ties the best so far ("mit") or beats it: a bid stays put
-        suit = SUITS[action.suit]
-        count = sum(1 for c in view.get("hand", ()) if c[0] == "J" or c[1] == suit)
-        return t(lang, "act.announce", count=count, suit=suit_label(suit))
+    if kind == "announce":  # shown on his turn only, when the best so far stays put: a tie with it is "mit"
+        count = announce_count(view, action.suit)
+        key = "act.mit" if count == public.get("best") else "act.announce"
+        return t(lang, key, count=count, suit=suit_label(SUITS[action.suit]))
     if kind == "solo":
         if game == "alter_schafkopf":
             return t(lang, "act.lechdich")

@@ -1,7 +1,9 @@
 """A player's hand as text plus buttons, built from ``engine.view(state, seat)`` only.
 
-Every card is a button all the time, and the hand changes only with its owner's own cards and
-choices (:func:`hand_signature`), so another player's card never edits it.
+Every card is a button all the time (a card he may not play now answers with the reason), and
+beside them his choices: exactly what the engine lets him do now, in turn or out of it
+(:func:`seat_choices`). The hand changes only with its owner's own cards and choices
+(:func:`hand_signature`), so another player's card never edits it.
 """
 
 from __future__ import annotations
@@ -18,11 +20,15 @@ from engine.bauerchen import MELD_PARTNER
 from engine.cards import RANKS, SUITS, parse_card
 from engine.state import PLAY_PHASE, State
 
-__all__ = ["hand_message", "hand_signature", "sorted_cards"]
+__all__ = ["hand_message", "hand_signature", "seat_choices", "sorted_cards", "CARD_CHOICES"]
 
 _JACK_GAMES = ("bauernstoss", "alter_schafkopf", "bauerchen")
 _SUIT_ORDER = {suit: i for i, suit in enumerate(SUITS)}
 _RANK_ORDER = {rank: i for i, rank in enumerate(RANKS)}
+CARD_CHOICES = frozenset({"give", "exchange"})
+"""Choices that name a card of the hand: while a seat has them, they are the buttons of those cards."""
+_LEVELLED = frozenset({"spritz", "stoss"})
+"""Choices whose label says how often the deal is doubled already (Retour ×4, Zurückstoßen)."""
 
 
 def sorted_cards(cards: list[str], game: str, trump: str | None) -> list[str]:
@@ -50,49 +56,56 @@ def _partner_line(table: Table, seat: int, active: list[bool]) -> str:
     return t(table.lang, "with_partner", partner=seat_name(table, partner), a=others[0], b=others[1])
 
 
+def seat_choices(state: State, seat: int) -> list[Action]:
+    """Everything but a card play that ``seat`` may do now: his legal actions on his turn, else his
+    out-of-turn offers (Spritzen, Stoß, Ledig, Karten weg), in the engine's order."""
+    acts = state.legal() if state.to_act == seat else state.offers_for(seat)
+    return [a for a in acts if a.kind != PLAY]
+
+
 def hand_signature(state: State | None, seat: int, status: str) -> tuple:
     """Everything a hand message shows: it is re-sent, with its buttons renewed, exactly when this changes.
 
-    That is the seat's own cards and who sits out, never the trick or whose turn it is, so another
-    player's card or decision leaves the hand as it is; nor the trump named or the phase begun (the
-    hand's cards stay buttons through them; its next edit sorts them by the trump). A seat yet to
-    speak in a bidding round is shown every bid he may have (:meth:`~engine.state.State.bids`) from
-    the deal to his bid, so the bids before his leave it as it is too. A seat that must decide
-    otherwise before the play is shown his choices instead, so his turn and his choices belong to it.
+    That is the seat's own cards, who sits out and the seat's choices (:func:`seat_choices`, with how
+    often the deal is doubled where their label says so), never the trick or whose turn it is as
+    such, so another player's card leaves the hand as it is while his choices stay; nor the trump
+    named (the hand's next edit sorts the cards by it).
     """
     if state is None:
         return (status,)
-    own = (status, state.visible_hand(seat), tuple(state.active))
-    bids = state.bids(seat)
-    if bids:
-        return own + (tuple(bids),)
-    if state.phase == PLAY_PHASE or state.to_act != seat:
-        return own
-    return own + (state.phase, state.trump, tuple(state.legal()))
+    choices = tuple(seat_choices(state, seat))
+    out = (status, state.visible_hand(seat), tuple(state.active), choices)
+    if any(a.kind in _LEVELLED for a in choices):
+        public = state.public_info()
+        out += (public.get("spritz"), len(public.get("stoss") or ()))
+    return out
 
 
-def _card_actions(hand: list[str], game: str) -> list[Action]:
-    """A play for every card of ``hand`` (sorted), and for Bauerchen a meld for each K and Q whose pair it holds.
+def _card_actions(hand: list[str], game: str, choices: list[Action]) -> list[Action]:
+    """A button for every card of ``hand`` (sorted): the card given or exchanged where that is a choice
+    now, else played; for Bauerchen also a meld for each K and Q whose pair it holds.
 
-    They stay the same while the hand does; a press that is not allowed now is refused with the reason.
+    They stay the same while the hand and the choices do; a press that is not allowed now is refused
+    with the reason.
     """
     cards = [parse_card(c) for c in hand]
-    out = [Action(PLAY, c) for c in cards]
+    chosen = {a.card: a for a in choices if a.kind in CARD_CHOICES}
+    out = [chosen.get(c, Action(PLAY, c)) for c in cards]
     if game == "bauerchen":
         out += [Action(PLAY, c, meld=True) for c in cards if MELD_PARTNER[c] in cards]
     return out
 
 
 def hand_message(table: Table, state: State, seat: int, version: int, turn: bool = False) -> HandMessage:
-    """Seat ``seat``'s private hand: his cards and his decisions as buttons.
+    """Seat ``seat``'s private hand: his cards and his choices as buttons.
 
-    Every card is a button all the time (but in a bidding round until he has spoken: then every bid
-    he may have is; and while he decides otherwise before the play: then his choices are), and the
-    hand shows nothing of the trick, the bids or whose turn it is (the table message does): it
-    changes only with the seat's own hand (see
+    Every card is a button all the time, and beside them exactly the choices he has now
+    (:func:`seat_choices`); the hand shows nothing of the trick, the bids or whose turn it is (the
+    table message does): it changes only with the seat's own hand and choices (see
     :func:`hand_signature`). Its buttons carry the version at which it last changed
     (``Table.hand_at``), so they stay valid while it stays the same. ``turn`` adds "your turn", for a
-    hand posted anew to tell its owner that he is to act.
+    hand posted anew to tell its owner that he is to act. ``playable`` names the card buttons that
+    the engine takes from him right now, for a surface that marks them.
     """
     lang, game = table.lang, table.game
     version = table.hand_version(seat, version)
@@ -114,8 +127,9 @@ def hand_message(table: Table, state: State, seat: int, version: int, turn: bool
         lines.append(t(lang, "committed", suit=suit_label(view["committed"])))
     hand = sorted_cards(view["hand"], game, view.get("trump"))
     mine = view["to_act"] == seat
-    bids = [parsed_action(tuple(a.items())) for a in view.get("bids", [])]
-    deciding = mine and view["phase"] != PLAY_PHASE and not bids
+    legal = [parsed_action(tuple(a.items())) for a in view.get("legal", [])]
+    choices = [a for a in legal if a.kind != PLAY]
+    deciding = mine and view["phase"] != PLAY_PHASE
     if deciding or (mine and turn):
         lines.append(t(lang, "your_turn"))
         if view["trick"]:  # what was led, and what he must do about it
@@ -123,12 +137,13 @@ def hand_message(table: Table, state: State, seat: int, version: int, turn: bool
         if view.get("restriction"):
             lines.append(hint(lang, view["restriction"]))
     elif hand:
-        lines.append(t(lang, "bid_when_your_turn" if bids else "play_when_your_turn"))
+        lines.append(t(lang, "bid_when_your_turn" if view.get("bids") else "play_when_your_turn"))
     lines.append(t(lang, "your_cards", cards=cards_label(hand, lang)) if hand else t(lang, "no_cards"))
-    if bids or deciding:
-        choices = bids or [parsed_action(tuple(a.items())) for a in view.get("legal", [])]
-        rows = in_rows([act_button(table, version, a, view) for a in choices], 3)
-    else:
-        rows = in_rows([act_button(table, version, a, view) for a in _card_actions(hand, game)])
+    cards = _card_actions(hand, game, choices)
+    card_buttons = [act_button(table, version, a, view) for a in cards]
+    rows = in_rows(card_buttons) + in_rows(
+        [act_button(table, version, a, view) for a in choices if a.kind not in CARD_CHOICES], 3)
+    now = frozenset(legal) if mine else frozenset()
+    playable = tuple(b.token for a, b in zip(cards, card_buttons) if a in now)
     return HandMessage(table.user(seat), table.chat, table.id, "\n".join(lines), rows, emptied=not rows,
-                       to_act=mine, partial=view["to_come"] > 0 and not mine)
+                       to_act=mine, partial=view["to_come"] > 0 and not mine, playable=playable)

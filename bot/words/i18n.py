@@ -78,12 +78,13 @@ TEXTS: dict[str, tuple[str, str]] = {
         "neu SPIEL [Spieler] [option=wert]: Tisch eröffnen ({games})\n"
         "mitspielen · aufstehen · platz N · computer [leicht|stark] · computer weg N · los\n"
         "hand · tisch · zettel · regeln · abbrechen · revanche · sprache de|en\n"
-        "Im Spiel: spiel B♣ · trumpf herz · weg · melde K♥ · spritzen · stoßen",
+        "Im Spiel: spiel B♣ · trumpf herz · weg · mit · melde K♥ · spritzen · retour · zurück · stoß · ledig · "
+        "karten weg · passen",
         "Stammtisch – card games at the table\n"
         "new GAME [players] [option=value]: open a table ({games})\n"
         "join · leave · seat N · bot [easy|strong] · bot remove N · start\n"
         "hand · table · sheet · rules · abort · rematch · language de|en\n"
-        "In play: play JC · trump hearts · pass · meld KH · spritz · knock"),
+        "In play: play JC · trump hearts · pass · mit · meld KH · spritz · re · back · knock · alone · cards away"),
     # --- refusals
     "game_running": ("Das Spiel läuft schon.", "The game is already running."),
     "table_closed": ("Dieser Tisch ist beendet.", "This table has ended."),
@@ -142,6 +143,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     "bad_players": ("{game} spielt man zu {lo} bis {hi}.", "{game} is played by {lo} to {hi} players."),
     "which_card": ("Welche Karte? Zum Beispiel: spiel B♣", "Which card? For example: play J♣"),
     "which_suit": ("Welche Farbe? ♣ ♠ ♥ ♦", "Which suit? ♣ ♠ ♥ ♦"),
+    "mit_needs_count": ("Mit sagt, wer so viele hat wie die höchste Meldung ({count}); die hast du in keiner Farbe.",
+                        "Mit (me too) needs as many as the best announcement ({count}); no suit of yours has that."),
     "which_solo": ("Welches Solo? klein oder groß", "Which solo? small or grand"),
     "not_a_card": ("»{text}« ist keine Karte.", "\"{text}\" is not a card."),
     "unknown_command": ("»{verb}« verstehe ich nicht. »hilfe« zeigt, was geht.",
@@ -233,6 +236,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "act.pass": ("weg", "pass"),
     "act.pass_rams": ("Passen", "Pass"),
     "act.announce": ("{count} melden ({suit})", "announce {count} ({suit})"),
+    "act.mit": ("mit {count} ({suit})", "me too: mit {count} ({suit})"),
     "act.let_partner_name": ("Partner tauft", "Partner names trump"),
     "act.solo_small": ("Gib mir eine", "Small solo"),
     "act.solo_grand": ("Leg dich", "Grand solo"),
@@ -292,7 +296,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "bc.score": ("Runde {a} : {b} (bis {end}) · Knoddel {ka} : {kb} · Steine {sa} : {sb}",
                  "Round {a} : {b} (to {end}) · Knoddel {ka} : {kb} · Steine {sa} : {sb}"),
     "bc.home": ("zuhause: {team}", "home: {team}"),
-    "bc.spritz": ("gespritzt ×{times}", "spritzt ×{times}"),
+    "bc.spritz": ("gespritzt ×{times}", "doubled ×{times} (Spritzen)"),
     "bc.ledig": ("{name} spielt ledig", "{name} plays alone (Ledig)"),
     "bc.letzte": ("die Letzte: {card}", "the last one: {card}"),
     "bc.melds": ("gemeldet {a} : {b}", "melded {a} : {b}"),
@@ -321,15 +325,15 @@ TEXTS: dict[str, tuple[str, str]] = {
                "{name} has {tricks} tricks, the target of {target} is reached: {name} is out, in place {place}"),
     # the story of a deal (bot.words.story): who did what, and why a deal ended as it did
     "st.announced": ("{name} meldet {count}", "{name} announces {count}"),
-    "st.mit": ("{name} sagt mit ({count})", "{name} says mit ({count})"),
+    "st.mit": ("{name} sagt mit ({count})", "{name} says me too (mit, {count})"),
     "st.passed": ("{name} sagt weg", "{name} passes"),
     "st.named": ("{name} tauft {suit}", "{name} names {suit} trump"),
     "st.solo": ("{name} spielt {solo}", "{name} plays {solo}"),
     "st.solo_name": ("»{solo}«", "\"{solo}\""),
     "st.gave": ("{name} gibt eine Karte ab", "{name} passes a card"),
     "st.gave_jack": ("{name} gibt {card} zurück", "{name} gives back {card}"),
-    "st.spritz": ("{name} spritzt (×{times})", "{name} spritzt (×{times})"),
-    "st.retour": ("{name} sagt Retour (×{times})", "{name} says Retour (×{times})"),
+    "st.spritz": ("{name} spritzt (×{times})", "{name} doubles (Spritzen, ×{times})"),
+    "st.retour": ("{name} sagt Retour (×{times})", "{name} doubles back (Re, ×{times})"),
     "st.stoss": ("{name} stößt (×{times})", "{name} knocks (Stoß, ×{times})"),
     "st.stoss_back": ("{name} stößt zurück (×{times})", "{name} knocks back (×{times})"),
     "st.meld": ("{name} meldet {meld} ({cards})", "{name} melds {meld} ({cards})"),

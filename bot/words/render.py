@@ -16,11 +16,10 @@ from bot.table.match import trick_event
 from bot.table.pace import DEFAULT_PACE
 from bot.table.record import Table
 from bot.words import story
-from bot.words.buttons import OFFER_KINDS, Rows, act_button, button_token, in_rows
+from bot.words.buttons import Rows, button_token, in_rows
 from bot.words.cards import card_label, cards_label, suit_label
 from bot.words.i18n import game_name, option_label, t
 from bot.words.story import seat_name, team_name
-from engine.actions import Action
 from engine.bauerchen import round_end
 from engine.state import State
 
@@ -305,11 +304,4 @@ def _playing(table: Table, state: State, version: int, now: float) -> tuple[str,
     if now - table.since >= 60:
         turn += t(lang, "since", ago=ago(now - table.since, lang))
     lines.append(turn)
-    buttons = [Button(t(lang, "btn.hand"), button_token(table, version, "hand"))]
-    offered: dict[str, Action] = {}
-    for acts in [*engine.offers(state).values(), engine.legal_actions(state)]:
-        for a in acts:
-            if a.kind in OFFER_KINDS:
-                offered.setdefault(a.kind, a)
-    buttons += [act_button(table, version, a, view) for a in offered.values()]
-    return "\n".join(lines), in_rows(buttons, 3)
+    return "\n".join(lines), ((Button(t(lang, "btn.hand"), button_token(table, version, "hand")),),)

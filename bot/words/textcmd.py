@@ -13,6 +13,7 @@ import engine
 from bot.table import options as typed_options
 from bot.table.computer import LEVEL_OPTION
 from bot.table.refused import Refused
+from bot.words.buttons import announce_count
 from bot.words.cards import parse_card_text, parse_suit_text
 from engine.actions import Action
 from engine.cards import parse_card, parse_suit
@@ -56,13 +57,17 @@ ACTION_WORDS = {
     "name_trump": ("trumpf", "trump", "taufen", "christen"),
     "let_partner_name": ("partner", "partnertauft", "letpartner"),
     "die_letzte": ("dieletzte", "letzte", "last"),
-    "spritz": ("spritzen", "spritz", "retour", "re", "double"),
-    "stoss": ("stoßen", "stossen", "stoß", "stoss", "knock"),
+    "spritz": ("spritzen", "spritz", "retour", "re", "double", "zurückspritzen", "redouble"),
+    "stoss": ("stoßen", "stossen", "stoß", "stoss", "knock", "zurückstoßen", "zurückstossen", "stoßzurück",
+              "stosszurück", "knockback"),
+    "back": ("zurück", "zurueck", "back"),
+    "mit": ("mit", "metoo"),
     "alone": ("ledig", "kartab", "buckel", "kartenweg", "alone", "cardsaway"),
     "take_blind": ("blind", "blinden", "takeblind"),
     "exchange": ("rauben", "rob", "exchange", "tausch", "tauschen"),
 }
-"""Engine actions as players type them; "alone" is Ledig or Karten weg, whichever the game has."""
+"""Engine actions as players type them; "alone" is Ledig or Karten weg, whichever the game has, "back"
+Retour or Zurückstoßen, "mit" a tie with the best announcement (Bauernstoß) or playing along (Rams)."""
 
 GAME_WORDS = {
     "bauernstoss": ("bauernstoss", "bauernstoß", "stoss"),
@@ -165,10 +170,14 @@ def seat_number(args: tuple[str, ...], n: int) -> int:
     return int(args[0]) - 1
 
 
-def action_for(name: str, args: tuple[str, ...], legal: list[Action]) -> Action:
-    """The engine action a typed action word means, given the seat's ``legal`` actions."""
+def action_for(name: str, args: tuple[str, ...], legal: list[Action], view: dict | None = None) -> Action:
+    """The engine action a typed action word means, given the seat's ``legal`` actions and his ``view``."""
     arg = " ".join(args)
     kinds = {a.kind for a in legal}
+    if name == "mit":
+        return _mit(arg, legal, view or {})
+    if name == "back":
+        return Action("stoss" if "stoss" in kinds else "spritz")
     if name in ("play", "meld"):
         if not arg:
             if "play_hand" in kinds:
@@ -196,6 +205,24 @@ def action_for(name: str, args: tuple[str, ...], legal: list[Action]) -> Action:
     if name == "alone":
         return Action("karten_weg" if "karten_weg" in kinds else "ledig")
     return Action(name)
+
+
+def _mit(arg: str, legal: list[Action], view: dict) -> Action:
+    """"mit": in Rams playing along; in Bauernstoß announcing as many as the best so far, in the suit
+    named or the one suit that has them."""
+    if Action("play_hand") in legal:
+        return Action("play_hand")
+    if arg:
+        return action_for("announce", (arg,), legal)
+    best = (view.get("public") or {}).get("best", 0)
+    ties = [a for a in legal if a.kind == "announce" and best and announce_count(view, a.suit) == best]
+    if len(ties) == 1:
+        return ties[0]
+    if ties:
+        raise Refused("which_suit")
+    if any(a.kind == "announce" for a in legal):
+        raise Refused("mit_needs_count", count=best or 2)
+    return Action("announce", suit=0)  # not his turn to announce: the engine says why
 
 
 def _card(text: str) -> int:

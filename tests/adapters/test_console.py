@@ -51,6 +51,18 @@ def test_run_without_a_token_plays_in_the_terminal(env):
     stammtisch(env, "play", "--resume", stdin="abbrechen\n")
 
 
+def test_which_game_asks_again_after_a_typo_or_a_bare_enter_and_hilfe_names_the_games_words(env):
+    run = stammtisch(env, "run", stdin="\nbauerchn\nbauerchen\n99\nhilfe\nquit\n")
+    assert run.returncode == 0, run.stderr
+    out = run.stdout
+    assert out.count("Welches Spiel?") == 3 and "»bauerchn« kenne ich nicht. Welches Spiel?" in out
+    assert "🃏 Bauerchen · Spiel 1" in out and "Wahl 99 gibt es nicht." in out
+    assert all(f"»{word}«" in out for word in ("mit", "ledig", "karten weg", "stoß", "zurück", "retour", "spritzen"))
+    stammtisch(env, "play", "--resume", stdin="abbrechen\n")
+    gone = stammtisch(env, "run", stdin="\n")
+    assert gone.returncode == 1 and gone.stdout.rstrip().endswith("Kein Spiel gewählt."), "the end of input says so"
+
+
 def test_no_arguments_and_no_token_explains_what_to_do(env):
     run = stammtisch(env)
     assert run.returncode == 0
@@ -105,8 +117,11 @@ def test_only_this_seats_choices_are_numbered_once(env):
     assert len(numbered(again.stdout.split("Language: English")[0])) == 1
     assert "Type the number of a choice" in again.stdout and "Your choice> " in again.stdout
     assert again.stdout.rstrip().endswith(f"The table stays. Go on with: {sys.executable} -m bot.run.cli play --resume")
+    back = stammtisch(env, "play", "--resume", stdin="quit\n")
+    assert "Your cards:" in back.stdout and "Your choice> " in back.stdout and "Deine Wahl" not in back.stdout, \
+        "the language chosen at this table, the console's own prompts too"
     other = stammtisch(env, "play", "bauerchen", "--options", '{"die_letzte": false}', stdin="abbrechen\n")
-    assert "Hier läuft noch ein Tisch (bauerchen); es geht dort weiter" in other.stdout
+    assert "A table (bauerchen) is still open here; it goes on" in other.stdout, "in the language chosen here"
 
 
 def test_ctrl_c_leaves_cleanly(env):

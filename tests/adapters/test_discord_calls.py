@@ -16,7 +16,7 @@ import engine
 from adapters.common.refs import MessageRef, fingerprint
 from adapters.discord.tuning import Tuning
 from bot.ops.settings import load_settings
-from bot.protocol import actarg
+from bot.protocol import actarg, tokens
 from bot.protocol.outgoing import Button, Command, HandMessage, Outgoing, TableMessage
 from bot.service import Service
 from bot.table.record import Table
@@ -108,7 +108,8 @@ async def test_a_card_pressed_on_the_hand_dm_costs_one_answer_that_shows_the_new
 
 
 @pytest.mark.parametrize("game", ["bauernstoss", "alter_schafkopf"])
-async def test_a_bid_edits_no_other_hand_the_next_bidder_sees_his_bids_from_the_deal(store, redis, key_prefix, game):
+async def test_a_bid_edits_no_other_hand_than_the_next_bidders_whose_bids_come_at_his_turn(store, redis, key_prefix,
+                                                                                              game):
     service = Service(store, load_settings(), rng=random.Random(2))  # dealt without four jacks in one hand
     async with dealt(store, redis, key_prefix, service, game=game) as (fake, bot, members, tid):
         bids = 0
@@ -118,12 +119,19 @@ async def test_a_bid_edits_no_other_hand_the_next_bidder_sees_his_bids_from_the_
             if state.phase != "announce" or state.to_act is None:
                 break
             member, hand, token = await playable(fake, store, tid, members)
-            others = [m for m in members if m is not member]
+            after, _ = engine.apply(state, state.to_act, actarg.decode(tokens.parse(token).arg))
+            seats = Table.load(data).seats
+            nxt = next((m for m in members if after.phase == "announce" and seats[after.to_act].user.endswith(f":{m.id}")),
+                       None)
+            others = [m for m in members if m is not member and m is not nxt]
             first = len(fake.calls)
             assert (await press(fake, member, hand, token))["type"] == 7, "his hand, his bid made, on the answer"
             await bot.idle()
             assert not [c for c in fake.calls[first:] if c.channel in {fake.dm_of[m.id] for m in others}], \
-                "no other hand is edited, the next bidder's neither: it shows his bids all along"
+                "no other hand is edited than the next bidder's, which now shows exactly what he may bid"
+            if nxt is not None:
+                assert [c for c in fake.calls[first:] if c.channel == fake.dm_of[nxt.id]], \
+                    "the next bidder's hand shows his bids now"
             bids += 1
         assert bids >= 2, "a bidding round was played"
 

@@ -26,6 +26,7 @@ from bot.protocol import tokens
 from bot.service import Service
 from bot.table.record import Table
 from bot.words import render
+from bot.words.hand import seat_choices
 from tests.fakes.telegram import FakeTelegram, FakeUser
 from tests.fakes.telegram.harness import (
     FAST,
@@ -209,7 +210,7 @@ async def test_bad_presses_are_answered_and_change_nothing(store, redis, key_pre
                                                      and "Du bist dran" in newest(tg, u.id, tid).text), None),
                                        what="a player to decide")
             hand = newest(tg, to_act.id, tid)
-            data = _act_buttons(tg, to_act, tid)[0]
+            data = next(d for d in _act_buttons(tg, to_act, tid) if ":act:pl." not in d)  # one of his choices
             v0, _ = await stored(store, tid)
             group_msg = newest(tg, GROUP, tid)
             for forged in ("", "x" * 64, "st1:ZZZZ:1:act:pl.AS", f"st1:{tid}:99999:act:pl.AS", "st1:<b>:1:x:y"):
@@ -507,7 +508,7 @@ async def test_the_lobby_never_fights_back_and_every_listed_command_works_as_typ
 
 async def test_a_card_edits_the_table_and_the_hand_it_left_and_a_refused_press_edits_nothing(store, redis, key_prefix):
     """In the play phase a card changes the group's table and its player's hand, not the next player's
-    hand; a second tap on the hand the card left, and a press out of turn, are answered and send nothing."""
+    hand (unless it ends an offer of his, as the deal's first card ends Karten weg); a second tap on the hand the card left, and a press out of turn, are answered and send nothing."""
     async with fake_for(FAST) as tg:
         tg.group(GROUP, "Stammtisch")
         users = {u.id: u for u in (tg.user(11 + i, n, started=True) for i, n in enumerate(["Anna", "Ben", "Cleo", "Dora"]))}
@@ -538,12 +539,18 @@ async def test_a_card_edits_the_table_and_the_hand_it_left_and_a_refused_press_e
                 user, message, token, phase = await card()
                 await bot.outbox.idle()
                 before, shown = len(tg.calls), version(tg, GROUP, tid)
+                _, was = await stored(store, tid)
                 assert not (await tg.wait_answer(user.press(message, data=token))).get("text")
                 await tg.wait_for(lambda: version(tg, GROUP, tid) > shown, what="the table to show the card")
                 await bot.outbox.idle()
                 _, table = await stored(store, tid)
                 if phase == table.state["phase"] == "play":
-                    assert sorted(sent_since(before)) == [("editMessageText", GROUP), ("editMessageText", user.id)]
+                    old, new = engine.from_json(was.state), engine.from_json(table.state)
+                    offers_gone = [int(table.seats[s].user.partition(":")[2]) for s in range(4)
+                                   if seat_choices(old, s) != seat_choices(new, s)]  # Karten weg, with the first card
+                    assert sorted(sent_since(before)) == sorted(
+                        {("editMessageText", GROUP), ("editMessageText", user.id),
+                         *(("editMessageText", uid) for uid in offers_gone)})
                     cards += 1
                     pressed = (user, message, token)
             assert cards >= 8

@@ -14,6 +14,7 @@ import engine
 from bot.protocol import actarg, tokens
 from bot.protocol.outgoing import HandMessage, TableMessage, Toast
 from bot.table.record import Table
+from bot.words.hand import seat_choices
 from tests.bot.service.test_service import GAMES, GROUP, open_group_table
 from tests.servicekit import act_buttons, of, playable, press, service
 
@@ -44,8 +45,11 @@ async def test_a_card_re_sends_the_hand_of_its_player_only(store, game):
         effects = await players.send(press(GROUP, *mover[:1], mover[1].token))
         _, after, later = await stored(store, table_id)
         if state.phase == later.phase == "play" and after.deals == before.deals and arg(mover[1]).startswith("pl."):
-            assert [h.user.key for h in of(effects, HandMessage)] == [mover[0].key], "the next player's hand stays"
-            cards += 1
+            choices_changed = [after.seats[s].user for s in range(4)
+                               if seat_choices(state, s) != seat_choices(later, s)]  # Ledig gone with the first card
+            assert sorted(h.user.key for h in of(effects, HandMessage)) == sorted({mover[0].key, *choices_changed}), \
+                "the next player's hand stays, unless the card changed what he may do"
+            cards += not choices_changed
     assert cards > 20
 
 
@@ -90,6 +94,7 @@ async def test_presses_out_of_turn_or_of_a_card_not_allowed_are_refused_and_send
 
 async def test_an_old_message_of_the_hand_he_holds_plays_and_a_second_tap_does_not(store):
     svc, players, table_id = await four_in_the_play_phase(store, seed=8)
+    await play_a_card(store, players, table_id)  # the first card ends Ledig, which every hand offered
     version, table, state = await stored(store, table_id)
     waiting = next(k for k in players.users if k != playable(table)[0] and state.visible_hand(table.seat_of(k)))
     hand = players.hands[waiting]
@@ -98,7 +103,7 @@ async def test_an_old_message_of_the_hand_he_holds_plays_and_a_second_tap_does_n
         assert players.hands[waiting] is hand, "another player's card re-sent his hand"
     version, table, _ = await stored(store, table_id)
     allowed = playable(table)[1]
-    card = next(b for b in act_buttons(hand) if arg(b) in allowed)
+    card = next(b for b in act_buttons(hand) if arg(b) in allowed and arg(b).startswith("pl."))
     assert tokens.parse(card.token).version < version, "the message is older than the table"
     first = await svc.handle(press(GROUP, players.users[waiting], card.token))
     assert not of(first, Toast) and (await store.load(table_id))[0] == version + 1
@@ -109,3 +114,25 @@ async def test_an_old_message_of_the_hand_he_holds_plays_and_a_second_tap_does_n
         assert of(again, Toast)[0].text == "Schon gespielt." and not of(again, TableMessage)
         assert of(again, HandMessage) == [after], "only his hand as it is now, which he has already"
     assert (await store.load(table_id))[0] == version + 1
+
+
+async def test_spritzen_and_retour_come_with_the_hands_of_the_team_whose_call_it_is(store):
+    svc, players, table_id = await four_in_the_play_phase(store)
+
+    def labelled(label: str) -> list:
+        return [(key, b) for key, hand in players.hands.items() for b in act_buttons(hand) if b.label == label]
+    spritzers = labelled("Spritzen")
+    _, table, state = await stored(store, table_id)
+    away = [s for s in range(4) if s % 2 != state.home]
+    assert sorted(table.seat_of(key) for key, _ in spritzers) == away, "the away team may spritz, each from his hand"
+    assert not labelled("Retour ×4") and [b.label for row in players.table.buttons for b in row] == ["Meine Karten"], \
+        "and nobody else, nor the table for everyone"
+    key, button = spritzers[0]
+    effects = await players.send(press(GROUP, players.users[key], button.token))
+    assert not of(effects, Toast) and len(of(effects, HandMessage)) == 4, "every hand's choices changed"
+    assert not labelled("Spritzen")
+    (retour, *_), home = labelled("Retour ×4"), [s for s in range(4) if s % 2 == state.home]
+    assert sorted(table.seat_of(k) for k, _ in labelled("Retour ×4")) == home, "the home team may say Retour"
+    effects = await players.send(press(GROUP, players.users[retour[0]], retour[1].token))
+    assert not of(effects, Toast) and "gespritzt ×4" in players.table.text
+    assert sorted(table.seat_of(k) for k, _ in labelled("Retour ×8")) == away, "and the away team again"

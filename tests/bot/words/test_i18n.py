@@ -94,9 +94,42 @@ def test_typed_actions():
     assert textcmd.action_for("solo", ("groß",), []) == Action("solo", size="grand")
     assert textcmd.parse("gib", ("mir", "eine")) == textcmd.Parsed("action", "solo_small")
     assert textcmd.parse("karten", ("weg",)) == textcmd.Parsed("action", "alone")
+    assert textcmd.parse("Karten", ("Weg",)) == textcmd.Parsed("action", "alone")
     with pytest.raises(Refused) as err:
         textcmd.action_for("play", ("Ober",), legal)
     assert err.value.key == "not_a_card"
+
+
+def test_the_games_own_words_typed():
+    """mit, ledig, karten weg, stoß, zurück, retour: each the action of the game where it is legal."""
+    word = {w: textcmd.parse(w.split()[0], tuple(w.split()[1:])) for w in
+            ("mit", "ledig", "karten weg", "stoß", "zurück", "retour", "zurückstoßen", "Zurück")}
+    assert all(p is not None and p.kind == "action" for p in word.values()), word
+    act = lambda w, legal, view=None: textcmd.action_for(word[w].name, word[w].args, legal, view)  # noqa: E731
+    assert act("ledig", [Action("ledig")]) == Action("ledig")
+    assert act("karten weg", [Action("karten_weg")]) == Action("karten_weg")
+    assert act("stoß", [Action("stoss")]) == Action("stoss")
+    assert act("zurück", [Action("stoss")]) == act("zurückstoßen", []) == Action("stoss")
+    assert act("zurück", [Action("spritz")]) == act("Zurück", [Action("spritz")]) == act("retour", []) == \
+        Action("spritz")
+    assert act("mit", [Action("play_hand"), Action("pass")]) == Action("play_hand"), "Rams: playing along"
+    hand = {"hand": ["JC", "JH", "AH", "TH", "9S", "8S", "KD", "7D"], "public": {"best": 4}}
+    bids = [Action("announce", suit=2), Action("announce", suit=1)]  # Herz 4 (a tie), Pik 4 (a tie too)
+    with pytest.raises(Refused) as err:
+        act("mit", bids, hand)
+    assert err.value.key == "which_suit"
+    assert act("mit", bids[:1] + [Action("pass")], hand) == Action("announce", suit=2), "the one suit that ties"
+    with pytest.raises(Refused) as err:
+        act("mit", [Action("announce", suit=2)], {**hand, "public": {"best": 3}})
+    assert err.value.key == "mit_needs_count" and "(3)" in i18n.t("de", err.value.key, **err.value.params)
+
+
+
+def test_english_tells_the_calls_in_english():
+    assert i18n.t("en", "st.spritz", name="Computer 4", times=2) == "Computer 4 doubles (Spritzen, ×2)"
+    assert i18n.t("en", "st.retour", name="Computer 4", times=4) == "Computer 4 doubles back (Re, ×4)"
+    assert i18n.t("en", "st.mit", name="Anna", count=4) == "Anna says me too (mit, 4)"
+    assert i18n.t("en", "bc.spritz", times=4) == "doubled ×4 (Spritzen)"
 
 
 def test_new_table_arguments():

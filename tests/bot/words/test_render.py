@@ -12,8 +12,8 @@ from bot.protocol import actarg, tokens
 from bot.protocol.outgoing import ChatRef
 from bot.table.record import Seat, Table
 from bot.tools.simulate import random_deal
-from bot.words.buttons import OFFER_KINDS
-from bot.words.hand import hand_message, hand_signature
+from bot.words.buttons import announce_count
+from bot.words.hand import hand_message, hand_signature, seat_choices
 from bot.words.render import ago, deal_line, summary, table_message
 from engine.actions import Action
 
@@ -77,27 +77,19 @@ def test_play_messages_every_game(game):
             assert "Im Stich" not in hand.text, "the table shows the trick"
             assert hand.partial == (state.visible_hand(s) != state.hands[s] and s != seat), \
                 "only his first cards, nothing to press: it may wait for the rest"
-            bids = {Action.from_dict(a) for a in engine.view(state, s)["bids"]}
-            assert ("ist dran" in hand.text) == (s == seat and state.phase != "play" and not bids), \
-                "and whose turn it is"
-            cards = {Action("play", c) for c in range(36) if state.visible_hand(s) >> c & 1}
-            if bids:
-                assert pressed(hand) == bids, "a bidder his bids, from the deal to his bid"
-                assert s != seat or set(legal) <= bids, "what he may bid now among them"
-            elif state.phase == "play":
-                assert {a for a in pressed(hand) if not a.meld} == cards, "every card, at every turn"
-                own = {a for a in legal if a.kind not in OFFER_KINDS} if s == seat else set()
-                assert own <= pressed(hand), "a card or meld he may play now is a button of his hand"
-            elif s == seat:
-                assert pressed(hand) == set(legal), "whoever decides before the play is shown his choices"
-            else:
-                assert {a for a in pressed(hand) if not a.meld} == cards, "the others their cards, for the play"
+            assert ("ist dran" in hand.text) == (s == seat and state.phase != "play"), "and whose turn it is to decide"
+            cards = {c for c in range(36) if state.visible_hand(s) >> c & 1}
+            acts = pressed(hand)
+            assert {a.card for a in acts if a.card >= 0 and not a.meld} == cards, "every card, all the time"
+            assert {a for a in acts if a.kind != "play"} == set(seat_choices(state, s)), "and exactly his choices"
+            assert s != seat or set(legal) <= acts, "whatever he may do now is a button of his hand"
         state, _ = engine.apply(state, seat, rng.choice(legal))
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_a_hand_renders_the_same_while_its_signature_does(game):
-    """Another player's card does not change a hand in the play phase, and whatever changes it is in its signature."""
+    """Another player's card does not change a hand in the play phase unless it changes his choices, and whatever
+    changes it is in its signature."""
     rng = random.Random(3)
     table = make_table(game, status="playing")
     state = engine.new_match(game, rng, 4)
@@ -119,7 +111,8 @@ def test_a_hand_renders_the_same_while_its_signature_does(game):
                     assert pressed(now) == pressed(before[s][1])
                 others_kept += state.phase == after_state.phase == "play" and s != seat
             elif state.phase == after_state.phase == "play" and s != seat:
-                assert not after_state.active[s] or after_state.active != state.active, "only his own cards change it"
+                assert not after_state.active[s] or after_state.active != state.active or \
+                    seat_choices(after_state, s) != seat_choices(state, s), "only his own cards and choices change it"
         state = after_state
     assert others_kept > 50
 
@@ -213,8 +206,12 @@ def test_action_labels_in_the_games_words():
     bauer = make_table("bauer", status="playing")
     state = engine.new_match("bauer", random.Random(7), 4)
     state, _ = engine.apply(state, state.to_act, Action("name_trump", suit=0))
-    public = [b.label for b in all_buttons(table_message(bauer, state, 2, 0))]
-    assert public == ["Meine Karten", "Stoßen", "Karten weg"]
+    assert [b.label for b in all_buttons(table_message(bauer, state, 2, 0))] == ["Meine Karten"], \
+        "each seat's offers come with his hand"
+    caller = state.caller
+    assert [b.label for b in all_buttons(hand_message(bauer, state, caller ^ 1, 2))][-2:] == ["Stoßen", "Karten weg"]
+    assert [b.label for b in all_buttons(hand_message(bauer, state, caller ^ 2, 2))][-1:] == ["Karten weg"], \
+        "the caller's team may not give the first Stoß"
     assert "Trumpf ♣ (von " in table_message(bauer, state, 2, 0).text
 
 
@@ -235,3 +232,24 @@ def test_bauer_counts_the_tricks_during_a_deal():
     won = engine.view(state, None)["won"]
     assert f"Stiche {won[0] + won[2]} : {won[1] + won[3]}" in table_message(table, state, 1, 0).text
     assert sum(won) == 3
+
+
+def test_a_bid_that_ties_the_best_says_mit():
+    table = make_table("bauernstoss", status="playing")
+    rng, seen = random.Random(5), 0
+    state = engine.new_match("bauernstoss", rng, 4)
+    for _ in range(400):
+        if state.phase != "announce":
+            state = engine.new_match("bauernstoss", rng, 4)
+            continue
+        view = engine.view(state, state.to_act)
+        best = view["public"]["best"]
+        labels = {b.label for b in all_buttons(hand_message(table, state, state.to_act, 1))}
+        for a in engine.legal_actions(state):
+            if a.kind == "announce":
+                count = announce_count(view, a.suit)
+                suit = "♣♠♥♦"[a.suit]
+                assert (f"mit {count} ({suit})" if count == best else f"{count} melden ({suit})") in labels
+                seen += count == best
+        state, _ = engine.apply(state, state.to_act, rng.choice(engine.legal_actions(state)))
+    assert seen > 3

@@ -53,7 +53,8 @@ def test_quiet_hours_leave_eight_hours_a_day():
 
 
 async def lobby(store, now):
-    svc = service(store, seed=3, clock=lambda: now[0], quiet_hours="23-7")  # the default outside the tests
+    svc = service(store, seed=3, clock=lambda: now[0], quiet_hours="23-7",  # the default outside the tests
+                  answers_per_minute=1000)  # settings typed in a row: no budget
     anna, ben = user(0), user(1)
     table = table_msg(await svc.handle(say(GROUP, anna, "neu bauer")))
     table = table_msg(await svc.handle(press(GROUP, ben, button(table, "join").token)))

@@ -191,9 +191,10 @@ def abort(ctx: Ctx) -> None:
 
 def rules(game: str, options: dict, lang: str, n: int = 0) -> str:
     """The short rules of ``game`` with ``options`` (``n`` players: the target that follows from them)."""
-    opts = engine.parse_options(game, options).model_dump()
-    target = opts.get("target") or (target_of(engine.parse_options(game, options), n) if n else
-                                    t(lang, "rs.default_target"))
+    parsed = engine.parse_options(game, options)
+    target = getattr(parsed, "target", None)
+    if game == "rams" and target is None:  # Rams' default target follows from the table size
+        target = target_of(parsed, n) if n else t(lang, "rs.default_target")
     return t(lang, f"rules.{game}", target=target)
 
 

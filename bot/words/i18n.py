@@ -39,7 +39,7 @@ TEXTS: dict[str, tuple[str, str]] = {
         "{target} Striche wins. Solos: small (\"Gib mir eine\", 8 Striche), grand (\"Leg dich\", 12)."),
     "rules.alter_schafkopf": (
         "Alter Schafkopf: wie Bauernstoß, bis {target} Striche. Gleichstand beim Melden geht an den höheren "
-        "niedrigsten Trumpf. Wer Trumpf spielt, muss den höchsten Trumpf im Stich schlagen. Lechdich "
+        "niedrigsten Trumpf. Wird Trumpf ausgespielt, muss man den höchsten Trumpf im Stich schlagen. Lechdich "
         "gewinnt oder verliert die Partie.",
         "Alter Schafkopf: like Bauernstoß, to {target} Striche. A tie when announcing goes to the higher "
         "lowest trump. On a trump lead you must beat the highest trump in the trick. A Lechdich wins or "
@@ -47,17 +47,24 @@ TEXTS: dict[str, tuple[str, str]] = {
     "rules.bauerchen": (
         "Bauerchen: zwei gegen zwei, 20 Karten (A 10 K D B). Vorhand tauft nach zwei Karten, Buben sind die "
         "höchsten Trümpfe. Bedienen, sonst stechen, Trumpf muss überstochen werden. Spritzen verdoppelt, "
-        "K+D melden bringt 20 oder 40. Eine Runde geht bis 12, wer zwei Knoddel hat, verliert den Stein.",
+        "K+D melden bringt 20 oder 40. Vor dem ersten Ausspielen darf jeder Ledig spielen: allein, der Partner "
+        "setzt aus; macht er alle Stiche, gewinnt seine Partei die Runde, sonst die andere. Eine Runde geht bis "
+        "12, wer zwei Knoddel hat, verliert den Stein.",
         "Bauerchen: two against two, 20 cards (A 10 K Q J). The forehand names trump after two cards, "
         "jacks are the highest trumps. Follow suit, else trump, and overtrump a trump. Spritzen doubles, "
-        "melding K+Q scores 20 or 40. A round goes to 12; two lost rounds (Knoddel) lose the Stein."),
+        "melding K+Q scores 20 or 40. Before the first lead anyone may play Ledig: alone, his partner sits "
+        "out; taking every trick wins his team the round, losing one gives it to the opponents. A round goes "
+        "to 12; two lost rounds (Knoddel) lose the Stein."),
     "rules.bauer": (
         "Bauer: zwei gegen zwei, 32 Karten. Vorhand tauft nach vier Karten. Der Dicke (Trumpfbube) und der "
-        "Linke (Bube der gleichen Farbe) sind die höchsten Trümpfe. Nur bedienen, kein Stichzwang. Jede "
-        "Partei zählt ihr Brot von 8 auf 0. Stoßen verdoppelt, Karten weg heißt allein spielen.",
+        "Linke (der andere rote bzw. schwarze Bube: Herz ↔ Karo, Pik ↔ Kreuz) sind die höchsten "
+        "Trümpfe. Nur bedienen, kein Stichzwang. Jede Partei zählt ihr Brot von 8 auf 0. Stoßen verdoppelt. "
+        "Vor dem ersten Ausspielen darf jeder »Karten weg« sagen: allein spielen, er muss jeden Stich machen.",
         "Bauer: two against two, 32 cards. The forehand names trump after four cards. The right bower "
-        "(der Dicke) and the left bower (der Linke) are the highest trumps. Follow suit, nothing more. "
-        "Each team counts its Brot down from 8 to 0. Stoß doubles, Karten weg is playing alone."),
+        "(der Dicke) and the left bower (der Linke: the jack of the other suit of the same colour, hearts ↔ "
+        "diamonds, spades ↔ clubs) are the highest trumps. Follow suit, nothing more. Each team counts its "
+        "Brot down from 8 to 0. Stoß doubles. Before the first lead anyone may say Karten weg: he plays "
+        "alone and must win every trick."),
     "rules.rams": (
         "Rams: jeder für sich, 3 bis 7 Spieler, 5 Karten. Der Kehrer bestimmt Trumpf, der Bälli (7♦) ist immer "
         "zweithöchster Trumpf. Mitspielen, passen oder den Blinden nehmen. Jeder Stich zählt einen Punkt, wer "

@@ -3,9 +3,12 @@ moves typed in the private chat find the one running table, refusals speak the t
 
 from __future__ import annotations
 
+import pytest
+
 from bot.protocol import actarg, tokens
 from bot.protocol.outgoing import ChatRef, Command, HandMessage, Notice, TableMessage, Toast
 from bot.table.record import Table
+from bot.words.i18n import t
 from tests.servicekit import GROUP, act_buttons, button, of, playable, press, private, say, service, table_msg, user
 from tests.servicekit import typed as typed_action
 
@@ -83,3 +86,20 @@ async def test_a_re_posted_table_message_and_the_score_sheet_in_a_group(store):
     assert again.repost
     (sheet,) = of(await svc.handle(say(GROUP, anna, "zettel")), Notice)
     assert sheet.text.startswith("📋 Zettel · Bauer")
+
+
+@pytest.mark.parametrize(("game", "sizes"), [("bauernstoss", [4]), ("alter_schafkopf", [4]), ("bauerchen", [4]),
+                                             ("bauer", [4]), ("rams", [3, 4, 5, 6, 7])])
+async def test_the_rules_of_every_game_at_every_table_size(store, game, sizes):
+    """``regeln``, ``regeln SPIEL`` and the Rules button answer with the game's rules at every table size."""
+    svc = service(store, seed=6)
+    anna = user(0)
+    for n in sizes:
+        chat = ChatRef("test", f"rules-{game}-{n}")
+        table = table_msg(await svc.handle(say(chat, anna, f"neu {game} {n}")))
+        (typed,) = of(await svc.handle(say(chat, anna, "regeln")), Notice)
+        (pressed,) = of(await svc.handle(press(chat, anna, button(table, "rules").token)), Notice)
+        assert typed.text == pressed.text and typed.text.startswith(t("de", f"game.{game}"))
+        assert "{" not in typed.text
+        (by_name,) = of(await svc.handle(say(chat, anna, f"regeln {game}")), Notice)
+        assert by_name.text.startswith(t("de", f"game.{game}")) and "{" not in by_name.text

@@ -17,7 +17,8 @@ from bot.protocol.outgoing import Command, Outgoing
 from bot.service import lobby
 from bot.service.answer import Ctx
 from bot.service.change import Tables, update_key
-from bot.service.moves import act
+from bot.service.moves import act, let_pass
+from bot.table import window
 from bot.table.computer import LEVELS
 from bot.table.record import Seat, Table
 from bot.table.refused import Refused
@@ -25,7 +26,7 @@ from bot.words import buttons
 
 __all__ = ["press", "again", "check_chat"]
 
-_HAND_VERBS = frozenset({"act", "hand"})
+_HAND_VERBS = frozenset({"act", "hand", "let_pass"})
 """Buttons of a player's own hand: pressed in the table's chat or in the presser's private chat."""
 
 
@@ -53,6 +54,8 @@ def _pressed(ctx: Ctx, tok: tokens.Token, can_write: bool, tables: Tables) -> No
     if verb == "act":
         seat, action = _pressed_action(ctx, tok)
         act(ctx, seat, action)
+    elif verb == "let_pass":
+        let_pass(ctx)
     elif verb == "hand":
         lobby.hand(ctx)
     elif verb == "join":
@@ -90,7 +93,7 @@ def _pressed_action(ctx: Ctx, tok: tokens.Token) -> tuple[int, engine.Action]:
     if action is None:
         raise Refused("forged")
     seat = ctx.seat()
-    offer = action.kind in buttons.OFFER_KINDS
+    offer = action.kind in buttons.OFFER_KINDS and action.kind not in window.DECLARE_KINDS  # their words never change
     if tok.version < (ctx.version if offer else ctx.table.hand_since(seat)):
         raise Refused("already_played", fresh="table" if offer else "hand")
     return seat, action

@@ -104,6 +104,13 @@ class Table(BaseModel):
     seen: dict[str, float] = Field(default_factory=dict)
     pace: str = ""
     hand_at: list[int] = Field(default_factory=list)
+    declare: list[int] | None = None
+    """The seats of the people who may still declare Ledig or Karten weg before the first lead (their window
+    is open, see :mod:`bot.table.window`); ``None`` until the play of the running deal begins."""
+    declare_end: float = 0.0
+    """When the open windows close by themselves (0: when the people have decided)."""
+    declare_wait: int | None = 20
+    """The seconds the computers wait for the people's declarations, unless the table plays by Fernspiel pace."""
 
     # ----------------------------------------------------------- JSON
     def dump(self) -> str:

@@ -7,9 +7,10 @@ choices (:func:`hand_signature`), so another player's card never edits it.
 from __future__ import annotations
 
 import engine
-from bot.protocol.outgoing import HandMessage
+from bot.protocol.outgoing import Button, HandMessage
+from bot.table import window
 from bot.table.record import Table
-from bot.words.buttons import act_button, in_rows, parsed_action
+from bot.words.buttons import act_button, button_token, declare_label, in_rows, parsed_action
 from bot.words.cards import cards_label, suit_label
 from bot.words.i18n import game_name, hint, t
 from bot.words.story import seat_name
@@ -50,7 +51,7 @@ def _partner_line(table: Table, seat: int, active: list[bool]) -> str:
     return t(table.lang, "with_partner", partner=seat_name(table, partner), a=others[0], b=others[1])
 
 
-def hand_signature(state: State | None, seat: int, status: str) -> tuple:
+def hand_signature(state: State | None, seat: int, status: str, declaring: bool = False) -> tuple:
     """Everything a hand message shows: it is re-sent, with its buttons renewed, exactly when this changes.
 
     That is the seat's own cards and who sits out, never the trick or whose turn it is, so another
@@ -59,10 +60,11 @@ def hand_signature(state: State | None, seat: int, status: str) -> tuple:
     speak in a bidding round is shown every bid he may have (:meth:`~engine.state.State.bids`) from
     the deal to his bid, so the bids before his leave it as it is too. A seat that must decide
     otherwise before the play is shown his choices instead, so his turn and his choices belong to it.
+    ``declaring``: his window before the first lead is open (:mod:`bot.table.window`), so its choices are shown.
     """
     if state is None:
         return (status,)
-    own = (status, state.visible_hand(seat), tuple(state.active))
+    own = (status, state.visible_hand(seat), tuple(state.active), declaring)
     bids = state.bids(seat)
     if bids:
         return own + (tuple(bids),)
@@ -127,5 +129,10 @@ def hand_message(table: Table, state: State, seat: int, version: int, turn: bool
         rows = in_rows([act_button(table, version, a, view) for a in choices], 3)
     else:
         rows = in_rows([act_button(table, version, a, view) for a in _card_actions(hand, game)])
+    if seat in window.waiting_for(table):
+        declare = window.declarable(state, seat)
+        lines.append(t(lang, "declare_now", what=declare_label(lang, {a.kind for a in declare})))
+        rows += (tuple(act_button(table, version, a, view) for a in declare)
+                 + (Button(t(lang, "act.let_pass"), button_token(table, version, "let_pass")),),)
     return HandMessage(table.user(seat), table.chat, table.id, "\n".join(lines), rows, emptied=not rows,
                        to_act=mine, partial=view["to_come"] > 0 and not mine)

@@ -98,11 +98,12 @@ def typed(action: Action) -> str:
 
 
 def playable(table: Table | None) -> tuple[str | None, frozenset[str]]:
-    """The user key of the person to act at ``table`` (``None``: nobody, or a computer) and the action
-    args of the buttons he may press now: what a person who knows the rules sees on the table."""
+    """The user key of the person to act at ``table`` (``None``: nobody, a computer, or people may still declare
+    before the first lead) and the action args of the buttons he may press now: what a person who knows the
+    rules sees on the table."""
     state = engine.from_json(table.state) if table and table.status == "playing" and table.state else None
     seat = state.to_act if state else None
-    if seat is None or table.seats[seat].computer:
+    if seat is None or table.seats[seat].computer or table.declare:  # others may still declare: he waits
         return None, frozenset()
     return table.seats[seat].user, frozenset(actarg.encode(a) for a in engine.legal_actions(state))
 
@@ -159,6 +160,16 @@ class TurnWatch:
         return rng.choice(choices)
 
 
+DECLARE_CHANCE = 0.02
+"""How often a scripted person declares playing alone when his window before the first lead is open."""
+
+
+async def let_windows_pass(svc: Service, store: Store, table_id: str, chat: ChatRef) -> list:
+    """Every person whose window before the first lead is open lets it pass (``weiter``); the effects."""
+    table = Table.load((await store.load(table_id))[1])
+    return [e for seat in list(table.declare or ()) for e in await svc.handle(say(chat, table.user(seat), "weiter"))]
+
+
 class Players:
     """Scripted people at one table: each keeps the last hand he was sent and presses its buttons."""
 
@@ -194,7 +205,14 @@ class Players:
         if not shown:
             return None
         loaded = await self.svc.store.load(shown[0].table_id)
-        key, allowed = playable(Table.load(loaded[1]) if loaded else None)
+        table = Table.load(loaded[1]) if loaded else None
+        if table is not None and table.declare:  # before the first lead: now and then declare, mostly let it pass
+            key = table.seats[table.declare[0]].user
+            if key not in self.hands:
+                return None
+            *declare, let_pass = self.hands[key].buttons[-1]
+            return self.users[key], (self.rng.choice(declare) if self.rng.random() < DECLARE_CHANCE else let_pass)
+        key, allowed = playable(table)
         if key not in self.hands:
             return None
         buttons = act_buttons(self.hands[key], allowed) + (act_buttons(self.table, allowed) if self.table else [])
@@ -207,7 +225,7 @@ class Players:
         if mover is None:
             return self.take(await self.svc.tick())
         u, b = mover
-        if self.rng.random() < self.typing:
+        if self.rng.random() < self.typing and ":act:" in b.token:
             action = actarg.decode(tokens.parse(b.token).arg)
             chat = self.chat
             return await self.send(say(chat, u, typed(action)))

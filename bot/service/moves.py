@@ -1,31 +1,18 @@
-"""Engine actions at a table: apply one for a seat, let the computers answer, explain a rejection."""
+"""Engine actions at a table: apply one for a seat, let the computers answer; the window before the first lead."""
 
 from __future__ import annotations
 
 import engine
 from bot.service.answer import Ctx
+from bot.service.why import rejection
 from bot.table import cpu, window
 from bot.table.refused import Refused
 from bot.words import render
 from bot.words.buttons import declare_label
-from bot.words.i18n import hint_key, t
+from bot.words.i18n import t
 from engine.actions import PLAY
 
-__all__ = ["act", "rejection", "let_pass"]
-
-_REJECTED = {engine.Code.DEAL_OVER: "deal_over", engine.Code.WRONG_PHASE: "wrong_phase",
-             engine.Code.NOT_YOUR_TURN: "not_your_turn"}
-
-
-def rejection(rej: engine.Rejected, action: engine.Action, to_act: str) -> Refused:
-    """The refusal of an engine action the engine rejected; ``to_act`` names who is to act."""
-    if rej.code == engine.Code.WRONG_PHASE and action.kind == PLAY:  # the hand shows its cards before the play
-        return Refused("play_not_yet")
-    if rej.code in _REJECTED:
-        return Refused(_REJECTED[rej.code], name=to_act)
-    if action.meld and rej.hint != "not_in_hand":  # the hand shows its melds all the time
-        return Refused("hint.meld_lead")
-    return Refused(hint_key(rej.hint))
+__all__ = ["act", "let_pass"]
 
 
 def act(ctx: Ctx, seat: int, action: engine.Action) -> None:
@@ -39,8 +26,7 @@ def act(ctx: Ctx, seat: int, action: engine.Action) -> None:
     try:
         ctx.match.act(seat, action, ctx.user.key)
     except engine.Rejected as rej:
-        seat = ctx.match.to_act()
-        raise rejection(rej, action, render.seat_name(ctx.table, seat) if seat is not None else "–") from None
+        raise rejection(rej, action, table, ctx.match.state, seat) from None
     cpu.play_computers(ctx.match)
 
 
@@ -49,7 +35,8 @@ def _still_declaring(ctx: Ctx) -> Refused:
     table, state = ctx.table, ctx.match.state
     seats = window.waiting_for(table)
     what = declare_label(table.lang, {a.kind for s in seats for a in window.declarable(state, s)})
-    names = t(table.lang, "and").join(render.seat_name(table, s) for s in seats)
+    names = [render.seat_name(table, s) for s in seats]
+    names = t(table.lang, "and").join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
     return Refused("declare_wait", names=names, what=what)
 
 

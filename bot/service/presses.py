@@ -85,7 +85,8 @@ def _pressed_action(ctx: Ctx, tok: tokens.Token) -> tuple[int, engine.Action]:
 
     A card or decision of his hand counts from the version at which the hand last changed on
     (a second tap on the hand his card left is refused); an offer of the table message only from
-    the current table, whose words ("double", "double back") change with every call.
+    the current table, whose words ("double", "double back") change with every call. Ledig and
+    Karten weg count from any version: their words never change, and a late one is refused with the reason.
     """
     if tok.version > ctx.version:
         raise Refused("forged")
@@ -93,7 +94,9 @@ def _pressed_action(ctx: Ctx, tok: tokens.Token) -> tuple[int, engine.Action]:
     if action is None:
         raise Refused("forged")
     seat = ctx.seat()
-    offer = action.kind in buttons.OFFER_KINDS and action.kind not in window.DECLARE_KINDS  # their words never change
+    if action.kind in window.DECLARE_KINDS:  # its words never change: the engine says whether it still counts
+        return seat, action
+    offer = action.kind in buttons.OFFER_KINDS
     if tok.version < (ctx.version if offer else ctx.table.hand_since(seat)):
         raise Refused("already_played", fresh="table" if offer else "hand")
     return seat, action

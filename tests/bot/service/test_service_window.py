@@ -98,6 +98,40 @@ async def test_a_person_to_lead_hears_who_may_still_declare(store):
         raise AssertionError("no seed lets Anna lead")
     card = engine.legal_actions(state)[0]
     (refused,) = of(await svc.handle(say(chat, anna, f"spiel {engine.cards.card_str(card.card)}")), Toast)
-    assert refused.text == "Einen Moment: Ben kann vor dem ersten Ausspielen noch Karten weg sagen."
+    assert refused.text == "Einen Moment: vor dem ersten Ausspielen ist noch Karten weg möglich für Ben."
     assert not of(await svc.handle(say(chat, ben, "weiter")), Toast)
     assert not of(await svc.handle(say(chat, anna, f"spiel {engine.cards.card_str(card.card)}")), Toast)
+
+
+async def test_a_declaration_out_of_its_moment_says_why(store):
+    """The issue's case: a card is on the table, and Karten weg is refused with the reason."""
+    anna = user(0)
+    svc, now, table_id, effects = await waiting_alone(store, "bauer")
+    (hand,) = [h for h in of(effects, HandMessage) if h.buttons]
+    (alone,) = [b for b in hand.buttons[-1] if b.label == "Karten weg"]
+    await svc.handle(say(private(anna), anna, "weiter"))
+    (late,) = of(await svc.handle(press(private(anna), anna, alone.token)), Toast)
+    assert late.text == "Karten weg geht nur vor dem ersten Ausspielen, und es ist schon ausgespielt."
+    (typed,) = of(await svc.handle(say(private(anna), anna, "ledig")), Toast)  # a typed Ledig means Karten weg here
+    assert typed.text == late.text
+
+
+async def test_every_refused_offer_or_decision_says_why(store):
+    anna = user(0)
+    for seed in range(30):  # Anna names trump: the deal is still in its first phase
+        svc = service(store, seed=seed, clock=lambda: T0)
+        effects = await svc.handle(say(private(anna), anna, "neu bauerchen"))
+        table, state = await stored(store, table_msg(effects).table_id)
+        if state.phase == "name":
+            break
+        await svc.handle(say(private(anna), anna, "abbrechen"))
+    texts = {word: [x.text for x in of(await svc.handle(say(private(anna), anna, word)), Toast)]
+             for word in ("ledig", "spritzen", "weiter")}
+    assert texts == {
+        "ledig": ["Ledig sagst du an, wenn Trumpf genannt ist und alle Karten verteilt sind."],
+        "spritzen": ["Spritzen geht erst, wenn gespielt wird."],
+        "weiter": ["»Weiter« gilt nur vor dem ersten Ausspielen, solange du noch allein spielen kannst."]}
+    rams = table_msg(await svc.handle(say(GROUP, anna, "neu rams 3")))
+    await svc.handle(say(GROUP, anna, "los"))
+    (none,) = of(await svc.handle(say(GROUP, anna, "ledig")), Toast)
+    assert none.text == "Allein spielen gibt es bei Rams nicht." and rams.table_id

@@ -227,7 +227,7 @@ def option(ctx: Ctx, args: tuple[str, ...], settings: Settings) -> None:
             secs = seconds(parse_duration(value))
         except ValueError:
             raise Refused("bad_option_value", name=name, allowed=Text("allowed.duration")) from None
-        setattr(table, "remind" if name == "reminder_after" else "auto", secs)
+        setattr(table, typed_options.DURATIONS[name], secs)
         return
     try:
         value = typed_options.parse_text(table.game, name, value)

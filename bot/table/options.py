@@ -20,8 +20,8 @@ from engine import OptionError, OptionSpec
 
 __all__ = ["parse_text", "parse", "refusal", "allowed", "DURATIONS"]
 
-DURATIONS = ("reminder_after", "autoplay_after")
-"""The table's timer settings, set like options (``option reminder_after 2h``)."""
+DURATIONS = {"reminder_after": "remind", "autoplay_after": "auto", "declare_wait": "declare_wait"}
+"""The table's timer settings, set like options (``option reminder_after 2h``), and the table field each sets."""
 _ON = {"an", "ein", "ja", "on", "yes", "true", "1"}
 _OFF = {"aus", "nein", "off", "no", "false", "0"}
 _DEFAULT = {"standard", "default", "auto", "null"}

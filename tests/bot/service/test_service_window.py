@@ -7,6 +7,7 @@ import pytest
 
 import engine
 from bot.protocol.outgoing import HandMessage, Toast
+from bot.table import window
 from bot.table.record import Table
 from tests.servicekit import GROUP, button, of, press, private, say, service, table_msg, user
 
@@ -135,3 +136,21 @@ async def test_every_refused_offer_or_decision_says_why(store):
     await svc.handle(say(GROUP, anna, "los"))
     (none,) = of(await svc.handle(say(GROUP, anna, "ledig")), Toast)
     assert none.text == "Allein spielen gibt es bei Rams nicht." and rams.table_id
+
+
+async def test_the_wait_is_a_table_setting_and_fernspiel_waits_the_turn_timer(store):
+    anna = user(0)
+    svc = service(store, seed=2, clock=lambda: T0)
+    chat = GROUP.__class__(GROUP.platform, "wait", title="Tisch")
+    table_id = table_msg(await svc.handle(say(chat, anna, "neu bauer"))).table_id
+    assert not of(await svc.handle(say(chat, anna, "option declare_wait 45s")), Toast)
+    assert (await stored_table(store, table_id)).declare_wait == 45
+    assert not of(await svc.handle(say(chat, anna, "option declare_wait off")), Toast)
+    assert (await stored_table(store, table_id)).declare_wait is None
+    assert not of(await svc.handle(say(chat, anna, "tempo fernspiel")), Toast)
+    assert window.wait_of(await stored_table(store, table_id)) == 72 * 3600
+
+
+async def stored_table(store, table_id: str) -> Table:
+    """The stored table record."""
+    return Table.load((await store.load(table_id))[1])

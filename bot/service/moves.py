@@ -8,8 +8,6 @@ from bot.service.why import rejection
 from bot.table import cpu, window
 from bot.table.refused import Refused
 from bot.words import render
-from bot.words.buttons import declare_label
-from bot.words.i18n import t
 from engine.actions import PLAY
 
 __all__ = ["act", "let_pass"]
@@ -32,12 +30,7 @@ def act(ctx: Ctx, seat: int, action: engine.Action) -> None:
 
 def _still_declaring(ctx: Ctx) -> Refused:
     """The refusal of a lead while others' windows are open: who may still declare what."""
-    table, state = ctx.table, ctx.match.state
-    seats = window.waiting_for(table)
-    what = declare_label(table.lang, {a.kind for s in seats for a in window.declarable(state, s)})
-    names = [render.seat_name(table, s) for s in seats]
-    names = t(table.lang, "and").join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
-    return Refused("declare_wait", names=names, what=what)
+    return Refused("declare_wait", **render.declaring(ctx.table, ctx.match.state))
 
 
 def let_pass(ctx: Ctx) -> None:

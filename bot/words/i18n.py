@@ -138,6 +138,8 @@ TEXTS: dict[str, tuple[str, str]] = {
                      "Just a moment: {what} is still open before the first lead for {names}."),
     "declare_closed": ("»Weiter« gilt nur vor dem ersten Ausspielen, solange du noch allein spielen kannst.",
                        "\"Go on\" only counts before the first lead, while you may still play alone."),
+    "declare_open": ("⏳ Vor dem ersten Ausspielen ist noch {what} möglich für {names}.",
+                     "⏳ {what} is still open before the first lead for {names}."),
     "declare_now": ("Vor dem ersten Ausspielen: {what} oder »Weiter«? Die anderen warten auf dich.",
                     "Before the first lead: {what}, or \"Go on\"? The others are waiting for you."),
     "why.alone_before": ("{what} sagst du an, wenn Trumpf genannt ist und alle Karten verteilt sind.",

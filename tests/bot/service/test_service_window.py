@@ -50,6 +50,7 @@ async def test_a_computer_waits_for_the_persons_window_until_he_lets_it_pass(sto
     assert f"Vor dem ersten Ausspielen: {word} oder »Weiter«?" in hand.text
     assert [b.label for b in hand.buttons[-1]] == [word, "Weiter"]
     assert [kind for tid, _, kind in await store.due(T0 + 20) if tid == table_id] == ["declare"]
+    assert f"⏳ Vor dem ersten Ausspielen ist noch {word} möglich für Anna." in table_msg(effects).text
     assert not await svc.tick(T0 + 19)  # the wait has not run out: nothing moves
     answer = await svc.handle(press(private(anna), anna, button(hand, "let_pass").token))
     table, state = await stored(store, table_id)

@@ -280,7 +280,11 @@ async def hammer(svc: Service, store: Store, chat_of: dict[str, ChatRef], users:
             loaded = await store.load(table_id)
             if loaded is None or Table.load(loaded[1]).status != "playing":
                 return
-            to_act, allowed = playable(Table.load(loaded[1]))
+            table = Table.load(loaded[1])
+            if table.seat_of(u.key) in (table.declare or ()):  # before the first lead: he lets it pass
+                await svc.handle(say(chat, u, "weiter"))
+                continue
+            to_act, allowed = playable(table)
             hands = of(await svc.handle(Command(chat, u, verb="hand")), HandMessage) if to_act == u.key else []
             buttons = act_buttons(hands[0], allowed) if hands else []
             if not buttons:

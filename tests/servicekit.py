@@ -123,6 +123,8 @@ class TurnWatch:
         self.since = 0
         self.allowed: frozenset[str] = frozenset()
         self.state: engine.State | None = None
+        self.declaring: frozenset[str] = frozenset()
+        """The platform ids of the people whose window before the first lead is open."""
 
     async def look(self) -> None:
         """Read the table once: its version, the user key of the person to act, the version his hand's
@@ -131,6 +133,8 @@ class TurnWatch:
         loaded = await self.store.load(self.table_id)
         table = Table.load(loaded[1]) if loaded else None
         self.to_act, self.allowed = playable(table)
+        self.declaring = frozenset(table.seats[s].user.partition(":")[2] for s in table.declare or ()) if table else \
+            frozenset()
         self.state = engine.from_json(table.state) if self.to_act else None
         self.since = table.hand_since(table.seat_of(self.to_act)) if self.to_act else 0
         self.version = loaded[0] if loaded else -1
@@ -145,8 +149,20 @@ class TurnWatch:
             await asyncio.sleep(every)
 
     def turn_of(self, user_id: object) -> bool:
-        """Whether the person with platform id ``user_id`` is to act."""
-        return self.to_act is not None and self.to_act.partition(":")[2] == str(user_id)
+        """Whether the person with platform id ``user_id`` is to act (or to declare before the first lead)."""
+        return self.to_act is not None and self.to_act.partition(":")[2] == str(user_id) or self.declares(user_id)
+
+    def declares(self, user_id: object) -> bool:
+        """Whether the window before the first lead of the person with platform id ``user_id`` is open."""
+        return str(user_id) in self.declaring
+
+    def choices(self, user_id: object, shown: list[tokens.Token], careful: bool) -> list[tokens.Token]:
+        """What a person presses among the ``shown`` buttons of his hand at his turn: in his window before the
+        first lead "Weiter", else a card or choice (a ``careful`` one only those he may play)."""
+        if self.declares(user_id):
+            return [t for t in shown if t.verb == "let_pass"]
+        out = [t for t in shown if t.verb == "act"]
+        return [t for t in out if t.arg in self.allowed] if careful else out
 
     def pick(self, choices: list[tokens.Token], rng: random.Random, sensible: bool = False) -> tokens.Token:
         """The button a person presses among ``choices``: with ``sensible`` the game's heuristic computer

@@ -172,9 +172,8 @@ class Players:
         watch = self.watch
         if not watch.turn_of(member.id) or watch.version <= self._moved.get(member.id, -1):
             return message, []  # not his turn, or the table does not show his last move yet
-        out = [t for t in table_tokens(message, self.table_id)
-               if t.verb == "act" and (member.id, str(t), watch.version) not in self._refused]
-        return message, [t for t in out if t.arg in watch.allowed] if self.careful else out
+        out = [t for t in table_tokens(message, self.table_id) if (member.id, str(t), watch.version) not in self._refused]
+        return message, watch.choices(member.id, out, self.careful)
 
     async def _player(self, member: Member, until: Callable[[], bool], deadline: float) -> None:
         if not member.dms_open:

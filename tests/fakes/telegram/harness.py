@@ -239,8 +239,8 @@ class Players:
         if not watch.turn_of(user.id) or watch.version <= self._moved.get(user.id, -1):
             return []  # not his turn, or the table does not show his last move yet
         out = [t for t in (table_tokens(message, self.table_id) if message else [])
-               if t.verb == "act" and (user.id, str(t), watch.version) not in self._refused]
-        return [t for t in out if t.arg in watch.allowed] if self.careful else out
+               if (user.id, str(t), watch.version) not in self._refused]
+        return watch.choices(user.id, out, self.careful)
 
     def _hand(self, user: FakeUser) -> Sent | None:
         """His newest hand message (in a private chat table the table message is there too)."""

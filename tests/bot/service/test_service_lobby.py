@@ -9,7 +9,8 @@ from bot.protocol import actarg, tokens
 from bot.protocol.outgoing import ChatRef, Command, HandMessage, Notice, TableMessage, Toast
 from bot.table.record import Table
 from bot.words.i18n import t
-from tests.servicekit import GROUP, act_buttons, button, of, playable, press, private, say, service, table_msg, user
+from tests.servicekit import (GROUP, act_buttons, button, let_windows_pass, of, playable, press, private, say, service,
+                              table_msg, user)
 from tests.servicekit import typed as typed_action
 
 
@@ -34,7 +35,8 @@ async def test_card_plays_still_insist_on_the_current_version(store):
     anna = user(0)
     chat = private(anna)
     effects = await svc.handle(say(chat, anna, "neu bauerchen"))
-    (hand,) = of(effects, HandMessage)
+    effects += await let_windows_pass(svc, store, of(effects, HandMessage)[0].table_id, chat)
+    hand = of(effects, HandMessage)[-1]
     allowed = playable(Table.load((await store.load(hand.table_id))[1]))[1]
     act = act_buttons(hand, allowed)[0]
     assert not of(await svc.handle(press(chat, anna, act.token)), Toast)
@@ -47,6 +49,7 @@ async def test_a_move_typed_in_the_private_chat_goes_to_the_one_running_table(st
     table = table_msg(await svc.handle(say(GROUP, anna, "neu bauer")))
     await svc.handle(press(GROUP, ben, button(table, "join").token))
     effects = await svc.handle(say(GROUP, anna, "los"))
+    effects += await let_windows_pass(svc, store, table.table_id, GROUP)
     hands = {h.user: h for h in of(effects, HandMessage)}
     mover = next(u for u, h in hands.items() if any(":act:" in b.token for row in h.buttons for b in row))
     act = next(b for row in hands[mover].buttons for b in row if ":act:" in b.token)

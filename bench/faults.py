@@ -169,7 +169,7 @@ async def _worker(url: str, prefix: str, name: str, seed: int, tables: dict[str,
                 await asyncio.sleep(0.01)
                 continue
             data = Table.load(loaded[1])
-            seat = data.state.get("to_act")
+            seat = data.declare[0] if data.declare else data.state.get("to_act")  # "Weiter" before the first lead
             if seat is None or not data.seats[seat].user or rng.random() < 0.2:  # some turns wait for the timer
                 await asyncio.sleep(0.02)
                 continue
@@ -178,6 +178,8 @@ async def _worker(url: str, prefix: str, name: str, seed: int, tables: dict[str,
             hands = [e for e in await svc.handle(Command(chat, user(who), verb="hand")) if isinstance(e, HandMessage)]
             allowed = playable(data)[1]
             buttons = act_buttons(hands[0], allowed) if hands else []
+            if data.declare and hands:
+                buttons = [b for row in hands[0].buttons for b in row if ":let_pass:" in b.token]
             if buttons:
                 count += 1
                 await deliver({"chat": tables[table_id], "user": who, "token": rng.choice(buttons).token,

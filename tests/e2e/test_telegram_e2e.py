@@ -487,6 +487,7 @@ async def test_a_card_edits_the_table_and_the_hand_it_left_and_a_refused_press_e
 
             async def card() -> tuple[FakeUser, object, str, str]:
                 """The player to act, his hand message once it is current, a card he may play, the phase."""
+                await let_windows_pass(tg, store, tid, list(users.values()))  # nobody goes alone here
                 await watch.look()
                 user = users[int(watch.to_act.partition(":")[2])]
 

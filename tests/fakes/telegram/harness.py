@@ -28,7 +28,8 @@ from tests.servicekit import TurnWatch
 
 from .server import FakeTelegram, FakeUser, Sent
 
-__all__ = ["FAST", "PATIENCE", "WEBHOOK", "fake_for", "running_bot", "Players", "table_tokens", "newest", "press_verb",
+__all__ = ["FAST", "PATIENCE", "WEBHOOK", "fake_for", "running_bot", "Players", "table_tokens", "newest", "let_windows_pass",
+           "press_verb",
            "open_table", "version", "watching", "alive", "terminate", "tuning_env"]
 
 FAST = Tuning(group_messages=20, group_window_s=0.6, chat_messages=1, chat_window_s=0.03, slack_s=0.03,
@@ -123,6 +124,20 @@ def table_tokens(message: Sent, table_id: str) -> list[tokens.Token]:
     """The parsed tokens of ``message``'s buttons that belong to ``table_id``."""
     out = [tokens.parse(b.get("callback_data", "")) for b in message.buttons]
     return [t for t in out if t and t.table == table_id]
+
+
+async def let_windows_pass(tg: FakeTelegram, store: Store, table_id: str, users: list[FakeUser]) -> None:
+    """Every person whose window before the first lead is open presses "Weiter" on his hand."""
+    table = Table.load((await store.load(table_id))[1])
+    for seat in table.declare or ():
+        user = next(u for u in users if table.seats[seat].user == f"telegram:{u.id}")
+
+        def ready(user: FakeUser = user):
+            m = newest(tg, user.id, table_id)
+            found = [t for t in table_tokens(m, table_id) if t.verb == "let_pass"] if m else []
+            return (m, found[0]) if found else None
+        message, token = await tg.wait_for(ready, what=f"{user.first_name}'s Weiter")
+        await tg.wait_answer(user.press(message, data=str(token)))
 
 
 def newest(tg: FakeTelegram, chat_id: int, table_id: str) -> Sent | None:

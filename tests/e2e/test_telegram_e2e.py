@@ -33,6 +33,7 @@ from tests.fakes.telegram.harness import (
     Players,
     alive,
     fake_for,
+    let_windows_pass,
     newest,
     open_table,
     press_verb,

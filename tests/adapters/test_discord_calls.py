@@ -26,6 +26,7 @@ from tests.fakes.discord.harness import (
     FAST,
     fake_for,
     hand_of,
+    let_windows_pass,
     open_table,
     press,
     press_verb,
@@ -80,24 +81,10 @@ async def to_act(store, table_id: str, members: list[Member]) -> tuple[Member, s
     return next(m for m in members if table.seats[seat].user == f"discord:{m.id}"), legal
 
 
-async def let_windows_pass(fake: FakeDiscord, store, table_id: str, members: list[Member]) -> None:
-    """Every member whose window before the first lead is open presses "Weiter" on his hand."""
-    table = Table.load((await store.load(table_id))[1])
-    for seat in table.declare or ():
-        member = next(m for m in members if table.seats[seat].user == f"discord:{m.id}")
-
-        def shown(member=member):
-            hand = hand_of(fake, member, CHANNEL, table_id)
-            found = [t for t in table_tokens(hand, table_id) if t.verb == "let_pass"]
-            return (hand, str(found[0])) if found else None
-        hand, token = await fake.wait_for(shown, what=f"{member.name}'s Weiter")
-        await press(fake, member, hand, token)
-
-
 async def playable(fake: FakeDiscord, store, table_id: str, members: list[Member]):
     """The player to act (once nobody may still declare before the first lead), his hand message and a token
     he may press on it."""
-    await let_windows_pass(fake, store, table_id, members)
+    await let_windows_pass(fake, store, CHANNEL, table_id, members)
     member, legal = await to_act(store, table_id, members)
 
     def ready():

@@ -390,10 +390,11 @@ async def _kills(server: Server, prefix: str, games: int, kills: int, workers: i
                 row.doubled += 1
         timer_moves = 0
         for table_id in tables:
-            entries = [json.loads(e)["cmd"] for e in await store.log(table_id)]
-            pressed = [c for c in entries if c.startswith("st1:")]
+            entries = [json.loads(e) for e in await store.log(table_id)]
+            # by whom: everybody's "Weiter" before the first lead carries the same token
+            pressed = [(e["by"], e["cmd"]) for e in entries if e["cmd"].startswith("st1:")]
             kill_row.doubled += len(pressed) - len(set(pressed))
-            timer_moves += entries.count("timer")
+            timer_moves += sum(e["cmd"] == "timer" for e in entries)
         kill_row.stuck, kill_row.notes = await _check_tables(store, tables)
         kill_row.crashes = crashed + len(platform.errors)
         kill_row.notes += [e.splitlines()[-1] for e in platform.errors[:3]]

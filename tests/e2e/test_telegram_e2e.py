@@ -458,6 +458,7 @@ async def test_the_lobby_never_fights_back_and_every_listed_command_works_as_typ
             await tg.wait_for(lambda: newest(tg, GROUP, tid).message_id != shown.message_id, what="the re-post")
             await tg.wait_for(lambda: not shown.buttons, what="the old message's buttons removed")
             # a move typed in the private chat reaches the one running table
+            await let_windows_pass(tg, store, tid, [anna, ben])
             _, before = await stored(store, tid)
             state = engine.from_json(before.state)
             to_act = next(u for u in (anna, ben) if before.seat_of(f"telegram:{u.id}") == state.to_act)

@@ -25,8 +25,8 @@ from engine.actions import Action
 from engine.bauerchen import round_end
 from engine.state import State
 
-__all__ = ["table_message", "declaring", "seat_name", "team_name", "deal_line", "result_text", "last_deal_lines", "summary",
-           "ago", "option_fields"]
+__all__ = ["table_message", "declaring", "seat_name", "team_name", "deal_line", "result_text", "last_deal_lines",
+           "summary", "ago", "option_fields"]
 
 
 # ----------------------------------------------------------------- names and small pieces

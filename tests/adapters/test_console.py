@@ -27,7 +27,8 @@ def stammtisch(env, *args, stdin: str = "") -> subprocess.CompletedProcess:
 
 def test_play_quit_and_resume(env):
     moves = "".join(f"{n}\n" for _ in range(12) for n in (1, 2, 3, 4, 5))
-    run = stammtisch(env, "play", "bauer", "--options", '{"short_deck": true}', stdin="hilfe\nB♣\nweiter\n" + moves + "quit\n")
+    run = stammtisch(env, "play", "bauer", "--options", '{"short_deck": true}',
+                     stdin="hilfe\nB♣\nweiter\n" + moves + "quit\n")  # weiter: the moment before the first lead
     assert run.returncode == 0, run.stderr
     out = run.stdout
     assert "🃏 Bauer · Spiel 1" in out and "Deine Karten:" in out and "[1] " in out

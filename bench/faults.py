@@ -190,7 +190,7 @@ async def _worker(url: str, prefix: str, name: str, seed: int, tables: dict[str,
                 await asyncio.sleep(0.01)
                 continue
             data = Table.load(loaded[1])
-            seat = data.state.get("to_act")
+            seat = data.declare[0] if data.declare else data.state.get("to_act")  # "Weiter" before the first lead
             if seat is None or not data.seats[seat].user or rng.random() < 0.2:  # some turns wait for the timer
                 await asyncio.sleep(0.02)
                 continue
@@ -199,6 +199,8 @@ async def _worker(url: str, prefix: str, name: str, seed: int, tables: dict[str,
             hands = [e for e in await svc.handle(Command(chat, user(who), verb="hand")) if isinstance(e, HandMessage)]
             allowed = playable(data)[1]
             buttons = act_buttons(hands[0], allowed) if hands else []
+            if data.declare and hands:
+                buttons = [b for row in hands[0].buttons for b in row if ":let_pass:" in b.token]
             if buttons:
                 count += 1
                 await deliver({"chat": tables[table_id], "user": who, "token": rng.choice(buttons).token,
@@ -409,10 +411,11 @@ async def _kills(server: Server, prefix: str, games: int, kills: int, workers: i
                 row.doubled += 1
         timer_moves = 0
         for table_id in tables:
-            entries = [json.loads(e)["cmd"] for e in await store.log(table_id)]
-            pressed = [c for c in entries if c.startswith("st1:")]
+            entries = [json.loads(e) for e in await store.log(table_id)]
+            # by whom: everybody's "Weiter" before the first lead carries the same token
+            pressed = [(e["by"], e["cmd"]) for e in entries if e["cmd"].startswith("st1:")]
             kill_row.doubled += len(pressed) - len(set(pressed))
-            timer_moves += entries.count("timer")
+            timer_moves += sum(e["cmd"] == "timer" for e in entries)
         kill_row.stuck, kill_row.notes = await _check_tables(store, tables)
         kill_row.crashes = crashed + len(platform.errors)
         kill_row.notes += [e.splitlines()[-1] for e in platform.errors[:3]]

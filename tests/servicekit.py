@@ -105,11 +105,12 @@ def typed(action: Action) -> str:
 
 
 def playable(table: Table | None) -> tuple[str | None, frozenset[str]]:
-    """The user key of the person to act at ``table`` (``None``: nobody, or a computer) and the action
-    args of the buttons he may press now: what a person who knows the rules sees on the table."""
+    """The user key of the person to act at ``table`` (``None``: nobody, a computer, or people may still declare
+    before the first lead) and the action args of the buttons he may press now: what a person who knows the
+    rules sees on the table."""
     state = engine.from_json(table.state) if table and table.status == "playing" and table.state else None
     seat = state.to_act if state else None
-    if seat is None or table.seats[seat].computer:
+    if seat is None or table.seats[seat].computer or table.declare:  # others may still declare: he waits
         return None, frozenset()
     return table.seats[seat].user, frozenset(actarg.encode(a) for a in engine.legal_actions(state))
 
@@ -129,6 +130,8 @@ class TurnWatch:
         self.since = 0
         self.allowed: frozenset[str] = frozenset()
         self.state: engine.State | None = None
+        self.declaring: frozenset[str] = frozenset()
+        """The platform ids of the people whose window before the first lead is open."""
 
     async def look(self) -> None:
         """Read the table once: its version, the user key of the person to act, the version his hand's
@@ -137,6 +140,8 @@ class TurnWatch:
         loaded = await self.store.load(self.table_id)
         table = Table.load(loaded[1]) if loaded else None
         self.to_act, self.allowed = playable(table)
+        self.declaring = frozenset(table.seats[s].user.partition(":")[2] for s in table.declare or ()) if table else \
+            frozenset()
         self.state = engine.from_json(table.state) if self.to_act else None
         self.since = table.hand_since(table.seat_of(self.to_act)) if self.to_act else 0
         self.version = loaded[0] if loaded else -1
@@ -151,8 +156,20 @@ class TurnWatch:
             await asyncio.sleep(every)
 
     def turn_of(self, user_id: object) -> bool:
-        """Whether the person with platform id ``user_id`` is to act."""
-        return self.to_act is not None and self.to_act.partition(":")[2] == str(user_id)
+        """Whether the person with platform id ``user_id`` is to act (or to declare before the first lead)."""
+        return self.to_act is not None and self.to_act.partition(":")[2] == str(user_id) or self.declares(user_id)
+
+    def declares(self, user_id: object) -> bool:
+        """Whether the window before the first lead of the person with platform id ``user_id`` is open."""
+        return str(user_id) in self.declaring
+
+    def choices(self, user_id: object, shown: list[tokens.Token], careful: bool) -> list[tokens.Token]:
+        """What a person presses among the ``shown`` buttons of his hand at his turn: in his window before the
+        first lead "Weiter", else a card or choice (a ``careful`` one only those he may play)."""
+        if self.declares(user_id):
+            return [t for t in shown if t.verb == "let_pass"]
+        out = [t for t in shown if t.verb == "act"]
+        return [t for t in out if t.arg in self.allowed] if careful else out
 
     def pick(self, choices: list[tokens.Token], rng: random.Random, sensible: bool = False) -> tokens.Token:
         """The button a person presses among ``choices``: with ``sensible`` the game's heuristic computer
@@ -164,6 +181,16 @@ class TurnWatch:
             if found:
                 return found[0]
         return rng.choice(choices)
+
+
+DECLARE_CHANCE = 0.02
+"""How often a scripted person declares playing alone when his window before the first lead is open."""
+
+
+async def let_windows_pass(svc: Service, store: Store, table_id: str, chat: ChatRef) -> list:
+    """Every person whose window before the first lead is open lets it pass (``weiter``); the effects."""
+    table = Table.load((await store.load(table_id))[1])
+    return [e for seat in list(table.declare or ()) for e in await svc.handle(say(chat, table.user(seat), "weiter"))]
 
 
 class Players:
@@ -201,7 +228,14 @@ class Players:
         if not shown:
             return None
         loaded = await self.svc.store.load(shown[0].table_id)
-        key, allowed = playable(Table.load(loaded[1]) if loaded else None)
+        table = Table.load(loaded[1]) if loaded else None
+        if table is not None and table.declare:  # before the first lead: now and then declare, mostly let it pass
+            key = table.seats[table.declare[0]].user
+            if key not in self.hands:
+                return None
+            *declare, let_pass = self.hands[key].buttons[-1]
+            return self.users[key], (self.rng.choice(declare) if self.rng.random() < DECLARE_CHANCE else let_pass)
+        key, allowed = playable(table)
         if key not in self.hands:
             return None
         buttons = act_buttons(self.hands[key], allowed) + (act_buttons(self.table, allowed) if self.table else [])
@@ -214,7 +248,7 @@ class Players:
         if mover is None:
             return self.take(await self.svc.tick())
         u, b = mover
-        if self.rng.random() < self.typing:
+        if self.rng.random() < self.typing and ":act:" in b.token:
             action = actarg.decode(tokens.parse(b.token).arg)
             chat = self.chat
             return await self.send(say(chat, u, typed(action)))
@@ -269,7 +303,11 @@ async def hammer(svc: Service, store: Store, chat_of: dict[str, ChatRef], users:
             loaded = await store.load(table_id)
             if loaded is None or Table.load(loaded[1]).status != "playing":
                 return
-            to_act, allowed = playable(Table.load(loaded[1]))
+            table = Table.load(loaded[1])
+            if table.seat_of(u.key) in (table.declare or ()):  # before the first lead: he lets it pass
+                await svc.handle(say(chat, u, "weiter"))
+                continue
+            to_act, allowed = playable(table)
             hands = of(await svc.handle(Command(chat, u, verb="hand")), HandMessage) if to_act == u.key else []
             buttons = act_buttons(hands[0], allowed) if hands else []
             if not buttons:

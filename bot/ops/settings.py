@@ -17,8 +17,9 @@ __all__ = ["Settings", "SettingsError", "HostPort", "load_settings", "parse_dura
 
 _DURATION = re.compile(r"([0-9]{1,9})([smhd])")
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
-LEAST = {"reminder_after": timedelta(minutes=1), "autoplay_after": timedelta(minutes=2)}
-"""The shortest reminder and automatic move, wherever they are set (environment, chat options)."""
+LEAST = {"reminder_after": timedelta(minutes=1), "autoplay_after": timedelta(minutes=2),
+         "declare_wait": timedelta(seconds=5)}
+"""The shortest reminder, automatic move and wait for declarations, wherever they are set (environment, chat options)."""
 LONGEST = timedelta(days=30)
 """The longest duration of either."""
 _WEBHOOK_SECRET = re.compile(r"[A-Za-z0-9_-]{16,256}")

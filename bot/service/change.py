@@ -25,7 +25,7 @@ from bot.protocol.outgoing import Command, Outgoing
 from bot.service.answer import Ctx, answer, notify_hand, refusal
 from bot.store.counts import TableCounts
 from bot.store.tables import Record, Store
-from bot.table import notify
+from bot.table import notify, window
 from bot.table.match import Match
 from bot.table.record import Table
 from bot.table.refused import Refused
@@ -150,7 +150,7 @@ class Tables:
             table = Table.load(data)
             now = self.clock()
             match = Match(table, self.rng, now, state)
-            before = {i: hand.hand_signature(match.state, i, table.status) for i in table.humans()}
+            before = {i: _signature(table, match.state, i) for i in table.humans()}
             ctx = Ctx(cmd, table, match, version, now)
             was = table.status
             turn_before = match.to_act()
@@ -210,10 +210,13 @@ def turn_timer(table: Table, match: Match, now: float) -> tuple[str, float] | No
     """The first turn timer of the new version: the reminder, or the automatic move if it comes first.
 
     A computer to act (its moves stopped after a deal, see :func:`bot.table.cpu.play_computers`)
-    goes on at the next tick. The store drops a closed table's timers. A table in a private chat
+    goes on at the next tick. While people may still declare before the first lead, the end of
+    their wait comes first (:mod:`bot.table.window`). The store drops a closed table's timers. A table in a private chat
     has no reminder: its only person plays against the computer.
     """
     seat = match.to_act()
+    if table.declare and seat is not None:  # people may still declare before the first lead
+        return (window.TIMER, table.declare_end) if table.declare_end else None
     if seat is not None and table.seats[seat].computer:
         return "cpu", now
     if seat is None or table.chat.private:
@@ -251,13 +254,18 @@ def _reclaim(ctx: Ctx) -> bool:
     return True
 
 
+def _signature(table: Table, state: State | None, seat: int) -> tuple:
+    """What ``seat``'s hand message shows (:func:`bot.words.hand.hand_signature`), his window included."""
+    return hand.hand_signature(state, seat, table.status, seat in window.waiting_for(table))
+
+
 def _hands_changed(ctx: Ctx, before: dict[int, tuple], version: int) -> set[int]:
     """The people whose hand message changes with the save of ``version`` (noted in ``Table.hand_at``)."""
     table, state = ctx.table, ctx.match.state
     if state is None or table.status == "lobby":
         return set()
     changed = {seat for seat in table.humans()
-               if before.get(seat) != hand.hand_signature(state, seat, table.status)}
+               if before.get(seat) != _signature(table, state, seat)}
     for seat in changed:
         table.hand_changed(seat, version)
     return changed

@@ -228,7 +228,9 @@ def rules(game: str, options: dict, lang: str, n: int = 0) -> str:
     """The short rules of ``game`` with ``options`` (``n`` players: the target that follows from them)."""
     parsed = engine.parse_options(game, options)
     opts = parsed.model_dump()
-    target = opts.get("target") or (target_of(parsed, n) if n and game == "rams" else t(lang, "rs.default_target"))
+    target = opts.get("target")
+    if game == "rams" and target is None:  # Rams' default target follows from the table size
+        target = target_of(parsed, n) if n else t(lang, "rs.default_target")
     text = t(lang, f"rules.{game}", target=target)
     if opts.get("lead_trump_first"):  # Bauer's lead duty refuses cards: the rules say so
         text += " " + t(lang, "rules.bauer_lead_trump")
@@ -285,7 +287,7 @@ def _set_timer(table: Table, name: str, value: str) -> None:
     except ValueError:
         raise Refused("bad_option_value", name=typed_options.named(name), allowed=Text(
             "allowed.duration", lo=short(LEAST[name]), hi=short(LONGEST))) from None
-    field = "remind" if name == "reminder_after" else "auto"
+    field = typed_options.DURATIONS[name]
     now = getattr(table, field)
     if table.status == "playing" and secs is not None and (now is None or secs < now):
         raise Refused("timers_only_longer")

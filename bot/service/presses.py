@@ -17,14 +17,15 @@ from bot.protocol.outgoing import Command, Outgoing
 from bot.service import lobby
 from bot.service.answer import Ctx
 from bot.service.change import Tables, update_key
-from bot.service.moves import act
+from bot.service.moves import act, let_pass
+from bot.table import window
 from bot.table.computer import LEVELS
 from bot.table.record import Seat, Table
 from bot.table.refused import Refused
 
 __all__ = ["press", "again", "check_chat"]
 
-_HAND_VERBS = frozenset({"act", "hand"})
+_HAND_VERBS = frozenset({"act", "hand", "let_pass"})
 """Buttons of a player's own hand: pressed in the table's chat or in the presser's private chat."""
 
 
@@ -54,6 +55,8 @@ def _pressed(ctx: Ctx, tok: tokens.Token, can_write: bool, tables: Tables) -> No
     if verb == "act":
         seat, action = _pressed_action(ctx, tok)
         act(ctx, seat, action)
+    elif verb == "let_pass":
+        let_pass(ctx)
     elif verb == "hand":
         lobby.hand(ctx)
     elif verb == "join":
@@ -82,7 +85,9 @@ def _pressed_action(ctx: Ctx, tok: tokens.Token) -> tuple[int, engine.Action]:
     """The presser's seat and the action of his ``act`` button, if it still shows what he holds.
 
     A card or choice of his hand counts from the version at which the hand last changed on (a
-    second tap on the hand his card left is refused, and so is a choice that has gone since).
+    second tap on the hand his card left is refused, and so is a choice that has gone since). Ledig
+    and Karten weg count from any version: their words never change, and a late one is refused with
+    the reason.
     """
     if tok.version > ctx.version:
         raise Refused("forged")
@@ -90,6 +95,8 @@ def _pressed_action(ctx: Ctx, tok: tokens.Token) -> tuple[int, engine.Action]:
     if action is None:
         raise Refused("forged")
     seat = ctx.seat()
+    if action.kind in window.DECLARE_KINDS:  # its words never change: the engine says whether it still counts
+        return seat, action
     if tok.version < ctx.table.hand_since(seat):
         raise Refused("already_played", fresh="hand")
     return seat, action

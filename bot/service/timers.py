@@ -1,4 +1,5 @@
-"""The turn timers: reminders, automatic moves, the computers going on, and the store's resync guard.
+"""The turn timers: reminders, automatic moves, the computers going on, the end of the wait for
+declarations before the first lead, and the store's resync guard.
 
 A timer is leased, not taken (:meth:`~bot.store.tables.Store.claim`): if this process dies before
 the save that carries it out, it comes due again. One that has nothing (more) to do is dropped.
@@ -14,7 +15,7 @@ from bot.protocol.outgoing import Notice, Outgoing
 from bot.protocol.unavailable import UNAVAILABLE
 from bot.service.answer import Ctx
 from bot.service.change import Tables, turn_timer
-from bot.table import cpu, notify, pace
+from bot.table import cpu, notify, pace, window
 from bot.table.match import Match
 from bot.table.record import Table
 from bot.table.refused import Refused
@@ -47,6 +48,8 @@ async def fire(tables: Tables, now: float, out: list[Outgoing], only: str | None
                 await _resync(tables, table_id, version, now)
             elif kind == "cpu":
                 out += await tables.change(table_id, None, lambda ctx, v=version: _go_on(ctx, v))
+            elif kind == window.TIMER:
+                out += await tables.change(table_id, None, lambda ctx, v=version: _declared(ctx, v))
             else:
                 out += await tables.change(table_id, None, lambda ctx, v=version: _autoplay(ctx, v))
         except Refused:  # the table is gone
@@ -60,15 +63,19 @@ async def fire(tables: Tables, now: float, out: list[Outgoing], only: str | None
 
 
 async def _quiet(tables: Tables, table_id: str, version: int, kind: str, now: float) -> bool:
-    """Whether a person's timer (reminder, automatic move) falls in the chat's quiet hours; then it
-    is moved to their end. The computers' and the store's own timers always run."""
-    if kind not in ("remind", "auto"):
+    """Whether a person's timer (reminder, automatic move, a Fernspiel table's wait for declarations) falls
+    in the chat's quiet hours; then it is moved to their end. The computers' and the store's own timers,
+    and the short wait for declarations, always run."""
+    if kind not in ("remind", "auto", window.TIMER):
         return False
     loaded = await tables.store.load(table_id)
     try:
-        chat_key = Table.load(loaded[1]).chat.key if loaded else None
+        table = Table.load(loaded[1]) if loaded else None
     except ValueError:  # a broken record: its timer fails where the others' failures are logged
         return False
+    if table is not None and kind == window.TIMER and table.pace != "fernspiel":
+        return False
+    chat_key = table.chat.key if table else None
     end = await pace.chat_quiet_end(tables.store, chat_key, now, tables.settings) if chat_key else None
     if end is None:
         return False
@@ -115,6 +122,15 @@ def _go_on(ctx: Ctx, version: int) -> None:
     if version != ctx.version or seat is None or not ctx.table.seats[seat].computer:
         ctx.keep_table()
         return
+    cpu.play_computers(ctx.match)
+
+
+def _declared(ctx: Ctx, version: int) -> None:
+    """The wait for the people's declarations ran out, if nothing changed since: the play goes on."""
+    if version != ctx.version or not ctx.table.declare:
+        ctx.keep_table()
+        return
+    window.close(ctx.table, ctx.now)
     cpu.play_computers(ctx.match)
 
 

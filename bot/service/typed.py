@@ -16,7 +16,7 @@ from bot.protocol.outgoing import Command, Notice, Outgoing
 from bot.service import lobby
 from bot.service.answer import Ctx, chat_lang
 from bot.service.change import Tables
-from bot.service.moves import act
+from bot.service.moves import act, let_pass
 from bot.service.presses import again
 from bot.table import notify, pace
 from bot.table.computer import level_from
@@ -206,6 +206,8 @@ def _table_verb(ctx: Ctx, parsed: textcmd.Parsed, can_write: bool, tables: Table
         raise Refused("not_finished")
     elif name == "rules":
         lobby.rules_notice(ctx)
+    elif name == "let_pass":
+        let_pass(ctx)
     elif name == "sheet":
         ctx.keep_table()
         ctx.out.append(Notice(table.chat, story.sheet_text(table), table_id=table.id))

@@ -61,14 +61,15 @@ def play_computers(match: Match) -> None:
     Before each turn every other computer seat is asked once whether it takes an offer
     (Spritzen, Stoß, Ledig ...), so doublings cannot go back and forth without end. The work is
     bounded: once the computers' moves end a deal and the next one is dealt, they stop, and the
-    service's turn timer lets them go on (a ``cpu`` timer, see ``Service._timer``).
+    service's turn timer lets them go on (a ``cpu`` timer, see ``Service._timer``). While a person
+    may still declare playing alone before the first lead (:mod:`bot.table.window`), they wait.
     """
     asked: set[tuple] = set()
     seats = match.table.seats
     dealt = match.dealt
     rng = random.Random(match.rng.getrandbits(64))
     budget = _Budget()
-    while match.running and match.dealt == dealt:
+    while match.running and match.dealt == dealt and not match.table.declare:
         state = match.state
         spot = (match.dealt, state.phase, len(state.tricks), len(state.trick), state.to_act)
         for seat in range(state.n):

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 import engine
+from bot.table import window
 from bot.table.record import Table
 from engine.bauerchen import BauerchenOptions, round_end
 from engine.cards import EYES
@@ -97,6 +98,8 @@ class Match:
         self.dealt += 1
         self.table.since = self.now
         self.table.story = []
+        self.table.declare = None
+        window.update(self.table, state, self.now)
         self.log.append({"deal": engine.to_json(state)})
 
     def save(self) -> None:
@@ -130,6 +133,7 @@ class Match:
         self._tell(state, events)
         if state.to_act != before.to_act:
             self.table.since = self.now
+        window.update(self.table, state, self.now)
         if engine.is_over(state):
             self._deal_over(before, state)
         return events

@@ -20,8 +20,8 @@ from engine import OptionError, OptionSpec
 
 __all__ = ["parse_text", "parse", "refusal", "allowed", "currency", "named", "DURATIONS", "CURRENCY", "CURRENCY_MAX"]
 
-DURATIONS = ("reminder_after", "autoplay_after")
-"""The table's timer settings, set like options (``option reminder_after 2h``)."""
+DURATIONS = {"reminder_after": "remind", "autoplay_after": "auto", "declare_wait": "declare_wait"}
+"""The table's timer settings, set like options (``option reminder_after 2h``), and the table field each sets."""
 CURRENCY = "currency"
 """The table setting Rams' settlement is counted in, set like an option (``option currency €``)."""
 CURRENCY_MAX = 6

@@ -106,6 +106,13 @@ class Table(BaseModel):
     currency: str = "Fr."
     """What Rams' settlement is counted in (a table option: ``option currency €``)."""
     hand_at: list[int] = Field(default_factory=list)
+    declare: list[int] | None = None
+    """The seats of the people who may still declare Ledig or Karten weg before the first lead (their window
+    is open, see :mod:`bot.table.window`); ``None`` until the play of the running deal begins."""
+    declare_end: float = 0.0
+    """When the open windows close by themselves (0: when the people have decided)."""
+    declare_wait: int | None = 20
+    """The seconds the computers wait for the people's declarations, unless the table plays by Fernspiel pace."""
 
     # ----------------------------------------------------------- JSON
     def dump(self) -> str:

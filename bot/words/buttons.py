@@ -16,7 +16,8 @@ from bot.words.i18n import t
 from engine.actions import Action
 from engine.cards import SUITS, card_str
 
-__all__ = ["Rows", "announce_count", "in_rows", "button_token", "action_label", "parsed_action", "act_button"]
+__all__ = ["Rows", "announce_count", "in_rows", "button_token", "action_label", "declare_label", "parsed_action",
+           "act_button"]
 
 _ROW = 4
 Rows = tuple[tuple[Button, ...], ...]
@@ -68,6 +69,11 @@ def action_label(lang: str, action: Action, game: str, view: dict[str, Any]) -> 
     if kind == "stoss":
         return t(lang, "act.stoss_back" if public.get("stoss") else "act.stoss")
     return t(lang, f"act.{kind}")
+
+
+def declare_label(lang: str, kinds) -> str:
+    """The names of the ways to play alone in ``kinds`` (``Ledig``, ``Karten weg``), for a text."""
+    return " / ".join(t(lang, f"act.{kind}") for kind in sorted(kinds))
 
 
 @lru_cache(maxsize=4096)

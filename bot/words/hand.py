@@ -9,9 +9,10 @@ beside them his choices: exactly what the engine lets him do now, in turn or out
 from __future__ import annotations
 
 import engine
-from bot.protocol.outgoing import HandMessage
+from bot.protocol.outgoing import Button, HandMessage
+from bot.table import window
 from bot.table.record import Table
-from bot.words.buttons import act_button, in_rows, parsed_action
+from bot.words.buttons import act_button, button_token, declare_label, in_rows, parsed_action
 from bot.words.cards import cards_label, suit_label
 from bot.words.i18n import game_name, hint, t
 from bot.words.story import cards_played, seat_name
@@ -63,18 +64,19 @@ def seat_choices(state: State, seat: int) -> list[Action]:
     return [a for a in acts if a.kind != PLAY]
 
 
-def hand_signature(state: State | None, seat: int, status: str) -> tuple:
+def hand_signature(state: State | None, seat: int, status: str, declaring: bool = False) -> tuple:
     """Everything a hand message shows: it is re-sent, with its buttons renewed, exactly when this changes.
 
     That is the seat's own cards, who sits out and the seat's choices (:func:`seat_choices`, with how
     often the deal is doubled where their label says so), never the trick or whose turn it is as
     such, so another player's card leaves the hand as it is while his choices stay; nor the trump
-    named (the hand's next edit sorts the cards by it).
+    named (the hand's next edit sorts the cards by it). ``declaring``: his window before the first
+    lead is open (:mod:`bot.table.window`), so its »let it pass« choice is shown.
     """
     if state is None:
         return (status,)
     choices = tuple(seat_choices(state, seat))
-    out = (status, state.visible_hand(seat), tuple(state.active), choices)
+    out = (status, state.visible_hand(seat), tuple(state.active), choices, declaring)
     if any(a.kind in _LEVELLED for a in choices):
         public = state.public_info()
         out += (public.get("spritz"), len(public.get("stoss") or ()))
@@ -145,5 +147,9 @@ def hand_message(table: Table, state: State, seat: int, version: int, turn: bool
         [act_button(table, version, a, view) for a in choices if a.kind not in CARD_CHOICES], 3)
     now = frozenset(legal) if mine else frozenset()
     playable = tuple(b.token for a, b in zip(cards, card_buttons) if a in now)
+    if seat in window.waiting_for(table):  # his window before the first lead: declare (a choice above) or let it pass
+        declare = window.declarable(state, seat)
+        lines.append(t(lang, "declare_now", what=declare_label(lang, {a.kind for a in declare})))
+        rows += ((Button(t(lang, "act.let_pass"), button_token(table, version, "let_pass")),),)
     return HandMessage(table.user(seat), table.chat, table.id, "\n".join(lines), rows, emptied=not rows,
                        to_act=mine, partial=view["to_come"] > 0 and not mine, playable=playable)

@@ -39,7 +39,7 @@ TEXTS: dict[str, tuple[str, str]] = {
         "{target} Striche wins. Solos: small (\"Gib mir eine\", 8 Striche), grand (\"Leg dich\", 12)."),
     "rules.alter_schafkopf": (
         "Alter Schafkopf: wie Bauernstoß, bis {target} Striche. Gleichstand beim Melden geht an den höheren "
-        "niedrigsten Trumpf. Wer Trumpf spielt, muss den höchsten Trumpf im Stich schlagen. Lechdich "
+        "niedrigsten Trumpf. Wird Trumpf ausgespielt, muss man den höchsten Trumpf im Stich schlagen. Lechdich "
         "gewinnt oder verliert die Partie.",
         "Alter Schafkopf: like Bauernstoß, to {target} Striche. A tie when announcing goes to the higher "
         "lowest trump. On a trump lead you must beat the highest trump in the trick. A Lechdich wins or "
@@ -47,21 +47,27 @@ TEXTS: dict[str, tuple[str, str]] = {
     "rules.bauerchen": (
         "Bauerchen: zwei gegen zwei, 20 Karten (A 10 K D B). Vorhand tauft nach zwei Karten, Buben sind die "
         "höchsten Trümpfe. Bedienen, sonst stechen, Trumpf muss überstochen werden. Spritzen verdoppelt, "
-        "K+D melden bringt 20 oder 40. Eine Runde geht bis 12, wer zwei Knoddel hat, verliert den Stein.",
+        "K+D melden bringt 20 oder 40. Vor dem ersten Ausspielen darf jeder Ledig spielen: allein, der Partner "
+        "setzt aus; macht er alle Stiche, gewinnt seine Partei die Runde, sonst die andere. Eine Runde geht bis "
+        "12, wer zwei Knoddel hat, verliert den Stein.",
         "Bauerchen: two against two, 20 cards (A 10 K Q J). The forehand names trump after two cards, "
         "jacks are the highest trumps. Follow suit, else trump, and overtrump a trump. Spritzen doubles, "
-        "melding K+Q scores 20 or 40. A round goes to 12; two lost rounds (Knoddel) lose the Stein."),
+        "melding K+Q scores 20 or 40. Before the first lead anyone may play Ledig: alone, his partner sits "
+        "out; taking every trick wins his team the round, losing one gives it to the opponents. A round goes "
+        "to 12; two lost rounds (Knoddel) lose the Stein."),
     "rules.bauer": (
         "Bauer: zwei gegen zwei, 32 Karten. Vorhand tauft nach vier Karten. Der Dicke (Trumpfbube) und der "
-        "Linke (Bube der gleichen Farbe) sind die höchsten Trümpfe. Nur bedienen, kein Stichzwang. Jede "
-        "Partei zählt ihr Brot von 8 auf 0: wer das Spiel gewinnt, zählt 1 herunter; verliert die Trumpfpartei "
-        "(auch bei Stichgleichheit), steigt ihr Brot um 1. Wer alle Stiche macht, zählt doppelt. Stoßen verdoppelt, "
-        "Karten weg heißt allein spielen.",
+        "Linke (der andere rote bzw. schwarze Bube: Herz ↔ Karo, Pik ↔ Kreuz) sind die höchsten Trümpfe. Nur "
+        "bedienen, kein Stichzwang. Jede Partei zählt ihr Brot von 8 auf 0: wer das Spiel gewinnt, zählt 1 "
+        "herunter; verliert die Trumpfpartei (auch bei Stichgleichheit), steigt ihr Brot um 1. Wer alle Stiche "
+        "macht, zählt doppelt. Stoßen verdoppelt. Vor dem ersten Ausspielen darf jeder »Karten weg« sagen: "
+        "allein spielen, er muss jeden Stich machen.",
         "Bauer: two against two, 32 cards. The forehand names trump after four cards. The right bower "
-        "(der Dicke) and the left bower (der Linke) are the highest trumps. Follow suit, nothing more. "
-        "Each team counts its Brot down from 8 to 0: the team that wins a deal counts 1 down; when the trump "
-        "side loses (a tie in tricks too), its Brot climbs by 1. Taking every trick counts double. Stoß doubles, Karten "
-        "weg is playing alone."),
+        "(der Dicke) and the left bower (der Linke: the jack of the other suit of the same colour, hearts ↔ "
+        "diamonds, spades ↔ clubs) are the highest trumps. Follow suit, nothing more. Each team counts its "
+        "Brot down from 8 to 0: the team that wins a deal counts 1 down; when the trump side loses (a tie in "
+        "tricks too), its Brot climbs by 1. Taking every trick counts double. Stoß doubles. Before the first "
+        "lead anyone may say Karten weg: he plays alone and must win every trick."),
     "rules.bauer_lead_trump": (
         "Wer tauft, spielt zum ersten Stich Trumpf aus, wenn er einen hat.",
         "Whoever names trump leads a trump to the first trick if he has one."),
@@ -171,7 +177,32 @@ TEXTS: dict[str, tuple[str, str]] = {
     "slow_down": ("{name}, nicht so schnell: eine Minute lang antworte ich dir hier nicht mehr.",
                   "{name}, not so fast: I won't answer you here for a minute."),
     "not_your_turn": ("Du bist nicht dran, {name} ist am Zug.", "It's not your turn: {name} is to play."),
-    "wrong_phase": ("Das geht jetzt nicht.", "That is not possible now."),
+    "declare_wait": ("Einen Moment: vor dem ersten Ausspielen ist noch {what} möglich für {names}.",
+                     "Just a moment: {what} is still open before the first lead for {names}."),
+    "declare_closed": ("»Weiter« gilt nur vor dem ersten Ausspielen, solange du noch allein spielen kannst.",
+                       "\"Go on\" only counts before the first lead, while you may still play alone."),
+    "declare_open": ("⏳ Vor dem ersten Ausspielen ist noch {what} möglich für {names}.",
+                     "⏳ {what} is still open before the first lead for {names}."),
+    "declare_now": ("Vor dem ersten Ausspielen: {what} oder »Weiter«? Die anderen warten auf dich.",
+                    "Before the first lead: {what}, or \"Go on\"? The others are waiting for you."),
+    "why.alone_before": ("{what} sagst du an, wenn Trumpf genannt ist und alle Karten verteilt sind.",
+                         "{what} is declared once trump is named and all cards are dealt."),
+    "why.alone_after": ("{what} geht nur vor dem ersten Ausspielen, und es ist schon ausgespielt.",
+                        "{what} is only possible before the first lead, and a card is led already."),
+    "why.alone_none": ("Allein spielen gibt es bei {game} nicht.", "{game} has no playing alone."),
+    "why.alone_taken": ("{name} spielt schon allein.", "{name} plays alone already."),
+    "why.alone_decider": ("{what} gibt es an diesem Tisch im Gehampelter nicht.",
+                          "This table plays no {what} in the deciding round (Gehampelter)."),
+    "why.double_before": ("{what} geht erst, wenn gespielt wird.", "{what} is only possible during the play."),
+    "why.double_other": ("Mit {what} ist jetzt die andere Partei dran.", "It's the other team's turn for {what} now."),
+    "why.sitting_out": ("Du sitzt dieses Spiel aus.", "You sit this deal out."),
+    "why.spritz_ledig": ("Bei Ledig wird nicht gespritzt.", "There is no Spritzen in a Ledig deal."),
+    "why.spritz_decided": ("Das Spiel ist schon entschieden: Spritzen geht nicht mehr.",
+                           "The deal is decided already: no more Spritzen."),
+    "why.stoss_done": ("Es ist schon zurückgestoßen, weiter geht es nicht.", "Stoß back is the last call."),
+    "why.choices": ("Das steht jetzt nicht zur Wahl. Du kannst: {choices}.",
+                    "That is not a choice now. You may: {choices}."),
+    "why.a_card": ("eine Karte spielen", "play a card"),
     "deal_over": ("Das Spiel ist schon vorbei.", "The deal is already over."),
     "not_started": ("Das Spiel hat noch nicht angefangen.", "The game has not started yet."),
     "not_finished": ("Revanche gibt es nach der Partie.", "A rematch comes after the match."),
@@ -250,6 +281,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "act.stoss_back": ("Zurückstoßen", "Stoß back"),
     "act.ledig": ("Ledig", "Ledig (alone)"),
     "act.karten_weg": ("Karten weg", "Karten weg (alone)"),
+    "act.let_pass": ("Weiter", "Go on"),
     "act.take_blind": ("Blinden nehmen", "Take the blind"),
     "act.play_hand": ("Mitspielen", "Play"),
     "act.exchange": ("{card} weg, rauben", "rob: give {card}"),

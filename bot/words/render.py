@@ -12,19 +12,20 @@ from typing import Any, get_args
 
 import engine
 from bot.protocol.outgoing import Button, TableMessage
+from bot.table import window
 from bot.table.match import trick_event
 from bot.table.pace import DEFAULT_PACE
 from bot.table.record import Table
 from bot.words import story
-from bot.words.buttons import Rows, button_token, in_rows
+from bot.words.buttons import Rows, button_token, declare_label, in_rows
 from bot.words.cards import card_label, cards_label, suit_label
 from bot.words.i18n import game_name, option_label, t
 from bot.words.story import seat_name, team_name
 from engine.bauerchen import round_end
 from engine.state import State
 
-__all__ = ["table_message", "seat_name", "team_name", "deal_line", "result_text", "last_deal_lines", "summary",
-           "ago", "option_fields", "money"]
+__all__ = ["table_message", "declaring", "seat_name", "team_name", "deal_line", "result_text", "last_deal_lines",
+           "summary", "ago", "option_fields", "money"]
 
 
 # ----------------------------------------------------------------- names and small pieces
@@ -226,6 +227,14 @@ def _settlement(table: Table, match: dict[str, Any]) -> list[str]:
 
 
 # ----------------------------------------------------------------- the table message
+def declaring(table: Table, state: State) -> dict[str, str]:
+    """Who may still declare playing alone before the first lead (``names``), and what (``what``)."""
+    seats = window.waiting_for(table)
+    names = [seat_name(table, s) for s in seats]
+    return {"names": t(table.lang, "and").join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names),
+            "what": declare_label(table.lang, {a.kind for s in seats for a in window.declarable(state, s)})}
+
+
 def table_message(table: Table, state: State | None, version: int, now: float,
                   news: list[dict] | None = None) -> TableMessage:
     """The public table message: lobby, running deal, final summary or abort note, with buttons.
@@ -304,4 +313,6 @@ def _playing(table: Table, state: State, version: int, now: float) -> tuple[str,
     if now - table.since >= 60:
         turn += t(lang, "since", ago=ago(now - table.since, lang))
     lines.append(turn)
+    if table.declare:
+        lines.append(t(lang, "declare_open", **declaring(table, state)))
     return "\n".join(lines), ((Button(t(lang, "btn.hand"), button_token(table, version, "hand")),),)

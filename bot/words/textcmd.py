@@ -42,6 +42,7 @@ TABLE_VERBS = {
     "pace": ("tempo", "pace"),
     "quiet": ("ruhezeit", "nachtruhe", "quiet", "quiethours"),
     "timezone": ("zeitzone", "timezone", "tz"),
+    "let_pass": ("weiter", "keinledig", "kartenbleiben", "goon", "letpass"),
 }
 """Each table command and its words."""
 

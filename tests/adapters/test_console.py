@@ -27,7 +27,8 @@ def stammtisch(env, *args, stdin: str = "") -> subprocess.CompletedProcess:
 
 def test_play_quit_and_resume(env):
     moves = "".join(f"{n}\n" for _ in range(12) for n in (1, 2, 3, 4, 5))
-    run = stammtisch(env, "play", "bauer", "--options", '{"short_deck": true}', stdin="hilfe\nB♣\n" + moves + "quit\n")
+    run = stammtisch(env, "play", "bauer", "--options", '{"short_deck": true}',
+                     stdin="hilfe\nB♣\nweiter\n" + moves + "quit\n")  # weiter: the moment before the first lead
     assert run.returncode == 0, run.stderr
     out = run.stdout
     assert "🃏 Bauer · Spiel 1" in out and "Deine Karten:" in out and "[1] " in out
@@ -159,7 +160,8 @@ async def test_the_console_tells_every_call_trick_and_result_of_a_deal(store, ga
     assert await console.run(game) == 0
     while (table := Table.load((await store.load(console.table_id))[1])).deals < 2 and table.status == "playing":
         allowed = playable(table)[1]
-        acts = [b for b in console.buttons if ":act:" in b.token and tokens.parse(b.token).arg in allowed]
+        acts = [b for b in console.buttons if ":act:" in b.token and tokens.parse(b.token).arg in allowed
+                or table.declare and ":let_pass:" in b.token]  # before the first lead: "Weiter"
         assert acts, "the player has nothing to press"
         await console.send(token=acts[-1].token)
     expected, ended = await story_lines(store, table)

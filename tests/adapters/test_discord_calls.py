@@ -26,6 +26,7 @@ from tests.fakes.discord.harness import (
     FAST,
     fake_for,
     hand_of,
+    let_windows_pass,
     open_table,
     press,
     press_verb,
@@ -81,7 +82,9 @@ async def to_act(store, table_id: str, members: list[Member]) -> tuple[Member, s
 
 
 async def playable(fake: FakeDiscord, store, table_id: str, members: list[Member]):
-    """The player to act, his hand message and a token he may press on it."""
+    """The player to act (once nobody may still declare before the first lead), his hand message and a token
+    he may press on it."""
+    await let_windows_pass(fake, store, CHANNEL, table_id, members)
     member, legal = await to_act(store, table_id, members)
 
     def ready():

@@ -23,7 +23,8 @@ from adapters.discord import markup as discord_markup
 from adapters.telegram import markup as telegram_markup
 from bot.protocol import actarg, tokens
 from bot.protocol.outgoing import ChatRef, HandMessage, TableMessage
-from bot.service.moves import rejection
+from bot.service.why import rejection
+from bot.table import window
 from bot.table.record import Seat, Table
 from bot.words.hand import hand_message
 from bot.words.i18n import TEXTS, t
@@ -32,8 +33,9 @@ from engine.actions import PLAY, Action
 from engine.cards import parse_card
 
 PLATFORMS = ("console", "telegram", "discord")
-BOT_VERBS: frozenset[str] = frozenset()
-"""Verbs of a hand's buttons that are choices of the bot layer rather than engine actions (none yet)."""
+BOT_VERBS = frozenset({"let_pass"})
+"""Verbs of a hand's buttons that are choices of the bot layer rather than engine actions: letting the
+moment before the first lead pass (:mod:`bot.table.window`)."""
 _CARD_KINDS = {PLAY, "give", "exchange"}
 _ITEM = re.compile(r"\[(\d+)\] (.*?)(?=  \[\d+\] |$)")
 
@@ -105,8 +107,10 @@ def _surfaces(table: Table, state: engine.State, seat: int) -> dict[str, list[tu
     """What each surface offers ``seat``: his hand's buttons and the table message's, as (label, token)."""
     hand = hand_message(table, state, seat, 7)
     shown = table_message(table, state, 7, 0)
-    for b in (b for row in hand.buttons for b in row):
-        assert tokens.parse(b.token).verb in {"act"} | BOT_VERBS, b
+    verbs = [tokens.parse(b.token).verb for row in hand.buttons for b in row]
+    assert set(verbs) <= {"act"} | BOT_VERBS, hand.buttons
+    assert ("let_pass" in verbs) == (seat in window.waiting_for(table)), \
+        f"seat {seat} may let the moment before the first lead pass exactly while his window is open"
     platform = table.chat.platform
     if platform == "console":
         return {platform: _console(table, seat, shown, hand)}
@@ -114,7 +118,7 @@ def _surfaces(table: Table, state: engine.State, seat: int) -> dict[str, list[tu
     return {platform: render(hand) + render(shown)}
 
 
-def _check_seat(state: engine.State, seat: int, offered: list[tuple[str, Action]], where: str) -> None:
+def _check_seat(table: Table, state: engine.State, seat: int, offered: list[tuple[str, Action]], where: str) -> None:
     to_act = engine.to_act(state)
     legal = engine.legal_actions(state) if to_act == seat else engine.offers(state).get(seat, [])
     actions = [a for _, a in offered]
@@ -130,8 +134,7 @@ def _check_seat(state: engine.State, seat: int, offered: list[tuple[str, Action]
         if a.kind == PLAY and a not in legal:
             with pytest.raises(engine.Rejected) as rej:
                 engine.apply(state, seat, a)
-            name = f"p{to_act}" if to_act is not None else "–"
-            refused = rejection(rej.value, a, name)
+            refused = rejection(rej.value, a, table, state, seat)
             assert refused.key in TEXTS and t("de", refused.key, **refused.params), \
                 f"{where}: seat {seat}'s {a} is refused with a reason"
 
@@ -156,14 +159,18 @@ def test_every_surface_offers_each_seat_exactly_its_rights(game, n, options):
             if engine.match_over(state):
                 break
             state = engine.next_deal(state, rng)
+            for table in tables:
+                table.declare = None  # a new deal: its window is still to open
         for table in tables:
+            window.update(table, state, 0.0)  # as the match does after every move
             for seat in range(n):
                 for platform, pairs in _surfaces(table, state, seat).items():
                     offered = _actions(pairs)
-                    _check_seat(state, seat, offered, f"{platform} step {step}")
+                    _check_seat(table, state, seat, offered, f"{platform} step {step}")
                     kinds.update(a.kind for _, a in offered)
+                kinds.update({"let_pass"} if seat in window.waiting_for(table) else set())
         state, _ = engine.apply(state, *_random_move(state, rng))
     expected = {"bauernstoss": {"announce", "pass"}, "alter_schafkopf": {"announce", "pass"},
-                "bauerchen": {"name_trump", "spritz"}, "bauer": {"name_trump", "stoss", "karten_weg"},
+                "bauerchen": {"name_trump", "spritz", "let_pass"}, "bauer": {"name_trump", "stoss", "karten_weg", "let_pass"},
                 "rams": {"play_hand"}}[game]
     assert expected <= kinds, f"the decisions of {game} were offered along the way"

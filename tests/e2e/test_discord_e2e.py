@@ -28,6 +28,7 @@ from tests.fakes.discord.harness import (
     Players,
     fake_for,
     hand_of,
+    let_windows_pass,
     open_table,
     press,
     press_verb,
@@ -204,6 +205,8 @@ async def test_presses_that_must_not_count_are_refused_privately(store, redis, k
             await refused(who, hand, act, "Schon gespielt")  # the same card on the same (stale) message
             assert (await store.load(tid))[0] == before + 1, "the duplicate and the stale press were not applied"
 
+            await let_windows_pass(fake, store, CHANNEL, tid, players)  # trump named: nobody goes alone
+            before = (await store.load(tid))[0] - 1
             fake.ack_window_s = 0.0  # every answer now comes too late: 10062
             nxt, nhand, nact = await fake.wait_for(to_act, what="the next player")
             shown = nhand.content

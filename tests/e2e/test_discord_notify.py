@@ -9,7 +9,8 @@ import time
 
 from bot.ops.settings import load_settings
 from bot.service import Service
-from tests.fakes.discord.harness import FAST, fake_for, hand_of, open_table, press, running_bot, table_tokens, version
+from tests.fakes.discord.harness import (FAST, fake_for, hand_of, let_windows_pass, open_table, press, running_bot,
+                                        table_tokens, version)
 from tests.servicekit import TurnWatch
 
 GUILD = 82_000_000_000_000_000
@@ -30,6 +31,7 @@ async def test_a_slow_turn_is_a_new_dm_and_a_fast_one_an_edit(store, redis, key_
             watch = TurnWatch(store, tid)
 
             async def to_act():
+                await let_windows_pass(fake, store, CHANNEL, tid, members)  # nobody goes alone: the play is this test's
                 await watch.look()
                 return watch.since, by_key[watch.to_act], watch.allowed
 

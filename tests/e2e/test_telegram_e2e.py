@@ -34,6 +34,7 @@ from tests.fakes.telegram.harness import (
     Players,
     alive,
     fake_for,
+    let_windows_pass,
     newest,
     open_table,
     press_verb,
@@ -488,6 +489,7 @@ async def test_the_lobby_never_fights_back_and_every_listed_command_works_as_typ
             await tg.wait_for(lambda: newest(tg, GROUP, tid).message_id != shown.message_id, what="the re-post")
             await tg.wait_for(lambda: not shown.buttons, what="the old message's buttons removed")
             # a move typed in the private chat reaches the one running table
+            await let_windows_pass(tg, store, tid, [anna, ben])
             _, before = await stored(store, tid)
             state = engine.from_json(before.state)
             to_act = next(u for u in (anna, ben) if before.seat_of(f"telegram:{u.id}") == state.to_act)
@@ -518,6 +520,7 @@ async def test_a_card_edits_the_table_and_the_hand_it_left_and_a_refused_press_e
 
             async def card() -> tuple[FakeUser, object, str, str]:
                 """The player to act, his hand message once it is current, a card he may play, the phase."""
+                await let_windows_pass(tg, store, tid, list(users.values()))  # nobody goes alone here
                 await watch.look()
                 user = users[int(watch.to_act.partition(":")[2])]
 

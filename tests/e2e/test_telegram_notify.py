@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from tests.fakes.telegram.harness import FAST, fake_for, newest, open_table, running_bot, table_tokens, version
+from tests.fakes.telegram.harness import (FAST, fake_for, let_windows_pass, newest, open_table, running_bot, table_tokens,
+                                         version)
 from tests.servicekit import TurnWatch
 
 GROUP = -100777
@@ -21,6 +22,7 @@ async def test_a_slow_game_notifies_once_per_turn_and_a_fast_one_never(store, re
             watch = TurnWatch(store, tid)
 
             async def to_act():
+                await let_windows_pass(tg, store, tid, users)  # nobody goes alone: the play is this test's
                 await watch.look()
                 return watch.since, by_key[watch.to_act], watch.allowed
 

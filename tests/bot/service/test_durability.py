@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from bot.protocol.outgoing import ChatRef, Command, HandMessage, Notice, Toast
 from tests.bot.service.test_service import open_group_table
-from tests.servicekit import GROUP, Players, act_buttons, audit, of, press, private, say, service, user
+from tests.servicekit import (GROUP, Players, act_buttons, audit, let_windows_pass, of, press, private, say, service,
+                              user)
 
 T0 = 1_800_000_000.0
 REMIND = 12 * 3600
@@ -83,6 +84,7 @@ async def test_a_timer_claimed_by_a_process_that_died_comes_back(store):
     now = [T0]
     svc = service(store, seed=3, clock=lambda: now[0])
     players, table_id = await open_group_table(svc, "bauer", humans=2)
+    await let_windows_pass(svc, store, table_id, GROUP)
     ((tid, version, kind),) = [d for d in await store.due(T0 + REMIND + 1) if d[0] == table_id]
     assert await store.claim(tid, version, kind, T0 + REMIND + 1)  # ... and the claimer was killed
     assert await svc.tick(T0 + REMIND + 2) == []

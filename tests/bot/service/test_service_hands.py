@@ -16,7 +16,7 @@ from bot.protocol.outgoing import HandMessage, TableMessage, Toast
 from bot.table.record import Table
 from bot.words.hand import seat_choices
 from tests.bot.service.test_service import GAMES, GROUP, open_group_table
-from tests.servicekit import act_buttons, of, playable, press, service
+from tests.servicekit import act_buttons, let_windows_pass, of, playable, press, service
 
 
 async def stored(store, table_id: str) -> tuple[int, Table, engine.State | None]:
@@ -59,6 +59,7 @@ async def four_in_the_play_phase(store, seed: int = 6):
     players, table_id = await open_group_table(svc, "bauerchen", humans=4)
     while (await stored(store, table_id))[2].phase != "play":
         await players.step()
+    players.take(await let_windows_pass(svc, store, table_id, GROUP))  # nobody goes alone
     return svc, players, table_id
 
 

@@ -3,14 +3,17 @@ moves typed in the private chat find the one running table, refusals speak the t
 
 from __future__ import annotations
 
+import pytest
+
 import engine
 from bot.protocol import actarg, tokens
 from bot.protocol.outgoing import ChatRef, Command, HandMessage, Notice, TableMessage, Toast
 from bot.table.computer import LEVEL_OPTION
 from bot.table.options import CURRENCY, DURATIONS
 from bot.table.record import Table
-from bot.words.i18n import TEXTS
-from tests.servicekit import GROUP, act_buttons, button, of, playable, press, private, say, service, table_msg, user
+from bot.words.i18n import TEXTS, t
+from tests.servicekit import (GROUP, act_buttons, button, let_windows_pass, of, playable, press, private, say, service,
+                              table_msg, user)
 from tests.servicekit import typed as typed_action
 
 
@@ -35,7 +38,8 @@ async def test_card_plays_still_insist_on_the_current_version(store):
     anna = user(0)
     chat = private(anna)
     effects = await svc.handle(say(chat, anna, "neu bauerchen"))
-    (hand,) = of(effects, HandMessage)
+    effects += await let_windows_pass(svc, store, of(effects, HandMessage)[0].table_id, chat)
+    hand = of(effects, HandMessage)[-1]
     allowed = playable(Table.load((await store.load(hand.table_id))[1]))[1]
     act = act_buttons(hand, allowed)[0]
     assert not of(await svc.handle(press(chat, anna, act.token)), Toast)
@@ -48,6 +52,7 @@ async def test_a_move_typed_in_the_private_chat_goes_to_the_one_running_table(st
     table = table_msg(await svc.handle(say(GROUP, anna, "neu bauer")))
     await svc.handle(press(GROUP, ben, button(table, "join").token))
     effects = await svc.handle(say(GROUP, anna, "los"))
+    effects += await let_windows_pass(svc, store, table.table_id, GROUP)
     hands = {h.user: h for h in of(effects, HandMessage)}
     mover = next(u for u, h in hands.items() if any(":act:" in b.token for row in h.buttons for b in row))
     act = next(b for row in hands[mover].buttons for b in row if ":act:" in b.token)
@@ -131,3 +136,20 @@ async def test_a_re_posted_table_message_and_the_score_sheet_in_a_group(store):
     assert again.repost
     (sheet,) = of(await svc.handle(say(GROUP, anna, "zettel")), Notice)
     assert sheet.text.startswith("📋 Zettel · Bauer")
+
+
+@pytest.mark.parametrize(("game", "sizes"), [("bauernstoss", [4]), ("alter_schafkopf", [4]), ("bauerchen", [4]),
+                                             ("bauer", [4]), ("rams", [3, 4, 5, 6, 7])])
+async def test_the_rules_of_every_game_at_every_table_size(store, game, sizes):
+    """``regeln``, ``regeln SPIEL`` and the Rules button answer with the game's rules at every table size."""
+    svc = service(store, seed=6)
+    anna = user(0)
+    for n in sizes:
+        chat = ChatRef("test", f"rules-{game}-{n}")
+        table = table_msg(await svc.handle(say(chat, anna, f"neu {game} {n}")))
+        (typed,) = of(await svc.handle(say(chat, anna, "regeln")), Notice)
+        (pressed,) = of(await svc.handle(press(chat, anna, button(table, "rules").token)), Notice)
+        assert typed.text == pressed.text and typed.text.startswith(t("de", f"game.{game}"))
+        assert "{" not in typed.text
+        (by_name,) = of(await svc.handle(say(chat, anna, f"regeln {game}")), Notice)
+        assert by_name.text.startswith(t("de", f"game.{game}")) and "{" not in by_name.text

@@ -10,7 +10,7 @@ import sys
 import engine
 from bot.protocol.outgoing import HandMessage, Notice
 from bot.table.record import Table
-from tests.servicekit import GROUP, audit, button, of, press, say, service, table_msg, user
+from tests.servicekit import GROUP, audit, button, let_windows_pass, of, press, say, service, table_msg, user
 
 T0 = 1_800_000_000.0
 REMIND, AUTO = 12 * 3600, 48 * 3600
@@ -33,6 +33,7 @@ async def start_table(store, clock, seed: int = 3):
     table = table_msg(await svc.handle(say(GROUP, anna, "neu bauer")))
     table = table_msg(await svc.handle(press(GROUP, ben, button(table, "join").token)))
     await svc.handle(press(GROUP, anna, button(table, "start").token))
+    await let_windows_pass(svc, store, table.table_id, GROUP)  # the turn timers of the play are these tests' own
     return svc, table.table_id
 
 
@@ -104,7 +105,8 @@ async def test_timers_off(store):
     svc = service(store, seed=3, clock=lambda: now[0], autoplay_after="off", reminder_after="off")
     anna = user(0)
     await svc.handle(say(GROUP, anna, "neu bauer"))
-    await svc.handle(say(GROUP, anna, "los"))
+    table_id = table_msg(await svc.handle(say(GROUP, anna, "los"))).table_id
+    await let_windows_pass(svc, store, table_id, GROUP)
     assert await store.due(T0 + 10 * AUTO) == []
 
 
@@ -128,6 +130,7 @@ async def test_one_broken_table_does_not_hide_the_other_tables_timers(store):
     table = table_msg(await svc.handle(say(other_chat, anna, "neu bauer")))
     table = table_msg(await svc.handle(press(other_chat, ben, button(table, "join").token)))
     await svc.handle(press(other_chat, anna, button(table, "start").token))
+    await let_windows_pass(svc, store, table.table_id, other_chat)
     version, data = await store.load(broken)
     assert await store.save(broken, version, '{"not": "a table"}', user_keys=[], chat_key=GROUP.key)
     await store.schedule(broken, version + 1, "remind", T0 + REMIND)
@@ -144,6 +147,7 @@ async def test_an_automatic_move_is_told_before_the_result_it_leads_to(store):
     for _ in range(3):
         await svc.handle(say(GROUP, anna, "computer"))
     table_id = table_msg(await svc.handle(say(GROUP, anna, "los"))).table_id
+    await let_windows_pass(svc, store, table_id, GROUP)
     _, table, seat = await to_act(store, table_id)
     assert table.seats[seat].user == anna.key
     assert of(await svc.tick(T0 + REMIND + 1), Notice), "first the reminder"

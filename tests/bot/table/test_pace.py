@@ -12,7 +12,7 @@ from bot.ops import clock
 from bot.protocol.outgoing import Notice, Toast
 from bot.table import pace
 from bot.table.record import Table
-from tests.servicekit import GROUP, button, of, press, say, service, table_msg, user
+from tests.servicekit import GROUP, button, let_windows_pass, of, press, say, service, table_msg, user
 
 BERLIN = ZoneInfo("Europe/Berlin")
 
@@ -87,6 +87,7 @@ async def test_quiet_hours_hold_the_timers_until_they_end(store):
     table_msg(await svc.handle(say(GROUP, anna, "tempo schnell")))
     table = table_msg(await svc.handle(press(GROUP, anna, button(table_msg(
         await svc.handle(say(GROUP, anna, "tisch"))), "start").token)))
+    await let_windows_pass(svc, store, table.table_id, GROUP)
     stored = Table.load((await store.load(table.table_id))[1])
     assert await svc.tick(now[0] + 120) == [], "not yet due"
     assert await svc.tick(at("2027-01-15 23:30")) == [], "due, but quiet hours hold it"

@@ -54,6 +54,16 @@ def test_the_games_own_words():
         assert word in texts, word
 
 
+def test_the_rules_texts_say_what_the_rules_say():
+    """Bauer's Linke is the other jack of the trump's colour; Alter Schafkopf's duty to beat is on a trump lead;
+    Bauerchen's and Bauer's playing alone is named."""
+    bauer, bauer_en = (i18n.t(lang, "rules.bauer") for lang in ("de", "en"))
+    assert "Bube der gleichen Farbe" not in bauer and "Herz ↔ Karo" in bauer and "Karten weg" in bauer
+    assert "the other suit of the same colour" in bauer_en and "Karten weg" in bauer_en
+    assert "Wird Trumpf ausgespielt, muss man den höchsten Trumpf" in i18n.t("de", "rules.alter_schafkopf")
+    assert all("Ledig" in i18n.t(lang, "rules.bauerchen") for lang in ("de", "en"))
+
+
 def test_card_labels():
     assert card_label("JC") == "B♣" and card_label("JC", "en") == "J♣"
     assert card_label("TH") == "10♥" and card_label("QD") == "D♦" and card_label("QD", "en") == "Q♦"

@@ -184,7 +184,7 @@ async def test_score_sheet_of_a_running_partie(store):
     svc = service(store, seed=4)
     anna = user(0)
     chat = private(anna)
-    players = Players(svc, chat, [anna], seed=3)
+    players = Players(svc, chat, [anna], seed=5)
     await players.send(say(chat, anna, "neu bauer"))
     (empty,) = await svc.handle(say(chat, anna, "zettel"))
     assert empty.text == "📋 Zettel · Bauer\nNoch kein Spiel fertig."

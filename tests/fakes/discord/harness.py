@@ -21,11 +21,12 @@ from bot.protocol import tokens
 from bot.service import Service
 from bot.store.ratelimit import Limiter
 from bot.store.tables import Store
+from bot.table.record import Table
 from tests.servicekit import TurnWatch
 
 from .server import FakeDiscord, Member, Msg
 
-__all__ = ["FAST", "fake_for", "running_bot", "table_tokens", "table_message", "hand_of", "press",
+__all__ = ["FAST", "fake_for", "running_bot", "table_tokens", "table_message", "hand_of", "let_windows_pass", "press",
            "press_verb", "open_table", "version", "Players"]
 
 FAST = Tuning(channel_messages=5, channel_window_s=0.25, slack_s=0.01, lazy_s=0.03, partial_s=0.03, table_lazy_s=0.03,
@@ -69,6 +70,21 @@ def hand_of(fake: FakeDiscord, member: Member, channel_id: int, table_id: str) -
     seen = fake.dms(member.id) + [m for m in fake.seen_by(member.id, channel_id) if m.for_user == member.id]
     mine = [m for m in seen if m.for_user is None or table_tokens(m, table_id)]  # not a refusal
     return max(mine, key=lambda m: m.id) if mine else None
+
+
+async def let_windows_pass(fake: FakeDiscord, store: Store, channel_id: int, table_id: str,
+                           members: list[Member]) -> None:
+    """Every member whose window before the first lead is open presses "Weiter" on his hand."""
+    table = Table.load((await store.load(table_id))[1])
+    for seat in table.declare or ():
+        member = next(m for m in members if table.seats[seat].user == f"discord:{m.id}")
+
+        def shown(member: Member = member):
+            hand = hand_of(fake, member, channel_id, table_id)
+            found = [t for t in table_tokens(hand, table_id) if t.verb == "let_pass"]
+            return (hand, str(found[0])) if found else None
+        hand, token = await fake.wait_for(shown, what=f"{member.name}'s Weiter")
+        await press(fake, member, hand, token)
 
 
 async def press(fake: FakeDiscord, member: Member, message: Msg, custom_id: str) -> dict:
@@ -173,9 +189,8 @@ class Players:
         watch = self.watch
         if not watch.turn_of(member.id) or watch.version <= self._moved.get(member.id, -1):
             return message, []  # not his turn, or the table does not show his last move yet
-        out = [t for t in table_tokens(message, self.table_id)
-               if t.verb == "act" and (member.id, str(t), watch.version) not in self._refused]
-        return message, [t for t in out if t.arg in watch.allowed] if self.careful else out
+        out = [t for t in table_tokens(message, self.table_id) if (member.id, str(t), watch.version) not in self._refused]
+        return message, watch.choices(member.id, out, self.careful)
 
     async def _player(self, member: Member, until: Callable[[], bool], deadline: float) -> None:
         if not member.dms_open:

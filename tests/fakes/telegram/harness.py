@@ -28,8 +28,9 @@ from tests.servicekit import TurnWatch
 
 from .server import FakeTelegram, FakeUser, Sent
 
-__all__ = ["FAST", "PATIENCE", "WEBHOOK", "fake_for", "running_bot", "Players", "table_tokens", "newest", "press_verb",
-           "open_table", "version", "watching", "alive", "terminate", "tuning_env", "until", "handled", "card_to_play"]
+__all__ = ["FAST", "PATIENCE", "WEBHOOK", "fake_for", "running_bot", "Players", "table_tokens", "newest",
+           "let_windows_pass", "press_verb", "open_table", "version", "watching", "alive", "terminate", "tuning_env",
+           "until", "handled", "card_to_play"]
 
 FAST = Tuning(group_messages=20, group_window_s=0.6, chat_messages=1, chat_window_s=0.03, slack_s=0.03,
               lazy_s=0.05, table_lazy_s=0.03, tick_interval_s=0.2, poll_timeout_s=1, ack_deadline_s=2.0)
@@ -123,6 +124,20 @@ def table_tokens(message: Sent, table_id: str) -> list[tokens.Token]:
     """The parsed tokens of ``message``'s buttons that belong to ``table_id``."""
     out = [tokens.parse(b.get("callback_data", "")) for b in message.buttons]
     return [t for t in out if t and t.table == table_id]
+
+
+async def let_windows_pass(tg: FakeTelegram, store: Store, table_id: str, users: list[FakeUser]) -> None:
+    """Every person whose window before the first lead is open presses "Weiter" on his hand."""
+    table = Table.load((await store.load(table_id))[1])
+    for seat in table.declare or ():
+        user = next(u for u in users if table.seats[seat].user == f"telegram:{u.id}")
+
+        def ready(user: FakeUser = user):
+            m = newest(tg, user.id, table_id)
+            found = [t for t in table_tokens(m, table_id) if t.verb == "let_pass"] if m else []
+            return (m, found[0]) if found else None
+        message, token = await tg.wait_for(ready, what=f"{user.first_name}'s Weiter")
+        await tg.wait_answer(user.press(message, data=str(token)))
 
 
 def newest(tg: FakeTelegram, chat_id: int, table_id: str) -> Sent | None:
@@ -272,8 +287,8 @@ class Players:
         if not watch.turn_of(user.id) or watch.version <= self._moved.get(user.id, -1):
             return []  # not his turn, or the table does not show his last move yet
         out = [t for t in (table_tokens(message, self.table_id) if message else [])
-               if t.verb == "act" and (user.id, str(t), watch.version) not in self._refused]
-        return [t for t in out if t.arg in watch.allowed] if self.careful else out
+               if (user.id, str(t), watch.version) not in self._refused]
+        return watch.choices(user.id, out, self.careful)
 
     def _hand(self, user: FakeUser) -> Sent | None:
         """His newest hand message (in a private chat table the table message is there too)."""

@@ -14,7 +14,7 @@ from bot.protocol import actarg, tokens
 from bot.protocol.outgoing import ChatRef, Command, HandMessage, TableMessage, Toast, UserRef
 from bot.service import Service
 from bot.store.tables import Store
-from bot.table import computer
+from bot.table import computer, window
 from bot.table.record import Table
 from bot.words import render
 from bot.words.cards import card_label
@@ -233,7 +233,10 @@ class Players:
             key = table.seats[table.declare[0]].user
             if key not in self.hands:
                 return None
-            *declare, let_pass = self.hands[key].buttons[-1]
+            hand = self.hands[key]
+            (let_pass,) = hand.buttons[-1]  # »Weiter«; what he may declare is among his choices
+            declare = [b for row in hand.buttons[:-1] for b in row
+                       if (a := actarg.decode(tokens.parse(b.token).arg)) and a.kind in window.DECLARE_KINDS]
             return self.users[key], (self.rng.choice(declare) if self.rng.random() < DECLARE_CHANCE else let_pass)
         key, allowed = playable(table)
         if key not in self.hands:

@@ -145,7 +145,7 @@ class Console:
                     self._print(*("· " + line for line in out.story))
                 self._print("═" * 40, out.text)
                 shown = True
-            elif isinstance(out, HandMessage) and out.user == self.user:
+            elif isinstance(out, HandMessage) and out.user.key == self.user.key:  # his seat, whatever name he shows now
                 self.hand_buttons = [b for row in out.buttons for b in row if b.token]
                 self.playable = frozenset(out.playable)
                 if not quiet:

@@ -57,6 +57,9 @@ def deal_record(before: State, final: State, story: list[dict]) -> dict:
                               "tricks_played": len(view["tricks"])}
     if last is not None:
         record["trick"] = trick_event(final, last)
+    alone = view["public"].get("ledig", view["public"].get("karten_weg"))
+    if alone is not None:  # Ledig, Karten weg: the sheet's row names who played alone
+        record["alone"] = alone
     return record
 
 
@@ -152,7 +155,7 @@ class Match:
         table = self.table
         record = deal_record(before, state, table.story)
         if table.sheet:
-            table.sheet[-1] = {k: table.sheet[-1][k] for k in ("result", "before", "after")}
+            table.sheet[-1] = {k: v for k, v in table.sheet[-1].items() if k in ("result", "before", "after", "alone")}
         table.sheet.append(record)
         if len(table.sheet) > SHEET_MAX:
             del table.sheet[0]

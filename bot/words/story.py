@@ -349,6 +349,9 @@ def _team_row(table: Table, record: dict) -> tuple[list[tuple[str, int, int]], l
     """A team game's row: its changes (text key, team 0, team 1), the running total after them, its marks."""
     lang, game, (result, _, before) = table.lang, table.game, _facts(record)
     after = record.get("after") or {}
+    alone = record.get("alone")  # Ledig, Karten weg: the row says who played alone
+    marks = [] if alone is None else [t(lang, "sheet.alone", name=seat_name(table, alone),
+                                        what=t(lang, "act.ledig" if game == "bauerchen" else "act.karten_weg"))]
     if game in ("bauernstoss", "alter_schafkopf"):
         gains = list(result["striche"])
         parts = [("", *gains)]
@@ -364,7 +367,6 @@ def _team_row(table: Table, record: dict) -> tuple[list[tuple[str, int, int]], l
                                              else "–")]
     if game == "bauer":
         parts = [("", *result["change"])]
-        marks = []
         if result.get("brot") is not None:
             won, brote = result["brot"], after.get("brote") or [0, 0]
             n = brote[won] - (before.get("brote") or [0, 0])[won]
@@ -377,7 +379,6 @@ def _team_row(table: Table, record: dict) -> tuple[list[tuple[str, int, int]], l
     if any(melds):
         parts.append(("sheet.melds", *melds))
     rw = result.get("round_winner")
-    marks = []
     if rw is not None:
         total = _add(start, parts)
         kept = round_total(engine.parse_options(game, table.options), total)

@@ -170,3 +170,11 @@ async def test_the_console_tells_every_call_trick_and_result_of_a_deal(store, ga
     assert_told(expected, transcript)
     assert_told(story.result_lines(table, table.sheet[-1]), transcript)
     assert "Letzter Stich: " in transcript
+
+
+def test_a_table_played_under_another_name_resumes_with_its_hand(env):
+    run = stammtisch(env, "play", "bauerchen", "--name", "Kurt", stdin="quit\n")
+    assert run.returncode == 0 and "Kurt" in run.stdout, run.stderr
+    again = stammtisch(env, "play", "--resume", stdin="quit\n")  # the hint names no --name: the login keys his seat
+    assert again.returncode == 0, again.stderr
+    assert "Deine Karten:" in again.stdout and "[1] " in again.stdout, again.stdout[-1500:]

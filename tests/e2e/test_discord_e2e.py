@@ -126,7 +126,7 @@ async def test_during_play_only_a_player_or_a_server_manager_changes_the_languag
         async with running_bot(fake, store, redis, key_prefix):
             await open_table(fake, CHANNEL, anna, [ben], "bauer")
             answer = await fake.answer(cleo.slash(CHANNEL, "language", lang="en"))
-            assert answer["data"]["content"].startswith("During play only the players"), answer  # her locale
+            assert answer["data"]["content"].startswith("Während des Spiels stellen nur die Mitspieler"), answer  # the channel's language, not her client's
             assert await store.get_chat_setting(f"discord:{CHANNEL}:", "lang") is None
             await fake.answer(dora.slash(CHANNEL, "language", lang="en"))
             assert await store.get_chat_setting(f"discord:{CHANNEL}:", "lang") == "en"
@@ -162,9 +162,9 @@ async def test_presses_that_must_not_count_are_refused_privately(store, redis, k
     async with fake_for(FAST) as fake:
         *players, emil = world(fake, 5)
         async with running_bot(fake, store, redis, key_prefix):
-            cleo = players[2]  # an English client, in a channel that chose no language
+            cleo = players[2]  # an English client, in a channel that chose no language: the default, German
             answer = await fake.answer(cleo.slash(CHANNEL, "join"))
-            assert answer["data"]["flags"] & 64 and answer["data"]["content"].startswith("No table"), answer
+            assert answer["data"]["flags"] & 64 and answer["data"]["content"].startswith("Hier ist kein Tisch"), answer
             tid = await open_table(fake, CHANNEL, players[0], players[1:], "bauerchen")
 
             watch = TurnWatch(store, tid)

@@ -9,7 +9,7 @@ import engine
 from bot.protocol.outgoing import HandMessage, Toast
 from bot.table import window
 from bot.table.record import Table
-from tests.servicekit import GROUP, button, of, press, private, say, service, table_msg, user
+from tests.servicekit import GROUP, act_buttons, button, of, playable, press, private, say, service, table_msg, user
 
 T0 = 1_800_000_000.0
 
@@ -32,7 +32,8 @@ async def waiting_alone(store, game: str):
             table, state = await stored(store, table_msg(effects).table_id if hand is None else hand.table_id)
             if state.phase == "play" or state.to_act is None or table.seats[state.to_act].computer:
                 break
-            effects = await svc.handle(press(private(anna), anna, hand.buttons[0][0].token))
+            allowed = playable(table)[1]  # her first choice now (her hand shows her cards all the time)
+            effects = await svc.handle(press(private(anna), anna, act_buttons(hand, allowed)[0].token))
         if table.declare and table.seats[state.to_act].computer:
             return svc, now, table.id, effects
         await svc.handle(say(private(anna), anna, "abbrechen"))
@@ -48,7 +49,8 @@ async def test_a_computer_waits_for_the_persons_window_until_he_lets_it_pass(sto
     assert table.declare == [0] and table.declare_end == T0 + 20
     (hand,) = [h for h in of(effects, HandMessage) if h.buttons]
     assert f"Vor dem ersten Ausspielen: {word} oder »Weiter«?" in hand.text
-    assert [b.label for b in hand.buttons[-1]] == [word, "Weiter"]
+    assert word in [b.label for row in hand.buttons[:-1] for b in row]  # among his choices now
+    assert [b.label for b in hand.buttons[-1]] == ["Weiter"]
     assert [kind for tid, _, kind in await store.due(T0 + 20) if tid == table_id] == ["declare"]
     assert f"⏳ Vor dem ersten Ausspielen ist noch {word} möglich für Anna." in table_msg(effects).text
     assert not await svc.tick(T0 + 19)  # the wait has not run out: nothing moves
@@ -73,7 +75,7 @@ async def test_the_person_declares_in_his_window(store):
     anna = user(0)
     svc, now, table_id, effects = await waiting_alone(store, "bauer")
     (hand,) = [h for h in of(effects, HandMessage) if h.buttons]
-    (alone,) = [b for b in hand.buttons[-1] if b.label == "Karten weg"]
+    (alone,) = [b for row in hand.buttons for b in row if b.label == "Karten weg"]
     now[0] = T0 + 5  # a later table version: the declaration's words never change, so the button counts
     assert not of(await svc.handle(press(private(anna), anna, alone.token)), Toast)
     table, state = await stored(store, table_id)
@@ -88,11 +90,11 @@ async def test_a_person_to_lead_hears_who_may_still_declare(store):
         chat = GROUP.__class__(GROUP.platform, f"w{seed}", title="Tisch")
         first = table_msg(await svc.handle(say(chat, anna, "neu bauer")))
         await svc.handle(press(chat, ben, button(first, "join").token))
-        effects = await svc.handle(say(chat, anna, "los"))
+        await svc.handle(say(chat, anna, "los"))
         table, state = await stored(store, first.table_id)
         while state.phase != "play" and not table.seats[state.to_act].computer:
             who = anna if table.seats[state.to_act].user == anna.key else ben
-            effects = await svc.handle(say(chat, who, f"trumpf {'herz'}"))
+            await svc.handle(say(chat, who, "trumpf herz"))
             table, state = await stored(store, first.table_id)
         if state.phase == "play" and table.seats[state.to_act].user == anna.key and table.declare:
             break
@@ -110,7 +112,7 @@ async def test_a_declaration_out_of_its_moment_says_why(store):
     anna = user(0)
     svc, now, table_id, effects = await waiting_alone(store, "bauer")
     (hand,) = [h for h in of(effects, HandMessage) if h.buttons]
-    (alone,) = [b for b in hand.buttons[-1] if b.label == "Karten weg"]
+    (alone,) = [b for row in hand.buttons for b in row if b.label == "Karten weg"]
     await svc.handle(say(private(anna), anna, "weiter"))
     (late,) = of(await svc.handle(press(private(anna), anna, alone.token)), Toast)
     assert late.text == "Karten weg geht nur vor dem ersten Ausspielen, und es ist schon ausgespielt."

@@ -613,6 +613,7 @@ async def _flood(server: Server, prefix: str, commands: int) -> Row:
         card_to_play,
         fake_for,
         handled,
+        let_windows_pass,
         open_table,
         running_bot,
         version,
@@ -648,6 +649,7 @@ async def _flood(server: Server, prefix: str, commands: int) -> Row:
                 table_id = await open_table(tg, group, people[0], people[1:], "bauer")
                 await bot.outbox.idle()  # the deal shown: the card's edit is the next one
                 _, quiet, _ = await card(people)
+                await let_windows_pass(tg, store, table_id, people)  # trump named: the moment before the first lead
                 await bot.outbox.idle()
                 start, before = len(tg.calls), len(tg.chat(group))
                 flood = [zed.send(group, "/spiel B♣" if k % 2 else "/hilfe") for k in range(commands)]

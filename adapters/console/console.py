@@ -24,7 +24,7 @@ _TEXTS = {
     "de": {
         "help": "Nummer einer Wahl oder eine Karte tippen (B♣, JC, 10♥); eine Karte in Klammern darfst du gerade "
                 "nicht spielen. Die Wörter der Spiele gehen auch: »weg«, »mit«, »melde herz«, »trumpf herz«, "
-                "»gib mir eine«, »leg dich«, »lechdich« (Bauernstoß, Alter Schafkopf); »trumpf herz«, »die letzte«, "
+                "»gib mir eine«, »leg dich« (Bauernstoß), »lechdich« (Alter Schafkopf); »trumpf herz«, »die letzte«, "
                 "»spritzen«, »retour«, »zurück«, »ledig«, »melde K♥« (Bauerchen); »trumpf herz«, »stoß«, »zurück«, "
                 "»karten weg« (Bauer); »mit«, »passen«, »blind«, »rauben B♣« (Rams). Sonst: »hand« deine Karten, "
                 "»tisch« der Tisch, »zettel« alle Spiele der Partie, »regeln«, »sprache en«, »abbrechen«; »quit« "
@@ -41,7 +41,7 @@ _TEXTS = {
     "en": {
         "help": "Type the number of a choice or a card (J♣, JC, 10♥); a card in brackets may not be played now. "
                 "The games' words work too: \"pass\", \"mit\", \"meld hearts\", \"trump hearts\", \"solo small\", "
-                "\"solo grand\", \"lechdich\" (Bauernstoß, Alter Schafkopf); \"trump hearts\", \"last\", "
+                "\"solo grand\" (Bauernstoß), \"lechdich\" (Alter Schafkopf); \"trump hearts\", \"last\", "
                 "\"spritz\", \"re\", \"back\", \"alone\", \"meld K♥\" (Bauerchen); \"trump hearts\", \"knock\", "
                 "\"back\", \"cards away\" (Bauer); \"mit\", \"pass\", \"blind\", \"rob J♣\" (Rams). Besides: "
                 "\"hand\" your cards, \"table\" the table, \"sheet\" every deal so far, \"rules\", \"language de\", "

@@ -266,8 +266,7 @@ def _bauer(table: Table, record: dict) -> list[str]:
     caller = public.get("caller")
     key = "st.ba_won" if caller is not None and caller % 2 == win else "st.ba_against"
     score = before.get("score", [8, 8])
-    moves = [t(lang, "st.brot_move", team=team_name(table, i), change=f"{change[i]:+d}".replace("-", "−"),
-               to=score[i] + change[i])
+    moves = [t(lang, "st.brot_move", team=team_name(table, i), change=_delta(change[i]), to=_num(score[i] + change[i]))
              for i in (0, 1) if change[i]]
     why = []
     if tricks[1 - win] == 0:

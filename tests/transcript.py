@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import engine
 from bot.table.match import STORY_EVENTS, trick_event
@@ -11,7 +12,7 @@ from bot.words import story
 from bot.words.i18n import game_name, t
 from engine.actions import Action
 
-__all__ = ["assert_log_sound", "story_lines", "assert_told", "assert_results_told"]
+__all__ = ["assert_log_sound", "story_lines", "assert_told", "assert_results_told", "results_posted"]
 
 
 async def assert_log_sound(store, table: Table, platform: str) -> None:
@@ -53,8 +54,16 @@ def assert_told(expected: list[str], told: str | list[str]) -> None:
     assert not missing, missing[:3]
 
 
+def results_posted(texts: list[str]) -> list[str]:
+    """Each deal's result among the messages ``texts``: results that waited together were posted as one
+    message (Telegram merges them, a blank line between), so each is split off at its heading."""
+    parts = [part for text in texts for part in re.split(r"\n\n(?=🃏 )", text)]
+    return [p for p in parts if " ist aus\n" in p or " is over\n" in p]
+
+
 def assert_results_told(results: list[str], table: Table, ended: int) -> None:
-    """Each deal's result was posted as a message of its own, in order: its last trick, who won and why."""
+    """Each deal's result was posted (alone, or with those that waited beside it), in order: its last trick,
+    who won and why."""
     assert len(results) == ended == table.sheet_dropped + len(table.sheet), results[-2:]
     for no, text in enumerate(results, 1):
         lines = text.splitlines()

@@ -47,7 +47,7 @@ from tests.fakes.telegram.harness import (
 )
 from tests.servicekit import TurnWatch, hurried
 from tests.servicekit import typed as typed_move
-from tests.transcript import assert_log_sound, assert_results_told, story_lines
+from tests.transcript import assert_log_sound, assert_results_told, results_posted, story_lines
 
 ROOT = Path(__file__).resolve().parents[2]
 GROUP = -100123
@@ -137,7 +137,7 @@ async def test_a_whole_bauerchen_match_in_a_group(store, redis, key_prefix):
             refused = [a["text"] for _, _, a in players.presses if a.get("text")]
             assert all(len(t) < 200 for t in refused)
             def results() -> list[str]:
-                return [m.text for m in tg.chat(GROUP) if " ist aus\n" in m.text]
+                return results_posted([m.text for m in tg.chat(GROUP)])
             await tg.wait_for(lambda: len(results()) >= table.deals, what="every deal's result posted")
             assert len(tg.chat(GROUP)) - len(results()) <= 3, [m.text for m in tg.chat(GROUP)]
             await assert_story_told(tg, store, table, GROUP, results())
@@ -174,7 +174,7 @@ async def test_a_whole_rams_game_in_a_forum_topic_with_a_computer_player(store, 
             assert_hands_private(tg, table, GROUP)
             await assert_log_sound(store, table, "telegram")
             assert "Abrechnung" in newest(tg, GROUP, tid).text and table.seats[3].bot
-            results = await tg.wait_for(lambda: (found := [m.text for m in tg.chat(GROUP) if " ist aus\n" in m.text or " is over\n" in m.text])
+            results = await tg.wait_for(lambda: (found := results_posted([m.text for m in tg.chat(GROUP)]))
                                         and len(found) >= table.deals and found, what="every deal's result posted")
             await assert_story_told(tg, store, table, GROUP, results)
             # the finished match's sheet is still there, German in the German group whatever the clients speak

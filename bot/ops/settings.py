@@ -21,7 +21,7 @@ LEAST = {"reminder_after": timedelta(minutes=1), "autoplay_after": timedelta(min
          "declare_wait": timedelta(seconds=5)}
 """The shortest reminder, automatic move and wait for declarations, wherever they are set (environment, chat options)."""
 LONGEST = timedelta(days=30)
-"""The longest duration of either."""
+"""The longest of them all."""
 _WEBHOOK_SECRET = re.compile(r"[A-Za-z0-9_-]{16,256}")
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 
 from bot.ops import metrics
 from bot.protocol import tokens
-from bot.protocol.outgoing import Command, HandMessage, Notice, Outgoing, Toast, UserRef
+from bot.protocol.outgoing import ChatRef, Command, HandMessage, Notice, Outgoing, Toast, UserRef
 from bot.store.tables import Store
 from bot.table.match import Match
 from bot.table.record import Table
@@ -20,7 +20,7 @@ from bot.table.refused import Refused
 from bot.words import hand, render
 from bot.words.i18n import supported, t
 
-__all__ = ["Ctx", "answer", "refusal", "notify_hand", "chat_lang", "toast_lang", "refusal_lang"]
+__all__ = ["Ctx", "answer", "refusal", "notify_hand", "chosen_lang", "chat_lang", "toast_lang", "refusal_lang"]
 
 
 @dataclass
@@ -103,10 +103,15 @@ def notify_hand(out: list[Outgoing], ctx: Ctx, seat: int, version: int) -> list[
         [replace(posted, notify=True)]
 
 
+async def chosen_lang(store: Store, chat: ChatRef) -> str | None:
+    """The language ``chat`` chose with ``sprache``, if any."""
+    lang = await store.get_chat_setting(chat.key, "lang")
+    return lang if supported(lang) else None
+
+
 async def chat_lang(store: Store, cmd: Command, default: str) -> str:
     """The language of an answer to the chat: the chat's choice, in a private chat the client's, else ``default``."""
-    lang = await store.get_chat_setting(cmd.chat.key, "lang")
-    if supported(lang):
+    if lang := await chosen_lang(store, cmd.chat):
         return lang
     if cmd.chat.private and supported(cmd.lang):
         return cmd.lang
@@ -115,8 +120,7 @@ async def chat_lang(store: Store, cmd: Command, default: str) -> str:
 
 async def toast_lang(store: Store, cmd: Command, default: str) -> str:
     """The language of an answer only the sender sees: the chat's, else his client's, else ``default``."""
-    lang = await store.get_chat_setting(cmd.chat.key, "lang")
-    if supported(lang):
+    if lang := await chosen_lang(store, cmd.chat):
         return lang
     return cmd.lang if supported(cmd.lang) else default
 

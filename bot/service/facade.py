@@ -21,7 +21,7 @@ from bot.ops.settings import Settings
 from bot.protocol.outgoing import ChatRef, Command, HandMessage, Outgoing, Toast
 from bot.protocol.unavailable import UNAVAILABLE
 from bot.service import budget, lobby, presses, timers, typed
-from bot.service.answer import refusal_lang, toast_lang
+from bot.service.answer import chosen_lang, refusal_lang, toast_lang
 from bot.service.change import SAVED, Tables, update_key
 from bot.store.counts import TableCounts
 from bot.store.outage import Outage
@@ -73,8 +73,7 @@ class Service:
 
     async def chat_lang(self, chat: ChatRef) -> str:
         """The language the chat chose with ``sprache``, else the bot's default."""
-        lang = await self.store.get_chat_setting(chat.key, "lang")
-        return lang if supported(lang) else self.settings.lang
+        return await chosen_lang(self.store, chat) or self.settings.lang
 
     async def handle(self, cmd: Command) -> list[Outgoing]:
         """Carry out one command (typed or a button token) and return what to show.

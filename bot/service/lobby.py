@@ -281,7 +281,7 @@ def option(ctx: Ctx, args: tuple[str, ...], settings: Settings) -> None:
 
 
 def _set_timer(table: Table, name: str, value: str) -> None:
-    """Set the reminder or the automatic move; during play only to a longer time (or off)."""
+    """Set a timer (reminder, automatic move, wait for declarations); during play only to a longer time (or off)."""
     try:
         secs = seconds(parse_duration(value, LEAST[name]))
     except ValueError:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import engine
 from bot.table.record import Table
+from bot.table.window import DECLARE_KINDS
 from bot.table.refused import Refused
 from bot.words import render
 from bot.words.buttons import action_label, parsed_action
@@ -19,7 +20,6 @@ from engine.state import PLAY_PHASE, State
 __all__ = ["rejection"]
 
 _REJECTED = {engine.Code.DEAL_OVER: "deal_over", engine.Code.NOT_YOUR_TURN: "not_your_turn"}
-_ALONE = ("ledig", "karten_weg")
 _DOUBLE = ("spritz", "stoss")
 
 
@@ -32,7 +32,7 @@ def rejection(rej: engine.Rejected, action: engine.Action, table: Table, state: 
         return Refused(_REJECTED[rej.code], name=render.seat_name(table, to_act) if to_act is not None else "–")
     if action.meld and rej.hint != "not_in_hand":  # the hand shows its melds all the time
         return Refused("hint.meld_lead")
-    if action.kind in _ALONE:
+    if action.kind in DECLARE_KINDS:
         return _alone(table, state, action)
     if action.kind in _DOUBLE:
         return _double(table, state, seat, action)
@@ -44,7 +44,7 @@ def rejection(rej: engine.Rejected, action: engine.Action, table: Table, state: 
 def _alone(table: Table, state: State, action: engine.Action) -> Refused:
     """Ledig or Karten weg out of its moment: before trump, after the first lead, or someone plays alone
     (a typed "ledig" at a Bauer table means its Karten weg; a game without either says so)."""
-    kind = next((k for k in (action.kind, *_ALONE) if k in state.OFFERS), None)
+    kind = next((k for k in (action.kind, *sorted(DECLARE_KINDS)) if k in state.OFFERS), None)
     if kind is None:
         return Refused("why.alone_none", game=game_name(table.game, table.lang))
     what = t(table.lang, f"act.{kind}")

@@ -99,8 +99,9 @@ class Tournament(BaseModel):
 
     def pairing(self, key: str) -> Pairing:
         """The pairing with ``key`` (``"round.slot"``); ``TournamentError`` ``unknown_pairing`` if there is none."""
-        for p in self.pairings:
-            if p.key == key:
+        round_no, _, slot = key.partition(".")
+        for p in reversed(self.pairings):  # the pairings asked for are mostly the current round's, at the end
+            if str(p.round) == round_no and str(p.slot) == slot:
                 return p
         raise TournamentError("unknown_pairing", f"no pairing {key[:20]!r}")
 

@@ -379,7 +379,8 @@ def _groups_ko(t: Tournament, round_no: int) -> list[tuple[list[str], Stage]]:
                 best += len(table)
             return games
         size = max(k for k in KNOCKOUT_SIZES if k <= min(t.options.knockout, len(seeded)))
-        return [(sides, Stage(places=places)) for sides, places in knockout.first_games(seeded, size)]
+        group_of = {e: letter for letter, members in t.groups.items() for e in members}
+        return [(sides, Stage(places=places)) for sides, places in knockout.first_games(seeded, size, group_of)]
     if t.rams:
         return []
     decided = []

@@ -28,6 +28,15 @@ def test_erfweiler_2012_semi_finals_and_placing_games():
     assert next_games([((1, 2), "s4", "s2"), ((3, 4), "s1", "s3")]) == []
 
 
+def test_teams_of_one_group_meet_not_in_the_first_round_where_a_swap_helps():
+    seeded = ["A1", "C1", "B1", "A2", "C2", "B2"]
+    group_of = {e: e[0] for e in seeded}
+    assert first_games(seeded, 4, group_of)[:2] == [(["A1", "B1"], (1, 4)), (["C1", "A2"], (1, 4))]
+    assert first_games(seeded, 4)[:2] == [(["A1", "A2"], (1, 4)), (["C1", "B1"], (1, 4))]
+    one_group = {e: "A" for e in seeded}
+    assert first_games(seeded, 4, one_group) == first_games(seeded, 4)
+
+
 @pytest.mark.parametrize(("n", "k"), [(2, 2), (3, 2), (7, 4), (12, 4), (16, 8), (33, 32), (64, 32)])
 def test_every_place_is_played_for_once(n, k):
     """Play the whole knockout, the first side always winning: each place goes to exactly one seed."""

@@ -56,6 +56,9 @@ def test_erfweiler_2012_three_groups_of_four_then_placings_one_to_twelve():
     assert refused.value.code == "not_over"
     finish(t, random.Random(5))
     assert t.round == 5  # three group rounds, the semi-finals and placing games, the finals
+    group_of = {e: letter for letter, members in t.groups.items() for e in members}
+    semis = [p for p in t.pairings_of(4) if p.stage.places == (1, 4)]
+    assert all(group_of[p.sides[0]] != group_of[p.sides[1]] for p in semis)
     stages = Counter(p.stage.places for p in t.pairings)
     assert stages == {None: 18, (1, 4): 2, (5, 6): 1, (7, 8): 1, (9, 10): 1, (11, 12): 1, (1, 2): 1, (3, 4): 1}
     final = t.final_ranking()

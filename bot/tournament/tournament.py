@@ -203,13 +203,15 @@ class Tournament(BaseModel):
         ends, then the final ranking.
         """
         if self.format == Format.GROUPS_KO:
-            if self.is_over:
-                return self.final_ranking()
-            rows = []
-            for letter, members in self.groups.items():
-                rows += self._rows(members, self._results(group=letter), group=letter)
-            return rows
+            return self.final_ranking() if self.is_over else self.group_tables()
         return self._rows(self.lot, list(self.results.values()))
+
+    def group_tables(self) -> list[Standing]:
+        """groups-ko: every group's table over its group games, group after group (ranks within each group)."""
+        rows = []
+        for letter, members in self.groups.items():
+            rows += self._rows(members, self._results(group=letter), group=letter)
+        return rows
 
     def final_ranking(self) -> list[Standing]:
         """Every entrant's final place, 1 first, with his figures over the whole tournament.
@@ -373,8 +375,9 @@ def _groups_ko(t: Tournament, round_no: int) -> list[tuple[list[str], Stage]]:
     if round_no == in_groups + 1:
         seeded = _seeding(t)
         if t.rams:
+            active = [e for e in seeded if not t.entrant(e).withdrawn]
             games, best = [], 1
-            for table in tables.seat(seeded, t.options.table_size):
+            for table in tables.seat(active, t.options.table_size) if len(active) >= RAMS_TABLE[0] else []:
                 games.append((table, Stage(places=(best, best + len(table) - 1))))
                 best += len(table)
             return games
@@ -397,7 +400,7 @@ def _seeding(t: Tournament) -> list[str]:
     Withdrawn entrants go last.
     """
     by_place: dict[int, list[str]] = {}
-    for row in t.standings():
+    for row in t.group_tables():
         by_place.setdefault(row.rank, []).append(row.entrant)
     group_results = [r for letter in t.groups for r in t._results(group=letter)]
     seeded = [e for place in sorted(by_place) for e, _ in rank(by_place[place], RANKING[t.game], group_results, t._lots())]
@@ -415,7 +418,10 @@ def _advancing(t: Tournament, pairing: Pairing) -> tuple[str, str]:
 
 
 def _places(t: Tournament) -> list[str]:
-    """The entrants in final place order, from the games that decide one or two places (Rams: the placing tables)."""
+    """The entrants in final place order, from the games that decide one or two places (Rams: the placing tables).
+
+    Rams players who withdrew before the placing tables follow in the order of the groups.
+    """
     placed: dict[int, str] = {}
     for p in t.pairings:
         places = p.stage.places
@@ -429,7 +435,8 @@ def _places(t: Tournament) -> list[str]:
         elif places[1] - places[0] == 1:
             winner, loser = _advancing(t, p)
             placed[places[0]], placed[places[1]] = winner, loser
-    return [placed[i] for i in sorted(placed)]
+    order = [placed[i] for i in sorted(placed)]
+    return order + [e for e in _seeding(t) if e not in order]
 
 
 def _forfeited(t: Tournament, pairing: Pairing, absent: set[str]) -> MatchResult:

@@ -195,6 +195,20 @@ def test_a_withdrawn_team_forfeits_what_is_left_and_is_paired_no_more():
     assert refused.value.code == "not_running"
 
 
+def test_rams_players_who_withdraw_sit_at_no_table_and_rank_last():
+    t = draw("rams", "groups-ko", teams(9, rams=True), 5, {"groups": 2})
+    rng = random.Random(9)
+    for p in t.open_pairings():
+        t.record(random_result(t, p.key, rng))
+    gone = [t.groups["A"][0], t.groups["B"][1]]
+    for e in gone:
+        assert t.withdraw(e) == []
+    placing = t.next_round()
+    assert all(e not in p.sides for p in placing for e in gone) and sum(len(p.sides) for p in placing) == 7
+    finish(t, rng)
+    assert {r.entrant for r in t.final_ranking()[7:]} == set(gone)
+
+
 @pytest.mark.parametrize(("args", "code"), [
     (("skat", "swiss", 4), "unknown_game"),
     (("bauer", "ko", 4), "unknown_format"),

@@ -314,7 +314,8 @@ def _check_field(t: Tournament) -> None:
             raise TournamentError("field_size", f"{count} Rams groups of {n} players are not tables of {lo} to {hi}")
         if not t.rams and smallest < 2:
             raise TournamentError("field_size", f"{count} groups of {n} teams leave a group without a match")
-        if not t.rams and (t.options.knockout not in KNOCKOUT_SIZES or t.options.knockout > n):
+        knockout = t.options.knockout
+        if not t.rams and knockout is not None and (knockout not in KNOCKOUT_SIZES or knockout > n):
             raise TournamentError("field_size", f"the knockout takes {', '.join(map(str, KNOCKOUT_SIZES))} teams, at most the field ({n})")
 
 
@@ -381,7 +382,7 @@ def _groups_ko(t: Tournament, round_no: int) -> list[tuple[list[str], Stage]]:
                 games.append((table, Stage(places=(best, best + len(table) - 1))))
                 best += len(table)
             return games
-        size = max(k for k in KNOCKOUT_SIZES if k <= min(t.options.knockout, len(seeded)))
+        size = t.options.knockout_size(len(seeded))
         group_of = {e: letter for letter, members in t.groups.items() for e in members}
         return [(sides, Stage(places=places)) for sides, places in knockout.first_games(seeded, size, group_of)]
     if t.rams:

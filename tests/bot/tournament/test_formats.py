@@ -14,6 +14,8 @@ def test_the_formats_and_the_defaults():
     assert [options.swiss_rounds(n, rams=False) for n in (2, 3, 8, 9, 64)] == [1, 2, 3, 4, 6]
     assert options.swiss_rounds(4, rams=True) == 3 and FormatOptions(rounds=9).swiss_rounds(64, rams=False) == 9
     assert [options.group_count(n, rams=False) for n in (4, 12, 16, 64)] == [1, 3, 4, 16]
+    assert [options.knockout_size(n) for n in (2, 3, 4, 64)] == [2, 2, 4, 4]
+    assert FormatOptions(knockout=16).knockout_size(20) == 16
     assert FormatOptions(table_size=5).group_count(20, rams=True) == 4 and FormatOptions(groups=2).group_count(20, rams=False) == 2
 
 

@@ -130,7 +130,8 @@ class Tournament(BaseModel):
                 raise TournamentError("result_mismatch", "a Rams result needs every place from 1 once")
         else:
             outcomes = sorted(str(s.outcome) for s in result.sides)
-            if outcomes not in (["lost", "won"], ["drawn", "drawn"]) and not (result.forfeit and outcomes == ["lost", "lost"]):
+            double_forfeit = result.forfeit and outcomes == ["lost", "lost"]
+            if outcomes not in (["lost", "won"], ["drawn", "drawn"]) and not double_forfeit:
                 raise TournamentError("result_mismatch", "a result needs a winner and a loser, or a draw")
         self.results[result.pairing] = result
         return True
@@ -303,10 +304,12 @@ def _check_field(t: Tournament) -> None:
         raise TournamentError("entrants", "in Rams everyone plays for himself")
     n, low = len(ids), FIELD_MIN["rams" if t.rams else "team"]
     if not low <= n <= FIELD_MAX:
-        raise TournamentError("field_size", f"a tournament takes {low} to {FIELD_MAX} {'players' if t.rams else 'teams'}, not {n}")
+        who = "players" if t.rams else "teams"
+        raise TournamentError("field_size", f"a tournament takes {low} to {FIELD_MAX} {who}, not {n}")
     lo, hi = RAMS_TABLE
     if t.rams and t.format == Format.ROUND_ROBIN and n > hi:
-        raise TournamentError("field_size", f"a Rams round robin is one table of {lo} to {hi} players; take swiss or groups-ko")
+        raise TournamentError("field_size",
+                              f"a Rams round robin is one table of {lo} to {hi} players; take swiss or groups-ko")
     if t.format == Format.GROUPS_KO:
         count = t.options.group_count(n, t.rams)
         smallest, largest = n // count, -(-n // count)
@@ -316,7 +319,8 @@ def _check_field(t: Tournament) -> None:
             raise TournamentError("field_size", f"{count} groups of {n} teams leave a group without a match")
         knockout = t.options.knockout
         if not t.rams and knockout is not None and (knockout not in KNOCKOUT_SIZES or knockout > n):
-            raise TournamentError("field_size", f"the knockout takes {', '.join(map(str, KNOCKOUT_SIZES))} teams, at most the field ({n})")
+            sizes = ", ".join(map(str, KNOCKOUT_SIZES))
+            raise TournamentError("field_size", f"the knockout takes {sizes} teams, at most the field ({n})")
 
 
 def _games(t: Tournament, round_no: int) -> list[tuple[list[str], Stage]]:

@@ -15,6 +15,7 @@ from bot.table.computer import kind_of
 from bot.tools.simulate import kind_deal, random_deal
 from bot.tournament import Entrant, MatchResult, Pairing, Tournament, draw, result_of
 from bot.tournament.results import deal_points
+from bot.tournament.tournament import check_field_size
 
 __all__ = ["play_tournament", "play_match", "entrants"]
 
@@ -53,6 +54,7 @@ def play_tournament(game: str, format: str, count: int, seed: int = 0, table_opt
     ``ValueError`` (a :class:`~bot.tournament.TournamentError` among them) for a bad argument.
     """
     kind = kind_of(kind)
+    check_field_size(game, count)
     t = draw(game, format, entrants(game, count), seed, format_options, table_options)
     matches = 0
     while not t.is_over:

@@ -24,7 +24,7 @@ from .refusal import TournamentError
 from .results import MatchResult, Outcome, SideResult
 from .rounds import Pairing, Stage
 
-__all__ = ["Tournament", "draw", "SEED_MAX", "forfeit_points"]
+__all__ = ["Tournament", "draw", "SEED_MAX", "forfeit_points", "check_game", "check_field_size"]
 
 SEED_MAX = 2**63 - 1
 """The largest seed (seeds are whole numbers from 0)."""
@@ -267,8 +267,7 @@ def draw(game: str, format: str, entrants: list[Entrant], seed: int, options: di
         TournamentError: ``unknown_game``, ``unknown_format``, ``table_options``, ``format_options``,
             ``entrants`` (duplicate ids, members) or ``field_size`` (too few or many for the format).
     """
-    if game not in engine.game_ids():
-        raise TournamentError("unknown_game", f"unknown game {game[:40]!r}; the games: {', '.join(engine.game_ids())}")
+    check_game(game)
     if format not in {f.value for f in Format}:
         raise TournamentError("unknown_format", f"unknown format {format[:40]!r}; the formats: {', '.join(Format)}")
     try:
@@ -295,6 +294,24 @@ def draw(game: str, format: str, entrants: list[Entrant], seed: int, options: di
     return t
 
 
+def check_game(game: str) -> None:
+    """``TournamentError`` ``unknown_game`` unless ``game`` is a game's id."""
+    if game not in engine.game_ids():
+        raise TournamentError("unknown_game", f"unknown game {game[:40]!r}; the games: {', '.join(engine.game_ids())}")
+
+
+def check_field_size(game: str, n: int) -> None:
+    """``TournamentError`` unless ``game`` is a game and ``n`` entrants may play a tournament of it (``field_size``).
+
+    The offline tool asks before it makes the entrants.
+    """
+    check_game(game)
+    low = FIELD_MIN["rams" if game == "rams" else "team"]
+    if not low <= n <= FIELD_MAX:
+        who = "players" if game == "rams" else "teams"
+        raise TournamentError("field_size", f"a tournament takes {low} to {FIELD_MAX} {who}, not {n}")
+
+
 def _check_field(t: Tournament) -> None:
     """``TournamentError`` unless the entrants fit the game and the format."""
     ids = [e.id for e in t.entrants]
@@ -302,10 +319,8 @@ def _check_field(t: Tournament) -> None:
         raise TournamentError("entrants", "two entrants have the same id")
     if t.rams and any(len(e.members) > 1 for e in t.entrants):
         raise TournamentError("entrants", "in Rams everyone plays for himself")
-    n, low = len(ids), FIELD_MIN["rams" if t.rams else "team"]
-    if not low <= n <= FIELD_MAX:
-        who = "players" if t.rams else "teams"
-        raise TournamentError("field_size", f"a tournament takes {low} to {FIELD_MAX} {who}, not {n}")
+    n = len(ids)
+    check_field_size(t.game, n)
     lo, hi = RAMS_TABLE
     if t.rams and t.format == Format.ROUND_ROBIN and n > hi:
         raise TournamentError("field_size",

@@ -51,6 +51,7 @@ def test_options_and_format_options_reach_the_tournament():
     ("--game", "bauer", "--format", "swiss", "--teams", "1"),
     ("--game", "bauer", "--format", "swiss", "--teams", "65"),
     ("--game", "bauer", "--format", "swiss", "--teams", "many"),
+    ("--game", "bauer", "--format", "swiss", "--teams", "9999999999999999999"),
     ("--game", "bauer", "--format", "swiss", "--teams", "-3"),
     ("--game", "rams", "--format", "swiss", "--teams", "2"),
     ("--game", "rams", "--format", "round-robin", "--teams", "8"),

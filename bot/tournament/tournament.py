@@ -13,8 +13,9 @@ from __future__ import annotations
 import random
 from typing import Any, Literal
 
-import engine
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+import engine
 
 from . import knockout, roundrobin, swiss, tables
 from .entrants import Entrant

@@ -91,6 +91,17 @@ class Tournament(BaseModel):
         """Whether the last round is played and the final ranking stands."""
         return self.state == "over"
 
+    @property
+    def planned_rounds(self) -> int:
+        """How many rounds the format plays ("round 3 of 5"); withdrawals may end a Swiss or a Rams one sooner."""
+        n = len(self.lot)
+        if self.format == Format.ROUND_ROBIN:
+            return self.options.legs if self.rams else len(roundrobin.circle(self.lot, self.options.legs))
+        if self.format == Format.SWISS:
+            return self.options.swiss_rounds(n, self.rams)
+        knockout_rounds = 1 if self.rams else self.options.knockout_size(n).bit_length() - 1
+        return _group_rounds(self) + knockout_rounds
+
     def entrant(self, entrant_id: str) -> Entrant:
         """The entrant with ``entrant_id``; ``TournamentError`` ``unknown_entrant`` if there is none."""
         for e in self.entrants:

@@ -55,7 +55,7 @@ def test_erfweiler_2012_three_groups_of_four_then_placings_one_to_twelve():
         t.final_ranking()
     assert refused.value.code == "not_over"
     finish(t, random.Random(5))
-    assert t.round == 5  # three group rounds, the semi-finals and placing games, the finals
+    assert t.round == t.planned_rounds == 5  # three group rounds, the semi-finals and placing games, the finals
     group_of = {e: letter for letter, members in t.groups.items() for e in members}
     semis = [p for p in t.pairings_of(4) if p.stage.places == (1, 4)]
     assert all(group_of[p.sides[0]] != group_of[p.sides[1]] for p in semis)
@@ -72,6 +72,7 @@ def test_erfweiler_2012_three_groups_of_four_then_placings_one_to_twelve():
 @pytest.mark.parametrize("n", [2, 3, 5, 9, 64])
 def test_every_format_runs_to_a_full_ranking(fmt, n):
     t = finish(draw("bauer", fmt, teams(n), n), random.Random(n))
+    assert t.round == t.planned_rounds
     final = t.final_ranking()
     assert sorted(r.entrant for r in final) == sorted(t.lot) and [r.rank for r in final] == list(range(1, n + 1))
     if fmt == "round-robin":
@@ -87,6 +88,7 @@ def test_every_format_runs_to_a_full_ranking(fmt, n):
                                                   ("swiss", 64, {"rounds": 4})])
 def test_rams_tables_of_three_to_seven(fmt, n, options):
     t = finish(draw("rams", fmt, teams(n, rams=True), 7, options), random.Random(n))
+    assert t.round == t.planned_rounds
     assert all(3 <= len(p.sides) <= 7 for p in t.pairings)
     for r in range(1, t.round + 1):
         seated = [e for p in t.pairings_of(r) for e in p.sides]

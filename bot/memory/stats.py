@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 
 from bot.memory.absorb import WHO, absorb, figures_key, ratings_key
 from bot.memory.book import Book
-from bot.memory.errors import UnknownGame
+from bot.memory.errors import UnknownGame, UnknownPerson
 from bot.memory.outcome import FIGURES, GAMES
 from bot.memory.people import COMPUTER, Person, names
 from bot.memory.ratings import RANKED_AFTER, Rating
@@ -163,7 +163,7 @@ async def stats(book: Book, group: str, who: str, game: str | None = None, seaso
         season: a season, ``0`` for all together, ``None`` for the current one.
 
     Raises:
-        UnknownGame, UnknownSeason: no such game, or season.
+        UnknownGame, UnknownSeason, UnknownPerson: no such game, season, or person in this chat.
     """
     games = [checked_game(game)] if game else list(GAMES)
     await absorb(book, group)
@@ -178,6 +178,8 @@ async def stats(book: Book, group: str, who: str, game: str | None = None, seaso
     figures, ratings = got[:len(games)], got[len(games):]
     others = {name.partition(":")[2] for stored in figures for name in stored if ":" in name}
     people = await names(book, group, others | {who} | {w for rated in ratings for w in rated})
+    if not people[who].computer and not people[who].name:
+        raise UnknownPerson(who)
     out = []
     for g, stored, rated in zip(games, figures, ratings):
         if not stored and game is None:

@@ -154,7 +154,8 @@ def _play(args: argparse.Namespace) -> int:
 
     async def use(service, store, redis) -> int:
         return await console.play(service, game, args.players, options, args.resume, lang=lang or settings.lang,
-                                  name=name, level=level, lang_chosen=lang is not None, command=_command())
+                                  name=name, level=level, lang_chosen=lang is not None, command=_command(),
+                                  files_dir=settings.data_dir / "exports")
     try:
         return asyncio.run(_serve(settings, use))
     except RedisUnavailable as exc:
@@ -245,7 +246,8 @@ def _run(args: argparse.Namespace) -> int:
         chats = [name for name, token in (("telegram", settings.telegram_token), ("discord", settings.discord_token))
                  if token is not None]
         if not chats:
-            return await adapter("console").play(service, None, lang=settings.lang)
+            return await adapter("console").play(service, None, lang=settings.lang,
+                                                 files_dir=settings.data_dir / "exports")
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):

@@ -85,12 +85,16 @@ TEXTS: dict[str, tuple[str, str]] = {
         "mitspielen · aufstehen · platz N · computer [leicht|stark] · computer weg N · los\n"
         "hand · tisch · zettel · regeln · abbrechen · revanche · sprache de|en\n"
         "Im Spiel: spiel B♣ · trumpf herz · weg · mit · melde K♥ · spritzen · retour · zurück · stoß · ledig · "
-        "karten weg · passen",
+        "karten weg · passen\n"
+        "Was der Tisch sich merkt: statistik [name] · rangliste [spiel] · bild [spiel] · verlauf · abend · export · "
+        "saison neu · statistik aus|an · vergessen",
         "Stammtisch – card games at the table\n"
         "new GAME [players] [option=value]: open a table ({games})\n"
         "join · leave · seat N · bot [easy|strong] · bot remove N · start\n"
         "hand · table · sheet · rules · abort · rematch · language de|en\n"
-        "In play: play JC · trump hearts · pass · mit · meld KH · spritz · re · back · knock · alone · cards away"),
+        "In play: play JC · trump hearts · pass · mit · meld KH · spritz · re · back · knock · alone · cards away\n"
+        "What the table remembers: stats [name] · ranking [game] · chart [game] · history · tonight · export · "
+        "season new · stats off|on · forget"),
     # --- refusals
     "game_running": ("Das Spiel läuft schon.", "The game is already running."),
     "table_closed": ("Dieser Tisch ist beendet.", "This table has ended."),

@@ -15,7 +15,9 @@ from bot.memory import KASSE, Evening, MatchOutcome
 from bot.protocol.outgoing import ChatRef
 from bot.table.record import Seat, Table
 from bot.words import story
-from bot.words.fit import TEXT_MAX, fit_head, shown_name
+from bot.table.refused import clip
+from bot.words.fit import TEXT_MAX, fit_head
+from bot.words.stats import TITLE_SHOWN
 from bot.words.i18n import game_name, t
 from bot.words.stats import counted, money_text, who_name
 
@@ -51,10 +53,11 @@ def _result(lang: str, match: MatchOutcome) -> str:
         order = match.places or sorted(range(table.n), key=lambda s: -match.score[s])
         return t(lang, "mem.won_one", name=story.seat_name(table, order[0]),
                  places=", ".join(story.seat_name(table, s) for s in order[1:]))
-    score = " : ".join(map(str, match.score))
     if not match.winners:
-        return t(lang, "mem.undecided", score=score)
-    return t(lang, "mem.won_team", team=story.team_name(table, match.winners[0]), score=score)
+        return t(lang, "mem.undecided", score=" : ".join(map(str, match.score)))
+    won = match.winners[0]
+    return t(lang, "mem.won_team", team=story.team_name(table, won), other=story.team_name(table, 1 - won),
+             score=f"{match.score[won]} : {match.score[1 - won]}")
 
 
 def _line(lang: str, match: MatchOutcome, zone: str) -> str:
@@ -99,5 +102,5 @@ def tonight_text(lang: str, evening: Evening) -> str:
 
 def export_caption(lang: str, title: str, matches: int) -> str:
     """The caption of the export's files: whose history, how many matches."""
-    chat = t(lang, "mem.own_chat", chat=shown_name(title)) if title else t(lang, "mem.this_chat")
+    chat = t(lang, "mem.own_chat", chat=clip(title, TITLE_SHOWN)) if title else t(lang, "mem.this_chat")
     return t(lang, "mem.export_caption", chat=chat, matches=counted(lang, matches, "matches"))

@@ -553,7 +553,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "mem.history_title": ("📜 Die letzten Partien", "📜 The last matches"),
     "mem.history_hint": ("Zettel einer Partie: verlauf NR", "A match's score sheet: history NO"),
     "mem.match_line": ("{no}. {when} · {game} · {result}", "{no}. {when} · {game} · {result}"),
-    "mem.won_team": ("{team} gewinnen {score}", "{team} win {score}"),
+    "mem.won_team": ("{team} gewinnen {score} gegen {other}", "{team} beat {other} {score}"),
     "mem.won_one": ("{name} gewinnt · {places}", "{name} wins · {places}"),
     "mem.undecided": ("ohne Sieger {score}", "no winner {score}"),
     "mem.sheet_of": ("Partie {no} · {when}", "match {no} · {when}"),

@@ -9,14 +9,17 @@ from __future__ import annotations
 
 from bot.memory import RANKED_AFTER, GameStats, Person, PersonStats, Ranking
 from bot.memory.privacy import Own
+from bot.table.refused import clip
 from bot.words.fit import fit_head, shown_name
 from bot.words.i18n import game_name, t
 
 __all__ = ["person_text", "own_text", "ranking_text", "chart_words", "season_label", "number", "who_name",
-           "counted", "money_text", "DUOS_SHOWN", "RANKED_SHOWN"]
+           "counted", "money_text", "DUOS_SHOWN", "RANKED_SHOWN", "TITLE_SHOWN"]
 
 DUOS_SHOWN = 3
 """Partners and opponents named per game (the most played with first)."""
+TITLE_SHOWN = 32
+"""The most characters of a chat's title in what the memory shows."""
 RANKED_SHOWN = 30
 """People a ranking lists at most (the best first; the message's length may cut it shorter)."""
 _ALONE = {"bauernstoss": "solo", "alter_schafkopf": "solo", "bauerchen": "ledig", "bauer": "karten_weg"}
@@ -121,7 +124,8 @@ def own_text(lang: str, name: str, owns: list[Own]) -> str:
         played = [g for g in own.games if g.matches or g.deals]
         if not played:
             continue
-        lines.append(t(lang, "mem.own_chat", chat=shown_name(own.title) if own.title else own.chat.partition(":")[0]))
+        lines.append(t(lang, "mem.own_chat", chat=clip(own.title, TITLE_SHOWN) if own.title
+                       else own.chat.partition(":")[0]))
         lines += ["  " + line for game in played for line in _game_lines(lang, game)]
     if len(lines) == 1:
         return t(lang, "mem.no_own")
@@ -137,7 +141,7 @@ def ranking_text(lang: str, ranking: Ranking) -> str:
     if not rows:
         lines.append(t(lang, "mem.ranking_empty", least=RANKED_AFTER, game=game, season=season))
     tail = []
-    if ranking.unranked:
+    if ranking.unranked and rows:
         tail.append(t(lang, "mem.unranked", least=RANKED_AFTER, n=ranking.unranked))
     if ranking.computers:
         tail.append(t(lang, "mem.computers", items=" · ".join(

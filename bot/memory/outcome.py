@@ -195,6 +195,8 @@ def _deal_score(game: str, result: dict[str, Any], sides: list[list[int]]) -> tu
     """Each side's score of the deal and the winning sides."""
     if game in ("bauernstoss", "alter_schafkopf"):
         score = list(result.get("striche") or [0, 0])
+        if score[0] == score[1] and result.get("chalk") is not None:  # even Striche: the Kreide decides
+            return score, [result["chalk"]]
     elif game == "bauerchen":
         score = list(result.get("points") or [0, 0])
         if result.get("round_winner") is not None and not any(score):  # a Ledig decides the round alone

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 from pydantic import BaseModel
 
-from bot.memory.absorb import NAMES, WHO
+from bot.memory.absorb import NAMES, WHO, absorb
 from bot.memory.book import Book
 from bot.memory.errors import UnknownPerson
 
@@ -42,6 +42,7 @@ def person(who: str, name: str | None) -> Person:
 
 async def who_of(book: Book, group: str, user: str) -> str | None:
     """The number of the person with user key ``user`` in the chat, ``None`` if he is not recorded."""
+    await absorb(book, group)
     return await book.redis.hget(book.key(group, WHO), user)
 
 
@@ -62,6 +63,7 @@ async def find(book: Book, group: str, name: str) -> Person:
     wanted = " ".join(name.split()).casefold()[:64]
     if not wanted:
         raise UnknownPerson(name)
+    await absorb(book, group)
     stored = await book.redis.hgetall(book.key(group, NAMES))
     exact = [w for w, n in stored.items() if n.casefold() == wanted]
     close = exact or [w for w, n in stored.items() if n.casefold().startswith(wanted)]

@@ -214,3 +214,10 @@ async def test_vergessen_removes_him_from_the_chats_memory(evening):
     assert said(await svc.handle(say(private(user(2)), user(2), "vergessen"))) == \
         "Cleo ist aus Statistik, Wertung und Verlauf von 2 Chats gelöscht."
     assert said(await svc.handle(say(private(user(2)), user(2), "statistik"))).startswith("Du hast noch an keinem Tisch")
+
+
+async def test_a_rematch_records_the_finished_match_no_second_time(evening):
+    svc, tables, final = evening
+    assert not of(await svc.handle(press(GROUP, user(0), button(final, "rematch").token)), Toast)
+    await svc.tables.counted()
+    assert len(re.findall(r"^\d+\. ", said(await svc.handle(say(GROUP, user(0), "verlauf"))), re.M)) == len(tables)

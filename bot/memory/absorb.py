@@ -124,7 +124,7 @@ class _Counter:
         for seat in outcome.seats:
             self.number(seat)
         season = season_at(self.begun, outcome.at)
-        whos = [ident(seat, self.numbers) for seat in outcome.seats]
+        whos = ["" if seat.user in self.opted_out else ident(seat, self.numbers) for seat in outcome.seats]
         if isinstance(outcome, DealOutcome):
             self._deal(outcome, season, whos)
         else:

@@ -32,7 +32,7 @@ def outcome_of(record: dict[str, Any], people: dict, group: str) -> MatchOutcome
             seats.append(SeatOutcome(level=who.removeprefix(COMPUTER), who=who))
         else:
             seats.append(SeatOutcome(who=who if found and found.name else "", name=found.name if found else ""))
-    return MatchOutcome(table=record["t"], chat=group, game=record["g"], at=record["at"], seats=seats,
+    return MatchOutcome(kind="match", table=record["t"], chat=group, game=record["g"], at=record["at"], seats=seats,
                         sides=sides_of(record["g"], len(seats)), score=record["sc"], winners=record["win"],
                         no=record["no"], deals=record["d"], started=record.get("st", 0), places=record.get("pl", []),
                         money=record.get("mo", []), currency=record.get("cu", ""))

@@ -9,7 +9,6 @@ and a landed one records it once (on Cluster: delivered once by the save's last 
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from pydantic import TypeAdapter
@@ -40,9 +39,8 @@ def journal(book: Book, table: Table, news: list[dict[str, Any]], at: float) -> 
 
 
 def _encode(outcome: Outcome) -> str:
-    """An outcome as its inbox entry: compact JSON (defaults left out, its ``kind`` always in)."""
-    data = outcome.model_dump(mode="json", exclude_defaults=True) | {"kind": outcome.kind}
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    """An outcome as its inbox entry: compact JSON (defaults left out; ``kind`` has none)."""
+    return outcome.model_dump_json(exclude_defaults=True)
 
 
 def decode(text: str) -> Outcome:

@@ -110,7 +110,7 @@ class _Finished(BaseModel):
 class DealOutcome(_Finished):
     """A finished deal (a thrown-in deal is not one): its number in the match, scores and figures."""
 
-    kind: Literal["deal"] = "deal"
+    kind: Literal["deal"]
     deal: int
     """The deal's number at its table, 1 first (thrown-in deals count in the numbering)."""
 
@@ -123,7 +123,7 @@ class DealOutcome(_Finished):
 class MatchOutcome(_Finished):
     """A finished match: final scores, winners, Rams places and money, the figures and the score sheet."""
 
-    kind: Literal["match"] = "match"
+    kind: Literal["match"]
     no: int = 0
     """The match's number in its chat's memory (1 first; 0 until recorded)."""
     deals: int
@@ -137,7 +137,7 @@ class MatchOutcome(_Finished):
     """Rams: the table's currency (``Fr.``, ``€``)."""
     title: str = ""
     """The chat's title when the match finished (for a person's figures across chats)."""
-    sheet: list[dict[str, Any]] = Field(default_factory=list)
+    sheet: list[Any] = Field(default_factory=list)
     """The score sheet's rows as the table kept them (``result``, ``before``, ``after``, ``alone``)."""
 
     @property
@@ -231,12 +231,17 @@ def deal_outcome(table: Table, news: dict[str, Any], at: float) -> DealOutcome |
     sides = sides_of(table.game, table.n)
     score, winners = _deal_score(table.game, result, sides)
     seats = _seats(table)
-    outcome = DealOutcome(table=table.id, chat=group_key(table), game=table.game, at=at, seats=seats,
+    outcome = DealOutcome(kind="deal", table=table.id, chat=group_key(table), game=table.game, at=at, seats=seats,
                           sides=sides, score=score, winners=winners, deal=int(news["no"]))
     for i, seat in enumerate(seats):
         side = outcome.side_of(i)
         seat.figures = _deal_figures(table.game, record, i, side, side in winners)
     return outcome
+
+
+def _sheet_row(row: dict[str, Any]) -> dict[str, Any]:
+    """What the score sheet shows of a deal (the table trims every row but the last to this already)."""
+    return {k: v for k, v in row.items() if k in ("result", "before", "after", "alone")}
 
 
 def match_outcome(table: Table, at: float) -> MatchOutcome:
@@ -260,11 +265,10 @@ def match_outcome(table: Table, at: float) -> MatchOutcome:
     winner = final.get("winner")
     winners = [] if winner is None else [next(i for i, side in enumerate(sides) if winner in side)
                                          if game == "rams" else winner]
-    outcome = MatchOutcome(table=table.id, chat=group_key(table), game=game, at=at, seats=seats, sides=sides,
+    outcome = MatchOutcome(kind="match", table=table.id, chat=group_key(table), game=game, at=at, seats=seats, sides=sides,
                            score=score, winners=winners, deals=table.deals, started=table.created, places=places,
                            money=money, currency=table.currency if game == "rams" else "", title=table.chat.title[:64],
-                           sheet=[{k: v for k, v in row.items() if k in ("result", "before", "after", "alone")}
-                                  for row in table.sheet])
+                           sheet=[*table.sheet[:-1], *(_sheet_row(row) for row in table.sheet[-1:])])
     if game == "rams" and money:
         pot = sum(money)
         for i, seat in enumerate(seats):

@@ -35,6 +35,7 @@ async def forget(book: Book, group: str, user: str) -> bool:
 
 async def set_recorded(book: Book, group: str, user: str, recorded: bool) -> None:
     """Record the person in the chat from now on (``True``, the default of everybody) or not (``False``)."""
+    await absorb(book, group)  # what was played before counts as it was
     key = book.key(group, OPTED_OUT)
     if recorded:
         await book.redis.srem(key, user)
@@ -58,7 +59,10 @@ class Own(PersonStats):
 
 
 async def own_figures(book: Book, user: str, game: str | None = None) -> list[Own]:
-    """The person's statistics in every chat that recorded him (the last used first), for his private chat."""
+    """The person's statistics in every chat that recorded him (the last used first), for his private chat.
+
+    A chat is in his index once its first match with him was counted (right after the match, by the service).
+    """
     out = []
     for group in await book.redis.zrevrange(book.user_key(user), 0, -1):
         who = await who_of(book, group, user)

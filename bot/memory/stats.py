@@ -164,16 +164,13 @@ async def stats(book: Book, group: str, who: str, game: str | None = None, seaso
         got = await pipe.execute()
     figures, ratings = got[:len(games)], got[len(games):]
     others = {name.partition(":")[2] for stored in figures for name in stored if ":" in name}
-    people = await names(book, group, others | {who})
+    people = await names(book, group, others | {who} | {w for rated in ratings for w in rated})
     out = []
     for g, stored, rated in zip(games, figures, ratings):
         if not stored and game is None:
             continue
         table = {w: Rating.decode(text) for w, text in rated.items()}
         mine = table.get(who) if season else None
-        place = None
-        if mine is not None and not people[who].computer and mine.matches >= RANKED_AFTER:
-            place = next(line.place for line in _ranked(table, await names(book, group, table))[0]
-                         if line.person.who == who)
+        place = next((line.place for line in _ranked(table, people)[0] if line.person.who == who), None)
         out.append(_game_stats(g, stored, people, mine, place))
     return PersonStats(person=people[who], season=season, games=out)

@@ -188,8 +188,6 @@ async def test_export_and_chart_are_files_once_a_minute(evening):
     assert chart.caption == "📈 Die Wertungen in Bauer, Saison 1"
 
 
-@pytest.mark.xfail(strict=True, reason="bot.memory.absorb counts a person recorded before he opted out: ident() "
-                                        "gives his number whatever the opt-out (the memory core's to mend)")
 async def test_statistik_aus_keeps_him_out_from_then_on(evening):
     svc, _, _ = evening
     assert said(await svc.handle(say(GROUP, user(1), "statistik aus"))).startswith("Ben wird hier ab jetzt nicht mehr")

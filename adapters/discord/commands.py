@@ -162,12 +162,12 @@ _NAME_MAX = 48
 
 
 def _stats(handler: Handler) -> app_commands.Command:
-    async def stats(interaction: discord.Interaction, name: Optional[app_commands.Range[str, 1, _NAME_MAX]] = None,  # noqa: UP007
+    async def stats(interaction: discord.Interaction, player: Optional[app_commands.Range[str, 1, _NAME_MAX]] = None,  # noqa: UP007
                     count: Optional[str] = None) -> None:  # noqa: UP007
-        await handler(interaction, "stats", (count,) if count else (name,) if name else ())
-    stats.__discord_app_commands_param_description__ = {"name": _desc("name", "Whose statistics (else yours)"),
+        await handler(interaction, "stats", (count,) if count else (player,) if player else ())
+    stats.__discord_app_commands_param_description__ = {"player": _desc("player", "Whose statistics (else yours)"),
                                                         "count": _desc("count", "Count me from now on, or not")}
-    stats.__discord_app_commands_param_rename__ = {"name": _name("name"), "count": _name("count")}
+    stats.__discord_app_commands_param_rename__ = {"player": _name("player"), "count": _name("count")}
     stats.__discord_app_commands_param_choices__ = {
         "count": [Choice(name=locale_str(word, key=("choice", word)), value=word) for word in ("on", "off")]}
     return app_commands.Command(name=_name("stats"), description=_desc("stats", texts.COMMANDS["stats"][2]),

@@ -36,7 +36,7 @@ _WORDS = {
     "players": ("spieler", "Wie viele Spieler", "How many players"),
     "lang": ("sprache", "de oder en", "de or en"),
     "option": ("", "Tischregel (nur für Spiele, die sie haben)", "Table option (only for games that have it)"),
-    "name": ("name", "Wessen Statistik (sonst deine)", "Whose statistics (else yours)"),
+    "player": ("name", "Wessen Statistik (sonst deine)", "Whose statistics (else yours)"),
     "count": ("zählen", "Mich ab jetzt mitzählen oder nicht", "Count me from now on, or not"),
     "on": ("an", "", ""),
     "off": ("aus", "", ""),

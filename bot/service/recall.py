@@ -6,7 +6,7 @@ topics together), a private chat's read the private chat's own (its tables again
 only there does ``statistik`` show the sender's own figures from every chat that counts him. A name,
 game or season the chat does not know is answered in the chat's words; nothing of another chat is
 reached from here. Every answer fits one message; the export and the chart are sent at most once a
-minute per chat, the chart drawn in a thread (:data:`CHARTS_AT_ONCE` at a time).
+minute each per chat, the chart drawn in a thread (:data:`CHARTS_AT_ONCE` at a time).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ __all__ = ["typed", "pressed", "needs_admin", "BUTTONS", "FILES_WINDOW_S", "CHAR
 BUTTONS = frozenset(MEMORY_BUTTONS)
 """The verbs of a finished table's memory buttons."""
 FILES_WINDOW_S = 60.0
-"""A chat gets one export or chart per this many seconds."""
+"""A chat gets one export and one chart per this many seconds."""
 CHARTS_AT_ONCE = 2
 """Charts drawn at the same time in one process (each some 100 ms of CPU in a thread)."""
 HISTORY_SHOWN = 10
@@ -165,13 +165,13 @@ async def _stats(tables: Tables, cmd: Command, args: tuple[str, ...], lang: str,
 
 
 async def _chart(tables: Tables, chat: ChatRef, game: str, season: int | None, lang: str) -> FileMessage:
-    """The season's ratings of ``game`` as a PNG, drawn in a thread; one export or chart a minute per chat."""
+    """The season's ratings of ``game`` as a PNG, drawn in a thread; one chart a minute per chat."""
     series = await memory.rating_series(tables.book, group_of(chat), game, season)
     words = stats_words.chart_words(lang, game, series.season)
     if not series.lines:
         raise Refused("mem.no_chart", game=game_name(game, lang), least=memory.RANKED_AFTER,
                       season=stats_words.season_label(lang, series.season))
-    await _files_allowed(tables, chat)
+    await _files_allowed(tables, chat, "chart")
     async with _charts:
         png = await asyncio.to_thread(memory.rating_png, series, **words)
     caption = t(lang, "mem.chart_caption", game=game_name(game, lang),
@@ -179,8 +179,9 @@ async def _chart(tables: Tables, chat: ChatRef, game: str, season: int | None, l
     return FileMessage(chat, (Attachment(f"wertung-{game}-{series.season}.png", png, picture=True),), caption)
 
 
-async def _files_allowed(tables: Tables, chat: ChatRef) -> None:
-    if await tables.store.limiter.wait_time(f"memfiles:{group_of(chat)}", 1, FILES_WINDOW_S) > 0:
+async def _files_allowed(tables: Tables, chat: ChatRef, kind: str) -> None:
+    """One ``kind`` of file (``export``, ``chart``) a minute per chat, whoever asks."""
+    if await tables.store.limiter.wait_time(f"memfiles:{kind}:{group_of(chat)}", 1, FILES_WINDOW_S) > 0:
         raise Refused("mem.files_later")
 
 
@@ -223,7 +224,7 @@ async def _export(tables: Tables, chat: ChatRef, lang: str) -> list[Outgoing]:
     book, group = tables.book, group_of(chat)
     if not await memory.history(book, group, limit=1):
         raise Refused("mem.empty")
-    await _files_allowed(tables, chat)
+    await _files_allowed(tables, chat, "export")
     csv_bytes, json_bytes = await memory.export_csv(book, group), await memory.export_json(book, group)
     day = datetime.fromtimestamp(tables.clock(), UTC).date().isoformat()
     caption = evening_words.export_caption(lang, chat.title, csv_bytes.count(b"\n") - 1)

@@ -27,8 +27,8 @@ _ALONE = {"bauernstoss": "solo", "alter_schafkopf": "solo", "bauerchen": "ledig"
 
 
 def number(lang: str, value: float, digits: int = 1) -> str:
-    """A figure as the language writes it: ``27,4`` in German, ``27.4`` in English."""
-    text = f"{value:.{digits}f}"
+    """A figure as the language writes it: ``27,4`` in German, ``27.4`` in English, ``−0,7`` below zero."""
+    text = f"{value:.{digits}f}".replace("-", "−")  # a minus as the score sheet writes it
     return text.replace(".", ",") if lang == "de" else text
 
 

@@ -82,9 +82,9 @@ async def test_statistik_counts_the_matches_played_and_won(evening):
 async def test_rangliste_orders_by_rating_and_lists_each_player_once(evening):
     svc, _, _ = evening
     text = said(await svc.handle(say(GROUP, user(0), "rangliste bauer")))
-    rows = re.findall(r"^(\d+)\. (\w+) (-?\d+,\d) \((\d+) Partien\)$", text, re.M)
+    rows = re.findall(r"^(\d+)\. (\w+) (−?\d+,\d) \((\d+) Partien\)$", text, re.M)
     assert [r[0] for r in rows] == ["1", "2", "3", "4"] and sorted(r[1] for r in rows) == ["Anna", "Ben", "Cleo", "Dora"]
-    ratings = [float(r[2].replace(",", ".")) for r in rows]
+    ratings = [float(r[2].replace(",", ".").replace("−", "-")) for r in rows]
     assert ratings == sorted(ratings, reverse=True) and {r[3] for r in rows} == {"4"}
     assert text.startswith("🏆 Rangliste Bauer · Saison 1")
     # without a game: the game of the last match (Rams: nobody has three matches yet)
@@ -176,8 +176,8 @@ async def test_export_and_chart_are_files_once_a_minute(evening):
     assert [r["game"] for r in rows] == ["rams", "rams", "bauer", "bauer", "bauer", "bauer"]
     assert {r["table"] for r in rows} == {tb.id for tb in tables}
     assert len(json.loads(json_file.data)) == 6
-    assert refused(await svc.handle(say(GROUP, user(1), "bild bauer"))) == \
-        "Export und Bild gibt es hier höchstens einmal pro Minute."
+    assert refused(await svc.handle(say(GROUP, user(1), "export"))) == \
+        "Export und Bild gibt es hier je höchstens einmal pro Minute."
     other = service(svc.store, seed=2, answers_per_minute=1000)
     await play(other, OTHER, "bauer", 4, 1)
     for seed in (2, 3):

@@ -157,7 +157,8 @@ class Msg:
                 "timestamp": "2026-01-01T00:00:00+00:00", "edited_timestamp": None, "tts": False,
                 "mention_everyone": False, "mentions": [], "mention_roles": [], "embeds": [],
                 "attachments": [{"id": str(i + 1), "filename": name, "size": len(data),
-                                 "url": f"https://cdn.invalid/{self.id}/{name}"}
+                                 "url": f"https://cdn.invalid/{self.id}/{name}",
+                                 "proxy_url": f"https://media.invalid/{self.id}/{name}"}
                                 for i, (name, data) in enumerate(self.files.items())],
                 "pinned": False, "type": 0, "flags": self.flags, "components": self.components}
 

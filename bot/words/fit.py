@@ -41,9 +41,9 @@ def fit_rows(head: list[str], rows: list[str], cut: bool = False, limit: int = T
     return "\n".join(head + gap + kept[::-1])
 
 
-def fit_head(lines: list[str], tail: list[str] | tuple[str, ...] = (), limit: int = TEXT_MAX) -> str:
+def fit_head(lines: list[str], tail: list[str] | tuple[str, ...] = (), cut: bool = False, limit: int = TEXT_MAX) -> str:
     """The first of ``lines`` that fit in ``limit`` together with ``tail`` (always kept, last); ``…`` stands
-    for the lines left out.
+    for the lines left out (also with ``cut``: more were left out before).
 
     What lists the best first (a ranking, a person's games) keeps its top, and its closing lines.
     """
@@ -54,5 +54,5 @@ def fit_head(lines: list[str], tail: list[str] | tuple[str, ...] = (), limit: in
         if budget < 0:
             break
         kept.append(line)
-    gap = [_GAP] if len(kept) < len(lines) else []
+    gap = [_GAP] if cut or len(kept) < len(lines) else []
     return "\n".join(kept + gap + list(tail))

@@ -147,7 +147,7 @@ def ranking_text(lang: str, ranking: Ranking) -> str:
         tail.append(t(lang, "mem.computers", items=" · ".join(
             f"{t(lang, f'level.{c.person.level}')} {number(lang, c.rating)}" for c in ranking.computers)))
     tail.append(t(lang, "mem.ranking_hint", game=ranking.game))
-    return fit_head(lines + rows, tail)
+    return fit_head(lines + rows, tail, cut=len(ranking.people) > RANKED_SHOWN)
 
 
 def chart_words(lang: str, game: str, season: int) -> dict[str, str]:

@@ -672,8 +672,10 @@ async def _fuzz(server: Server, prefix: str, examples: int, seed: int) -> Row:
     row = Row("fuzzer over commands and buttons")
     svc = service(store, seed=seed)
     tables = await _open(store, 2, seed)
-    words = sorted({w for ws in (*textcmd.TABLE_VERBS.values(), *textcmd.ACTION_WORDS.values()) for w in ws})
-    verbs_ = ["act", "why", "hand", "join", "leave", "bot", "botx", "start", "rules", "opts", "opt", "rematch", "new"]
+    words = sorted({w for ws in (*textcmd.TABLE_VERBS.values(), *textcmd.MEMORY_VERBS.values(),
+                                 *textcmd.ACTION_WORDS.values()) for w in ws})
+    verbs_ = ["act", "why", "hand", "join", "leave", "bot", "botx", "start", "rules", "opts", "opt", "rematch", "new",
+              "ranking", "tonight", "stats"]
     texts = st.text(max_size=40) | st.sampled_from(["AS", "10♥", "B♣", "JC", "-1", "99999999999", "1e308", "\n",
                                                     "target=1000000000", "unit=1e308", "pl.AS", "x" * 5000])
     ids = st.sampled_from(list(tables)) | st.text("0123456789ABCxyz", min_size=1, max_size=17)

@@ -33,16 +33,7 @@ import discord
 from adapters.common.bounded import Bounded
 from adapters.common.refs import MessageRef, Refs, fingerprint
 from adapters.common.slots import table_may_wait
-from bot.protocol.outgoing import (
-    FileMessage,
-    HandMessage,
-    Notice,
-    Outgoing,
-    TableMessage,
-    Toast,
-    UserRef,
-    version_of,
-)
+from bot.protocol.outgoing import FileMessage, HandMessage, Notice, Outgoing, TableMessage, Toast, UserRef, version_of
 from bot.protocol.unavailable import UNAVAILABLE
 
 from . import markup, texts

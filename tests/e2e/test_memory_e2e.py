@@ -76,6 +76,12 @@ async def test_telegram_group_remembers_its_matches(store, redis, key_prefix):
                 user.send(GROUP, line)
             sent = await tg.wait_for(lambda: posted(7), what="the answers (the export is two documents)")
             await bot.outbox.idle()
+            ben.send(GROUP, "/saison neu")  # not an admin: told privately
+            await tg.wait_for(lambda: any("nur die Admins" in m.text for m in tg.chat(ben.id)), what="the refusal")
+            tg.make_admin(GROUP, anna)
+            anna.send(GROUP, "/saison neu")
+            await tg.wait_for(lambda: any(m.text.startswith("🎉 Saison 2 beginnt") for m in tg.chat(GROUP)),
+                              what="the new season")
         texts = [m.text for m in sent if m.upload is None]
         stats = next(t for t in texts if t.startswith("📊 Anna"))
         won = sum("Anna" in winning_team(tb) for tb in tables)
@@ -122,6 +128,11 @@ async def test_discord_channel_remembers_its_matches(store, redis, key_prefix):
             unknown = await _answered(fake, ben.slash(CHANNEL, "stats", player="Zed"))
             export = await _files(fake, anna, "export")
             chart = await _files(fake, ben, "chart", game="bauer")
+            refused = await _answered(fake, ben.slash(CHANNEL, "season", action="new"))
+            boss = fake.member(2010, "Wirtin")
+            boss.admin = True
+            season = await _answered(fake, boss.slash(CHANNEL, "season", action="new"))
+            restarted = await _answered(fake, anna.slash(CHANNEL, "ranking", game="bauer"))
             await bot.idle()
         won = sum("Ben" in winning_team(tb) for tb in tables)
         assert stats.startswith("📊 Ben · Saison 1") and f"Bauer: {MATCHES} Partien · {won} gewonnen" in stats, stats
@@ -136,6 +147,8 @@ async def test_discord_channel_remembers_its_matches(store, redis, key_prefix):
         check_export(csv_bytes, json_bytes, tables)
         (png,) = chart.files.values()
         assert png.startswith(PNG)
+        assert refused == "Eine neue Saison beginnen nur die Admins der Gruppe."
+        assert season.startswith("🎉 Saison 2 beginnt") and "Noch niemand hat 3 Partien Bauer in Saison 2" in restarted
 
 
 def _finished(fake: FakeDiscord, table_id: str) -> bool:

@@ -13,13 +13,13 @@ from bot.memory.people import Person, find, who_of
 from bot.memory.privacy import Own, forget, is_recorded, own_figures, set_recorded
 from bot.memory.ratings import RANKED_AFTER
 from bot.memory.seasons import Season, current, new_season, seasons
-from bot.memory.stats import Duo, GameStats, PersonStats, Ranked, Ranking, ranking, stats
+from bot.memory.stats import Duo, GameStats, Pair, PersonStats, Ranked, Ranking, pairs, ranking, stats
 
 __all__ = [
     "Book", "CAP", "TTL", "SHEETS", "journal", "absorb", "group_key",
     "DealOutcome", "MatchOutcome", "SeatOutcome", "FIGURES", "GAMES",
     "Person", "who_of", "find",
-    "stats", "ranking", "PersonStats", "GameStats", "Duo", "Ranking", "Ranked", "RANKED_AFTER",
+    "stats", "ranking", "pairs", "Pair", "PersonStats", "GameStats", "Duo", "Ranking", "Ranked", "RANKED_AFTER",
     "history", "evening", "settle", "Evening", "Settlement", "Transfer", "KASSE",
     "Season", "seasons", "current", "new_season",
     "forget", "set_recorded", "is_recorded", "own_figures", "Own",

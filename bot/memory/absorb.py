@@ -15,6 +15,7 @@ name; his seat in the history stays empty.
 from __future__ import annotations
 
 import json
+import logging
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -28,6 +29,8 @@ from bot.memory.seasons import META, season_at, starts
 
 __all__ = ["absorb", "BATCH", "ident", "HISTORY", "SHEET_LIST", "WHO", "NAMES", "OPTED_OUT", "figures_key",
            "ratings_key", "history_key"]
+
+log = logging.getLogger(__package__)
 
 BATCH = 200
 """Inbox entries counted per step."""
@@ -189,7 +192,12 @@ class _Counter:
 async def _plan(book: Book, group: str, texts: list[str]) -> _Counter:
     """Read what counting ``texts`` needs and plan it."""
     r = book.redis
-    found = [decode(t) for t in texts]
+    found = []
+    for text in texts:
+        try:
+            found.append(decode(text))
+        except ValueError:  # written by another version, or damaged: dropped with the batch, not counted
+            log.warning("an entry of the memory of %s could not be read and is dropped", group)
     users = sorted({seat.user for o in found for seat in o.seats if seat.user})
     async with r.pipeline(transaction=False) as pipe:
         pipe.hgetall(book.key(group, META))

@@ -72,9 +72,12 @@ def _thinned(points: list[tuple[int, float]]) -> list[tuple[int, float]]:
 
 def rating_png(series: RatingSeries, title: str, xlabel: str, ylabel: str, nobody: str = "?") -> bytes:
     """The chart of ``series`` as PNG bytes (800 × 450 pixels); ``nobody`` labels a line without a name."""
-    from matplotlib.figure import Figure  # loaded only when a chart is asked for; Figure needs no pyplot state
+    # loaded only when a chart is asked for; the Agg canvas draws without pyplot's global state (thread-safe)
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
 
     fig = Figure(figsize=(8, 4.5), dpi=100)
+    canvas = FigureCanvasAgg(fig)
     ax = fig.add_subplot()
     for line in series.lines:
         xs, ys = zip(*line.points) if line.points else ((), ())
@@ -86,5 +89,5 @@ def rating_png(series: RatingSeries, title: str, xlabel: str, ylabel: str, nobod
     if series.lines:
         ax.legend(loc="best", fontsize="small")
     out = io.BytesIO()
-    fig.savefig(out, format="png")
+    canvas.print_png(out)
     return out.getvalue()

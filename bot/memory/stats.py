@@ -8,15 +8,19 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from bot.memory.absorb import absorb, figures_key, ratings_key
+from bot.memory.absorb import WHO, absorb, figures_key, ratings_key
 from bot.memory.book import Book
-from bot.memory.errors import UnknownGame
+from bot.memory.errors import UnknownGame, UnknownPerson
 from bot.memory.outcome import FIGURES, GAMES
-from bot.memory.people import Person, names
+from bot.memory.people import COMPUTER, Person, names
 from bot.memory.ratings import RANKED_AFTER, Rating
 from bot.memory.seasons import checked
 
-__all__ = ["Duo", "GameStats", "PersonStats", "Ranked", "Ranking", "stats", "ranking", "checked_game"]
+__all__ = ["Duo", "GameStats", "PersonStats", "Ranked", "Ranking", "Pair", "stats", "ranking", "pairs", "checked_game",
+           "PAIRED_AFTER"]
+
+PAIRED_AFTER = 3
+"""Matches two people must have played together to appear in :func:`pairs`."""
 
 
 class Duo(BaseModel):
@@ -85,6 +89,15 @@ class Ranking(BaseModel):
     """People with fewer than :data:`~bot.memory.ratings.RANKED_AFTER` matches this season."""
 
 
+class Pair(BaseModel):
+    """Two partners of a team game: matches played together and won."""
+
+    first: Person
+    second: Person
+    matches: int
+    won: int
+
+
 def checked_game(game: str) -> str:
     """``game`` if the memory keeps it (raises :class:`UnknownGame`)."""
     if game not in GAMES:
@@ -150,7 +163,7 @@ async def stats(book: Book, group: str, who: str, game: str | None = None, seaso
         season: a season, ``0`` for all together, ``None`` for the current one.
 
     Raises:
-        UnknownGame, UnknownSeason: no such game, or season.
+        UnknownGame, UnknownSeason, UnknownPerson: no such game, season, or person in this chat.
     """
     games = [checked_game(game)] if game else list(GAMES)
     await absorb(book, group)
@@ -165,6 +178,8 @@ async def stats(book: Book, group: str, who: str, game: str | None = None, seaso
     figures, ratings = got[:len(games)], got[len(games):]
     others = {name.partition(":")[2] for stored in figures for name in stored if ":" in name}
     people = await names(book, group, others | {who} | {w for rated in ratings for w in rated})
+    if not people[who].computer and not people[who].name:
+        raise UnknownPerson(who)
     out = []
     for g, stored, rated in zip(games, figures, ratings):
         if not stored and game is None:
@@ -174,3 +189,29 @@ async def stats(book: Book, group: str, who: str, game: str | None = None, seaso
         place = next((line.place for line in _ranked(table, people)[0] if line.person.who == who), None)
         out.append(_game_stats(g, stored, people, mine, place))
     return PersonStats(person=people[who], season=season, games=out)
+
+
+async def pairs(book: Book, group: str, game: str, season: int | None = None) -> list[Pair]:
+    """The partners of ``game`` (a team game; others have none) who played :data:`PAIRED_AFTER` matches
+    together in ``season`` (``0``: all), the best share of matches won first.
+
+    Raises:
+        UnknownGame, UnknownSeason: no such game, or season.
+    """
+    checked_game(game)
+    await absorb(book, group)
+    season = await checked(book, group, season)
+    whos = await book.redis.hvals(book.key(group, WHO))
+    async with book.redis.pipeline(transaction=False) as pipe:
+        for who in whos:
+            pipe.hgetall(book.key(group, figures_key(season, game, who)))
+        stored = await pipe.execute()
+    found = []
+    for who, counts in zip(whos, stored):
+        for name, n in counts.items():
+            tag, _, other = name.partition(":")
+            if tag == "p" and int(n) >= PAIRED_AFTER and not other.startswith(COMPUTER) and who < other:
+                found.append((who, other, int(n), int(counts.get(f"pw:{other}", 0))))
+    people = await names(book, group, {w for pair in found for w in pair[:2]})
+    found.sort(key=lambda p: (-p[3] / p[2], -p[2], p[0], p[1]))
+    return [Pair(first=people[a], second=people[b], matches=n, won=won) for a, b, n, won in found]

@@ -94,3 +94,10 @@ async def test_every_key_of_the_memory_expires(store, book, redis, key_prefix):
     assert len(keys) > 10
     ttls = {k: await redis.ttl(k) for k in keys}
     assert all(0 < ttl <= book.ttl for ttl in ttls.values()), ttls
+
+
+async def test_an_entry_that_cannot_be_read_is_dropped_and_the_others_count(store, book, redis):
+    await redis.rpush(book.key(G, "in"), "{not json", '{"kind": "match"}')
+    await _matches(store, book, "bauer", 1)
+    assert await absorb(book, G) > 2
+    assert len(await history(book, G)) == 1 and await redis.llen(book.key(G, "in")) == 0

@@ -30,3 +30,11 @@ def test_an_empty_chart_is_a_png_too():
 async def test_an_unknown_game_has_no_chart(book):
     with pytest.raises(UnknownGame):
         await rating_series(book, G, "schach")
+
+
+def test_the_memory_loads_no_plotting_library_until_a_chart_is_drawn():
+    import subprocess
+    import sys
+
+    code = "import sys, bot.memory; print('matplotlib' in sys.modules)"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "False\n"

@@ -13,7 +13,7 @@ from bot.protocol.outgoing import ChatRef
 from bot.store.connection import client_for
 from bot.store.tables import Store
 from tests.bot.memory.kit import GROUP, group_of, people, played, save_all
-from tests.redis_servers import Cluster, skip_unless_installed
+from tests.bot.store.test_cluster import Died, DiesAfterTheTablesScript, cluster  # noqa: F401  (a fixture)
 
 G = group_of(GROUP)
 
@@ -64,25 +64,6 @@ async def test_a_change_that_finishes_nothing_has_no_journal(book):
 
 
 # -- Redis Cluster: the journal crosses slots ------------------------------------------------------
-
-class Died(BaseException):
-    """The process died here (a BaseException: nothing may catch it)."""
-
-
-class DiesAfterTheTablesScript(Store):
-    """A store whose process dies right after a save's table script, before the step that delivers the journal."""
-
-    async def _after_save(self, *args, **kwargs) -> None:
-        raise Died
-
-
-@pytest.fixture(scope="module")
-def cluster():
-    """A running 3-master cluster for this module."""
-    skip_unless_installed("redis-server", "redis-cli")
-    with Cluster(3) as running:
-        yield running
-
 
 @pytest.fixture
 async def on_cluster(cluster, key_prefix):

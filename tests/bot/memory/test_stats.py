@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.memory import RANKED_AFTER, UnknownGame, history, ranking, stats, who_of
+from bot.memory import RANKED_AFTER, UnknownGame, UnknownPerson, history, pairs, ranking, stats, who_of
 from bot.table.record import Seat
 from tests.bot.memory.kit import GROUP, group_of, people, played, save_all
 
@@ -57,3 +57,22 @@ async def test_a_chat_sees_nothing_of_another(store, book):
     assert await who_of(book, other, "test:u0") is None
     assert not (await ranking(book, other, "bauer")).computers
     assert await history(book, other) == []
+
+
+async def test_the_pairs_of_partners_best_first(store, book):
+    for i in range(3):
+        await save_all(store, book, played("bauerchen", people(4), seed=60 + i, table_id=f"Q{i}"))
+    found = await pairs(book, G, "bauerchen")
+    assert {frozenset((p.first.name, p.second.name)) for p in found} == {frozenset(("Anna", "Cleo")),
+                                                                         frozenset(("Ben", "Dora"))}
+    assert sum(p.won for p in found) == 3 and all(p.matches == 3 for p in found)
+    assert found[0].won >= found[1].won
+    assert await pairs(book, G, "rams") == []
+
+
+async def test_stats_of_nobody_known_here_are_refused(store, book):
+    await save_all(store, book, played("bauer", people(4), seed=1))
+    with pytest.raises(UnknownPerson):
+        await stats(book, G, "99")
+    with pytest.raises(UnknownPerson):
+        await stats(book, "test:g2", await who_of(book, G, "test:u0"))

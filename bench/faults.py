@@ -1,6 +1,7 @@
 """Fault suite: real redis-server processes, real worker processes, faults injected; prints one table.
 
     .venv/bin/python bench/faults.py [--games 100] [--kills 25] [--presses 10000] [--fuzz 2000] [--flood 1000]
+                                     [--finishes 20]
 
 Every row runs against a ``redis-server`` this script starts on 127.0.0.1 (ports 17000-17999, AOF
 with ``appendfsync everysec``) and throws away afterwards:
@@ -13,6 +14,12 @@ with ``appendfsync everysec``) and throws away afterwards:
 - **Redis restarted mid-game**: during the same run Redis is stopped and started again.
 - **duplicate and redelivered updates**: every answered update is delivered again with
   probability 0.3 (to a random worker).
+- **kill -9 at the finishing move**: ``--finishes`` tables (Bauer with a short deck, to one Brot, four
+  people) are played to the move that ends the match; that move goes to a worker process killed with
+  SIGKILL at a chosen instruction, in turn: before the finishing save, right after it, after the
+  service's answer but before the platform hears it, or at a random moment; the update is then
+  redelivered to a new worker. The chat's memory must hold the match exactly once (in its history and in
+  every player's figures).
 - **concurrent presses**: 4 processes press ``--presses`` times in all on the same tables.
 - **fuzzer**: hypothesis generates typed commands and button tokens (well-formed, stale,
   forged, garbage) for every entry point; no exception may escape and every table must replay.
@@ -33,7 +40,8 @@ tables stuck or corrupted (stored state != replay of its log, a playing table wi
 table not finished once the faults stop; in the flood row, a table edit that waited behind the
 flood); crashes (tracebacks, workers that died by themselves); leaks (keys without expiry, timers of
 closed tables, hidden cards in group messages, messages over a platform's limit; in the flood row,
-group messages beyond the bound and 429 answers).
+group messages beyond the bound and 429 answers). In the finishing row, "moves lost" counts matches the
+memory does not hold, "moves doubled" matches it holds twice (or a player's figures counting one twice).
 
 ``--quick`` runs small counts (the test suite runs :func:`run` with small counts too).
 """
@@ -60,6 +68,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:] = [str(ROOT), *(p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench")]
 
 import engine  # noqa: E402
+from bot import memory  # noqa: E402
+from bot.protocol import actarg, tokens  # noqa: E402
 from bot.protocol.outgoing import ChatRef, Command, HandMessage, Notice, TableMessage, Toast  # noqa: E402
 from bot.protocol.unavailable import UNAVAILABLE  # noqa: E402
 from bot.store.connection import client_for  # noqa: E402
@@ -428,6 +438,128 @@ async def _kills(server: Server, prefix: str, games: int, kills: int, workers: i
     return [kill_row, redis_row, dup_row]
 
 
+# ---------------------------------------------------------------------------------------- the finishing move
+KILL_POINTS = ("before the save", "after the save", "before the answer", "at random")
+"""Where the worker handling a finishing move is killed, in turn (see :class:`_Killing`)."""
+FINISH_GAME = ("bauer", "short_deck=1 target_brote=1")
+
+
+class _Killing(Store):
+    """The store of a worker that kills its own process (SIGKILL) at the finishing save: before it or right
+    after it (``point`` one of :data:`KILL_POINTS`; others save as the store does)."""
+
+    def __init__(self, *args, point: str = "", **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.point = point
+
+    async def save(self, *args, **kwargs):
+        """The store's save, with the process killed before or after the save that finishes a table."""
+        finishing = kwargs.get("status") == "finished"
+        if finishing and self.point == "before the save":
+            os.kill(os.getpid(), signal.SIGKILL)
+        saved = await super().save(*args, **kwargs)
+        if finishing and self.point == "after the save":
+            os.kill(os.getpid(), signal.SIGKILL)
+        return saved
+
+
+async def _finisher(url: str, prefix: str, point: str, command: dict) -> None:
+    """Handle one update (the finishing move) as a worker does; killed at ``point``, else it answers and ends."""
+    client = client_for(url, timeout=2.0)
+    store = _Killing(client, prefix=prefix, lease_s=LEASE_S, point=point)
+    svc = service(store, seed=0)
+    print(json.dumps({"send": command["update"]}), flush=True)
+    effects = await svc.handle(_command(command))
+    if point == "before the answer":
+        os.kill(os.getpid(), signal.SIGKILL)
+    await svc.tables.counted()
+    print(json.dumps({"ack": command["update"], "outcome": _outcome(effects)}), flush=True)
+    await client.aclose()
+
+
+async def _to_finishing_move(svc, chat: ChatRef, seed: int) -> tuple[str, dict]:
+    """Open a table in ``chat`` and play it up to the move that ends the match: the table id and that move as
+    the command a worker is sent."""
+    table_id, _ = await _start(svc.handle, chat, f"neu {FINISH_GAME[0]} {FINISH_GAME[1]}", 4)
+    players = Players(svc, chat, [user(k) for k in range(4)], seed=seed)
+    players.take(await svc.handle(Command(chat, user(0), verb="tisch")))
+    for k in range(4):
+        players.take(await svc.handle(Command(chat, user(k), verb="hand")))
+    for _ in range(2000):
+        mover = await players.to_act()
+        if mover is None:
+            players.take(await svc.tick())
+            continue
+        who, pressed = mover
+        tok = tokens.parse(pressed.token)
+        data = Table.load((await svc.store.load(table_id))[1])
+        action = actarg.decode(tok.arg) if tok.verb == "act" else None
+        if action is not None and data.state and data.state.get("to_act") == data.seat_of(who.key):
+            after, _ = engine.apply(engine.from_json(data.state), data.seat_of(who.key), action)
+            if engine.match_over(after):
+                return table_id, {"chat": chat.chat_id, "user": int(who.user_id[1:]), "token": pressed.token,
+                                  "update": f"finish.{chat.chat_id}"}
+        await players.send(press(chat, who, pressed.token))
+    raise AssertionError(f"no finishing move at {table_id}")
+
+
+def _handle_in_worker(url: str, prefix: str, point: str, command: dict, rng: random.Random) -> tuple[str, str]:
+    """Send ``command`` to a new worker that is killed at ``point``; how it ended (``killed``, ``answered``)
+    and its standard error."""
+    proc = subprocess.Popen([sys.executable, __file__, "finisher", url, prefix, point, json.dumps(command)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    if point == "at random":
+        proc.stdout.readline()  # it has the update: the kill comes while it handles it, or just after
+        time.sleep(rng.uniform(0.0, 0.03))
+        proc.kill()
+    out, err = proc.communicate(timeout=120)
+    return ("killed" if proc.returncode == -signal.SIGKILL else "answered"), err
+
+
+async def _finishing(server: Server, prefix: str, finishes: int, seed: int) -> Row:
+    """Each finishing move handled by a worker killed at one of :data:`KILL_POINTS`, then redelivered: the
+    chat's memory holds each match once."""
+    client = client_for(server.url)
+    store = Store(client, prefix=prefix, lease_s=LEASE_S)
+    book = memory.Book(client, prefix)
+    row = Row("kill -9 at the finishing move, redelivered")
+    rng = random.Random(seed)
+    svc = service(store, seed=seed, **ROOMY)
+    ends: dict[str, int] = {}
+    try:
+        for i in range(finishes):
+            chat = ChatRef("test", f"fin{i}", title="Stammtisch")
+            table_id, command = await _to_finishing_move(svc, chat, seed + i)
+            point = KILL_POINTS[i % len(KILL_POINTS)]
+            ended, err = await asyncio.to_thread(_handle_in_worker, server.url, prefix, point, command, rng)
+            row.faults += ended == "killed"
+            ends[f"{point}: {ended}"] = ends.get(f"{point}: {ended}", 0) + 1
+            _, err_again = await asyncio.to_thread(_handle_in_worker, server.url, prefix, "", command, rng)
+            for text in (err, err_again):
+                if "Traceback" in text:
+                    row.crashes += 1
+                    row.notes.append(text.strip().splitlines()[-1][:160])
+            table = Table.load((await store.load(table_id))[1])
+            row.stuck += table.status != "finished"
+            group = f"{chat.platform}:{chat.chat_id}"
+            kept = [m.table for m in await memory.history(book, group, limit=10)]
+            row.lost += kept.count(table_id) == 0
+            row.doubled += kept.count(table_id) > 1
+            for k in range(4):
+                who = await memory.who_of(book, group, user(k).key)
+                games = (await memory.stats(book, group, who, "bauer")).games if who else []
+                row.doubled += sum(g.matches > 1 for g in games)
+                row.lost += not games or games[0].matches == 0
+        keys = [k async for k in client.scan_iter(match=f"{prefix}:{{m:*", count=1000)]
+        forever = [k for k in keys if await client.ttl(k) < 0]
+        row.leaks = len(forever)
+        row.notes += [f"no expiry: {k}" for k in forever[:3]]
+        row.notes.append("kills: " + ", ".join(f"{k} {n}" for k, n in sorted(ends.items())))
+    finally:
+        await client.aclose()
+    return row
+
+
 # ---------------------------------------------------------------------------------------- presses
 async def _presses(server: Server, prefix: str, presses: int, seed: int) -> Row:
     client = client_for(server.url)
@@ -540,8 +672,10 @@ async def _fuzz(server: Server, prefix: str, examples: int, seed: int) -> Row:
     row = Row("fuzzer over commands and buttons")
     svc = service(store, seed=seed)
     tables = await _open(store, 2, seed)
-    words = sorted({w for ws in (*textcmd.TABLE_VERBS.values(), *textcmd.ACTION_WORDS.values()) for w in ws})
-    verbs_ = ["act", "why", "hand", "join", "leave", "bot", "botx", "start", "rules", "opts", "opt", "rematch", "new"]
+    words = sorted({w for ws in (*textcmd.TABLE_VERBS.values(), *textcmd.MEMORY_VERBS.values(),
+                                 *textcmd.ACTION_WORDS.values()) for w in ws})
+    verbs_ = ["act", "why", "hand", "join", "leave", "bot", "botx", "start", "rules", "opts", "opt", "rematch", "new",
+              "ranking", "tonight", "stats"]
     texts = st.text(max_size=40) | st.sampled_from(["AS", "10♥", "B♣", "JC", "-1", "99999999999", "1e308", "\n",
                                                     "target=1000000000", "unit=1e308", "pl.AS", "x" * 5000])
     ids = st.sampled_from(list(tables)) | st.text("0123456789ABCxyz", min_size=1, max_size=17)
@@ -674,10 +808,11 @@ async def _flood(server: Server, prefix: str, commands: int) -> Row:
 
 # ---------------------------------------------------------------------------------------- the run
 async def run(games: int = 100, kills: int = 25, workers: int = 3, presses: int = 10_000, fuzz: int = 2000,
-              deals: int = 6, seed: int = 1, drain_s: float = 600.0, flood: int = 1000) -> list[Row]:
+              deals: int = 6, seed: int = 1, drain_s: float = 600.0, flood: int = 1000, finishes: int = 20) -> list[Row]:
     """Run every fault row against a redis-server of its own; returns the rows."""
     with Server() as server:
         rows = await _kills(server, "fk", games, kills, workers, seed, drain_s)
+        rows.append(await _finishing(server, "fe", finishes, seed))
         rows.append(await _presses(server, "fp", presses, seed))
         rows.append(await _fuzz(server, "ff", fuzz, seed))
         rows.append(await _privacy(server, "fv", deals, seed))
@@ -702,6 +837,10 @@ def main() -> None:
         url, prefix, name, seed, *tables = sys.argv[2:]
         asyncio.run(_worker(url, prefix, name, int(seed), dict(x.split(":") for x in tables)))
         return
+    if sys.argv[1:2] == ["finisher"]:
+        url, prefix, point, command = sys.argv[2:]
+        asyncio.run(_finisher(url, prefix, point, json.loads(command)))
+        return
     if sys.argv[1:2] == ["hammer"]:
         url, prefix, seed, max_presses, *tables = sys.argv[2:]
         asyncio.run(_hammer(url, prefix, int(seed), int(max_presses), tables))
@@ -713,16 +852,18 @@ def main() -> None:
     p.add_argument("--presses", type=int, default=10_000)
     p.add_argument("--fuzz", type=int, default=2000)
     p.add_argument("--flood", type=int, default=1000)
+    p.add_argument("--finishes", type=int, default=20, help="matches killed at their finishing move")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--quick", action="store_true", help="small counts")
     a = p.parse_args()
     if a.quick:
-        a.games, a.kills, a.presses, a.fuzz, a.flood = 6, 4, 400, 150, 200
+        a.games, a.kills, a.presses, a.fuzz, a.flood, a.finishes = 6, 4, 400, 150, 200, 4
     started = time.monotonic()
-    rows = asyncio.run(run(a.games, a.kills, a.workers, a.presses, a.fuzz, seed=a.seed, flood=a.flood))
+    rows = asyncio.run(run(a.games, a.kills, a.workers, a.presses, a.fuzz, seed=a.seed, flood=a.flood,
+                           finishes=a.finishes))
     print(table(rows))
     print(f"({time.monotonic() - started:.0f} s; games {a.games}, kills {a.kills}, workers {a.workers}, "
-          f"presses {a.presses}, fuzz examples {a.fuzz}, flood {a.flood})")
+          f"presses {a.presses}, fuzz examples {a.fuzz}, flood {a.flood}, finishes {a.finishes})")
 
 
 if __name__ == "__main__":

@@ -9,10 +9,22 @@ import json
 import signal
 import sys
 import threading
+from pathlib import Path
 from typing import TextIO
 
 from bot.protocol import actarg, tokens
-from bot.protocol.outgoing import Button, ChatRef, Command, HandMessage, JoinLink, Notice, TableMessage, Toast, UserRef
+from bot.protocol.outgoing import (
+    Button,
+    ChatRef,
+    Command,
+    FileMessage,
+    HandMessage,
+    JoinLink,
+    Notice,
+    TableMessage,
+    Toast,
+    UserRef,
+)
 from bot.words import game_id, parse_card_text, parse_typed
 
 __all__ = ["Console", "play"]
@@ -37,6 +49,7 @@ _TEXTS = {
         "no_button": "Wahl {n} gibt es nicht.",
         "no_game": "»{word}« kenne ich nicht. Welches Spiel? ({games}) ",
         "no_choice": "Kein Spiel gewählt.",
+        "saved": "Gespeichert: {path}",
     },
     "en": {
         "help": "Type the number of a choice or a card (J♣, JC, 10♥); a card in brackets may not be played now. "
@@ -54,6 +67,7 @@ _TEXTS = {
         "no_button": "There is no choice {n}.",
         "no_game": "I don't know \"{word}\". Which game? ({games}) ",
         "no_choice": "No game chosen.",
+        "saved": "Saved: {path}",
     },
 }
 
@@ -79,11 +93,14 @@ class Console:
         lang: the language of the console's own texts and of a new table.
         name: the name the table shows (default: ``user``).
         command: how the player starts ``stammtisch`` in his shell, for the hints (``./scripts/run``).
+        files_dir: where files the bot sends (an export, a chart) are written (default: ``./exports``).
     """
 
     def __init__(self, service, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout, user: str | None = None,
-                 lang: str = "de", name: str | None = None, command: str = "stammtisch") -> None:
+                 lang: str = "de", name: str | None = None, command: str = "stammtisch",
+                 files_dir: Path | None = None) -> None:
         self.service = service
+        self.files_dir = files_dir or Path("exports")
         self.stdin = stdin
         self.stdout = stdout
         user = user or getpass.getuser() or "player"
@@ -130,7 +147,27 @@ class Console:
 
     async def _ask(self, verb: str = "", args: tuple[str, ...] = (), token: str = "") -> list:
         cmd = Command(self.chat, self.user, verb=verb, args=args, token=token, lang=self.lang)
-        return await self.service.handle(cmd)
+        effects = await self.service.handle(cmd)
+        for out in effects:
+            if isinstance(out, FileMessage):
+                if out.caption:
+                    self._print("» " + out.caption)
+                for path in await asyncio.to_thread(self._save, out):
+                    self.say("saved", path=str(path))
+        return effects
+
+    def _save(self, out: FileMessage) -> list[Path]:
+        """Write the files under :attr:`files_dir` (a name taken already gets a number); their paths."""
+        self.files_dir.mkdir(parents=True, exist_ok=True)
+        paths = []
+        for file in out.files:
+            name = Path(file.filename).name or "file"
+            path, n = self.files_dir / name, 1
+            while path.exists():
+                path, n = self.files_dir / f"{Path(name).stem}-{n}{Path(name).suffix}", n + 1
+            path.write_bytes(file.data)
+            paths.append(path.resolve())
+        return paths
 
     def show(self, effects: list, quiet: bool = False) -> bool:
         """Print the effects and keep this seat's choices (its hand's buttons, the table's lobby and end
@@ -309,7 +346,7 @@ class Console:
 async def play(service, game: str | None, players: int | None = None, options: dict | None = None,
                resume: bool = False, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout,
                user: str | None = None, lang: str = "de", name: str | None = None, level: str | None = None,
-               lang_chosen: bool = False, command: str = "stammtisch") -> int:
+               lang_chosen: bool = False, command: str = "stammtisch", files_dir: Path | None = None) -> int:
     """Play at the console's table (see :class:`Console` and :meth:`Console.run`); returns the exit status."""
-    console = Console(service, stdin, stdout, user, lang, name, command)
+    console = Console(service, stdin, stdout, user, lang, name, command, files_dir)
     return await console.run(game, players, options, resume, level, lang_chosen)

@@ -24,10 +24,20 @@ from adapters.common.refs import Refs
 from adapters.common.running import Ticker, run_until_stopped
 from bot.ops.settings import Settings
 from bot.protocol import tokens
-from bot.protocol.outgoing import Command, HandMessage, JoinLink, Notice, Outgoing, TableMessage, Toast, version_of
+from bot.protocol.outgoing import (
+    Command,
+    FileMessage,
+    HandMessage,
+    JoinLink,
+    Notice,
+    Outgoing,
+    TableMessage,
+    Toast,
+    version_of,
+)
 
 from . import commands, markup, metered, texts, translate
-from .deliver import Delivery
+from .deliver import Delivery, attached
 from .outbox import Outbox
 from .tuning import Tuning
 
@@ -185,18 +195,20 @@ class DiscordBot:
         return [o for o in await task if not isinstance(o, JoinLink)]
 
     async def slash(self, interaction: discord.Interaction, verb: str, args: tuple[str, ...]) -> None:
-        """A slash command: its answer is a refusal, a hand or a notice, or a short confirmation."""
+        """A slash command: its answer is a refusal, a hand, a notice or files, or a short confirmation."""
         with self._busy():
             cmd = translate.command_of(interaction, verb=verb, args=args)
             outs = await self._verdict(interaction, cmd)
             me = cmd.user.key
             answer = next((o for o in outs if isinstance(o, Toast) and o.user.key == me), None) \
                 or next((o for o in outs if isinstance(o, HandMessage) and o.user.key == me and verb == "hand"), None) \
-                or next((o for o in outs if isinstance(o, Notice) and o.chat == cmd.chat), None)
+                or next((o for o in outs if isinstance(o, (Notice, FileMessage)) and o.chat == cmd.chat), None)
             rest = [o for o in outs if o is not answer]
             try:
                 if isinstance(answer, Notice):
                     await self._reply(interaction, markup.mentions(answer.text, answer.mentions), ephemeral=False)
+                elif isinstance(answer, FileMessage):
+                    await self._reply(interaction, answer.caption, ephemeral=False, files=attached(answer))
                 elif isinstance(answer, HandMessage):
                     await self._reply(interaction, answer.text, answer.buttons)
                     self.delivery.keep(interaction, answer)
@@ -255,8 +267,11 @@ class DiscordBot:
             self.delivery.carry_out(rest, version, outs)
 
     @staticmethod
-    async def _reply(interaction: discord.Interaction, text: str, buttons=(), ephemeral: bool = True) -> None:
+    async def _reply(interaction: discord.Interaction, text: str, buttons=(), ephemeral: bool = True,
+                     files: list[discord.File] | None = None) -> None:
         view = {"view": markup.view(buttons)} if buttons else {}
+        if files:
+            view["files"] = files
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=ephemeral, **view)
         else:

@@ -43,6 +43,8 @@ class Translator(app_commands.Translator):
             return None
         if kind == "game":
             return game_name(word, "de")
+        if kind == "choice":
+            return (texts.german(word) or (word,))[0]
         entry = texts.german(word)
         if entry is None:
             return None
@@ -97,6 +99,10 @@ def _suggest(option: TableOption):
     return suggest
 
 
+def _game_choices() -> list[Choice]:
+    return [Choice(name=locale_str(game_name(g, "en"), key=("game", g)), value=g) for g in GAME_WORDS]
+
+
 def _new(handler: Handler) -> app_commands.Command:
     specs = table_options()
     lo, hi = player_range()
@@ -117,8 +123,7 @@ def _new(handler: Handler) -> app_commands.Command:
         "game": _desc("game", "Which game"), "players": _desc("players", "How many players"),
         **{s.name: _desc("option", "Table option (only for games that have it)") for s in specs}}
     new.__discord_app_commands_param_rename__ = {"game": _name("game"), "players": _name("players")}
-    new.__discord_app_commands_param_choices__ = {
-        "game": [Choice(name=locale_str(game_name(g, "en"), key=("game", g)), value=g) for g in GAME_WORDS]}
+    new.__discord_app_commands_param_choices__ = {"game": _game_choices()}
     cmd = app_commands.Command(name=_name("new"), description=_desc("new", texts.COMMANDS["new"][2]), callback=new)
     for option in specs:
         if option.spec.kind in _KINDS:
@@ -137,8 +142,7 @@ def _rules(handler: Handler) -> app_commands.Command:
         await handler(interaction, "rules", (game,) if game else ())
     rules.__discord_app_commands_param_description__ = {"game": _desc("game", "Which game")}
     rules.__discord_app_commands_param_rename__ = {"game": _name("game")}
-    rules.__discord_app_commands_param_choices__ = {
-        "game": [Choice(name=locale_str(game_name(g, "en"), key=("game", g)), value=g) for g in GAME_WORDS]}
+    rules.__discord_app_commands_param_choices__ = {"game": _game_choices()}
     return app_commands.Command(name=_name("rules"), description=_desc("rules", texts.COMMANDS["rules"][2]),
                                 callback=rules)
 
@@ -153,10 +157,53 @@ def _language(handler: Handler) -> app_commands.Command:
                                 description=_desc("language", texts.COMMANDS["language"][2]), callback=language)
 
 
+_NAME_MAX = 48
+"""The longest name ``/stats`` takes (the chats cut names to this too)."""
+
+
+def _stats(handler: Handler) -> app_commands.Command:
+    async def stats(interaction: discord.Interaction, player: Optional[app_commands.Range[str, 1, _NAME_MAX]] = None,  # noqa: UP007
+                    count: Optional[str] = None) -> None:  # noqa: UP007
+        await handler(interaction, "stats", (count,) if count else (player,) if player else ())
+    stats.__discord_app_commands_param_description__ = {"player": _desc("player", "Whose statistics (else yours)"),
+                                                        "count": _desc("count", "Count me from now on, or not")}
+    stats.__discord_app_commands_param_rename__ = {"player": _name("player"), "count": _name("count")}
+    stats.__discord_app_commands_param_choices__ = {
+        "count": [Choice(name=locale_str(word, key=("choice", word)), value=word) for word in ("on", "off")]}
+    return app_commands.Command(name=_name("stats"), description=_desc("stats", texts.COMMANDS["stats"][2]),
+                                callback=stats)
+
+
+def _by_game(handler: Handler, verb: str) -> app_commands.Command:
+    """``/ranking`` and ``/chart``: an optional game (else the chat's game of the season's most matches)."""
+    async def by_game(interaction: discord.Interaction, game: Optional[str] = None) -> None:  # noqa: UP007
+        await handler(interaction, verb, (game,) if game else ())
+    by_game.__discord_app_commands_param_description__ = {"game": _desc("game", "Which game")}
+    by_game.__discord_app_commands_param_rename__ = {"game": _name("game")}
+    by_game.__discord_app_commands_param_choices__ = {"game": _game_choices()}
+    return app_commands.Command(name=_name(verb), description=_desc(verb, texts.COMMANDS[verb][2]), callback=by_game)
+
+
+def _season(handler: Handler) -> app_commands.Command:
+    async def season(interaction: discord.Interaction, action: str) -> None:
+        await handler(interaction, "season", (action,))
+    season.__discord_app_commands_param_description__ = {"action": _desc("action", "What to do with the season")}
+    season.__discord_app_commands_param_rename__ = {"action": _name("action")}
+    season.__discord_app_commands_param_choices__ = {
+        "action": [Choice(name=locale_str("new", key=("choice", "new_season")), value="new")]}
+    return app_commands.Command(name=_name("season"), description=_desc("season", texts.COMMANDS["season"][2]),
+                                callback=season)
+
+
 def build(tree: app_commands.CommandTree, handler: Handler) -> None:
     """Add every slash command to ``tree``; each runs ``handler(interaction, verb, args)``."""
     tree.add_command(_new(handler))
-    for verb in ("join", "start", "hand", "table", "leave", "abort", "help"):
+    for verb in ("join", "start", "hand", "table", "leave", "abort", "help", "history", "tonight", "export",
+                 "forget"):
         tree.add_command(_plain(handler, verb))
     tree.add_command(_rules(handler))
     tree.add_command(_language(handler))
+    tree.add_command(_stats(handler))
+    tree.add_command(_by_game(handler, "ranking"))
+    tree.add_command(_by_game(handler, "chart"))
+    tree.add_command(_season(handler))

@@ -16,11 +16,13 @@
 - :class:`~bot.protocol.outgoing.Notice`: a new message in the channel, its users mentioned.
 - :class:`~bot.protocol.outgoing.Toast` outside an interaction: a message in the channel.
 - :class:`~bot.protocol.outgoing.JoinLink`: nothing; a bot may write to any member of its servers.
+- :class:`~bot.protocol.outgoing.FileMessage`: one message with the files attached, the caption its content.
 """
 
 from __future__ import annotations
 
 import asyncio
+import io
 import itertools
 import logging
 import time
@@ -31,14 +33,14 @@ import discord
 from adapters.common.bounded import Bounded
 from adapters.common.refs import MessageRef, Refs, fingerprint
 from adapters.common.slots import table_may_wait
-from bot.protocol.outgoing import HandMessage, Notice, Outgoing, TableMessage, Toast, UserRef, version_of
+from bot.protocol.outgoing import FileMessage, HandMessage, Notice, Outgoing, TableMessage, Toast, UserRef, version_of
 from bot.protocol.unavailable import UNAVAILABLE
 
 from . import markup, texts
 from .outbox import Job, Outbox
 from .tuning import Tuning
 
-__all__ = ["Delivery", "TABLE_REF", "hand_ref"]
+__all__ = ["Delivery", "TABLE_REF", "hand_ref", "attached"]
 
 log = logging.getLogger(__name__)
 
@@ -103,6 +105,8 @@ class Delivery:
                 self.post(int(out.chat.chat_id), markup.mentions(out.text, out.mentions), out.mentions)
             elif isinstance(out, Toast):
                 self.post(int(out.chat.chat_id), markup.mentions(out.text, [out.user]), [out.user])
+            elif isinstance(out, FileMessage):
+                self.files(out)
 
     # ------------------------------------------------------------------ the table message
     def table(self, out: TableMessage, version: int | None, lazy: bool = False) -> None:
@@ -274,6 +278,19 @@ class Delivery:
             log.warning("what the answer showed in %s is not recorded: %s", ref.chat_id, exc)
 
     # ------------------------------------------------------------------ notices
+    def files(self, out: FileMessage) -> None:
+        """Post one message in the channel with the files attached, the caption as its text."""
+        channel_id = int(out.chat.chat_id)
+
+        async def send() -> None:
+            try:
+                await self.client.get_partial_messageable(channel_id).send(
+                    out.caption or None, files=attached(out), allowed_mentions=discord.AllowedMentions.none())
+            except discord.Forbidden as exc:
+                log.warning("cannot post files in channel %s: %s", channel_id, exc)
+
+        self.outbox.put(Job(channel_id, f"post:{next(self._posts)}", send))
+
     def post(self, channel_id: int, text: str, users: list[UserRef] | tuple[UserRef, ...] = ()) -> None:
         """Post a new message in a channel, mentioning (and notifying) ``users`` only."""
         mentions = discord.AllowedMentions(everyone=False, roles=False,
@@ -286,6 +303,11 @@ class Delivery:
                 log.warning("cannot post in channel %s: %s", channel_id, exc)
 
         self.outbox.put(Job(channel_id, f"post:{next(self._posts)}", send))
+
+
+def attached(out: FileMessage) -> list[discord.File]:
+    """The files of ``out`` as discord.py's attachments (a new list for every send: a sent file is used up)."""
+    return [discord.File(io.BytesIO(f.data), filename=f.filename) for f in out.files]
 
 
 def _slot(out: HandMessage | TableMessage) -> tuple[int, str]:

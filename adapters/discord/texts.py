@@ -19,6 +19,15 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "rules": ("regeln", "Die Regeln des Spiels", "The rules of the game"),
     "help": ("hilfe", "Was ich kann", "What I can do"),
     "language": ("sprache", "Sprache dieses Kanals", "Language of this channel"),
+    # --- the group's memory
+    "stats": ("statistik", "Statistik: deine, oder die eines Mitspielers", "Statistics: yours or another player's"),
+    "ranking": ("rangliste", "Rangliste der Saison", "The season's ranking"),
+    "chart": ("bild", "Die Wertungen der Saison als Bild", "The season's ratings as a picture"),
+    "history": ("verlauf", "Die letzten Partien mit ihren Zetteln", "The last matches and their sheets"),
+    "tonight": ("abend", "Der heutige Abend, in Rams mit Abrechnung", "Tonight's matches, in Rams with the settlement"),
+    "export": ("export", "Alle Partien als CSV und JSON", "Every match as CSV and JSON"),
+    "season": ("saison", "Neue Saison beginnen (Admins)", "Start a new season (admins)"),
+    "forget": ("vergessen", "Mich aus Statistik und Verlauf löschen", "Remove me from statistics and history"),
 }
 """Each command's verb: its German name, German and English description."""
 
@@ -27,6 +36,12 @@ _WORDS = {
     "players": ("spieler", "Wie viele Spieler", "How many players"),
     "lang": ("sprache", "de oder en", "de or en"),
     "option": ("", "Tischregel (nur für Spiele, die sie haben)", "Table option (only for games that have it)"),
+    "player": ("name", "Wessen Statistik (sonst deine)", "Whose statistics (else yours)"),
+    "count": ("zählen", "Mich ab jetzt mitzählen oder nicht", "Count me from now on, or not"),
+    "on": ("an", "", ""),
+    "off": ("aus", "", ""),
+    "action": ("was", "Was mit der Saison geschehen soll", "What to do with the season"),
+    "new_season": ("neu", "", ""),
 }
 
 _TEXTS = {

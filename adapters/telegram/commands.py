@@ -35,6 +35,18 @@ ENTRIES: tuple[Entry, ...] = (
     Entry("sheet", "zettel", "sheet", "Der Zettel: jedes Spiel der Partie", "The score sheet: every deal so far"),
     Entry("rules", "regeln", "rules", "Die Regeln des Spiels", "The rules of the game"),
     Entry("language", "sprache", "language", "Sprache: /sprache de oder /sprache en", "Language: /language en or de"),
+    # --- the group's memory
+    Entry("stats", "statistik", "stats", "Statistik: /statistik [Name], /statistik aus|an",
+          "Statistics: /stats [name], /stats off|on"),
+    Entry("ranking", "rangliste", "ranking", "Rangliste der Saison: /rangliste [Spiel]",
+          "The season's ranking: /ranking [game]"),
+    Entry("chart", "bild", "chart", "Die Wertungen der Saison als Bild", "The season's ratings as a picture"),
+    Entry("history", "verlauf", "history", "Die letzten Partien mit ihren Zetteln", "The last matches and their sheets"),
+    Entry("tonight", "abend", "tonight", "Der heutige Abend, in Rams mit Abrechnung",
+          "Tonight's matches, in Rams with the settlement"),
+    Entry("export", "export", "export", "Alle Partien als CSV und JSON", "Every match as CSV and JSON"),
+    Entry("season", "saison", "season", "Neue Saison: /saison neu (Admins)", "New season: /season new (admins)"),
+    Entry("forget", "vergessen", "forget", "Mich aus Statistik und Verlauf löschen", "Remove me from the statistics"),
     Entry("help", "hilfe", "help", "Was ich kann", "What I can do"),
 )
 

@@ -20,6 +20,8 @@
   in the group, one waiting at a time per user. On a press it answers the callback query instead
   (see :mod:`adapters.telegram.app`).
 - :class:`~bot.protocol.outgoing.JoinLink` outside a press: a message in the chat with the deep link.
+- :class:`~bot.protocol.outgoing.FileMessage`: each file a message of its own (``sendPhoto`` for a
+  picture, ``sendDocument`` for the rest), the caption on the first.
 
 In each chat's queue the table and the hands go first, then what is posted for people, then the
 results (:data:`~adapters.telegram.outbox.FIRST` and the ranks after it).
@@ -29,9 +31,9 @@ from __future__ import annotations
 
 import itertools
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
-from telegram import Bot, InlineKeyboardMarkup, MessageEntity
+from telegram import Bot, InlineKeyboardMarkup, InputFile, MessageEntity
 from telegram.constants import ChatAction, ChatMemberStatus
 from telegram.error import BadRequest, Forbidden, TelegramError
 
@@ -39,8 +41,10 @@ from adapters.common.bounded import Bounded
 from adapters.common.refs import MessageRef, Refs, fingerprint
 from adapters.common.slots import table_may_wait
 from bot.protocol.outgoing import (
+    Attachment,
     Button,
     ChatRef,
+    FileMessage,
     HandMessage,
     JoinLink,
     Notice,
@@ -138,6 +142,26 @@ class Delivery:
                 self.toast(out)
             elif isinstance(out, JoinLink):
                 self.join_link(out.user, out.chat, out.payload, out.text, check=True)
+            elif isinstance(out, FileMessage):
+                self.files(out)
+
+    def files(self, out: FileMessage) -> None:
+        """Send the files to their chat, one message (and one paced call) each, a picture as a photo,
+        the caption on the first."""
+        thread = _thread(out.chat)
+        for i, file in enumerate(out.files):
+            self.outbox.put(Job(int(out.chat.chat_id), f"file:{next(self._notices)}",
+                                self._file_sender(file, out.caption if i == 0 else "", thread), rank=REPLY))
+
+    def _file_sender(self, file: Attachment, caption: str, thread: int | None) -> Callable[[int], Awaitable[None]]:
+        async def send(chat_id: int) -> None:
+            upload = InputFile(file.data, filename=file.filename)
+            call = self.bot.send_photo if file.picture else self.bot.send_document
+            try:
+                await call(chat_id, upload, caption=caption or None, message_thread_id=thread)
+            except Forbidden as exc:
+                log.warning("cannot send a file to chat %s: %s", chat_id, exc.message)
+        return send
 
     def table(self, out: TableMessage, version: int | None, lazy: bool = False) -> None:
         """Show the table in its chat, edited in place (``version``: the table version it shows;

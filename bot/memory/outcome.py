@@ -280,9 +280,10 @@ def match_outcome(table: Table, at: float) -> MatchOutcome:
 
 def outcomes(table: Table, news: list[dict[str, Any]], at: float) -> list[Outcome]:
     """Every deal a change finished (from :attr:`bot.table.match.Match.news`) and, if it finished the match,
-    the match: what the save of that change records."""
-    out: list[Outcome] = [d for ev in news if ev.get("type") == "deal_over"
-                          if (d := deal_outcome(table, ev, at)) is not None]
-    if table.status == "finished":
+    the match: what the save of that change records. A later save of the finished table (the rematch's claim)
+    finishes no deal, so it records nothing again."""
+    ended = [ev for ev in news if ev.get("type") == "deal_over"]
+    out: list[Outcome] = [d for ev in ended if (d := deal_outcome(table, ev, at)) is not None]
+    if table.status == "finished" and ended:
         out.append(match_outcome(table, at))
     return out

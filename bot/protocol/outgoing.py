@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from bot.protocol import tokens
 
 __all__ = ["ChatRef", "UserRef", "Command", "Button", "TableMessage", "HandMessage", "Toast", "Notice",
-           "JoinLink", "Outgoing", "version_of"]
+           "JoinLink", "Attachment", "FileMessage", "FILES_MAX_BYTES", "FILES_MAX", "CAPTION_MAX", "Outgoing",
+           "version_of"]
 
 
 @dataclass(frozen=True)
@@ -171,7 +172,44 @@ class JoinLink:
     text: str = ""
 
 
-Outgoing = TableMessage | HandMessage | Toast | Notice | JoinLink
+FILES_MAX_BYTES = 8_000_000
+"""The most bytes of all files of one :class:`FileMessage`: below Discord's 10 MB per message of a bot
+without boosts, Telegram's 10 MB per photo and 50 MB per document."""
+FILES_MAX = 10
+"""The most files of one :class:`FileMessage` (Discord's most attachments of one message)."""
+CAPTION_MAX = 1000
+"""The most characters of a file message's caption (Telegram allows 1,024, Discord 2,000)."""
+
+
+@dataclass(frozen=True)
+class Attachment:
+    """One file: its name (with the extension that says its type), its bytes; ``picture`` for a PNG
+    that a chat shows as a picture (Telegram's photo) rather than as a file to download."""
+
+    filename: str
+    data: bytes
+    picture: bool = False
+
+
+@dataclass(frozen=True)
+class FileMessage:
+    """Files sent to a chat with a caption: an export (CSV and JSON documents) or a chart (a PNG picture).
+
+    The files fit every platform's limits (:data:`FILES_MAX`, :data:`FILES_MAX_BYTES`,
+    :data:`CAPTION_MAX`): whoever makes one keeps within them, and a bigger one is refused here.
+    """
+
+    chat: ChatRef
+    files: tuple[Attachment, ...]
+    caption: str = ""
+
+    def __post_init__(self) -> None:
+        if not 1 <= len(self.files) <= FILES_MAX or sum(len(f.data) for f in self.files) > FILES_MAX_BYTES \
+                or len(self.caption) > CAPTION_MAX:
+            raise ValueError("a file message beyond the platforms' limits")
+
+
+Outgoing = TableMessage | HandMessage | Toast | Notice | JoinLink | FileMessage
 
 
 def version_of(outs: list[Outgoing]) -> int | None:

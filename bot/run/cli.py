@@ -175,13 +175,50 @@ def _play(args: argparse.Namespace) -> int:
 
     async def use(service, store, redis) -> int:
         return await console.play(service, game, args.players, options, args.resume, lang=lang or settings.lang,
-                                  name=name, level=level, lang_chosen=lang is not None, command=_command())
+                                  name=name, level=level, lang_chosen=lang is not None, command=_command(),
+                                  files_dir=settings.data_dir / "exports")
     try:
         return asyncio.run(_serve(settings, use))
     except RedisUnavailable as exc:
         return _fail(str(exc))
     except KeyboardInterrupt:  # the console said the table is kept
         return 130
+
+
+def _stats(args: argparse.Namespace) -> int:
+    """``stammtisch stats``: the terminal player's matches (:mod:`bot.run.stats`)."""
+    import getpass
+
+    from bot.ops.settings import SettingsError
+    from bot.store.connection import RedisUnavailable
+    from bot.words.textcmd import game_id, games_text
+
+    game = game_id(args.game) if args.game is not None else None
+    if args.game is not None and game is None:
+        return _fail(f"unknown game {args.game[:40]!r}; the games: {games_text()}")
+    try:
+        settings, lang = _settings(), _lang(args.lang)
+    except (ValueError, SettingsError) as exc:
+        return _fail(str(exc))
+
+    async def use(service, store, redis) -> int:
+        from bot.run.stats import report
+
+        text, data = await report(service.tables.book, getpass.getuser() or "player", game, lang or settings.lang)
+        print(json.dumps(data, ensure_ascii=False) if args.json else text)
+        return 0
+    try:
+        return asyncio.run(_serve(settings, use))
+    except RedisUnavailable as exc:
+        return _fail(str(exc))
+
+
+class _OneLineErrors(argparse.ArgumentParser):
+    """A parser whose bad arguments are told in one line (exit status 2), for commands scripts call."""
+
+    def error(self, message: str) -> None:
+        """Print ``stammtisch <command>: <message>`` and exit with status 2."""
+        self.exit(2, f"{self.prog}: {message}\n")
 
 
 NAME_MAX = 48
@@ -266,7 +303,8 @@ def _run(args: argparse.Namespace) -> int:
         chats = [name for name, token in (("telegram", settings.telegram_token), ("discord", settings.discord_token))
                  if token is not None]
         if not chats:
-            return await adapter("console").play(service, None, lang=settings.lang)
+            return await adapter("console").play(service, None, lang=settings.lang,
+                                                 files_dir=settings.data_dir / "exports")
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
@@ -357,6 +395,12 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--level", help="the computer players: leicht, normal (default) or stark")
     pl.add_argument("--lang", help="de or en (default: STAMMTISCH_LANG)")
     pl.set_defaults(func=_play)
+    st = sub.add_parser("stats", help="the matches you played in this terminal (stammtisch play), as text or JSON")
+    st.__class__ = _OneLineErrors  # add_parser makes every subparser of one class; this one tells errors in a line
+    st.add_argument("--game", help="one game only: bauernstoss, alter_schafkopf, bauerchen, bauer or rams")
+    st.add_argument("--json", action="store_true", help="print one JSON object")
+    st.add_argument("--lang", help="de or en (default: STAMMTISCH_LANG)")
+    st.set_defaults(func=_stats)
     ru = sub.add_parser("run", help="the chat bot with TELEGRAM_TOKEN and/or DISCORD_TOKEN set, else a table in this terminal",
                         description="The chat bot: Telegram with TELEGRAM_TOKEN, Discord with DISCORD_TOKEN (both "
                         "in one process when both are set), else a table in this terminal against computer players.",
@@ -370,7 +414,11 @@ def main(argv: list[str] | None = None) -> int:
     """Run ``stammtisch`` with ``argv`` (default: the process arguments); return the exit status."""
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args, extra = parser.parse_known_args(argv)
+        if extra and getattr(args, "func", None) is _stats:  # its bad arguments in one line too
+            return _fail(f"stats: unrecognized arguments: {' '.join(extra)[:80]}")
+        if extra:
+            parser.error(f"unrecognized arguments: {' '.join(extra)}")
     except SystemExit as exc:
         return int(exc.code or 0)
     if not getattr(args, "func", None):

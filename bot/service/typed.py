@@ -13,7 +13,7 @@ import engine
 from bot.ops.clock import hhmm
 from bot.protocol import tokens
 from bot.protocol.outgoing import Command, Notice, Outgoing
-from bot.service import lobby
+from bot.service import lobby, recall
 from bot.service.answer import Ctx, chat_lang
 from bot.service.change import Tables
 from bot.service.moves import act, let_pass
@@ -49,7 +49,9 @@ async def typed(tables: Tables, cmd: Command) -> list[Outgoing]:
         raise Refused("unknown_command", verb=verb)
     lang = await chat_lang(store, cmd, tables.settings.lang)
     if not cmd.admin and await needs_admin(tables, cmd, parsed):
-        raise Refused("chat_settings_players")
+        raise Refused("mem.admins_only" if parsed.kind == "memory" else "chat_settings_players")
+    if parsed.kind == "memory":
+        return await recall.typed(tables, cmd, parsed, lang)
     if parsed.kind == "table":
         if parsed.name == "help":
             return [_help(cmd, lang)]
@@ -85,9 +87,12 @@ async def typed(tables: Tables, cmd: Command) -> list[Outgoing]:
 
 async def needs_admin(tables: Tables, cmd: Command, parsed: textcmd.Parsed | None = None) -> bool:
     """Whether ``cmd`` changes the chat's language, quiet hours or time zone while a match runs in the
-    chat without the user at the table: then only a chat admin may (showing them is for anyone)."""
+    chat without the user at the table, or starts a new season of a group's memory: then only a chat admin
+    may (showing them is for anyone)."""
     if parsed is None:
         parsed = textcmd.parse(cmd.verb.strip(), cmd.args) if cmd.verb.strip() else None
+    if parsed is not None and parsed.kind == "memory":
+        return recall.needs_admin(cmd, parsed)
     if parsed is None or parsed.kind != "table" or parsed.name not in _CHAT_SETTINGS or not parsed.args:
         return False
     table_id = await tables.store.table_for_chat(cmd.chat.key)

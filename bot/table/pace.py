@@ -17,7 +17,8 @@ from bot.store.tables import Store
 from bot.table.record import Table
 from bot.table.refused import Refused
 
-__all__ = ["PACES", "DEFAULT_PACE", "pace_of", "set_pace", "next_pace", "chat_quiet_end", "set_quiet", "set_zone"]
+__all__ = ["PACES", "DEFAULT_PACE", "pace_of", "set_pace", "next_pace", "chat_quiet_end", "chat_zone", "set_quiet",
+           "set_zone"]
 
 PACES: dict[str, tuple[int, int] | None] = {
     "schnell": (3 * 60, 10 * 60),
@@ -57,6 +58,11 @@ async def _chat_quiet(store: Store, chat_key: str, default: str) -> tuple[int, i
 
 async def _chat_zone(store: Store, chat_key: str, default: str) -> str:
     return await store.get_chat_setting(chat_key, "tz") or default
+
+
+async def chat_zone(store: Store, chat_key: str, settings: Settings) -> str:
+    """The time zone the chat chose with ``zeitzone``, else the bot's (``STAMMTISCH_TIMEZONE``)."""
+    return await _chat_zone(store, chat_key, settings.timezone)
 
 
 async def chat_quiet_end(store: Store, chat_key: str, now: float, settings: Settings) -> float | None:

@@ -16,11 +16,14 @@ from bot.words.i18n import t
 from engine.actions import Action
 from engine.cards import SUITS, card_str
 
-__all__ = ["Rows", "announce_count", "in_rows", "button_token", "action_label", "declare_label", "parsed_action",
+__all__ = ["Rows", "MEMORY_BUTTONS", "announce_count", "in_rows", "button_token", "action_label", "declare_label", "parsed_action",
            "act_button"]
 
 _ROW = 4
 Rows = tuple[tuple[Button, ...], ...]
+
+MEMORY_BUTTONS = ("ranking", "tonight", "stats")
+"""The verbs of the buttons a finished table shows under »Revanche«: what the chat remembers, of this game."""
 
 
 def in_rows(buttons: list[Button], width: int = _ROW) -> Rows:

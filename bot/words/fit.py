@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from bot.table.refused import clip
 
-__all__ = ["TEXT_MAX", "NAME_SHOWN", "shown_name", "fit_rows"]
+__all__ = ["TEXT_MAX", "NAME_SHOWN", "shown_name", "fit_rows", "fit_head"]
 
 TEXT_MAX = 2000
 """The most characters of a message: Discord's limit, which is within Telegram's too."""
@@ -39,3 +39,20 @@ def fit_rows(head: list[str], rows: list[str], cut: bool = False, limit: int = T
         kept.append(row)
     gap = [_GAP] if cut or len(kept) < len(rows) else []
     return "\n".join(head + gap + kept[::-1])
+
+
+def fit_head(lines: list[str], tail: list[str] | tuple[str, ...] = (), cut: bool = False, limit: int = TEXT_MAX) -> str:
+    """The first of ``lines`` that fit in ``limit`` together with ``tail`` (always kept, last); ``…`` stands
+    for the lines left out (also with ``cut``: more were left out before).
+
+    What lists the best first (a ranking, a person's games) keeps its top, and its closing lines.
+    """
+    budget = limit - len("\n".join(tail)) - len(_GAP) - 2
+    kept: list[str] = []
+    for line in lines:
+        budget -= len(line) + 1
+        if budget < 0:
+            break
+        kept.append(line)
+    gap = [_GAP] if cut or len(kept) < len(lines) else []
+    return "\n".join(kept + gap + list(tail))

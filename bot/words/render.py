@@ -17,7 +17,7 @@ from bot.table.match import trick_event
 from bot.table.pace import DEFAULT_PACE
 from bot.table.record import Table
 from bot.words import story
-from bot.words.buttons import Rows, button_token, declare_label, in_rows
+from bot.words.buttons import MEMORY_BUTTONS, Rows, button_token, declare_label, in_rows
 from bot.words.cards import card_label, cards_label, suit_label
 from bot.words.i18n import game_name, option_label, t
 from bot.words.story import seat_name, team_name
@@ -249,7 +249,9 @@ def table_message(table: Table, state: State | None, version: int, now: float,
         last = last_deal_lines(table)
         text = "\n".join(last + [""] * bool(last) + summary(table, engine.view(state, None)["match"]))
         buttons = ((Button(t(table.lang, "btn.rematch"), button_token(table, version, "rematch")),
-                    Button(t(table.lang, "btn.new"), button_token(table, version, "new"))),)
+                    Button(t(table.lang, "btn.new"), button_token(table, version, "new"))),
+                   tuple(Button(t(table.lang, f"btn.{verb}"), button_token(table, version, verb))
+                         for verb in MEMORY_BUTTONS))
     else:
         text = t(table.lang, "aborted_title", game=game_name(table.game, table.lang))
         buttons = ((Button(t(table.lang, "btn.new"), button_token(table, version, "new")),),)

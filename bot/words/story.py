@@ -16,7 +16,7 @@ import engine
 from bot.table.match import round_total
 from bot.table.record import Table
 from bot.words.cards import card_label, suit_label
-from bot.words.fit import fit_rows, shown_name
+from bot.words.fit import TEXT_MAX, fit_rows, shown_name
 from bot.words.i18n import game_name, t
 from engine.bauerchen import TRICKS
 from engine.cards import EYES, parse_card
@@ -307,7 +307,7 @@ def _rams(table: Table, record: dict) -> list[str]:
 
 
 # ----------------------------------------------------------------- the score sheet
-def sheet_text(table: Table) -> str:
+def sheet_text(table: Table, limit: int = TEXT_MAX) -> str:
     """The score sheet of the Partie so far, as the pub's chalk board would show it: one line per deal
     (for Rams the players' names once, then each deal's tricks in their order).
 
@@ -327,7 +327,7 @@ def sheet_text(table: Table) -> str:
         lines.append(" · ".join(seat_name(table, s) for s in range(table.n)))
     first = table.sheet_dropped + 1
     rows = [f"{i}. {_sheet_row(table, record)}" for i, record in enumerate(table.sheet, first)]
-    return fit_rows(lines, rows, cut=first > 1)
+    return fit_rows(lines, rows, cut=first > 1, limit=limit)
 
 
 def _sheet_row(table: Table, record: dict) -> str:

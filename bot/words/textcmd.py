@@ -19,7 +19,7 @@ from engine.actions import Action
 from engine.cards import parse_card, parse_suit
 from engine.jsontext import JSONTextError, read_json
 
-__all__ = ["TABLE_VERBS", "ACTION_WORDS", "GAME_WORDS", "Parsed", "parse", "game_id", "games_text", "new_args",
+__all__ = ["TABLE_VERBS", "MEMORY_VERBS", "ACTION_WORDS", "GAME_WORDS", "Parsed", "parse", "game_id", "games_text", "new_args",
            "action_for", "seat_number"]
 
 TABLE_VERBS = {
@@ -45,6 +45,19 @@ TABLE_VERBS = {
     "let_pass": ("weiter", "keinledig", "kartenbleiben", "goon", "letpass"),
 }
 """Each table command and its words."""
+
+# --- the group's memory (issue 21)
+MEMORY_VERBS = {
+    "stats": ("statistik", "stats", "statistics"),
+    "ranking": ("rangliste", "ranking", "ranglist"),
+    "history": ("verlauf", "history"),
+    "tonight": ("abend", "heuteabend", "tonight"),
+    "season": ("saison", "season"),
+    "export": ("export", "exportieren"),
+    "chart": ("bild", "kurve", "chart"),
+    "forget": ("vergessen", "vergissmich", "forget", "forgetme"),
+}
+"""The commands that read (or clear) what the chat remembers of its matches, and their words; they need no table."""
 
 ACTION_WORDS = {
     "play": ("spiel", "spiele", "spielen", "play", "lege", "leg"),
@@ -80,6 +93,7 @@ GAME_WORDS = {
 """Each game id and the names players call it."""
 
 _TABLE = {w: v for v, words in TABLE_VERBS.items() for w in words}
+_MEMORY = {w: v for v, words in MEMORY_VERBS.items() for w in words}
 _ACTION = {w: v for v, words in ACTION_WORDS.items() for w in words}
 _GAME = {w: g for g, words in GAME_WORDS.items() for w in words}
 _SIZES = {"klein": "small", "small": "small", "kleines": "small", "groß": "grand", "gross": "grand",
@@ -88,7 +102,8 @@ _SIZES = {"klein": "small", "small": "small", "kleines": "small", "groß": "gran
 
 @dataclass(frozen=True)
 class Parsed:
-    """A typed command: ``kind`` "table" (a table command) or "action" (an engine action word)."""
+    """A typed command: ``kind`` "table" (a table command), "memory" (one of :data:`MEMORY_VERBS`) or
+    "action" (an engine action word)."""
 
     kind: str
     name: str
@@ -110,6 +125,8 @@ def parse(verb: str, args: tuple[str, ...]) -> Parsed | None:
         w = _word(verb + "".join(args[:k]))
         if w in _TABLE:
             return Parsed("table", _TABLE[w], tuple(args[k:]))
+        if w in _MEMORY:
+            return Parsed("memory", _MEMORY[w], tuple(args[k:]))
         if w in _ACTION:
             return Parsed("action", _ACTION[w], tuple(args[k:]))
     return None

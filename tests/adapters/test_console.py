@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import secrets
@@ -178,3 +179,31 @@ def test_a_table_played_under_another_name_resumes_with_its_hand(env):
     again = stammtisch(env, "play", "--resume", stdin="quit\n")  # the hint names no --name: the login keys his seat
     assert again.returncode == 0, again.stderr
     assert "Deine Karten:" in again.stdout and "[1] " in again.stdout, again.stdout[-1500:]
+
+
+def test_statistik_shows_the_terminal_players_matches_also_after_a_restart(env):
+    moves = "".join(f"{n}\n" for _ in range(12) for n in (7, 1, 2, 3, 4, 5))  # 7: »Weiter« before the first lead
+    run = stammtisch(env, "play", "bauer", "--options", '{"short_deck": true, "target_brote": 1}',
+                     stdin=moves + "statistik\nquit\n")
+    assert run.returncode == 0, run.stderr
+    finished = len(re.findall(r"^🏆 .* gewinnen die Partie", run.stdout, re.M))
+    assert finished >= 1, run.stdout[-2000:]
+    shown = run.stdout.split("» 📊 ")[-1]
+    assert shown.startswith(f"{env['USER']} an allen Tischen") and "»Konsole«" in shown
+    assert f"Bauer: {finished} Partie{'n' if finished > 1 else ''} · " in shown, shown
+    again = stammtisch(env, "play", "--resume", stdin="statistik\nabbrechen\nquit\n")
+    assert again.returncode == 0 and f"Bauer: {finished} Partie" in again.stdout.split("» 📊 ")[-1]
+    data = stammtisch(env, "stats", "--json", "--game", "bauer")
+    assert data.returncode == 0, data.stderr
+    found = json.loads(data.stdout)
+    assert found["player"] == env["USER"] and [g["matches"] for g in found["games"]] == [finished]
+    assert [m["no"] for m in found["recent"]] == list(range(finished, max(0, finished - 10), -1))
+    text = stammtisch(env, "stats", "--lang", "en")
+    assert text.stdout.startswith(f"📊 {env['USER']} · all seasons") and f"Bauer: {finished} match" in text.stdout
+
+
+@pytest.mark.parametrize("args", [("stats", "--game", "schach"), ("stats", "--bogus"), ("stats", "--game"),
+                                  ("stats", "--lang", "fr")])
+def test_stats_refuses_bad_arguments_in_one_line(env, args):
+    run = stammtisch(env, *args)
+    assert run.returncode == 2 and run.stdout == "" and len(run.stderr.strip().splitlines()) == 1, run.stderr

@@ -23,6 +23,7 @@ from adapters.discord import markup as discord_markup
 from adapters.telegram import markup as telegram_markup
 from bot.protocol import actarg, tokens
 from bot.protocol.outgoing import ChatRef, HandMessage, TableMessage
+from bot.service.recall import BUTTONS
 from bot.service.why import rejection
 from bot.table import window
 from bot.table.record import Seat, Table
@@ -174,3 +175,26 @@ def test_every_surface_offers_each_seat_exactly_its_rights(game, n, options):
                 "bauerchen": {"name_trump", "spritz", "let_pass"}, "bauer": {"name_trump", "stoss", "karten_weg", "let_pass"},
                 "rams": {"play_hand"}}[game]
     assert expected <= kinds, f"the decisions of {game} were offered along the way"
+
+
+@pytest.mark.parametrize("platform", PLATFORMS)
+def test_a_finished_table_offers_the_memory_on_every_surface(platform):
+    """Under »Revanche« and »Neuer Tisch« a finished table offers what the chat remembers of its game, on the
+    console's numbers, Telegram's keyboard and Discord's components alike, and the service takes each."""
+    rng = random.Random(3)
+    table = _table("bauer", 4, {"short_deck": True, "target_brote": 1}, platform)
+    state = engine.new_match("bauer", rng, 4, table.options)
+    while not engine.match_over(state):
+        state = engine.next_deal(state, rng) if engine.is_over(state) else \
+            engine.apply(state, engine.to_act(state), rng.choice(engine.legal_actions(state)))[0]
+    table.status, table.state = "finished", engine.to_json(state)
+    shown = table_message(table, state, 9, 0)
+    if platform == "console":
+        console = Console(None, stdout=io.StringIO(), user="p0")
+        console.show([shown])
+        pairs = [(b.label, b.token) for b in console.buttons]
+    else:
+        pairs = (_telegram if platform == "telegram" else _discord)(shown)
+    verbs = [tokens.parse(token).verb for _, token in pairs]
+    assert verbs == ["rematch", "new", "ranking", "tonight", "stats"] and set(verbs[2:]) == BUTTONS
+    assert [label for label, _ in pairs][2:] == ["🏆 Rangliste", "🌙 Der Abend", "📊 Meine Statistik"]

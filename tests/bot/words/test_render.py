@@ -161,7 +161,8 @@ def test_final_summary_every_game(game):
         assert line and "{" not in line
     table.state = engine.to_json(state)
     msg = table_message(table, state, 50, 0)
-    assert msg.text.startswith("🏆") and [b.label for b in all_buttons(msg)] == ["Revanche", "Neuer Tisch"]
+    assert msg.text.startswith("🏆") and [b.label for b in all_buttons(msg)] == [
+        "Revanche", "Neuer Tisch", "🏆 Rangliste", "🌙 Der Abend", "📊 Meine Statistik"]
     lines = summary(table, engine.view(state, None)["match"])
     if game == "rams":
         assert lines[1].startswith("Rangliste: 1. ") and lines[2] == "Abrechnung, alles in die Kasse:"

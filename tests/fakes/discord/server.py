@@ -13,7 +13,9 @@ command, press a button on a message they see. What it enforces, as Discord does
 - a message's size limits (a post, an edit, an interaction's answer or follow-up, ephemeral or
   not): content of at most 2,000 characters, at most 5 rows of at most 5 buttons, a label of at
   most 80 characters, a custom id of 1-100; else 400 with code 50035 (Invalid Form Body) and the
-  field's error, as Discord answers.
+  field's error, as Discord answers;
+- a message's files (multipart ``files[n]``): at most 10 (50035), at most 10 MB together, the limit
+  of a bot without boosts (413, 40005 Request entity too large).
 
 Every REST call is recorded in :attr:`FakeDiscord.calls` for the benchmarks and tests.
 """
@@ -33,7 +35,8 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-__all__ = ["FakeDiscord", "Member", "Msg", "Call", "CONTENT_MAX", "LABEL_MAX", "CUSTOM_ID_MAX"]
+__all__ = ["FakeDiscord", "Member", "Msg", "Call", "CONTENT_MAX", "LABEL_MAX", "CUSTOM_ID_MAX", "FILES_MAX",
+           "UPLOAD_MAX"]
 
 EPHEMERAL = 64
 _EPOCH_MS = 1420070400000
@@ -58,6 +61,10 @@ def _error(status: int, code: int, message: str) -> web.Response:
 
 CONTENT_MAX, LABEL_MAX, CUSTOM_ID_MAX, ROWS_MAX, ROW_MAX = 2000, 80, 100, 5, 5
 """A message's limits: characters of content, of a button label and custom id; rows, buttons per row."""
+
+
+FILES_MAX, UPLOAD_MAX = 10, 10 * 1024 * 1024
+"""A message's most files, and their most bytes together (a bot in a server without boosts)."""
 
 
 def _too_long(limit: int) -> dict:
@@ -89,6 +96,15 @@ def _form_errors(body: dict) -> dict:
         if found:
             errors.setdefault("components", {})[str(r)] = found
     return errors
+
+
+def _files_refused(body: dict) -> web.Response | None:
+    """Discord's answer to a message's files beyond its limits (``None``: they fit)."""
+    if body.get("_uploads", 0) > FILES_MAX:
+        return _invalid({"files": _too_long(FILES_MAX)})
+    if sum(len(d) for d in body.get("_files", {}).values()) > UPLOAD_MAX:
+        return _error(413, 40005, "Request entity too large")
+    return None
 
 
 def _invalid(errors: dict) -> web.Response:
@@ -123,6 +139,8 @@ class Msg:
     times: list = field(default_factory=list)
     too_old: bool = False
     deleted: bool = False
+    files: dict = field(default_factory=dict)
+    """Its attachments: file name to bytes."""
 
     @property
     def buttons(self) -> list[dict]:
@@ -137,7 +155,11 @@ class Msg:
         """The message as the API returns it."""
         return {"id": str(self.id), "channel_id": str(self.channel_id), "author": bot, "content": self.content,
                 "timestamp": "2026-01-01T00:00:00+00:00", "edited_timestamp": None, "tts": False,
-                "mention_everyone": False, "mentions": [], "mention_roles": [], "attachments": [], "embeds": [],
+                "mention_everyone": False, "mentions": [], "mention_roles": [], "embeds": [],
+                "attachments": [{"id": str(i + 1), "filename": name, "size": len(data),
+                                 "url": f"https://cdn.invalid/{self.id}/{name}",
+                                 "proxy_url": f"https://media.invalid/{self.id}/{name}"}
+                                for i, (name, data) in enumerate(self.files.items())],
                 "pinned": False, "type": 0, "flags": self.flags, "components": self.components}
 
 
@@ -454,6 +476,8 @@ class FakeDiscord:
         body = await _body(request)
         if errors := _form_errors(body):
             return _invalid(errors)
+        if refused := _files_refused(body):
+            return refused
         if wait := self._limited(cid):
             return self._slow_down(wait)
         return _json(self._new(cid, body, None).payload(self.bot))
@@ -461,7 +485,7 @@ class FakeDiscord:
     def _new(self, channel_id: int, body: dict, user: Member | None) -> Msg:
         """A new message from a request body; ephemeral (only for ``user``) if its flags say so."""
         msg = Msg(_snowflake(), channel_id, body.get("content") or "", body.get("components") or [], self.app_id,
-                  body.get("flags", 0) or 0)
+                  body.get("flags", 0) or 0, files=body.get("_files", {}))
         if msg.flags & EPHEMERAL and user is not None:
             msg.for_user = user.id
         msg.history.append((msg.content, msg.components))
@@ -529,6 +553,10 @@ class FakeDiscord:
         body = await _body(request)
         if errors := _form_errors(body.get("data") or {}):
             return _invalid({"data": errors})
+        if refused := _files_refused(body):
+            return refused
+        if "_files" in body:
+            body.setdefault("data", {})["_files"] = body.pop("_files")
         rec.response = body
         rec.answered_at = time.monotonic()
         kind, data = body["type"], body.get("data") or {}
@@ -576,11 +604,13 @@ class FakeDiscord:
         body = await _body(request)
         if errors := _form_errors(body):
             return _invalid(errors)
+        if refused := _files_refused(body):
+            return refused
         return _json(self._new(rec.channel_id, body, rec.user).payload(self.bot))
 
     # ------------------------------------------------------------------ lifecycle
     async def __aenter__(self) -> "FakeDiscord":
-        app = web.Application(middlewares=[self._record])
+        app = web.Application(middlewares=[self._record], client_max_size=2 * UPLOAD_MAX)
         api = "/api/v10"
         app.router.add_get("/gateway", self._gateway)
         app.router.add_get(api + "/users/@me", self._me)
@@ -650,10 +680,16 @@ class _Session:
 
 
 async def _body(request: web.Request) -> dict:
-    """The JSON body, also from a multipart request (``payload_json``)."""
+    """The JSON body, also from a multipart request (``payload_json``); its files under ``_files``
+    (name to bytes, in the order of the ``files[n]`` fields)."""
     if request.content_type.startswith("multipart/"):
         form = await request.post()
-        return json.loads(form["payload_json"])
+        body = json.loads(form["payload_json"])
+        uploads = [(k, v) for k, v in form.items() if k.startswith("files[") and not isinstance(v, str)]
+        if uploads:
+            body["_files"] = {v.filename: v.file.read() for _, v in uploads}
+            body["_uploads"] = len(uploads)
+        return body
     if not request.can_read_body:
         return {}
     return await request.json()

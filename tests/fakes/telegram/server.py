@@ -9,7 +9,9 @@ minute in a group, one a second in any chat, about 30 a second per bot token in 
 answering 429 with ``retry_after`` and recording every violation; and the size limits, answering
 400 as Telegram does: a text over 4,096 UTF-16 code units after entity parsing ("message is too
 long"), a callback answer over 200 ("MESSAGE_TOO_LONG"), callback data outside 1-64 bytes
-("BUTTON_DATA_INVALID"). Updates are delivered by long polling (``getUpdates``) or, after
+("BUTTON_DATA_INVALID"), a file above its size (documents 50 MB, photos 10 MB, 413 as Telegram's
+gateway answers), a caption over 1,024 ("message caption is too long"), a photo that is no picture
+("IMAGE_PROCESS_FAILED"). Updates are delivered by long polling (``getUpdates``) or, after
 ``setWebhook``, by POSTing them to the webhook (or to the test's workers, round robin); a
 method the webhook returns in its response (JSON with ``method``) is carried out like a call,
 validated the same way, and recorded with :data:`VIA_REPLY` among its parameters.
@@ -36,7 +38,8 @@ from urllib.parse import parse_qs, urlparse
 import aiohttp
 from aiohttp import web
 
-__all__ = ["FakeTelegram", "FakeUser", "Sent", "Violation", "ApiError", "VIA_REPLY", "TEXT_MAX", "ANSWER_MAX"]
+__all__ = ["FakeTelegram", "FakeUser", "Sent", "Upload", "Violation", "ApiError", "VIA_REPLY", "TEXT_MAX",
+           "ANSWER_MAX", "CAPTION_MAX", "DOCUMENT_MAX", "PHOTO_MAX"]
 
 VIA_REPLY = "_via_webhook_reply"
 """The parameter that marks a recorded call as carried out from a webhook reply (not an HTTP call of the bot)."""
@@ -45,9 +48,14 @@ TEXT_MAX = 4096
 """The most UTF-16 code units of a message's text after entity parsing."""
 ANSWER_MAX = 200
 """The most characters of the text answering a callback query."""
+CAPTION_MAX = 1024
+"""The most characters of a document's or photo's caption."""
+DOCUMENT_MAX, PHOTO_MAX = 50 * 1024 * 1024, 10 * 1024 * 1024
+"""The most bytes a bot may upload as a document, as a photo."""
+_PNG = b"\x89PNG\r\n\x1a\n"
 
 # Parameters PTB sends as plain strings (every other value arrives JSON-encoded).
-_STRING_PARAMS = {"text", "parse_mode", "callback_query_id", "url", "action", "secret_token",
+_STRING_PARAMS = {"text", "caption", "parse_mode", "callback_query_id", "url", "action", "secret_token",
                   "description", "short_description", "language_code"}
 
 
@@ -61,9 +69,19 @@ class ApiError(Exception):
         self.parameters = parameters
 
 
+@dataclass(frozen=True)
+class Upload:
+    """A file the bot sent: ``kind`` "document" or "photo", the file's name and bytes."""
+
+    kind: str
+    filename: str
+    data: bytes
+
+
 @dataclass
 class Sent:
-    """One message the bot sent, with its current content and its history of contents."""
+    """One message the bot sent, with its current content and its history of contents
+    (a document or photo: its caption as ``text``, the file as ``upload``)."""
 
     chat_id: int
     message_id: int
@@ -72,6 +90,7 @@ class Sent:
     entities: list[dict]
     thread: int | None
     history: list[tuple[str, dict | None]] = field(default_factory=list)
+    upload: Upload | None = None
 
     @property
     def buttons(self) -> list[dict]:
@@ -214,7 +233,7 @@ class FakeTelegram:
         return f"http://127.0.0.1:{self.port}/bot"
 
     async def __aenter__(self) -> "FakeTelegram":
-        app = web.Application()
+        app = web.Application(client_max_size=DOCUMENT_MAX + 1024 * 1024)  # Telegram itself says 413 above 50 MB
         app.router.add_route("*", "/bot{token}/{method}", self._handle)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
@@ -369,7 +388,18 @@ class FakeTelegram:
 
     def _message_dict(self, m: Sent) -> dict:
         out: dict[str, Any] = {"message_id": m.message_id, "date": int(time.time()), "chat": self._chat_dict(m.chat_id),
-                               "from": self._bot_dict(), "text": m.text}
+                               "from": self._bot_dict()}
+        if m.upload is None:
+            out["text"] = m.text
+        else:
+            out["caption"] = m.text
+            size = len(m.upload.data)
+            if m.upload.kind == "photo":
+                out["photo"] = [{"file_id": f"photo{m.message_id}", "file_unique_id": f"p{m.message_id}",
+                                 "width": 1, "height": 1, "file_size": size}]
+            else:
+                out["document"] = {"file_id": f"doc{m.message_id}", "file_unique_id": f"d{m.message_id}",
+                                   "file_name": m.upload.filename, "file_size": size}
         if m.entities:
             out["entities"] = m.entities
         if m.markup:
@@ -572,6 +602,36 @@ class FakeTelegram:
         m = Sent(chat.id, next(self._message_ids[chat.id]), text, markup, params.get("entities") or [],
                  int(thread) if thread is not None else None)
         m.history.append((text, markup))
+        self.messages[chat.id][m.message_id] = m
+        return self._message_dict(m)
+
+    async def _m_sendDocument(self, params: dict) -> dict:
+        return self._upload(params, "document", DOCUMENT_MAX)
+
+    async def _m_sendPhoto(self, params: dict) -> dict:
+        return self._upload(params, "photo", PHOTO_MAX)
+
+    def _upload(self, params: dict, kind: str, most: int) -> dict:
+        """A new message with the file uploaded as ``params[kind]`` (a multipart file field)."""
+        chat = self._target(params)
+        field_ = params.get(kind)
+        if field_ is None or isinstance(field_, str):
+            raise ApiError(400, f"Bad Request: there is no {kind} in the request")
+        data = field_.file.read()
+        if len(data) > most:
+            raise ApiError(413, "Request Entity Too Large")
+        if kind == "photo" and not data.startswith(_PNG):
+            raise ApiError(400, "Bad Request: IMAGE_PROCESS_FAILED")
+        caption = params.get("caption") or ""
+        if len(caption) > CAPTION_MAX:
+            raise ApiError(400, "Bad Request: message caption is too long")
+        thread = params.get("message_thread_id")
+        if thread is not None and not chat.forum:
+            raise ApiError(400, "Bad Request: message thread not found")
+        self._flood(chat, f"send{kind.title()}")
+        m = Sent(chat.id, next(self._message_ids[chat.id]), caption, None, [],
+                 int(thread) if thread is not None else None, upload=Upload(kind, field_.filename or "", data))
+        m.history.append((caption, None))
         self.messages[chat.id][m.message_id] = m
         return self._message_dict(m)
 

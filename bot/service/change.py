@@ -183,7 +183,7 @@ class Tables:
             data = table.dump()
             self.recent.drop(table_id)  # until the save is known to have landed
             saved = await self.store.save(table_id, version, data, log=[json.dumps(entry, separators=(",", ":"))],
-                                          status=status, user_keys=table.user_keys(), chat_key=table.chat.key,
+                                          status=status, user_keys=table.user_keys(), chat_key=table.index_key,
                                           timer=turn_timer(table, match, now), rev=rev, update=update)
             if saved:
                 SAVED.set(True)

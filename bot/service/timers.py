@@ -95,7 +95,7 @@ async def _resync(tables: Tables, table_id: str, version: int, now: float) -> No
     table = Table.load(loaded.data)
     timer = turn_timer(table, Match(table, tables.rng, now, None), now) if table.open else None
     await tables.store.reindex(table_id, loaded.version, "open" if table.open else "finished", table.user_keys(),
-                               table.chat.key, timer)
+                               table.index_key, timer)
 
 
 async def _remind(tables: Tables, table_id: str, version: int, now: float) -> list[Outgoing]:

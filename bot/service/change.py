@@ -25,6 +25,7 @@ from bot.protocol.outgoing import Command, Outgoing
 from bot.service.answer import Ctx, answer, notify_hand, refusal
 from bot.store.counts import TableCounts
 from bot.store.tables import Record, Store
+from bot.store.tourneys import KIND as TOURNEY
 from bot.table import notify, window
 from bot.table.match import Match
 from bot.table.record import Table
@@ -188,6 +189,8 @@ class Tables:
             if saved:
                 SAVED.set(True)
                 self.recent.put(table_id, Record(version + 1, data, saved.rev), match.state)
+                if table.tourney and not table.open:  # its tournament reads the result at once
+                    await self.store.schedule(table.tourney.partition(":")[0], 0, TOURNEY, now)
                 if self.counts:
                     await self.counts.note(table_id, table.status, now)
                 out = answer(ctx, version + 1, changed)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import engine
 from bot.protocol import actarg, tokens
 from bot.protocol.outgoing import Command, Outgoing
-from bot.service import lobby
+from bot.service import lobby, tourney
 from bot.service.answer import Ctx
 from bot.service.change import Tables, update_key
 from bot.service.moves import act, let_pass
@@ -36,6 +36,8 @@ async def press(tables: Tables, cmd: Command) -> list[Outgoing]:
         raise Refused("forged")
     if tok.verb in ("rematch", "new"):
         return await again(tables, cmd, tok)
+    if tok.verb in tourney.VERBS:
+        return await tourney.press(tables, cmd, tok)
     can_write = await lobby.reachable(tables.store, cmd) if tok.verb == "join" else True
     return await tables.change(tok.table, cmd, lambda ctx: _pressed(ctx, tok, can_write, tables))
 

@@ -14,7 +14,9 @@ import engine
 from bot.protocol.outgoing import Notice, Outgoing
 from bot.protocol.unavailable import UNAVAILABLE
 from bot.service.answer import Ctx
+from bot.service import tourney_play
 from bot.service.change import Tables, turn_timer
+from bot.store.tourneys import KIND
 from bot.table import cpu, notify, pace, window
 from bot.table.match import Match
 from bot.table.record import Table
@@ -40,6 +42,9 @@ async def fire(tables: Tables, now: float, out: list[Outgoing], only: str | None
         if await _quiet(tables, table_id, version, kind, now):
             continue
         if not await store.claim(table_id, version, kind, now):
+            continue
+        if kind == KIND:  # a tournament's visit sets its next one itself
+            out += await tourney_play.poll(tables, table_id, now)
             continue
         try:
             if kind == "remind":

@@ -33,7 +33,7 @@ from bot.table import cpu
 from bot.table.record import Seat, Table
 from bot.table.refused import Refused
 from bot.table.tourney import Entry, Tourney
-from bot.tournament import Entrant, FormatOptions, MatchResult, Outcome, SideResult, TournamentError, draw, result_of
+from bot.tournament import Entrant, MatchResult, Outcome, SideResult, Tournament, TournamentError, draw, result_of
 from bot.tournament.results import deal_points
 from bot.words.i18n import t
 from bot.words.render import ago
@@ -52,9 +52,8 @@ def entrant_id(index: int) -> str:
     return f"e{index}"
 
 
-def core_of(tourney: Tourney):
+def core_of(tourney: Tourney) -> Tournament:
     """The tournament room's model of a drawn tournament."""
-    from bot.tournament import Tournament
     return Tournament.model_validate(tourney.core)
 
 
@@ -82,8 +81,8 @@ def start(step: Step) -> None:
     entrants = [Entrant(id=entrant_id(i), name=team_name(e.names)[:100], members=[u for u in e.users if u][:2])
                 for i, e in enumerate(tourney.entries)]
     try:
-        core = draw(tourney.game, tourney.format, entrants, seed=seed,
-                    options=FormatOptions(legs=2 if tourney.twice else 1), table_options=tourney.options)
+        core = draw(tourney.game, tourney.format, entrants, seed=seed, options={"legs": 2 if tourney.twice else 1},
+                    table_options=tourney.options)
     except TournamentError as exc:
         raise Refused("tn.too_few", why=str(exc)) from None
     tourney.core = core.model_dump(mode="json")
@@ -127,7 +126,8 @@ def withdraw(step: Step, user_key: str) -> None:
         raise Refused("tn.not_registered")
     tourney.entries[i].withdrawn = True
     core = core_of(tourney)
-    core.withdraw(entrant_id(i))
+    for pairing in core.withdraw(entrant_id(i)):  # his match of this round: a forfeit now (its table closes)
+        core.forfeit(pairing.key, [entrant_id(i)])
     tourney.core = core.model_dump(mode="json")
     step.out.append(Notice(tourney.chat, t(tourney.lang, "tn.withdrew", name=team_name(tourney.entries[i].names)),
                            table_id=tourney.id))
@@ -139,7 +139,8 @@ def message(tourney: Tourney, version: int, now: float, repost: bool = False) ->
     if tourney.status == "open":
         shown = registration(tourney, version)
     else:
-        rows = core_of(tourney).standings() if tourney.core else []
+        core = core_of(tourney) if tourney.core else None
+        rows = (core.final_ranking() if core.is_over else core.standings()) if core else []
         shown = standings_message(tourney, rows, version, tourney.page, now, final=tourney.status == "finished")
     return replace(shown, repost=True) if repost else shown
 
@@ -265,13 +266,15 @@ async def poll(tables: Tables, tourney_id: str, now: float) -> list[Outgoing]:
     late = now >= tourney.round_end
     still_open: list[tuple] = []
     for pairing in core.pairings_of(tourney.round):
-        if pairing.key in kept or pairing.key in core.results or pairing.bye:
-            continue
         table_id = tourney.tables.get(pairing.key)
-        loaded_table = await tables.store.load(table_id) if table_id else None
+        loaded_table = await tables.store.load(table_id) if table_id and not pairing.bye else None
         if loaded_table is None:
-            continue  # not opened yet: after_save opens it
+            continue  # a bye, or not opened yet: after_save opens it
         table = Table.load(loaded_table[1])
+        if pairing.key in core.results or pairing.key in kept:
+            if pairing.key in core.results and table.open:  # decided without it (a withdrawal): it closes
+                out += await _close(tables, table.id)
+            continue
         result = _result_of_table(tourney, pairing, table, late and tourney.rule == "forfeit")
         if result is None:
             still_open.append((pairing, table))
@@ -330,16 +333,14 @@ def _apply(step: Step, kept: dict[str, str], still_open: list[tuple], late: bool
         core.record(result)
         step.out.append(Notice(tourney.chat, t(tourney.lang, "tn.result", pairing=result.pairing,
                                                text=_result_words(tourney, result)), table_id=tourney.id))
-    if core.round_over(tourney.round):
-        if core.over:
-            tourney.status = "finished"
-            tourney.core = core.model_dump(mode="json")
-            for text in final_text(tourney, core.standings()):
-                step.out.append(Notice(tourney.chat, text, table_id=tourney.id))
-            return
-        core.next_round()
-        _begin_round(step, core)
+    while not core.open_pairings() and not core.is_over:
+        if core.next_round():
+            _begin_round(step, core)
     tourney.core = core.model_dump(mode="json")
+    if core.is_over:
+        tourney.status = "finished"
+        for text in final_text(tourney, core.final_ranking()):
+            step.out.append(Notice(tourney.chat, text, table_id=tourney.id))
 
 
 def _remind(step: Step, still_open: list[tuple], late: bool) -> bool:

@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from bot.protocol.outgoing import Command, Outgoing
-from bot.service.change import Tables
+from bot.service.change import SAVED, Tables
 from bot.store.tourneys import TourneyStore
 from bot.table.refused import Refused
 from bot.table.tourney import Tourney
@@ -86,6 +86,7 @@ async def change(tables: Tables, tourney_id: str, cmd: Command | None,
             return step.out, None
         tourney = step.tourney
         if await store.save(tourney_id, loaded.version, tourney.dump(), lifetime(tourney, step.now)):
+            SAVED.set(True)
             if tourney.status != was or not tourney.open:
                 await store.index(tourney.chat.key, _chat_of(tourney), tourney_id, tourney.open,
                                   lifetime(tourney, step.now), MAX_PER_CHAT)

@@ -214,17 +214,25 @@ def _secs(value) -> int | None:
 
 
 # ---------------------------------------------------------------------- results and deadlines
-def _result_of_table(tourney: Tourney, pairing, table: Table, as_it_stands: bool) -> MatchResult | None:
-    """The pairing's result read from its table: a finished match's, or (``as_it_stands``) a forfeit
-    scored from the match as it stands; ``None`` while it runs."""
+def _result_of_table(tourney: Tourney, core: Tournament, pairing, table: Table, deadline: bool) -> MatchResult | None:
+    """The pairing's result read from its table: a finished match's; at the ``deadline`` (rule ``forfeit``) or
+    for a table its people closed, a forfeit; ``None`` while it runs.
+
+    A forfeit at the deadline: the sides none of whose people played at the table are absent and lose with
+    the tournament's documented forfeit score (:meth:`~bot.tournament.Tournament.forfeit`); if every side
+    played, the match is scored as it stands (:func:`_as_it_stands`).
+    """
     match = (table.state or {}).get("match") or {}
     points = [0, 0]
     for record in table.sheet:
         points = [a + b for a, b in zip(points, deal_points(tourney.game, record.get("result")))]
     if table.status == "finished":
         return result_of(tourney.game, pairing.key, pairing.sides, match, points)
-    if not as_it_stands and table.status != "aborted":
+    if not deadline and table.status != "aborted":
         return None
+    absent = [side for side in pairing.sides if not set(tourney.entries[int(side[1:])].users) & set(table.seen)]
+    if absent and deadline:
+        return core.model_copy(deep=True).forfeit(pairing.key, absent)
     return _as_it_stands(tourney, pairing, match, points)
 
 
@@ -275,7 +283,7 @@ async def poll(tables: Tables, tourney_id: str, now: float) -> list[Outgoing]:
             if pairing.key in core.results and table.open:  # decided without it (a withdrawal): it closes
                 out += await _close(tables, table.id)
             continue
-        result = _result_of_table(tourney, pairing, table, late and tourney.rule == "forfeit")
+        result = _result_of_table(tourney, core, pairing, table, late and tourney.rule == "forfeit")
         if result is None:
             still_open.append((pairing, table))
             continue
@@ -286,9 +294,6 @@ async def poll(tables: Tables, tourney_id: str, now: float) -> list[Outgoing]:
         for pairing, table in still_open:
             if any(s.human and not s.auto for s in table.seats):
                 out += await tables.change(table.id, None, _computers_take_over)
-        if still_open and not tourney.reminded:
-            names = ", ".join(pairing.key for pairing, _ in still_open)
-            out.append(Notice(tourney.chat, t(tourney.lang, "tn.decided_cpu", names=names), table_id=tourney_id))
     kept = await store.results(tourney_id)
     saved_out, saved = await change(tables, tourney_id, None, lambda step: _apply(step, kept, still_open, late))
     out += saved_out
@@ -327,8 +332,10 @@ def _apply(step: Step, kept: dict[str, str], still_open: list[tuple], late: bool
     if not new and not reminded and not (late and still_open and not tourney.reminded):
         step.quiet = True
         return
-    if late and still_open:
+    if late and still_open and not tourney.reminded:
         tourney.reminded = True
+        names = ", ".join(pairing.key for pairing, _ in still_open)
+        step.out.append(Notice(tourney.chat, t(tourney.lang, "tn.decided_cpu", names=names), table_id=tourney.id))
     for result in new:
         core.record(result)
         step.out.append(Notice(tourney.chat, t(tourney.lang, "tn.result", pairing=result.pairing,
@@ -362,5 +369,6 @@ def _result_words(tourney: Tourney, result: MatchResult) -> str:
     if tourney.game == "rams":
         return ", ".join(f"{s.place}. {names[s.entrant]}" for s in sorted(result.sides, key=lambda s: s.place or 9))
     a, b = result.sides
-    return f"{names[a.entrant]} {a.points_for}:{b.points_for} {names[b.entrant]}" + (" (w)" if result.forfeit else "")
+    mark = t(tourney.lang, "tn.forfeit_mark") if result.forfeit else ""
+    return f"{names[a.entrant]} {a.points_for}:{b.points_for} {names[b.entrant]}{mark}"
 

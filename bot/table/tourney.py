@@ -51,6 +51,14 @@ class Invite(BaseModel):
     name: str
     partner: str
 
+    def names(self, name: str) -> bool:
+        """Whether ``name`` (a person's name on the platform) is the partner named: his whole name or its first
+        word, in any case; a partner named by his ``@handle`` (which the bot cannot see) is whoever confirms."""
+        if self.partner.startswith("@"):
+            return True
+        full = " ".join(name.split()).casefold()
+        return self.partner.casefold() in (full, full.partition(" ")[0])
+
 
 class Tourney(BaseModel):
     """A tournament in one chat, from registration to its final ranking.
@@ -146,8 +154,7 @@ class Tourney(BaseModel):
         self._free(user.key)
         self._room()
         self.invites = [inv for inv in self.invites if inv.user != user.key][-(MAX_TEAMS - 1):]
-        self.invites.append(Invite(user=user.key, name=clip(user.name or user.user_id, 32),
-                                   partner=clip(partner.lstrip("@"), 32)))
+        self.invites.append(Invite(user=user.key, name=clip(user.name or user.user_id, 32), partner=clip(partner, 32)))
 
     def confirm(self, user: UserRef, inviter: str) -> Entry:
         """The partner confirms the invitation of ``inviter`` (a user key): their team is registered."""
@@ -157,6 +164,8 @@ class Tourney(BaseModel):
             raise Refused("tn.no_invite")
         if user.key == inviter:
             raise Refused("tn.own_invite")
+        if not invite.names(user.name):
+            raise Refused("tn.not_for_you", name=invite.partner)
         self._free(user.key)
         self._room()
         self.invites = [inv for inv in self.invites if inv.user not in (inviter, user.key)]

@@ -192,10 +192,6 @@ class Store:
         self._timers_after = redis.register_script(scripts.TIMERS_AFTER)
         self.limiter = Limiter(redis, prefix)
         """Rate limits on the same Redis and prefix (the answers per person: :mod:`bot.service.budget`)."""
-        self.redis = redis
-        """The client, for stores of other records under the same prefix (:mod:`bot.store.tourneys`)."""
-        self.prefix = prefix
-        """The first part of every key."""
 
     def _key(self, table_id: str, part: str) -> str:
         return f"{self._prefix}:{{t:{_table_id(table_id)}}}:{part}"

@@ -186,6 +186,10 @@ class Settings(BaseSettings):
             ``/metrics`` (Prometheus) and ``/healthz``. Unset: no such server.
         log_format: ``STAMMTISCH_LOG_FORMAT`` -- ``text`` (default) or ``json`` (one JSON object a line).
         log_level: ``STAMMTISCH_LOG_LEVEL`` -- ``DEBUG``, ``INFO`` (default), ``WARNING`` or ``ERROR``.
+        memory_days: ``STAMMTISCH_MEMORY_DAYS`` -- a chat's history, statistics and ratings are kept this
+            many days after its last recorded match (1 to 3650). Default 365.
+        memory_matches: ``STAMMTISCH_MEMORY_MATCHES`` -- how many matches a chat's history keeps; the
+            statistics count the older ones too (100 to 100000). Default 10000.
     """
 
     model_config = SettingsConfigDict(env_ignore_empty=True, extra="ignore", frozen=True)
@@ -219,6 +223,8 @@ class Settings(BaseSettings):
         None, validation_alias="STAMMTISCH_METRICS_LISTEN")
     log_format: Literal["text", "json"] = Field("text", validation_alias="STAMMTISCH_LOG_FORMAT")
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = Field("INFO", validation_alias="STAMMTISCH_LOG_LEVEL")
+    memory_days: int = Field(365, ge=1, le=3650, validation_alias="STAMMTISCH_MEMORY_DAYS")
+    memory_matches: int = Field(10_000, ge=100, le=100_000, validation_alias="STAMMTISCH_MEMORY_MATCHES")
 
     discord_token: SecretStr | None = Field(None, validation_alias="DISCORD_TOKEN")
     discord_api_base_url: Annotated[str | None, _url("https", "http")] = Field(

@@ -34,6 +34,9 @@ MEANINGS = {
     "STAMMTISCH_METRICS_LISTEN": "HOST:PORT of the /metrics and /healthz server (unset: none)",
     "STAMMTISCH_LOG_FORMAT": "text or json (default text)",
     "STAMMTISCH_LOG_LEVEL": "DEBUG, INFO, WARNING or ERROR (default INFO)",
+    "STAMMTISCH_MEMORY_DAYS": "a chat's history, statistics and ratings are kept this many days after its last match "
+                              "(default 365)",
+    "STAMMTISCH_MEMORY_MATCHES": "matches a chat's history keeps; its statistics count older ones too (default 10000)",
     "DISCORD_TOKEN": "serve Discord with this bot token (Discord Developer Portal)",
     "DISCORD_API_BASE_URL": "a test server's REST base instead of Discord's",
     "DISCORD_GATEWAY_URL": "a test server's gateway WebSocket URL instead of Discord's",

@@ -18,6 +18,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from contextvars import ContextVar
 
+from bot import memory
 from bot.ops import metrics
 from bot.ops.settings import Settings
 from bot.protocol import tokens
@@ -130,6 +131,10 @@ class Tables:
         self.clock = clock
         self.counts = counts
         self.recent = Recent()
+        self.book = memory.Book(store.redis, store.prefix, cap=settings.memory_matches,
+                                ttl=settings.memory_days * 86400)
+        """Where the chats' memories live (:mod:`bot.memory`)."""
+        self._counting: set[asyncio.Task] = set()
 
     async def change(self, table_id: str, cmd: Command | None, fn: Callable[[Ctx], None]) -> list[Outgoing]:
         """Let ``fn`` change the table for ``cmd`` (``None``: a timer), save it and answer.
@@ -183,11 +188,15 @@ class Tables:
             entry = {"v": version, "by": cmd.user.key if cmd else "timer", "cmd": _what(cmd), "moves": match.log}
             data = table.dump()
             self.recent.drop(table_id)  # until the save is known to have landed
+            recorded = memory.journal(self.book, table, match.news, now)
             saved = await self.store.save(table_id, version, data, log=[json.dumps(entry, separators=(",", ":"))],
                                           status=status, user_keys=table.user_keys(), chat_key=table.index_key,
-                                          timer=turn_timer(table, match, now), rev=rev, update=update)
+                                          timer=turn_timer(table, match, now), rev=rev, update=update,
+                                          journal=recorded)
             if saved:
                 SAVED.set(True)
+                if recorded and table.status == "finished":
+                    self._count(memory.group_key(table))
                 self.recent.put(table_id, Record(version + 1, data, saved.rev), match.state)
                 if table.tourney and not table.open:  # its tournament reads the result at once
                     await self.store.schedule(table.tourney.partition(":")[0], 0, TOURNEY, now)
@@ -207,6 +216,24 @@ class Tables:
                 raise Refused("unknown_table")
             cached, fresh = (saved.current, None), True
         raise Refused("busy")
+
+
+    def _count(self, group: str) -> None:
+        """Count the chat's recorded deals and match into its statistics, after the answer (queries count too)."""
+        task = asyncio.create_task(self._counted(group))
+        self._counting.add(task)
+        task.add_done_callback(self._counting.discard)
+
+    async def _counted(self, group: str) -> None:
+        try:
+            await memory.absorb(self.book, group)
+        except Exception:  # noqa: BLE001  (the entries wait in the inbox for the next count)
+            log.warning("counting the memory of %s failed; it is counted with the next query", group, exc_info=True)
+
+    async def counted(self) -> None:
+        """Wait until the counting started so far is done (for tests and an orderly shutdown)."""
+        while self._counting:
+            await asyncio.gather(*self._counting, return_exceptions=True)
 
 
 def turn_timer(table: Table, match: Match, now: float) -> tuple[str, float] | None:

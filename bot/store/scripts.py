@@ -8,7 +8,7 @@ Redis server writes the record, the move log, the indexes and the timer together
 from __future__ import annotations
 
 __all__ = ["TIMERS", "CREATE", "SAVE", "CREATE_TABLE", "SAVE_TABLE", "CHAT_AFTER", "USER_AFTER", "TIMERS_AFTER",
-           "SET_SETTING", "RELEASE", "SET_REF", "SCHEDULE", "CLAIM", "DROP"]
+           "SET_SETTING", "RELEASE", "SET_REF", "SCHEDULE", "CLAIM", "DROP", "DELIVER"]
 
 # Seats and unseats one user: SADD and refresh the TTL while open, SREM when finished.
 INDEX_USER = r"""
@@ -131,18 +131,31 @@ index_users(ARGV[4], ARGV[1], ARGV[6], '', ARGV[3], true)
 return 1
 """
 
+# A save's journal: ``n`` entries appended to the list ``key`` (another slot's on one Redis, the
+# table's own pending list on Cluster), which then lives ``ttl`` seconds.
+JOURNAL = r"""
+local function append_journal(key, ttl, entries)
+  if key == '' or #entries == 0 then return end
+  redis.call('RPUSH', key, unpack(entries))
+  redis.call('EXPIRE', key, ttl)
+end
+"""
+
 # One Redis: the whole save in one script. KEYS: rec, log, msg, due, tables, [seen marker]. ARGV:
 # expected version, expected rev ('' for any), new rev, data, open (1/0), ttl, id, prefix, chat key,
-# users, timer member ('' for none), timer due time, seen ttl, log entries... Returns 1, 0 (no such
-# table), -1 (the update was applied already) or the stored version, data and rev.
-SAVE = TABLE + INDEX_USERS + INDEX_CHAT + TIMERS + r"""
+# users, timer member ('' for none), timer due time, seen ttl, journal key ('' for none), journal ttl,
+# journal entries n, the n journal entries, log entries... Returns 1, 0 (no such table), -1 (the update
+# was applied already) or the stored version, data and rev.
+SAVE = TABLE + INDEX_USERS + INDEX_CHAT + TIMERS + JOURNAL + r"""
+local n = tonumber(ARGV[16])
 local result, before = save_table(KEYS[1], KEYS[2], KEYS[3], KEYS[6], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[10],
-                                  ARGV[6], ARGV[13], {unpack(ARGV, 14)})
+                                  ARGV[6], ARGV[13], {unpack(ARGV, 17 + n)})
 if result ~= 1 then return result end
 local open, ttl, id, prefix = ARGV[5] == '1', ARGV[6], ARGV[7], ARGV[8]
 index_chat(prefix .. ':chat:' .. ARGV[9], id, ttl, open)
 index_users(prefix, id, ARGV[10], before, ttl, open)
 timers_after_save(KEYS[4], KEYS[5], id, tonumber(ARGV[1]) + 1, open, ARGV[11], ARGV[12])
+if n > 0 then append_journal(ARGV[14], ARGV[15], {unpack(ARGV, 17, 16 + n)}) end
 return 1
 """
 
@@ -155,13 +168,31 @@ return 1
 """
 
 # Cluster: the table's part of a save (one slot). KEYS: rec, log, msg, [seen marker]. ARGV: expected
-# version, expected rev, new rev, data, users, ttl, seen ttl, log entries... Returns what save_table
-# does, success as {1, users seated before}.
-SAVE_TABLE = TABLE + r"""
+# version, expected rev, new rev, data, users, ttl, seen ttl, pending journal key (the table's own),
+# journal entries n, the n entries, log entries... Returns what save_table does, success as {1, users
+# seated before}.
+SAVE_TABLE = TABLE + JOURNAL + r"""
+local n = tonumber(ARGV[9])
 local result, before = save_table(KEYS[1], KEYS[2], KEYS[3], KEYS[4], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5],
-                                  ARGV[6], ARGV[7], {unpack(ARGV, 8)})
-if result == 1 then return {1, before} end
-return result
+                                  ARGV[6], ARGV[7], {unpack(ARGV, 10 + n)})
+if result ~= 1 then return result end
+if n > 0 then append_journal(ARGV[8], ARGV[6], {unpack(ARGV, 10, 9 + n)}) end
+return {1, before}
+"""
+
+# Cluster: a save's journal delivered to its list, each entry once. KEYS: the list, its zset of
+# delivered ids (one slot). ARGV: ttl, now, then id and entry pairs. The zset keeps the last 1000 ids.
+DELIVER = r"""
+for i = 3, #ARGV, 2 do
+  if not redis.call('ZSCORE', KEYS[2], ARGV[i]) then
+    redis.call('RPUSH', KEYS[1], ARGV[i + 1])
+    redis.call('ZADD', KEYS[2], ARGV[2], ARGV[i])
+  end
+end
+redis.call('ZREMRANGEBYRANK', KEYS[2], 0, -1001)
+redis.call('EXPIRE', KEYS[1], ARGV[1])
+redis.call('EXPIRE', KEYS[2], ARGV[1])
+return 1
 """
 
 # Cluster: one index key after a save. KEYS: the chat index. ARGV: id, ttl, open (1/0).

@@ -18,7 +18,14 @@ keys share one Redis Cluster slot):
 ``st:{deadlines}:due``          zset    timers, member ``<id>:<version>:<kind>``, score the due time
 ``st:{deadlines}:tables``       hash    table id -> its members in ``due`` (space separated)
 ``st:rl:<key>``                 zset    a sliding window of :attr:`Store.limiter` (expires with it)
+``st:{t:<id>}:out``             list    Cluster: a save's journal entries not yet delivered
 ==============================  ======  ===============================================================
+
+A save may carry a :class:`Journal`: entries appended to a list elsewhere (a chat's memory inbox,
+:mod:`bot.memory`) exactly once with the save. On one Redis they are appended in the save's script. On
+Cluster the table's script puts them in the table's ``out`` list, and the step after it (3, below)
+delivers them to their list, whose slot keeps the ids of the last entries delivered so that a second
+delivery (after a crash, by the guard timer) appends nothing, and then deletes ``out``.
 
 Lifetimes: an open table's keys, its chat index and its users' sets expire ``abandoned_ttl``
 after the last change; a finished table's keys expire ``finished_ttl`` after it ends, and it
@@ -58,6 +65,7 @@ chat names, which expires.
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import secrets
 import string
@@ -72,7 +80,7 @@ from redis.asyncio.cluster import RedisCluster
 from bot.store import scripts
 from bot.store.ratelimit import Limiter
 
-__all__ = ["Store", "Saved", "Record", "MAX_LOG_PER_SAVE", "new_rev"]
+__all__ = ["Store", "Saved", "Record", "Journal", "MAX_LOG_PER_SAVE", "new_rev"]
 
 MAX_LOG_PER_SAVE = 1000
 """At most this many log entries per save (a Lua ``unpack`` limit, far above any real move)."""
@@ -91,6 +99,22 @@ class Record(NamedTuple):
     version: int
     data: str
     rev: str
+
+
+class Journal(NamedTuple):
+    """Entries a save appends to the list ``key`` exactly once, with the save (see the module's docstring).
+
+    Attributes:
+        key: the list (on Cluster in a slot of its own, shared with ``ids``).
+        ids: Cluster: the zset of the ids of the entries delivered to ``key`` lately.
+        entries: ``(id, text)`` pairs; the id is unique among the list's entries.
+        ttl: seconds ``key`` (and ``ids``) live after the append.
+    """
+
+    key: str
+    ids: str
+    entries: Sequence[tuple[str, str]]
+    ttl: int
 
 
 @dataclass(frozen=True)
@@ -190,8 +214,19 @@ class Store:
         self._chat_after = redis.register_script(scripts.CHAT_AFTER)
         self._user_after = redis.register_script(scripts.USER_AFTER)
         self._timers_after = redis.register_script(scripts.TIMERS_AFTER)
+        self._deliver = redis.register_script(scripts.DELIVER)
         self.limiter = Limiter(redis, prefix)
         """Rate limits on the same Redis and prefix (the answers per person: :mod:`bot.service.budget`)."""
+
+    @property
+    def redis(self) -> Redis | RedisCluster:
+        """The client the store uses (for rooms that keep their own keys beside the tables', :mod:`bot.memory`)."""
+        return self._r
+
+    @property
+    def prefix(self) -> str:
+        """The first part of every key."""
+        return self._prefix
 
     def _key(self, table_id: str, part: str) -> str:
         return f"{self._prefix}:{{t:{_table_id(table_id)}}}:{part}"
@@ -250,7 +285,7 @@ class Store:
     async def save(self, table_id: str, expected_version: int, data_json: str, *, log: Sequence[str] = (),
                    status: Literal["open", "finished"] = "open", user_keys: Sequence[str],
                    chat_key: str, timer: tuple[str, float] | None = None, rev: str | None = None,
-                   update: str = "") -> Saved:
+                   update: str = "", journal: Journal | None = None) -> Saved:
         """Replace the record if it is still at ``expected_version`` (and ``rev``); all or nothing, in one script.
 
         On success the version becomes ``expected_version + 1`` with a new revision, ``log`` is
@@ -274,6 +309,7 @@ class Store:
                 that loaded the record in this very step).
             update: the platform update this save carries out: refused as a duplicate if it was
                 applied to this table already, else marked in the same script.
+            journal: entries to append to another list exactly once with this save.
 
         Returns:
             A :class:`Saved` that is false, writing nothing, if the stored version or revision
@@ -291,12 +327,19 @@ class Store:
         seen = [self._seen_key(table_id, update)] if update else []
         fresh, users = new_rev(), _users(user_keys)
         ttl = self._abandoned_ttl if is_open else self._finished_ttl
+        entries = list(journal.entries) if journal else []
+        if len(entries) > MAX_LOG_PER_SAVE:
+            raise ValueError(f"at most {MAX_LOG_PER_SAVE} journal entries per save")
         if self.cluster:
+            pending = [json.dumps([journal.key, journal.ids, journal.ttl, i, text]) for i, text in entries]
             return await self._save_in_parts(table_id, expected_version, [*table_keys, *seen],
                                              [int(expected_version), rev or "", fresh, data_json, users, ttl,
-                                              self._seen_ttl, *log], chat_key, is_open, member, due_ts)
+                                              self._seen_ttl, self._key(table_id, "out"), len(pending), *pending,
+                                              *log], chat_key, is_open, member, due_ts)
         args = [int(expected_version), rev or "", fresh, data_json, int(is_open), ttl,
-                table_id, self._prefix, chat_key, users, member, due_ts, self._seen_ttl, *log]
+                table_id, self._prefix, chat_key, users, member, due_ts, self._seen_ttl,
+                journal.key if journal else "", journal.ttl if journal else 0, len(entries),
+                *(text for _, text in entries), *log]
         return _saved(await self._save(keys=[*table_keys, self._due, self._due_tables, *seen], args=args), fresh)
 
     async def _save_in_parts(self, table_id: str, version: int, keys: list[str], args: list, chat_key: str,
@@ -315,7 +358,8 @@ class Store:
 
         Idempotent. On Redis Cluster every save ends with this step; after a crash before it, the
         save's guard timer (kind ``sync``) comes due and the service calls this with the stored
-        table's status, users, chat and timer (as :meth:`save` takes them).
+        table's status, users, chat and timer (as :meth:`save` takes them). The journal entries the
+        save left in the table's ``out`` list are delivered too.
         """
         member, due_ts = ("", 0.0) if timer is None else (self._member(table_id, version, timer[0]), float(timer[1]))
         await self._after_save(table_id, version, _users(user_keys).split(), chat_key, status == "open", member,
@@ -327,7 +371,26 @@ class Store:
         await asyncio.gather(self._chat_after(keys=[self._chat_key(chat_key)], args=[table_id, ttl, int(is_open)]),
                              self._index(table_id, seated, before, ttl, is_open),
                              self._timers_after(keys=[self._due, self._due_tables],
-                                                args=[table_id, int(version), int(is_open), member, float(due_ts)]))
+                                                args=[table_id, int(version), int(is_open), member, float(due_ts)]),
+                             self._deliver_journal(table_id))
+
+    async def _deliver_journal(self, table_id: str) -> None:
+        """Cluster: deliver the journal entries a save left in the table's ``out`` list, then drop the list."""
+        out = self._key(table_id, "out")
+        pending = await self._r.lrange(out, 0, -1)
+        if not pending:
+            return
+        lists: dict[tuple[str, str], tuple[int, list[str]]] = {}
+        for item in pending:
+            key, ids, ttl, entry_id, text = json.loads(item)
+            lists.setdefault((key, ids), (ttl, []))[1].extend((entry_id, text))
+        now = time.time()
+        for (key, ids), (ttl, pairs) in lists.items():
+            await self._deliver(keys=[key, ids], args=[ttl, now, *pairs])
+        async with self._r.pipeline(transaction=False) as pipe:  # exactly these: a later save's entries stay
+            for item in pending:
+                pipe.lrem(out, 1, item)
+            await pipe.execute()
 
     async def _index(self, table_id: str, seated: list[str], before: str, ttl: int, is_open: bool) -> None:
         """The user sets: the seated follow ``is_open``, those in ``before`` who are not seated leave."""

@@ -1,0 +1,78 @@
+"""A chat's history as files: CSV (one row per match) and JSON (the matches as the history gives them).
+
+Newest match first; at most the matches the history keeps and at most :data:`MAX_BYTES` (the oldest
+are left out beyond). Column names and values are data, not words: game ids, ``cpu-<level>`` for the
+computers, an empty name for nobody (opted out, forgotten); times in UTC, money in cents.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from datetime import UTC, datetime
+
+from bot.memory.absorb import absorb
+from bot.memory.book import Book
+from bot.memory.history import named, records
+from bot.memory.outcome import MatchOutcome
+
+__all__ = ["export_csv", "export_json", "COLUMNS", "MAX_BYTES", "seat_name"]
+
+MAX_BYTES = 8_000_000
+"""The most bytes an export holds (Discord's and Telegram's document limits are higher)."""
+COLUMNS = ("no", "finished_utc", "game", "table", "deals", "players", "score", "winners", "places", "paid_cents",
+           "currency")
+"""The CSV's columns; ``players``, ``places`` and ``paid_cents`` list the seats in order, separated by ``|``;
+``score`` the sides' scores by ``:``; ``winners`` the winning sides' players by ``|``."""
+
+
+def seat_name(match: MatchOutcome, seat: int) -> str:
+    """What the export writes for ``seat``: the person's name, ``cpu-<level>``, or empty (nobody)."""
+    s = match.seats[seat]
+    return f"cpu-{s.level}" if s.level else s.name
+
+
+def _row(match: MatchOutcome) -> list[str]:
+    """One match as a CSV row."""
+    winners = [seat_name(match, s) for side in match.winners for s in match.sides[side]]
+    return [str(match.no), datetime.fromtimestamp(match.at, UTC).isoformat(timespec="seconds"), match.game,
+            match.table, str(match.deals), "|".join(seat_name(match, s) for s in range(len(match.seats))),
+            ":".join(map(str, match.score)), "|".join(winners), "|".join(seat_name(match, s) for s in match.places),
+            "|".join(map(str, match.money)), match.currency]
+
+
+async def _matches(book: Book, group: str) -> list[MatchOutcome]:
+    """The chat's whole kept history, newest first."""
+    await absorb(book, group)
+    return await named(book, group, [rec async for rec in records(book, group)])
+
+
+def _bounded(parts: list[str], head: str, sep: str, tail: str) -> bytes:
+    """``head``, the ``parts`` that fit in :data:`MAX_BYTES` joined by ``sep``, and ``tail``, as UTF-8."""
+    size, kept = len(head) + len(tail), []
+    for part in parts:
+        size += len(part.encode()) + len(sep)
+        if size > MAX_BYTES:
+            break
+        kept.append(part)
+    return (head + sep.join(kept) + tail).encode()
+
+
+async def export_csv(book: Book, group: str) -> bytes:
+    """The chat's history as CSV bytes (UTF-8, a header row, newest match first)."""
+    rows = []
+    for match in await _matches(book, group):
+        out = io.StringIO()
+        csv.writer(out, lineterminator="\n").writerow(_row(match))
+        rows.append(out.getvalue())
+    head = io.StringIO()
+    csv.writer(head, lineterminator="\n").writerow(COLUMNS)
+    return _bounded(rows, head.getvalue(), "", "")
+
+
+async def export_json(book: Book, group: str) -> bytes:
+    """The chat's history as JSON bytes: a list of matches (:class:`MatchOutcome` fields), newest first."""
+    parts = [json.dumps(m.model_dump(mode="json", exclude={"sheet", "chat"}), ensure_ascii=False,
+                        separators=(",", ":")) for m in await _matches(book, group)]
+    return _bounded(parts, "[", ",", "]")

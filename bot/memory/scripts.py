@@ -1,0 +1,98 @@
+"""The memory's Lua scripts: each change of a chat's memory as one atomic step in the chat's slot."""
+
+from __future__ import annotations
+
+__all__ = ["COMMIT", "NEW_SEASON", "FORGET"]
+
+# Count the inbox's first entries in: only if the inbox still starts with the entry the plan was made
+# from (else another process counted them first: 0). KEYS: the inbox. ARGV: that first entry, how many
+# entries the plan counts, ttl, the chat's key base, then the plan's operations on keys below the base:
+# I part field n (HINCRBY), S part field value (HSET), R part value (RPUSH), T part n (keep the last n
+# of a list). Every key touched lives ttl seconds from now.
+COMMIT = r"""
+if redis.call('LINDEX', KEYS[1], 0) ~= ARGV[1] then return 0 end
+redis.call('LTRIM', KEYS[1], tonumber(ARGV[2]), -1)
+local ttl, base = ARGV[3], ARGV[4]
+local touched = {}
+local i = 5
+while i <= #ARGV do
+  local op, key = ARGV[i], base .. ARGV[i + 1]
+  touched[key] = true
+  if op == 'I' then
+    redis.call('HINCRBY', key, ARGV[i + 2], ARGV[i + 3])
+    i = i + 4
+  elseif op == 'S' then
+    redis.call('HSET', key, ARGV[i + 2], ARGV[i + 3])
+    i = i + 4
+  elseif op == 'R' then
+    redis.call('RPUSH', key, ARGV[i + 2])
+    i = i + 3
+  elseif op == 'T' then
+    redis.call('LTRIM', key, -tonumber(ARGV[i + 2]), -1)
+    i = i + 3
+  else
+    return redis.error_reply('bad memory operation ' .. op)
+  end
+end
+for key in pairs(touched) do redis.call('EXPIRE', key, ttl) end
+return 1
+"""
+
+# KEYS: the chat's meta hash. ARGV: now, ttl. A missing season number means season 1.
+NEW_SEASON = r"""
+local n = redis.call('HINCRBY', KEYS[1], 'season', 1)
+if n == 1 then n = redis.call('HINCRBY', KEYS[1], 'season', 1) end
+redis.call('HSET', KEYS[1], 's' .. n, ARGV[1])
+redis.call('EXPIRE', KEYS[1], ARGV[2])
+return n
+"""
+
+# Forget a person. KEYS: the chat's ``who`` hash. ARGV: the chat's key base, his user key, his number,
+# the last season, ttl, the games... His number and name go, his figures and ratings in every season
+# and game, what others' figures keep of him as partner or opponent, his rating history points, and
+# his number in the history's records (his seats there become nobody's).
+FORGET = r"""
+local base, user, who, seasons, ttl = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5]
+local others = redis.call('HVALS', KEYS[1])
+for _, level in ipairs({'leicht', 'normal', 'stark'}) do others[#others + 1] = 'cpu-' .. level end
+redis.call('HDEL', KEYS[1], user)
+redis.call('HDEL', base .. 'nm', who)
+
+local function rewrite(key, fn)
+  local items = redis.call('LRANGE', key, 0, -1)
+  if #items == 0 then return end
+  local kept = {}
+  for _, item in ipairs(items) do
+    local new = fn(item)
+    if new then kept[#kept + 1] = new end
+  end
+  redis.call('DEL', key)
+  for i = 1, #kept, 1000 do
+    redis.call('RPUSH', key, unpack(kept, i, math.min(i + 999, #kept)))
+  end
+  if #kept > 0 then redis.call('EXPIRE', key, ttl) end
+end
+
+for g = 6, #ARGV do
+  local game = ARGV[g]
+  for s = 0, seasons do
+    local part = ':' .. s .. ':' .. game
+    redis.call('DEL', base .. 'a' .. part .. ':' .. who)
+    redis.call('HDEL', base .. 'r' .. part, who)
+    for _, other in ipairs(others) do
+      redis.call('HDEL', base .. 'a' .. part .. ':' .. other, 'p:' .. who, 'pw:' .. who, 'h:' .. who, 'hw:' .. who)
+    end
+    rewrite(base .. 'rh' .. part, function(item)
+      if string.match(item, '^%d+ (%S+) ') == who then return nil end
+      return item
+    end)
+  end
+end
+rewrite(base .. 'h', function(item)
+  local s, e, seats = string.find(item, '"w":(%b[])')
+  if not s then return item end
+  local nobody = string.gsub(seats, '"' .. who .. '"', '""')
+  return string.sub(item, 1, s - 1) .. '"w":' .. nobody .. string.sub(item, e + 1)
+end)
+return 1
+"""

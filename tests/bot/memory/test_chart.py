@@ -1,0 +1,40 @@
+"""The rating chart: lines of the ranked people, and a PNG."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.memory import RANKED_AFTER, UnknownGame, rating_png, rating_series
+from tests.bot.memory.kit import GROUP, group_of, people, played, save_all
+
+G = group_of(GROUP)
+
+
+async def test_the_seasons_ratings_as_a_png(store, book):
+    for i in range(RANKED_AFTER + 1):
+        await save_all(store, book, played("bauer", people(4), seed=50 + i, table_id=f"P{i}"))
+    series = await rating_series(book, G, "bauer")
+    assert len(series.lines) == 4 and all(len(line.points) == RANKED_AFTER + 1 for line in series.lines)
+    assert [p[0] for p in series.lines[0].points] == list(range(1, RANKED_AFTER + 2))
+    finals = [line.points[-1][1] for line in series.lines]
+    assert finals == sorted(finals, reverse=True)
+    png = rating_png(series, "Rangliste Bauer", "Partie", "Wertung")
+    assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 5000
+
+
+def test_an_empty_chart_is_a_png_too():
+    from bot.memory.chart import RatingSeries
+    assert rating_png(RatingSeries(game="rams", season=1, lines=[]), "", "", "").startswith(b"\x89PNG")
+
+
+async def test_an_unknown_game_has_no_chart(book):
+    with pytest.raises(UnknownGame):
+        await rating_series(book, G, "schach")
+
+
+def test_the_memory_loads_no_plotting_library_until_a_chart_is_drawn():
+    import subprocess
+    import sys
+
+    code = "import sys, bot.memory; print('matplotlib' in sys.modules)"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "False\n"

@@ -1,0 +1,51 @@
+"""The evening: today's matches in the chat's time zone, and Rams' settlement that always sums to zero."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from bot.memory import KASSE, evening, who_of
+from bot.memory.evening import day_start
+from bot.table.record import Seat
+from tests.bot.memory.kit import GROUP, group_of, people, played, save_all
+
+G = group_of(GROUP)
+ZONE = "Europe/Zurich"
+
+
+def at(hour: int, day: int = 31) -> float:
+    return datetime(2026, 12, day, hour, 0, tzinfo=ZoneInfo(ZONE)).timestamp()
+
+
+async def test_todays_rams_matches_settle_to_zero_both_ways(store, book):
+    seats = people(4) + [Seat(bot=True, level="leicht")]
+    await save_all(store, book, played("rams", seats, seed=1, table_id="Y1", start=at(20, 30)))  # yesterday
+    for i in range(3):
+        await save_all(store, book, played("rams", seats, seed=10 + i, table_id=f"E{i}", start=at(19 + i)))
+    await save_all(store, book, played("bauer", people(4), seed=2, table_id="B1", start=at(18)))
+    tonight = await evening(book, G, at(23, 31) + 1800, ZONE)
+    assert tonight.day == "2026-12-31"
+    assert sorted(m.table for m in tonight.matches) == ["B1", "E0", "E1", "E2"]
+    (kasse,) = tonight.settlements
+    assert kasse.matches == 3 and sum(kasse.balances.values()) == 0
+    paid = sum(m.money[s] for m in tonight.matches if m.game == "rams" for s in range(5))
+    assert kasse.balances[KASSE] == paid
+    assert all(t.payee == KASSE for t in kasse.transfers)
+    assert sum(t.cents for t in kasse.transfers) == paid
+    anna = await who_of(book, G, "test:u0")
+    assert next(line for line in tonight.lines if line.person.who == anna).matches == 4
+    (winner,) = (await evening(book, G, at(23, 31), ZONE, mode="winner")).settlements
+    assert sum(winner.balances.values()) == 0 and KASSE not in winner.balances
+    left = dict(winner.balances)
+    for t in winner.transfers:
+        left[t.payer] += t.cents
+        left[t.payee] -= t.cents
+    assert not any(left.values()) and len(winner.transfers) < len(winner.balances)
+
+
+async def test_the_day_begins_at_midnight_in_the_zone():
+    start, day = day_start(at(0, 31) + 60, ZONE)
+    assert day == "2026-12-31" and start == at(0, 31)
+    assert day_start(at(0, 31) - 60, ZONE)[1] == "2026-12-30"
+    assert day_start(at(0, 31) - 60, "UTC")[1] == "2026-12-30"

@@ -84,7 +84,7 @@ def start(step: Step) -> None:
         core = draw(tourney.game, tourney.format, entrants, seed=seed, options={"legs": 2 if tourney.twice else 1},
                     table_options=tourney.options)
     except TournamentError as exc:
-        raise Refused("tn.too_few", why=str(exc)) from None
+        raise Refused("tn.field_size" if exc.code == "field_size" else "tn.cannot_draw", n=len(entrants)) from None
     tourney.core = core.model_dump(mode="json")
     tourney.seed = seed
     tourney.status = "running"

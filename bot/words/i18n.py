@@ -565,14 +565,19 @@ TEXTS: dict[str, tuple[str, str]] = {
     "tn.own_invite": ("Deine eigene Einladung bestätigt dein Partner.", "Your partner confirms your invitation."),
     "tn.not_registered": ("Du bist nicht angemeldet.", "You are not registered."),
     "tn.only_organizer": ("Das darf nur der Veranstalter, {name}.", "Only the organizer, {name}, may do that."),
-    "tn.too_few": ("Zu wenige für ein Turnier: {why}", "Too few for a tournament: {why}"),
+    "tn.field_size": ("{n} Anmeldungen passen nicht zu diesem Format. Jeder gegen jeden: 2 bis 64 Teams, in Rams "
+                      "3 bis 7 Spieler an einem Tisch; Gruppen und K.-o.: Gruppen von mindestens 2 Teams (Rams: "
+                      "Tische von 3 bis 7); Schweizer System: 2 bis 64 Teams (Rams: 3 bis 64 Spieler).",
+                      "{n} entries don't fit this format. Round robin: 2 to 64 teams, in Rams 3 to 7 players at "
+                      "one table; groups and knockout: groups of at least 2 teams (Rams: tables of 3 to 7); Swiss: "
+                      "2 to 64 teams (Rams: 3 to 64 players)."),
+    "tn.cannot_draw": ("Mit diesen Einstellungen lässt sich nicht auslosen.", "These settings cannot be drawn."),
     "tn.exists": ("Hier läuft schon ein Turnier.", "A tournament is already on here."),
     "tn.too_many": ("In diesem Chat laufen schon {most} Turniere.", "This chat already runs {most} tournaments."),
     "tn.none": ("Hier läuft kein Turnier: »turnier neu SPIEL«.", "No tournament here: \"tournament new GAME\"."),
     "tn.bad_rule": ("Regel: computer oder wertung.", "Rule: computer or forfeit."),
     "tn.bad_round": ("Eine Runde dauert 10m bis 30d, zum Beispiel runde=2d.",
                      "A round lasts 10m to 30d, for example round=2d."),
-    "tn.refused": ("Das geht so nicht: {why}", "That doesn't work: {why}"),
     "tn.group_only": ("Turniere gibt es nur in Gruppen.", "Tournaments are for groups."),
     # --- notifications, pace, quiet hours (bot/notify.py, bot/pace.py)
     "notify.every": ("🔔 {name}: bei jedem Zug bekommst du eine neue Nachricht, wenn du eine Weile weg warst.",

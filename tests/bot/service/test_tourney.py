@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+from bot import memory
 from bot.protocol import tokens
 from bot.protocol.outgoing import Notice, TableMessage, UserRef
 from bot.service import tourney_play
@@ -114,6 +115,8 @@ async def test_draw_round_results_once_deadline_and_final(store):
     tourney = await load(store, tid)
     key = table.tourney.partition(":")[2]
     assert list(tourney.core["results"]) == [key]
+    (told,) = await memory.history(svc.tables.book, memory.group_key(table))  # the match is in the chat's memory
+    assert told.id == f"{tables[0]}:m"
     # a replayed finishing report and a second visit count nothing twice
     kept = await TourneyStore(store).results(tid)
     assert not await TourneyStore(store).report(tid, key, kept[key])
@@ -185,3 +188,34 @@ async def test_standings_of_64_teams_are_paged_within_limits(store):
     ttl = await store.redis.ttl(f"{store.prefix}:{{t:{tid}}}:rec")
     assert 0 < ttl <= tourney.round_s + 8 * 86400
     assert json.loads((await TourneyStore(store).fetch(tid)).data)["status"] == "running"
+
+
+async def test_rams_is_played_by_individuals_at_tables_of_three_to_seven(store):
+    now = [T0]
+    svc = service(store, clock=lambda: now[0])
+    msg = tourney_msg(await svc.handle(say(GROUP, person(0), "turnier neu rams target=3 runde=1h")))
+    for i in range(9):
+        await svc.handle(say(GROUP, person(i), "turnier anmelden"))
+    refused = await svc.handle(say(GROUP, person(0), "turnier los"))  # a round robin of 9: not one table
+    assert "9 Anmeldungen passen nicht" in refused[0].text
+    await svc.handle(say(GROUP, person(0), "turnier abbrechen"))
+    msg = tourney_msg(await svc.handle(say(GROUP, person(0), "turnier neu rams schweizer target=3 runde=1h")))
+    refused = await svc.handle(say(GROUP, person(0), "turnier anmelden Spieler1"))
+    assert "jeder für sich" in refused[0].text
+    for i in range(9):
+        await svc.handle(say(GROUP, person(i), "turnier anmelden"))
+    await svc.handle(say(GROUP, person(0), "turnier los"))
+    tourney = await load(store, msg.table_id)
+    seated = []
+    for table_id in tourney.tables.values():
+        table = Table.load((await store.load(table_id))[1])
+        assert 3 <= table.n <= 7 and table.status == "playing" and all(s.human for s in table.seats)
+        seated += [s.user for s in table.seats]
+    assert sorted(seated) == sorted(person(i).key for i in range(9))
+    for table_id in list(tourney.tables.values()):
+        await finish_table(svc, store, table_id, now)
+    now[0] += 1
+    await svc.tick(now[0])
+    tourney = await load(store, msg.table_id)
+    rows = tourney_play.core_of(tourney).standings()
+    assert sum(r.played for r in rows) == 9 and "Platzpunkte" in tourney_play.message(tourney, 1, now[0]).text

@@ -43,10 +43,10 @@ async def fire(tables: Tables, now: float, out: list[Outgoing], only: str | None
             continue
         if not await store.claim(table_id, version, kind, now):
             continue
-        if kind == KIND:  # a tournament's visit sets its next one itself
-            out += await tourney_play.poll(tables, table_id, now)
-            continue
         try:
+            if kind == KIND:  # a tournament's visit sets its next one itself (a failed one comes again)
+                out += await tourney_play.poll(tables, table_id, now)
+                continue
             if kind == "remind":
                 out += await _remind(tables, table_id, version, now)
             elif kind == "sync":

@@ -157,7 +157,11 @@ async def after_save(tables: Tables, tourney: Tourney, out: list[Outgoing], vers
         shown += await _open_tables(tables, tourney)
         await tables.store.schedule(tourney.id, 0, KIND, _next_visit(tourney, now))
     elif tourney.status in ("finished", "aborted"):
-        await tables.store.cancel(tourney.id)
+        if tourney.status == "aborted" and tourney.core:  # the round's tables close with it
+            for pairing in core_of(tourney).open_pairings():
+                if table_id := tourney.tables.get(pairing.key):
+                    shown += await _close(tables, table_id)
+        await tables.store.cancel(tourney.id)  # after the tables: their ends would call it again
     return shown
 
 
@@ -312,7 +316,11 @@ def _computers_take_over(ctx: Ctx) -> None:
 
 
 async def _close(tables: Tables, table_id: str) -> list[Outgoing]:
+    """Close a table its tournament decided without it (a forfeit, a withdrawal, the tournament aborted)."""
     def close(ctx: Ctx) -> None:
+        if not ctx.table.open:
+            ctx.keep_table()
+            return
         ctx.table.status = "aborted"
     try:
         return await tables.change(table_id, None, close)

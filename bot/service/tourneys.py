@@ -87,7 +87,7 @@ async def change(tables: Tables, tourney_id: str, cmd: Command | None,
         tourney = step.tourney
         if await store.save(tourney_id, loaded.version, tourney.dump(), lifetime(tourney, step.now)):
             SAVED.set(True)
-            if tourney.status != was or not tourney.open:
+            if tourney.open or tourney.status != was:  # the index lives as long as the tournament
                 await store.index(tourney.chat.key, _chat_of(tourney), tourney_id, tourney.open,
                                   lifetime(tourney, step.now), MAX_PER_CHAT)
             return step.out, tourney

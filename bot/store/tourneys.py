@@ -49,26 +49,31 @@ return 1
 """
 """Compare-and-set of the record (version 0: create), all the tournament's keys expire with it."""
 
-_NOTE = r"""
-if ARGV[2] == '1' and redis.call('SCARD', KEYS[2]) >= tonumber(ARGV[4]) and redis.call('SISMEMBER', KEYS[2], ARGV[1]) == 0 then
-  return -1
-end
+_IN_CHAT = r"""
 if ARGV[2] == '1' then
-  local held = redis.call('GET', KEYS[1])
-  if held and held ~= ARGV[1] then return 0 end
-  redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[3])
-  redis.call('SADD', KEYS[2], ARGV[1])
-  redis.call('EXPIRE', KEYS[2], ARGV[3])
+  if redis.call('SCARD', KEYS[1]) >= tonumber(ARGV[4]) and redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 0 then
+    return 0
+  end
+  redis.call('SADD', KEYS[1], ARGV[1])
+  redis.call('EXPIRE', KEYS[1], ARGV[3])
 else
-  if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
-  redis.call('SREM', KEYS[2], ARGV[1])
+  redis.call('SREM', KEYS[1], ARGV[1])
 end
 return 1
 """
-"""Index an open tournament in its chat (refused past the cap, or when the topic holds another) or drop it.
+"""Note an open tournament among its chat's (refused at the cap), or drop a closed one."""
 
-Single-key steps in one script: on Redis Cluster the two keys are in different slots, so a cluster
-deployment runs it as two calls (see :meth:`TourneyStore.index`)."""
+_HELD = r"""
+local held = redis.call('GET', KEYS[1])
+if ARGV[2] == '1' then
+  if held and held ~= ARGV[1] then return 0 end
+  redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[3])
+elseif held == ARGV[1] then
+  redis.call('DEL', KEYS[1])
+end
+return 1
+"""
+"""Take (or keep) the topic for an open tournament unless it holds another, or free it of a closed one."""
 
 
 class TourneyStore:
@@ -83,7 +88,8 @@ class TourneyStore:
         self._r = store.redis
         self._prefix = store.prefix
         self._save = self._r.register_script(_SAVE)
-        self._note = self._r.register_script(_NOTE)
+        self._in_chat = self._r.register_script(_IN_CHAT)
+        self._held = self._r.register_script(_HELD)
 
     @staticmethod
     def new_id() -> str:
@@ -131,22 +137,28 @@ class TourneyStore:
         """Note an open tournament as the one of ``chat_key`` (``chat``: the chat with all its topics, where
         at most ``most`` may be open), or drop a closed one from both.
 
+        Two single-key steps (each key may live in its own Redis Cluster slot); a topic that turns out
+        to be taken undoes the first.
+
         Returns:
             1 if done, 0 if the topic holds another open tournament, -1 if the chat holds ``most``.
         """
-        keys = [f"{self._prefix}:tourchat:{chat_key}", f"{self._prefix}:tourin:{chat}"]
-        return int(await self._note(keys=keys, args=[tourney_id, int(is_open), max(1, int(ttl)), int(most)]))
+        topic, counted = f"{self._prefix}:tourchat:{chat_key}", f"{self._prefix}:tourin:{chat}"
+        args = [tourney_id, int(is_open), max(1, int(ttl)), int(most)]
+        if not is_open:
+            await self._held(keys=[topic], args=args)
+            await self._in_chat(keys=[counted], args=args)
+            return 1
+        gone = [i for i in await self._r.smembers(counted) if not await self._r.exists(self._key(i, "rec"))]
+        if gone:  # a tournament whose keys expired counts no more
+            await self._r.srem(counted, *gone)
+        if not await self._in_chat(keys=[counted], args=args):
+            return -1
+        if not await self._held(keys=[topic], args=args):
+            await self._in_chat(keys=[counted], args=[tourney_id, 0, 1, 0])
+            return 0
+        return 1
 
     async def for_chat(self, chat_key: str) -> str | None:
         """The open tournament of the chat or topic, if any."""
         return await self._r.get(f"{self._prefix}:tourchat:{chat_key}")
-
-    async def in_chat(self, chat: str) -> list[str]:
-        """The open tournaments of a chat and all its topics whose records still exist."""
-        key = f"{self._prefix}:tourin:{chat}"
-        ids = sorted(await self._r.smembers(key))
-        alive = [i for i in ids if await self._r.exists(self._key(i, "rec"))]
-        gone = [i for i in ids if i not in alive]
-        if gone:
-            await self._r.srem(key, *gone)
-        return alive

@@ -4,15 +4,18 @@ read from the tables exactly once, a round's deadline, withdrawals, the standing
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 from bot import memory
 from bot.protocol import tokens
 from bot.protocol.outgoing import Notice, TableMessage, UserRef
 from bot.service import tourney_play
+from bot.service.tourneys import MAX_PER_CHAT
 from bot.store.tourneys import TourneyStore
 from bot.table.record import Table
 from bot.table.tourney import Tourney
 from bot.words.fit import TEXT_MAX
+from tests.bot.service.test_service_timers import tick_in_two_processes
 from tests.servicekit import GROUP, of, press, say, service
 
 T0 = 1_800_000_000.0
@@ -80,8 +83,9 @@ async def test_registration_partner_confirms_and_refusals(store):
     assert "schon ein Turnier" in second[0].text
 
 
-async def finish_table(svc, store, table_id: str, now: list[float]) -> None:
-    """Let computers play the table to its end (the people's seats are taken over as at a deadline)."""
+async def finish_table(svc, store, table_id: str, now: list[float], only: bool = False) -> None:
+    """Let computers play the table to its end (the people's seats are taken over as at a deadline); ``only``:
+    no other timer fires meanwhile (the tournament's neither)."""
     def takeover(ctx):
         tourney_play._computers_take_over(ctx)
     await svc.tables.change(table_id, None, takeover)
@@ -90,7 +94,7 @@ async def finish_table(svc, store, table_id: str, now: list[float]) -> None:
         if Table.load(loaded[1]).status == "finished":
             return
         now[0] += 1
-        await svc.tick(now[0])
+        await svc.tick(now[0], table=table_id if only else None)
     raise AssertionError("the table did not finish")
 
 
@@ -219,3 +223,46 @@ async def test_rams_is_played_by_individuals_at_tables_of_three_to_seven(store):
     tourney = await load(store, msg.table_id)
     rows = tourney_play.core_of(tourney).standings()
     assert sum(r.played for r in rows) == 9 and "Platzpunkte" in tourney_play.message(tourney, 1, now[0]).text
+
+
+async def test_a_result_counts_once_when_two_processes_visit(store, redis_url, key_prefix):
+    now = [T0]
+    svc = service(store, clock=lambda: now[0])
+    tid = await opened(svc, store, 2, "bauernstoss target=1 runde=1h")
+    await svc.handle(say(GROUP, person(0), "turnier los"))
+    (table_id,) = (await load(store, tid)).tables.values()
+    await finish_table(svc, store, table_id, now, only=True)  # the tournament has not looked yet
+    assert not (await load(store, tid)).core["results"]
+    notices = tick_in_two_processes(redis_url, key_prefix, now[0] + 1)
+    notices += tick_in_two_processes(redis_url, key_prefix, now[0] + 2)
+    assert sum("Ergebnis" in n["text"] for n in notices) == 1
+    assert sum("Endwertung" in n["text"] for n in notices) == 1
+    tourney = await load(store, tid)
+    assert tourney.status == "finished" and len(tourney.core["results"]) == 1
+
+
+async def test_the_organizer_aborts_and_the_round_closes(store):
+    now = [T0]
+    svc = service(store, clock=lambda: now[0])
+    tid = await opened(svc, store, 2, "bauernstoss target=1 runde=1h")
+    await svc.handle(say(GROUP, person(0), "turnier los"))
+    refused = await svc.handle(say(GROUP, person(3), "turnier abbrechen"))
+    assert "Veranstalter" in refused[0].text
+    out = await svc.handle(say(GROUP, person(0), "turnier abbrechen"))
+    assert any("abgebrochen" in n.text for n in of(out, Notice))
+    (table_id,) = (await load(store, tid)).tables.values()
+    assert Table.load((await store.load(table_id))[1]).status == "aborted"
+    assert not [d for d in await store.due(now[0] + 10**7) if d[0] == tid]
+    again = await svc.handle(say(GROUP, person(0), "turnier neu bauer"))  # the chat is free again
+    assert tourney_msg(again).table_id != tid
+
+
+async def test_a_chat_holds_a_bounded_number_of_tournaments_one_per_topic(store):
+    svc = service(store, clock=lambda: T0)
+    topics = [replace(GROUP, thread=str(n)) for n in range(MAX_PER_CHAT + 1)]
+    for topic in topics[:MAX_PER_CHAT]:
+        tourney_msg(await svc.handle(say(topic, person(0), "turnier neu bauer")))
+    refused = await svc.handle(say(topics[-1], person(0), "turnier neu bauer"))
+    assert f"schon {MAX_PER_CHAT} Turniere" in refused[0].text
+    for key in [k async for k in store.redis.scan_iter(match=f"{store.prefix}:*")]:
+        assert await store.redis.ttl(key) > 0 or ":{deadlines}:" in key, key

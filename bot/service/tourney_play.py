@@ -11,14 +11,18 @@ result can never count twice. The tournament's timer is one member of the store'
 
 At a round's deadline every unfinished match is decided by the organizer's rule: ``computer``
 lets computer players take the people's seats and play the match to its end (a person who comes
-back takes his seat again by playing); ``forfeit`` scores it as it stands (the side ahead wins with
-the points it has; level, both lose), and its table is closed. Three quarters into a round the
-players of unfinished matches are reminded (mentioned) in the chat.
+back takes his seat again by playing); ``forfeit`` closes its table and scores it: a side none of
+whose people played at the table is absent and loses by the tournament's documented forfeit score
+(the side present wins with the Partie's target, Bauerchen 24 a Stein, Bauer's Brote to win, to 0;
+both absent: both lose 0:0); if every side played, it is scored as it stands (the side ahead wins
+with the points it has; level, both lose). A table its people closed (a vote to abort, everybody
+gone) is scored as it stands at once. A team that withdraws loses its open match and every later
+one by forfeit. Three quarters into a round the players of unfinished matches are reminded
+(mentioned) in the chat.
 """
 
 from __future__ import annotations
 
-import logging
 import random
 import secrets
 from dataclasses import replace
@@ -37,11 +41,9 @@ from bot.tournament import Entrant, MatchResult, Outcome, SideResult, Tournament
 from bot.tournament.results import deal_points
 from bot.words.i18n import t
 from bot.words.render import ago
-from bot.words.tourney import final_text, pairing_line, registration, standings_message, team_name
+from bot.words.tourney import final_text, in_messages, pairing_line, registration, standings_message, team_name
 
 __all__ = ["start", "withdraw", "message", "after_save", "poll", "core_of", "entrant_id", "REMIND_AT"]
-
-log = logging.getLogger(__package__)
 
 REMIND_AT = 0.75
 """How far into a round (its share of the round's time) the players of unfinished matches are reminded."""
@@ -105,12 +107,7 @@ def _begin_round(step: Step, core, drawn: bool = False) -> None:
         lines.append(f"{pairing.key} " + pairing_line(tourney.lang, _names(tourney, pairing.sides), pairing.stage))
     key = "tn.draw" if drawn else "tn.round"
     head = t(tourney.lang, key, round=core.round, left=ago(tourney.round_s, tourney.lang))
-    step.out.append(Notice(tourney.chat, _clip("\n".join([head, *lines])), table_id=tourney.id))
-
-
-def _clip(text: str) -> str:
-    from bot.words.fit import TEXT_MAX
-    return text if len(text) <= TEXT_MAX else text[:TEXT_MAX - 1] + "…"
+    step.out += [Notice(tourney.chat, text, table_id=tourney.id) for text in in_messages([head], lines)]
 
 
 def _names(tourney: Tourney, sides: list[str]) -> list[str]:

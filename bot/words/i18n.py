@@ -544,8 +544,9 @@ TEXTS: dict[str, tuple[str, str]] = {
                   "🏆 Tournament opened. Join with the button or \"tournament join PARTNER\"."),
     "tn.draw": ("🎲 Die Auslosung, Runde {round}:", "🎲 The draw, round {round}:"),
     "tn.round": ("Runde {round} (bis {left}):", "Round {round} ({left} to play):"),
-    "tn.seed": ("Die Auslosung kam vom Startwert {seed}: »stammtisch tournament --seed {seed}« zieht sie nach.",
-                "The draw came from the seed {seed}: \"stammtisch tournament --seed {seed}\" repeats it."),
+    "tn.seed": ("Startwert der Auslosung: {seed}. Dieselben Anmeldungen in derselben Reihenfolge ergeben mit ihm "
+                "dieselbe Auslosung.",
+                "The draw's seed: {seed}. The same entries in the same order give the same draw with it."),
     "tn.table_for": ("🏆 Turnierspiel {pairing}: {names}", "🏆 Tournament match {pairing}: {names}"),
     "tn.remind": ("⏰ Runde {round} endet in {left}. Noch offen: {names}", "⏰ Round {round} ends in {left}. Still open: {names}"),
     "tn.decided_cpu": ("⌛ Frist um: Computer spielen für die Fehlenden zu Ende ({names}).",

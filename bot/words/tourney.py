@@ -19,7 +19,7 @@ from bot.words.i18n import game_name, t
 from bot.words.render import ago
 
 __all__ = ["PAGE_ROWS", "registration", "standings_message", "standings_pages", "standing_row", "pairing_line",
-           "final_text", "headline", "team_name"]
+           "final_text", "in_messages", "headline", "team_name"]
 
 PAGE_ROWS = 20
 """Rows of the standings on one page: 20 rows of at most about 80 characters fit a message."""
@@ -124,15 +124,23 @@ def pairing_line(lang: str, names: Sequence[str], stage: Any = None) -> str:
     return where + t(lang, "tn.versus").join(names)
 
 
+def in_messages(head: list[str], rows: Sequence[str], limit: int = TEXT_MAX) -> list[str]:
+    """``head`` and ``rows`` as few messages as fit ``limit`` each (the head in the first); a row too long is cut."""
+    out: list[str] = []
+    lines = list(head)
+    for row in rows:
+        row = row if len(row) < limit else row[:limit - 2] + "…"
+        if lines and len("\n".join([*lines, row])) > limit:
+            out.append("\n".join(lines))
+            lines = []
+        lines.append(row)
+    return out + (["\n".join(lines)] if lines else [])
+
+
 def final_text(tourney: Tourney, rows: Sequence[Any]) -> list[str]:
-    """The final ranking as messages (each within :data:`~bot.words.fit.TEXT_MAX`): the podium first."""
+    """The final ranking as messages (each within :data:`~bot.words.fit.TEXT_MAX`), the podium with medals."""
     lang = tourney.lang
-    pages = standings_pages(tourney, rows)
     medals = {1: "🥇", 2: "🥈", 3: "🥉"}
-    out = []
-    for i, page in enumerate(pages):
-        head = [t(lang, "tn.final", game=game_name(tourney.game, lang))] if i == 0 else []
-        out.append("\n".join(head + [medals.get(n, "") + line if i == 0 else line
-                                     for n, line in enumerate(page, 1)]))
-    return out
+    lines = [medals.get(r.rank, "") + standing_row(lang, tourney.game, r) for r in rows]
+    return in_messages([t(lang, "tn.final", game=game_name(tourney.game, lang))], lines)
 

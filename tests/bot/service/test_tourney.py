@@ -4,6 +4,7 @@ read from the tables exactly once, a round's deadline, withdrawals, the standing
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 
 from bot import memory
@@ -15,6 +16,7 @@ from bot.store.tourneys import TourneyStore
 from bot.table.record import Table
 from bot.table.tourney import Tourney
 from bot.words.fit import TEXT_MAX
+from bot.words.tourney import final_text
 from tests.bot.service.test_service_timers import tick_in_two_processes
 from tests.servicekit import GROUP, of, press, say, service
 
@@ -181,7 +183,9 @@ async def test_standings_of_64_teams_are_paged_within_limits(store):
     tid = await opened(svc, store, 64, "bauernstoss schweizer target=3")
     full = await svc.handle(say(GROUP, person(200), "turnier anmelden"))
     assert "voll" in full[0].text
-    await svc.handle(say(GROUP, person(0), "turnier los"))
+    drawn = [n.text for n in of(await svc.handle(say(GROUP, person(0), "turnier los")), Notice)]
+    assert all(len(text) <= TEXT_MAX for text in drawn)
+    assert sum(line.startswith("1.") for text in drawn for line in text.splitlines()) == 32  # every pairing shown
     msg = tourney_msg(await svc.handle(say(GROUP, person(0), "turnier")))
     assert len(msg.text) <= TEXT_MAX and "Seite 1/4" in msg.text
     out = await svc.handle(press(GROUP, person(5), token(msg, "tn_page", "1")))
@@ -189,6 +193,10 @@ async def test_standings_of_64_teams_are_paged_within_limits(store):
     assert "Seite 2/4" in page2.text and len(page2.text) <= TEXT_MAX
     tourney = await load(store, tid)
     assert len(tourney.tables) == 32
+    final = final_text(tourney, tourney_play.core_of(tourney).standings())
+    assert len(final) > 1 and all(len(text) <= TEXT_MAX for text in final)
+    ranked = [line for text in final for line in text.splitlines() if re.match(r"(🥇|🥈|🥉)?\d+\. ", line)]
+    assert len(ranked) == 64 and ranked[0].startswith("🥇1. ")
     ttl = await store.redis.ttl(f"{store.prefix}:{{t:{tid}}}:rec")
     assert 0 < ttl <= tourney.round_s + 8 * 86400
     assert json.loads((await TourneyStore(store).fetch(tid)).data)["status"] == "running"

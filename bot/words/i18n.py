@@ -84,12 +84,14 @@ TEXTS: dict[str, tuple[str, str]] = {
         "neu SPIEL [Spieler] [option=wert]: Tisch eröffnen ({games})\n"
         "mitspielen · aufstehen · platz N · computer [leicht|stark] · computer weg N · los\n"
         "hand · tisch · zettel · regeln · abbrechen · revanche · sprache de|en\n"
+        "Turnier: turnier neu SPIEL · turnier anmelden [PARTNER] · turnier los · turnier tabelle\n"
         "Im Spiel: spiel B♣ · trumpf herz · weg · mit · melde K♥ · spritzen · retour · zurück · stoß · ledig · "
         "karten weg · passen",
         "Stammtisch – card games at the table\n"
         "new GAME [players] [option=value]: open a table ({games})\n"
         "join · leave · seat N · bot [easy|strong] · bot remove N · start\n"
         "hand · table · sheet · rules · abort · rematch · language de|en\n"
+        "Tournament: tournament new GAME · tournament join [PARTNER] · tournament start · tournament standings\n"
         "In play: play JC · trump hearts · pass · mit · meld KH · spritz · re · back · knock · alone · cards away"),
     # --- refusals
     "game_running": ("Das Spiel läuft schon.", "The game is already running."),

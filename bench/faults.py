@@ -74,7 +74,12 @@ from bot.protocol.outgoing import ChatRef, Command, HandMessage, Notice, TableMe
 from bot.protocol.unavailable import UNAVAILABLE  # noqa: E402
 from bot.store.connection import client_for  # noqa: E402
 from bot.store.tables import Store  # noqa: E402
+from bot.store.tourneys import KIND as TOURNEY  # noqa: E402
+from bot.store.tourneys import TourneyStore  # noqa: E402
 from bot.table.record import Table  # noqa: E402
+from bot.table.tourney import Tourney  # noqa: E402
+from bot.tournament import Tournament, result_of  # noqa: E402
+from bot.tournament.results import deal_points  # noqa: E402
 from bot.words.i18n import TEXTS, t  # noqa: E402
 from tests.redis_servers import Server  # noqa: E402
 from tests.renderkit import NAMES, fixed_messages, match_messages, over_limit, sizes  # noqa: E402
@@ -239,13 +244,17 @@ class _Platform:
         for _ in range(workers):
             self.spawn()
 
+    def command(self, name: str) -> list[str]:
+        """The command line of the worker called ``name``."""
+        table_args = [f"{tid}:{chat}" for tid, chat in self.tables.items()]
+        return [sys.executable, __file__, "worker", self.url, self.prefix, name, str(self.rng.randrange(10**9)),
+                *table_args]
+
     def spawn(self) -> None:
         """Start one more worker."""
         self.serial += 1
         n = self.serial
-        table_args = [f"{tid}:{chat}" for tid, chat in self.tables.items()]
-        proc = subprocess.Popen([sys.executable, __file__, "worker", self.url, self.prefix, f"w{n}",
-                                 str(self.rng.randrange(10**9)), *table_args], stdin=subprocess.PIPE,
+        proc = subprocess.Popen(self.command(f"w{n}"), stdin=subprocess.PIPE,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
         self.procs[n], self.inflight[n] = proc, set()
         threading.Thread(target=self._read, args=(n, proc), daemon=True).start()
@@ -293,6 +302,8 @@ class _Platform:
             self.kill_in_tick.clear()
             n = self.rng.choice(self.alive())
             os.kill(self.procs[n].pid, signal.SIGKILL)
+        if n in self.killed:  # a tick's kill raced the timeout's and hit the same worker: handled already
+            return
         self.procs[n].wait()
         self.killed.add(n)
         self.spawn()
@@ -362,13 +373,15 @@ async def _check_tables(store: Store, tables: dict[str, str]) -> tuple[int, list
 
 
 async def _leaks(store: Store, client, prefix: str) -> tuple[int, list[str]]:
-    """Keys that never expire (other than the two shared deadline keys) and timers of closed tables."""
+    """Keys that never expire (other than the two shared deadline keys) and timers of closed tables (and
+    tournaments)."""
     keys = [k async for k in client.scan_iter(match=f"{prefix}:*", count=1000)]
     forever = [k for k in keys if ":{deadlines}:" not in k and await client.ttl(k) < 0]
     timers = []
     for table_id, version, kind in await store.due(time.time() + 10**8, limit=10**6):
         loaded = await store.load(table_id)
-        if loaded is None or not Table.load(loaded[1]).open:
+        record = Tourney if kind == TOURNEY else Table
+        if loaded is None or not record.load(loaded[1]).open:
             timers.append(f"{table_id}:{version}:{kind}")
     notes = [f"no expiry: {k}" for k in forever[:5]] + [f"timer left: {m}" for m in timers[:5]]
     return len(forever) + len(timers), notes
@@ -556,8 +569,108 @@ async def _finishing(server: Server, prefix: str, finishes: int, seed: int) -> R
         row.notes += [f"no expiry: {k}" for k in forever[:3]]
         row.notes.append("kills: " + ", ".join(f"{k} {n}" for k, n in sorted(ends.items())))
     finally:
+# ---------------------------------------------------------------------------------------- tournament
+async def _tick_worker(url: str, prefix: str, seed: int) -> None:
+    """Only tick the timers: a tournament's tables play by them (its people never press) and it reads their ends.
+
+    Prints ``{"tick": 1}`` before a tick with something due, so the platform may kill it in the middle.
+    """
+    store = Store(client_for(url, timeout=2.0), prefix=prefix, lease_s=LEASE_S)
+    svc = service(store, seed=seed, clock=hurried(EPOCH), **TIMERS)
+    rng = random.Random(seed)
+    while True:
+        try:
+            if await store.due(hurried(EPOCH)(), limit=1):
+                sys.stdout.write(json.dumps({"tick": 1}) + "\n")
+                sys.stdout.flush()
+        except UNAVAILABLE:
+            pass
+        await svc.tick()
+        await asyncio.sleep(0.01 + 0.02 * rng.random())
+
+
+class _Ticking(_Platform):
+    """Workers that only tick the timers (:func:`_tick_worker`)."""
+
+    def command(self, name: str) -> list[str]:
+        """The command line of a ticking worker."""
+        return [sys.executable, __file__, "ticker", self.url, self.prefix, str(self.rng.randrange(10**9))]
+
+
+async def _tourney(server: Server, prefix: str, teams: int, kills: int, workers: int, seed: int,
+                   drain_s: float) -> Row:
+    """A tournament of ``teams`` teams whose matches the timers play while workers are killed (-9) ``kills`` times
+    at random moments, in the middle of a tick too: every finished table's result must count exactly once."""
+    client = client_for(server.url)
+    store = Store(client, prefix=prefix, lease_s=LEASE_S)
+    row = Row("kill -9 during a tournament's matches")
+    svc = service(store, seed=seed, clock=hurried(EPOCH), **TIMERS, **ROOMY)
+    chat = ChatRef("test", "tourney")
+    game, options = TIMER_GAME
+    out = await svc.handle(say(chat, user(0), f"turnier neu {game} schweizer runde=30d {options}"))
+    tid = next(o.table_id for o in out if isinstance(o, TableMessage))
+    for k in range(teams):
+        shown = table_msg(await svc.handle(say(chat, user(2 * k), f"turnier anmelden @partner{k}")))
+        confirm = [b.token for row in shown.buttons for b in row if ":tn_ok:" in b.token][-1]
+        await svc.handle(press(chat, user(2 * k + 1), confirm))
+    await svc.handle(say(chat, user(0), "turnier los"))
+    platform = _Ticking(server.url, prefix, {}, workers, seed)
+    rng = random.Random(seed)
+    tourneys = TourneyStore(store)
+    try:
+        deadline = time.monotonic() + drain_s
+        while time.monotonic() < deadline:
+            tourney = Tourney.load((await tourneys.fetch(tid)).data)
+            if tourney.status == "finished":
+                break
+            await asyncio.sleep(0.5 + 1.5 * rng.random())  # a worker starts in about a second
+            if row.faults < kills:
+                await asyncio.to_thread(platform.kill)
+                row.faults += 1
+        row.crashes = platform.stop() + len(platform.errors)
+        row.notes += [e.splitlines()[-1] for e in platform.errors[:3]]
+        tourney = Tourney.load((await tourneys.fetch(tid)).data)
+        if tourney.status != "finished":
+            row.stuck += 1
+            row.notes.append(f"the tournament stopped in round {tourney.round}")
+        row.lost, row.doubled, notes = await _tourney_results(store, tourney)
+        row.notes += notes
+        stuck, notes = await _check_tables(store, {t: chat.chat_id for t in tourney.tables.values()})
+        row.stuck += stuck
+        row.notes += notes
+        row.leaks, notes = await _leaks(store, client, prefix)
+        row.notes += notes
+        row.notes.append(f"{len(tourney.tables)} matches, {len(tourney.core['results'])} results")
+    finally:
+        platform.stop()
         await client.aclose()
     return row
+
+
+async def _tourney_results(store: Store, tourney: Tourney) -> tuple[int, int, list[str]]:
+    """Results lost (a finished table whose result the tournament does not hold as the table says, a result kept
+    once but not counted) and doubled (an entrant counted in more matches than his results name)."""
+    lost, notes = 0, []
+    counted = tourney.core["results"]
+    kept = await TourneyStore(store).results(tourney.id)
+    for key, table_id in tourney.tables.items():
+        table = Table.load((await store.load(table_id))[1])
+        if table.status != "finished":
+            continue  # counted as stuck
+        pairing = next(p for p in tourney.core["pairings"] if f"{p['round']}.{p['slot']}" == key)
+        points = [0, 0]
+        for record in table.sheet:
+            points = [a + b for a, b in zip(points, deal_points(tourney.game, record.get("result")))]
+        told = result_of(tourney.game, key, pairing["sides"], table.state["match"], points).model_dump(mode="json")
+        if counted.get(key) != told or key not in kept:
+            lost += 1
+            notes.append(f"match {key}: the table says {told}, the tournament {counted.get(key)}")
+    core = Tournament.model_validate(tourney.core)
+    played = {s.entrant: s.played for s in (core.final_ranking() if core.is_over else core.standings())}
+    named = {e: sum(e in [s["entrant"] for s in r["sides"]] for r in counted.values()) for e in played}
+    doubled = sum(played[e] > named[e] for e in played)
+    notes += [f"{e} counted in {played[e]} matches, named in {named[e]} results" for e in played if played[e] > named[e]]
+    return lost, doubled, notes
 
 
 # ---------------------------------------------------------------------------------------- presses
@@ -817,6 +930,7 @@ async def run(games: int = 100, kills: int = 25, workers: int = 3, presses: int 
         rows.append(await _fuzz(server, "ff", fuzz, seed))
         rows.append(await _privacy(server, "fv", deals, seed))
         rows.append(await _flood(server, "fl", flood))
+        rows.append(await _tourney(server, "ft", min(16, max(4, games // 4)), kills, workers, seed, drain_s))
     rows.append(_limits(games, seed))
     return rows
 
@@ -840,6 +954,10 @@ def main() -> None:
     if sys.argv[1:2] == ["finisher"]:
         url, prefix, point, command = sys.argv[2:]
         asyncio.run(_finisher(url, prefix, point, json.loads(command)))
+        return
+    if sys.argv[1:2] == ["ticker"]:
+        url, prefix, seed = sys.argv[2:]
+        asyncio.run(_tick_worker(url, prefix, int(seed)))
         return
     if sys.argv[1:2] == ["hammer"]:
         url, prefix, seed, max_presses, *tables = sys.argv[2:]

@@ -216,7 +216,7 @@ class DiscordBot:
                     await self._reply(interaction, answer.text if answer else texts.text("done", cmd.lang))
             except discord.HTTPException as exc:
                 log.info("interaction %s not answered: %s", interaction.id, exc)
-            self.delivery.carry_out(rest, version_of(outs), outs)
+            self.delivery.carry_out(rest, None, outs)
 
     async def press(self, interaction: discord.Interaction, token: str) -> None:
         """A button press, answered with the refusal, the new look of the message pressed on (his
@@ -234,7 +234,7 @@ class DiscordBot:
                 key = self.delivery.pressed_key(cmd.user, in_dm=interaction.guild_id is None)
                 looked_up = asyncio.ensure_future(self.delivery.ref_at(parsed.table, key))
             outs = await self._verdict(interaction, cmd)
-            version = version_of(outs)
+            version = version_of(outs, parsed.table if parsed else "")
             me = cmd.user.key
             toast = next((o for o in outs if isinstance(o, Toast) and o.user.key == me), None)
             hand = next((o for o in outs if isinstance(o, HandMessage) and o.user.key == me), None)
@@ -264,7 +264,7 @@ class DiscordBot:
             except discord.HTTPException as exc:  # too late (10062) or answered before: all goes the usual way
                 log.info("interaction %s not answered: %s", interaction.id, exc)
                 rest = [o for o in outs if o is not toast]
-            self.delivery.carry_out(rest, version, outs)
+            self.delivery.carry_out(rest, None, outs)
 
     @staticmethod
     async def _reply(interaction: discord.Interaction, text: str, buttons=(), ephemeral: bool = True,

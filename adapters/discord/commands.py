@@ -21,7 +21,7 @@ from bot.words import GAME_WORDS, LANGS, TableOption, game_name, player_range, t
 
 from . import texts
 
-__all__ = ["Translator", "Handler", "build", "new_args"]
+__all__ = ["Translator", "Handler", "build", "new_args", "tournament_args"]
 
 Handler = Callable[[discord.Interaction, str, tuple[str, ...]], Awaitable[None]]
 """Runs a command: (the interaction, the verb, its arguments)."""
@@ -187,12 +187,45 @@ def _by_game(handler: Handler, verb: str) -> app_commands.Command:
 def _season(handler: Handler) -> app_commands.Command:
     async def season(interaction: discord.Interaction, action: str) -> None:
         await handler(interaction, "season", (action,))
-    season.__discord_app_commands_param_description__ = {"action": _desc("action", "What to do with the season")}
+    season.__discord_app_commands_param_description__ = {"action": _desc("action", "What to do")}
     season.__discord_app_commands_param_rename__ = {"action": _name("action")}
     season.__discord_app_commands_param_choices__ = {
         "action": [Choice(name=locale_str("new", key=("choice", "new_season")), value="new")]}
     return app_commands.Command(name=_name("season"), description=_desc("season", texts.COMMANDS["season"][2]),
                                 callback=season)
+def tournament_args(action: str, game: str | None = None, format: str | None = None, partner: str | None = None,
+                    round: str | None = None, rule: str | None = None, twice: bool | None = None,
+                    options: str | None = None) -> tuple[str, ...]:
+    """The arguments of the typed ``tournament`` command for these parameters (those given only)."""
+    if action == "new":
+        return (action, *(w for w in (game, format) if w), *(("twice",) if twice else ()),
+                *((f"round={round}",) if round else ()), *((f"rule={rule}",) if rule else ()),
+                *(options or "").split()[:12])
+    return (action, *((partner,) if partner and action == "join" else ()))
+
+
+def _tournament(handler: Handler) -> app_commands.Command:
+    async def tournament(interaction: discord.Interaction, action: str, game: Optional[str] = None,  # noqa: UP007
+                         format: Optional[str] = None, partner: Optional[app_commands.Range[str, 1, 32]] = None,  # noqa: UP007
+                         round: Optional[app_commands.Range[str, 1, 8]] = None,  # noqa: UP007
+                         rule: Optional[str] = None, twice: Optional[bool] = None,  # noqa: UP007
+                         options: Optional[app_commands.Range[str, 1, 200]] = None) -> None:  # noqa: UP007
+        await handler(interaction, "tournament", tournament_args(action, game, format, partner, round, rule, twice,
+                                                                 options))
+
+    def choices(words: tuple[str, ...], prefix: str = "") -> list[Choice]:
+        return [Choice(name=locale_str(w, key=("name", prefix + w)), value=w) for w in words]
+    words = ("action", "game", "format", "partner", "round", "rule", "twice", "options")
+    tournament.__discord_app_commands_param_description__ = {
+        w: _desc(w, texts.german(w)[2]) if w != "game" else _desc("game", "Which game") for w in words}
+    tournament.__discord_app_commands_param_rename__ = {w: _name(w) for w in words}
+    tournament.__discord_app_commands_param_choices__ = {
+        "action": choices(("new", "join", "leave", "start", "standings", "abort"), "tn."),
+        "game": [Choice(name=locale_str(game_name(g, "en"), key=("game", g)), value=g) for g in GAME_WORDS],
+        "format": choices(("round-robin", "groups-ko", "swiss")),
+        "rule": choices(("computer", "forfeit"))}
+    return app_commands.Command(name=_name("tournament"),
+                                description=_desc("tournament", texts.COMMANDS["tournament"][2]), callback=tournament)
 
 
 def build(tree: app_commands.CommandTree, handler: Handler) -> None:
@@ -207,3 +240,4 @@ def build(tree: app_commands.CommandTree, handler: Handler) -> None:
     tree.add_command(_by_game(handler, "ranking"))
     tree.add_command(_by_game(handler, "chart"))
     tree.add_command(_season(handler))
+    tree.add_command(_tournament(handler))

@@ -93,14 +93,17 @@ class Delivery:
         self._posts = itertools.count()
 
     def carry_out(self, outs: list[Outgoing], version: int | None = None, of: list[Outgoing] | None = None) -> None:
-        """Queue every effect (``version``: the table version they show, if not read from their buttons;
+        """Queue every effect (``version``: the table version they show, if not read from each table's buttons;
         ``of``: all the effects of the change, if ``outs`` leaves out those an interaction's answer showed)."""
-        version = version_of(outs) if version is None else version
+        every = outs if of is None else of
+        versions = {tid: version_of(every, tid) if version is None else version
+                    for tid in {getattr(out, "table_id", "") for out in outs}}
         for out in outs:
+            shown = versions[getattr(out, "table_id", "")]
             if isinstance(out, TableMessage):
-                self.table(out, version, table_may_wait(out, outs if of is None else of))
+                self.table(out, shown, table_may_wait(out, every))
             elif isinstance(out, HandMessage):
-                self.hand(out, version)
+                self.hand(out, shown)
             elif isinstance(out, Notice):
                 self.post(int(out.chat.chat_id), markup.mentions(out.text, out.mentions), out.mentions)
             elif isinstance(out, Toast):

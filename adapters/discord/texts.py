@@ -28,6 +28,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "export": ("export", "Alle Partien als CSV und JSON", "Every match as CSV and JSON"),
     "season": ("saison", "Neue Saison beginnen (Admins)", "Start a new season (admins)"),
     "forget": ("vergessen", "Mich aus Statistik und Verlauf löschen", "Remove me from statistics and history"),
+    "tournament": ("turnier", "Turnier: eröffnen, anmelden, auslosen, Tabelle", "Tournament: open, join, draw, standings"),
 }
 """Each command's verb: its German name, German and English description."""
 
@@ -40,8 +41,26 @@ _WORDS = {
     "count": ("zählen", "Mich ab jetzt mitzählen oder nicht", "Count me from now on, or not"),
     "on": ("an", "", ""),
     "off": ("aus", "", ""),
-    "action": ("was", "Was mit der Saison geschehen soll", "What to do with the season"),
     "new_season": ("neu", "", ""),
+    # the tournament command's parameters and choices
+    "action": ("aktion", "Was tun", "What to do"),
+    "format": ("format", "Jeder gegen jeden, Gruppen und K.-o., Schweizer System", "Round robin, groups and knockout, Swiss"),
+    "partner": ("partner", "Der Name deines Partners (er bestätigt)", "Your partner's name (who confirms)"),
+    "round": ("runde", "Zeit für eine Runde, z. B. 2d oder 3h", "Time for a round, e.g. 2d or 3h"),
+    "rule": ("regel", "Was nach der Frist offene Spiele entscheidet", "What decides matches open at the deadline"),
+    "twice": ("doppelt", "Jeder gegen jeden mit Hin- und Rückspiel", "Round robin home and away"),
+    "options": ("optionen", "Tischregeln wie target=20", "Table options such as target=20"),
+    "tn.new": ("eröffnen", "", ""),
+    "tn.join": ("anmelden", "", ""),
+    "tn.leave": ("abmelden", "", ""),
+    "tn.start": ("auslosen und los", "", ""),
+    "tn.standings": ("tabelle", "", ""),
+    "tn.abort": ("abbrechen", "", ""),
+    "round-robin": ("jeder gegen jeden", "", ""),
+    "groups-ko": ("Gruppen, dann K.-o.", "", ""),
+    "swiss": ("Schweizer System", "", ""),
+    "computer": ("Computer spielen zu Ende", "", ""),
+    "forfeit": ("Wertung nach Stand", "", ""),
 }
 
 _TEXTS = {

@@ -34,6 +34,8 @@ ENTRIES: tuple[Entry, ...] = (
     Entry("abort", "abbrechen", "abort", "Den Tisch abbrechen", "Abort the table"),
     Entry("sheet", "zettel", "sheet", "Der Zettel: jedes Spiel der Partie", "The score sheet: every deal so far"),
     Entry("rules", "regeln", "rules", "Die Regeln des Spiels", "The rules of the game"),
+    Entry("tournament", "turnier", "tournament", "Turnier: /turnier neu bauernstoss, /turnier anmelden PARTNER",
+          "Tournament: /tournament new bauernstoss, /tournament join PARTNER"),
     Entry("language", "sprache", "language", "Sprache: /sprache de oder /sprache en", "Language: /language en or de"),
     # --- the group's memory
     Entry("stats", "statistik", "stats", "Statistik: /statistik [Name], /statistik aus|an",

@@ -127,8 +127,9 @@ class Delivery:
 
     def carry_out(self, outs: list[Outgoing], resend_hand_of: UserRef | None = None) -> None:
         """Queue every effect; the hand of ``resend_hand_of`` is posted anew instead of edited."""
-        version = version_of(outs)
+        versions = {tid: version_of(outs, tid) for tid in {getattr(out, "table_id", "") for out in outs}}
         for out in outs:
+            version = versions[getattr(out, "table_id", "")]
             if isinstance(out, TableMessage):
                 self.table(out, version, table_may_wait(out, outs))
             elif isinstance(out, HandMessage):

@@ -212,13 +212,15 @@ class FileMessage:
 Outgoing = TableMessage | HandMessage | Toast | Notice | JoinLink | FileMessage
 
 
-def version_of(outs: list[Outgoing]) -> int | None:
-    """The table version a batch of effects shows: the newest version their button tokens carry.
+def version_of(outs: list[Outgoing], table_id: str = "") -> int | None:
+    """The version of ``table_id`` (any table if empty) a batch of effects shows: the newest version the
+    button tokens of that table carry.
 
-    One answer of the service renders one version of one table, so the version read from the
+    One change of the service renders one version of a table, so the version read from the
     table message's buttons holds for the hands without buttons too, and lets a late hand
-    from another process be told from a newer one.
+    from another process be told from a newer one. A batch may hold several tables (the timers
+    of one tick, a tournament opening its round's tables): each is read by its own id.
     """
     versions = [t.version for out in outs for row in getattr(out, "buttons", ()) for b in row
-                if (t := tokens.parse(b.token))]
+                if (t := tokens.parse(b.token)) and (not table_id or t.table == table_id)]
     return max(versions) if versions else None

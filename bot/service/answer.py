@@ -14,6 +14,7 @@ from bot.ops import metrics
 from bot.protocol import tokens
 from bot.protocol.outgoing import ChatRef, Command, HandMessage, Notice, Outgoing, Toast, UserRef
 from bot.store.tables import Store
+from bot.store.tourneys import ID_LENGTH as TOURNEY_ID
 from bot.table.match import Match
 from bot.table.record import Table
 from bot.table.refused import Refused
@@ -131,7 +132,7 @@ async def refusal_lang(store: Store, cmd: Command, default: str) -> str:
     :func:`toast_lang`."""
     tok = tokens.parse(cmd.token) if cmd.token else None
     loaded = await store.load(tok.table) if tok is not None else None
-    if loaded:
+    if loaded and len(tok.table) != TOURNEY_ID:  # a tournament's record is no table's
         return Table.load(loaded[1]).lang
     if cmd.chat.private or tok is not None:
         return await toast_lang(store, cmd, default)

@@ -26,6 +26,7 @@ from bot.protocol.outgoing import Command, Outgoing
 from bot.service.answer import Ctx, answer, notify_hand, refusal
 from bot.store.counts import TableCounts
 from bot.store.tables import Record, Store
+from bot.store.tourneys import KIND as TOURNEY
 from bot.table import notify, window
 from bot.table.match import Match
 from bot.table.record import Table
@@ -189,7 +190,7 @@ class Tables:
             self.recent.drop(table_id)  # until the save is known to have landed
             recorded = memory.journal(self.book, table, match.news, now)
             saved = await self.store.save(table_id, version, data, log=[json.dumps(entry, separators=(",", ":"))],
-                                          status=status, user_keys=table.user_keys(), chat_key=table.chat.key,
+                                          status=status, user_keys=table.user_keys(), chat_key=table.index_key,
                                           timer=turn_timer(table, match, now), rev=rev, update=update,
                                           journal=recorded)
             if saved:
@@ -197,6 +198,8 @@ class Tables:
                 if recorded and table.status == "finished":
                     self._count(memory.group_key(table))
                 self.recent.put(table_id, Record(version + 1, data, saved.rev), match.state)
+                if table.tourney and not table.open:  # its tournament reads the result at once
+                    await self.store.schedule(table.tourney.partition(":")[0], 0, TOURNEY, now)
                 if self.counts:
                     await self.counts.note(table_id, table.status, now)
                 out = answer(ctx, version + 1, changed)

@@ -14,7 +14,9 @@ import engine
 from bot.protocol.outgoing import Notice, Outgoing
 from bot.protocol.unavailable import UNAVAILABLE
 from bot.service.answer import Ctx
+from bot.service import tourney_play
 from bot.service.change import Tables, turn_timer
+from bot.store.tourneys import KIND
 from bot.table import cpu, notify, pace, window
 from bot.table.match import Match
 from bot.table.record import Table
@@ -42,6 +44,9 @@ async def fire(tables: Tables, now: float, out: list[Outgoing], only: str | None
         if not await store.claim(table_id, version, kind, now):
             continue
         try:
+            if kind == KIND:  # a tournament's visit sets its next one itself (a failed one comes again)
+                out += await tourney_play.poll(tables, table_id, now)
+                continue
             if kind == "remind":
                 out += await _remind(tables, table_id, version, now)
             elif kind == "sync":
@@ -95,7 +100,7 @@ async def _resync(tables: Tables, table_id: str, version: int, now: float) -> No
     table = Table.load(loaded.data)
     timer = turn_timer(table, Match(table, tables.rng, now, None), now) if table.open else None
     await tables.store.reindex(table_id, loaded.version, "open" if table.open else "finished", table.user_keys(),
-                               table.chat.key, timer)
+                               table.index_key, timer)
 
 
 async def _remind(tables: Tables, table_id: str, version: int, now: float) -> list[Outgoing]:

@@ -113,6 +113,14 @@ class Table(BaseModel):
     """When the open windows close by themselves (0: when the people have decided)."""
     declare_wait: int | None = 20
     """The seconds the computers wait for the people's declarations, unless the table plays by Fernspiel pace."""
+    tourney: str = ""
+    """``<tournament id>:<pairing>`` for a table a tournament opened for one of its pairings (empty: none)."""
+
+    @property
+    def index_key(self) -> str:
+        """The key the store indexes the table under as its chat's open table: a tournament's tables each
+        have their own, so they never hold the chat's one open table (nor each other's)."""
+        return f"{self.chat.key}:{self.tourney}" if self.tourney else self.chat.key
 
     # ----------------------------------------------------------- JSON
     def dump(self) -> str:

@@ -84,6 +84,7 @@ TEXTS: dict[str, tuple[str, str]] = {
         "neu SPIEL [Spieler] [option=wert]: Tisch eröffnen ({games})\n"
         "mitspielen · aufstehen · platz N · computer [leicht|stark] · computer weg N · los\n"
         "hand · tisch · zettel · regeln · abbrechen · revanche · sprache de|en\n"
+        "Turnier: turnier neu SPIEL · turnier anmelden [PARTNER] · turnier los · turnier tabelle\n"
         "Im Spiel: spiel B♣ · trumpf herz · weg · mit · melde K♥ · spritzen · retour · zurück · stoß · ledig · "
         "karten weg · passen\n"
         "Was der Tisch sich merkt: statistik [name] · rangliste [spiel] · bild [spiel] · verlauf · abend · export · "
@@ -92,6 +93,7 @@ TEXTS: dict[str, tuple[str, str]] = {
         "new GAME [players] [option=value]: open a table ({games})\n"
         "join · leave · seat N · bot [easy|strong] · bot remove N · start\n"
         "hand · table · sheet · rules · abort · rematch · language de|en\n"
+        "Tournament: tournament new GAME · tournament join [PARTNER] · tournament start · tournament standings\n"
         "In play: play JC · trump hearts · pass · mit · meld KH · spritz · re · back · knock · alone · cards away\n"
         "What the table remembers: stats [name] · ranking [game] · chart [game] · history · tonight · export · "
         "season new · stats off|on · forget"),
@@ -597,6 +599,96 @@ TEXTS: dict[str, tuple[str, str]] = {
     "mem.no_chart": ("Für ein Bild braucht es in {game} ({season}) jemanden mit {least} Partien.",
                      "A chart needs someone with {least} matches of {game} ({season})."),
     "mem.which_stats": ("statistik [name], statistik aus, statistik an", "stats [name], stats off, stats on"),
+    # --- tournaments in the chats (bot/service/tourney.py, bot/words/tourney.py)
+    "tn.usage": ("Turnier: turnier neu SPIEL [jeder|gruppen|schweizer] [doppelt] [runde=2d] [regel=computer|wertung] "
+                 "[option=wert] · turnier anmelden [PARTNER] · turnier abmelden · turnier los · turnier tabelle · "
+                 "turnier abbrechen",
+                 "Tournament: tournament new GAME [round-robin|groups|swiss] [twice] [round=2d] "
+                 "[rule=computer|forfeit] [option=value] · tournament join [PARTNER] · tournament leave · "
+                 "tournament start · tournament standings · tournament abort"),
+    "tn.headline": ("🏆 Turnier: {game} · {format}", "🏆 Tournament: {game} · {format}"),
+    "tn.format.round-robin": ("jeder gegen jeden", "round robin"),
+    "tn.format.groups-ko": ("Gruppen, dann K.-o.", "groups, then knockout"),
+    "tn.format.swiss": ("Schweizer System", "Swiss system"),
+    "tn.twice": (", Hin- und Rückspiel", ", home and away"),
+    "tn.terms": ("Eine Runde dauert {round}; danach: {rule}. Veranstalter: {name}",
+                 "A round lasts {round}; after it: {rule}. Organizer: {name}"),
+    "tn.rule.computer": ("Computer spielen für die Fehlenden zu Ende", "computers play on for those missing"),
+    "tn.rule.forfeit": ("Wertung nach Stand, bei Gleichstand verlieren beide",
+                        "scored as it stands; level, both lose"),
+    "tn.registered": ("Angemeldet ({n}):", "Registered ({n}):"),
+    "tn.alone": (" (allein, Partner wird gelost)", " (alone, partner by lot)"),
+    "tn.invite_line": ("{name} lädt {partner} ein: wartet auf Bestätigung", "{name} invites {partner}: waiting"),
+    "tn.how_to_join": ("Anmelden: Knopf (allein) oder »turnier anmelden PARTNER«; der Partner bestätigt.",
+                       "Join: the button (alone) or \"tournament join PARTNER\"; the partner confirms."),
+    "tn.btn.join": ("Anmelden", "Join"),
+    "tn.btn.leave": ("Abmelden", "Leave"),
+    "tn.btn.confirm": ("✔ {name}: mit {by}", "✔ {name}: with {by}"),
+    "tn.btn.start": ("Auslosen und los (Veranstalter)", "Draw and start (organizer)"),
+    "tn.withdrawn": (" (zurückgezogen)", " (withdrawn)"),
+    "tn.row.bauernstoss": ("{won} Partien, {pf}:{pa} Striche", "{won} won, {pf}:{pa} Striche"),
+    "tn.row.alter_schafkopf": ("{won} Partien, {pf}:{pa} Striche", "{won} won, {pf}:{pa} Striche"),
+    "tn.row.bauerchen": ("{won} Spiele, {pf}:{pa} Punkte", "{won} won, {pf}:{pa} points"),
+    "tn.row.bauer": ("{pf}:{pa} Brote, {won} Spiele", "{pf}:{pa} Brote, {won} won"),
+    "tn.row_rams": ("{place} Platzpunkte, {pts} Stiche, {k} Kartoffeln",
+                    "{place} place points, {pts} tricks, {k} Kartoffeln"),
+    "tn.by.won": ("nach Siegen", "on wins"),
+    "tn.by.points_for": ("nach Punkten", "on points"),
+    "tn.by.place_points": ("nach Platzpunkten", "on place points"),
+    "tn.by.fewer_kartoffeln": ("weniger Kartoffeln", "fewer Kartoffeln"),
+    "tn.by.head_to_head": ("direkter Vergleich", "head to head"),
+    "tn.by.lot": ("Los", "lot"),
+    "tn.by.knockout": ("K.-o.-Spiel", "knockout game"),
+    "tn.by.group": ("Gruppenplatz", "group place"),
+    "tn.round_line": ("Runde {round}, noch {left}", "Round {round}, {left} left"),
+    "tn.closed": ("Anmeldung offen", "Registration open"),
+    "tn.page": ("Seite {page}/{pages}", "Page {page}/{pages}"),
+    "tn.final_head": ("Endstand", "Final standings"),
+    "tn.final": ("🏆 {game}: die Endwertung", "🏆 {game}: the final ranking"),
+    "tn.group": ("Gruppe {group}", "Group {group}"),
+    "tn.places": ("Platz {best}–{worst}", "Places {best}–{worst}"),
+    "tn.bye": ("{name} hat spielfrei", "{name} has a bye"),
+    "tn.versus": (" gegen ", " vs "),
+    "tn.opened": ("🏆 Turnier eröffnet. Anmelden mit dem Knopf oder »turnier anmelden PARTNER«.",
+                  "🏆 Tournament opened. Join with the button or \"tournament join PARTNER\"."),
+    "tn.draw": ("🎲 Die Auslosung, Runde {round}:", "🎲 The draw, round {round}:"),
+    "tn.round": ("Runde {round} (bis {left}):", "Round {round} ({left} to play):"),
+    "tn.seed": ("Startwert der Auslosung: {seed}. Dieselben Anmeldungen in derselben Reihenfolge ergeben mit ihm "
+                "dieselbe Auslosung.",
+                "The draw's seed: {seed}. The same entries in the same order give the same draw with it."),
+    "tn.table_for": ("🏆 Turnierspiel {pairing}: {names}", "🏆 Tournament match {pairing}: {names}"),
+    "tn.remind": ("⏰ Runde {round} endet in {left}. Noch offen: {names}", "⏰ Round {round} ends in {left}. Still open: {names}"),
+    "tn.decided_cpu": ("⌛ Frist um: Computer spielen für die Fehlenden zu Ende ({names}).",
+                       "⌛ Time is up: computers play on for those missing ({names})."),
+    "tn.forfeit_mark": (" (gewertet, nicht zu Ende gespielt)", " (scored, not played to the end)"),
+    "tn.result": ("🏆 Ergebnis {pairing}: {text}", "🏆 Result {pairing}: {text}"),
+    "tn.withdrew": ("{name} zieht zurück: die restlichen Spiele werden kampflos gewertet.",
+                    "{name} withdraws: the remaining matches are forfeits."),
+    "tn.unregistered": ("{name} ist abgemeldet.", "{name} has left the tournament."),
+    "tn.aborted": ("Das Turnier ist abgebrochen.", "The tournament was aborted."),
+    "tn.registration_closed": ("Die Anmeldung ist geschlossen.", "Registration is closed."),
+    "tn.full": ("Das Turnier ist voll ({most}).", "The tournament is full ({most})."),
+    "tn.already_registered": ("Du bist schon angemeldet.", "You are registered already."),
+    "tn.no_teams": ("Rams spielt jeder für sich: einfach anmelden.", "Rams is every player for himself: just join."),
+    "tn.no_invite": ("Diese Einladung gibt es nicht mehr.", "That invitation is gone."),
+    "tn.not_for_you": ("Diese Einladung ist für {name}.", "This invitation is for {name}."),
+    "tn.own_invite": ("Deine eigene Einladung bestätigt dein Partner.", "Your partner confirms your invitation."),
+    "tn.not_registered": ("Du bist nicht angemeldet.", "You are not registered."),
+    "tn.only_organizer": ("Das darf nur der Veranstalter, {name}.", "Only the organizer, {name}, may do that."),
+    "tn.field_size": ("{n} Anmeldungen passen nicht zu diesem Format. Jeder gegen jeden: 2 bis 64 Teams, in Rams "
+                      "3 bis 7 Spieler an einem Tisch; Gruppen und K.-o.: Gruppen von mindestens 2 Teams (Rams: "
+                      "Tische von 3 bis 7); Schweizer System: 2 bis 64 Teams (Rams: 3 bis 64 Spieler).",
+                      "{n} entries don't fit this format. Round robin: 2 to 64 teams, in Rams 3 to 7 players at "
+                      "one table; groups and knockout: groups of at least 2 teams (Rams: tables of 3 to 7); Swiss: "
+                      "2 to 64 teams (Rams: 3 to 64 players)."),
+    "tn.cannot_draw": ("Mit diesen Einstellungen lässt sich nicht auslosen.", "These settings cannot be drawn."),
+    "tn.exists": ("Hier läuft schon ein Turnier.", "A tournament is already on here."),
+    "tn.too_many": ("In diesem Chat laufen schon {most} Turniere.", "This chat already runs {most} tournaments."),
+    "tn.none": ("Hier läuft kein Turnier: »turnier neu SPIEL«.", "No tournament here: \"tournament new GAME\"."),
+    "tn.bad_rule": ("Regel: computer oder wertung.", "Rule: computer or forfeit."),
+    "tn.bad_round": ("Eine Runde dauert 10m bis 30d, zum Beispiel runde=2d.",
+                     "A round lasts 10m to 30d, for example round=2d."),
+    "tn.group_only": ("Turniere gibt es nur in Gruppen.", "Tournaments are for groups."),
     # --- notifications, pace, quiet hours (bot/notify.py, bot/pace.py)
     "notify.every": ("🔔 {name}: bei jedem Zug bekommst du eine neue Nachricht, wenn du eine Weile weg warst.",
                      "🔔 {name}: you get a new message for every turn once you have been away a while."),

@@ -43,6 +43,7 @@ TABLE_VERBS = {
     "quiet": ("ruhezeit", "nachtruhe", "quiet", "quiethours"),
     "timezone": ("zeitzone", "timezone", "tz"),
     "let_pass": ("weiter", "keinledig", "kartenbleiben", "goon", "letpass"),
+    "tournament": ("turnier", "tournament", "cup"),
 }
 """Each table command and its words."""
 

@@ -1,0 +1,276 @@
+"""Tournaments in a group, against a real Redis: registration, the partner's confirmation, the draw, results
+read from the tables exactly once, a round's deadline, withdrawals, the standings of 64 teams paged."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import replace
+
+from bot import memory
+from bot.protocol import tokens
+from bot.protocol.outgoing import Notice, TableMessage, UserRef
+from bot.service import tourney_play
+from bot.service.tourneys import MAX_PER_CHAT
+from bot.store.tourneys import TourneyStore
+from bot.table.record import Table
+from bot.table.tourney import Tourney
+from bot.words.fit import TEXT_MAX
+from bot.words.tourney import final_text
+from tests.bot.service.test_service_timers import tick_in_two_processes
+from tests.servicekit import GROUP, of, press, say, service
+
+T0 = 1_800_000_000.0
+
+
+def person(i: int) -> UserRef:
+    return UserRef("test", f"p{i}", f"Spieler{i}")
+
+
+def tourney_msg(out) -> TableMessage:
+    (msg,) = [o for o in of(out, TableMessage) if len(o.table_id) == 10]
+    return msg
+
+
+def token(msg: TableMessage, verb: str, arg: str | None = None) -> str:
+    for row in msg.buttons:
+        for b in row:
+            tok = tokens.parse(b.token)
+            if tok and tok.verb == verb and (arg is None or tok.arg == arg):
+                return b.token
+    raise AssertionError(f"no {verb} button in {msg.text!r}")
+
+
+async def load(store, tourney_id: str) -> Tourney:
+    return Tourney.load((await TourneyStore(store).fetch(tourney_id)).data)
+
+
+async def opened(svc, store, teams: int, args: str = "bauernstoss target=5"):
+    """A tournament of ``teams`` teams registered by two people each: one names the partner, who confirms."""
+    organizer = person(0)
+    msg = tourney_msg(await svc.handle(say(GROUP, organizer, f"turnier neu {args}")))
+    for i in range(teams):
+        a, b = person(2 * i), person(2 * i + 1)
+        await svc.handle(say(GROUP, a, f"turnier anmelden {b.name}"))
+        msg = tourney_msg(await svc.handle(say(GROUP, a, "turnier tabelle")))
+        out = await svc.handle(press(GROUP, b, token(msg, "tn_ok")))
+        assert not [o for o in out if type(o).__name__ == "Toast"], out
+    return msg.table_id
+
+
+async def test_registration_partner_confirms_and_refusals(store):
+    svc = service(store, clock=lambda: T0)
+    anna, ben, cleo = person(0), person(1), person(2)
+    msg = tourney_msg(await svc.handle(say(GROUP, anna, "turnier neu bauernstoss gruppen target=20 runde=2d")))
+    tourney = await load(store, msg.table_id)
+    assert (tourney.format, tourney.options, tourney.round_s, tourney.organizer) == (
+        "groups-ko", {"target": 20}, 2 * 86400, anna.key)
+    await svc.handle(say(GROUP, anna, "turnier anmelden Spieler1"))
+    msg = tourney_msg(await svc.handle(say(GROUP, anna, "turnier")))
+    assert "Spieler1" in msg.text
+    out = await svc.handle(press(GROUP, anna, token(msg, "tn_ok")))  # his own invitation: refused, unchanged
+    assert of(out, type(out[0])) and "Partner" in out[0].text
+    await svc.handle(press(GROUP, ben, token(msg, "tn_ok")))
+    tourney = await load(store, msg.table_id)
+    assert [e.users for e in tourney.entries] == [[anna.key, ben.key]] and not tourney.invites
+    again = await svc.handle(say(GROUP, ben, "turnier anmelden"))
+    assert "schon angemeldet" in again[0].text
+    await svc.handle(say(GROUP, cleo, "turnier anmelden"))
+    refused = await svc.handle(say(GROUP, cleo, "turnier los"))
+    assert "Veranstalter" in refused[0].text
+    assert (await load(store, msg.table_id)).status == "open"
+    await svc.handle(say(GROUP, cleo, "turnier abmelden"))
+    assert len((await load(store, msg.table_id)).entries) == 1
+    second = await svc.handle(say(GROUP, cleo, "turnier neu rams"))
+    assert "schon ein Turnier" in second[0].text
+
+
+async def finish_table(svc, store, table_id: str, now: list[float], only: bool = False) -> None:
+    """Let computers play the table to its end (the people's seats are taken over as at a deadline); ``only``:
+    no other timer fires meanwhile (the tournament's neither)."""
+    def takeover(ctx):
+        tourney_play._computers_take_over(ctx)
+    await svc.tables.change(table_id, None, takeover)
+    for _ in range(400):
+        loaded = await store.load(table_id)
+        if Table.load(loaded[1]).status == "finished":
+            return
+        now[0] += 1
+        await svc.tick(now[0], table=table_id if only else None)
+    raise AssertionError("the table did not finish")
+
+
+async def test_draw_round_results_once_deadline_and_final(store):
+    now = [T0]
+    svc = service(store, clock=lambda: now[0])
+    tid = await opened(svc, store, 3, "bauernstoss target=3 runde=1h")
+    out = await svc.handle(say(GROUP, person(0), "turnier los"))
+    notices = [o.text for o in of(out, Notice)]
+    assert any("Auslosung" in n for n in notices) and any("Startwert" in n for n in notices)
+    seed_at = next(i for i, n in enumerate(notices) if "Startwert" in n)
+    assert seed_at > next(i for i, n in enumerate(notices) if "Auslosung" in n)  # the seed after the draw
+    tourney = await load(store, tid)
+    assert tourney.status == "running" and tourney.seed is not None and tourney.round == 1
+    tables = list(tourney.tables.values())
+    assert len(tables) == 1  # 3 teams: one match and a bye
+    table = Table.load((await store.load(tables[0]))[1])
+    assert table.status == "playing" and table.tourney.startswith(tid)
+    await finish_table(svc, store, tables[0], now)
+    now[0] += 1
+    await svc.tick(now[0])
+    tourney = await load(store, tid)
+    key = table.tourney.partition(":")[2]
+    assert list(tourney.core["results"]) == [key]
+    (told,) = await memory.history(svc.tables.book, memory.group_key(table))  # the match is in the chat's memory
+    assert told.id == f"{tables[0]}:m"
+    # a replayed finishing report and a second visit count nothing twice
+    kept = await TourneyStore(store).results(tid)
+    assert not await TourneyStore(store).report(tid, key, kept[key])
+    await tourney_play.poll(svc.tables, tid, now[0])
+    tourney = await load(store, tid)
+    assert len(tourney.core["results"]) == 1 and tourney.round == 2
+    # round 2: nobody plays; at the deadline the computers take over and finish it
+    now[0] = tourney.round_end + 1
+    await svc.tick(now[0])
+    for _ in range(600):
+        tourney = await load(store, tid)
+        if tourney.round > 2 or tourney.status == "finished":
+            break
+        now[0] += 5
+        await svc.tick(now[0])
+    (played,) = [k for k in tourney.tables if k.startswith("2.")]
+    assert played in tourney.core["results"] and not tourney.core["results"][played].get("forfeit")
+    for _ in range(2000):
+        tourney = await load(store, tid)
+        if tourney.status == "finished":
+            break
+        now[0] = max(now[0] + 5, tourney.round_end + 1)
+        await svc.tick(now[0])
+    assert tourney.status == "finished"
+    assert len(tourney.core["results"]) == 3
+    shown = tourney_play.message(tourney, 1, now[0])
+    assert "Endstand" in shown.text and shown.text.count("Partien") == 3
+
+
+async def test_forfeit_rule_and_withdrawal(store):
+    now = [T0]
+    svc = service(store, clock=lambda: now[0])
+    tid = await opened(svc, store, 4, "bauernstoss target=3 runde=1h regel=wertung")
+    await svc.handle(say(GROUP, person(0), "turnier los"))
+    tourney = await load(store, tid)
+    assert len(tourney.tables) == 2
+    out = await svc.handle(say(GROUP, person(7), "turnier abmelden"))  # team 4 withdraws during round 1
+    assert any("zieht zurück" in n.text for n in of(out, Notice))
+    now[0] = tourney.round_end + 1
+    await svc.tick(now[0])
+    tourney = await load(store, tid)
+    results = tourney.core["results"]
+    assert {k for k in results if k.startswith("1.")} == {"1.1", "1.2"}  # 4 teams: two matches
+    assert all(r["forfeit"] for k, r in results.items() if k.startswith("1."))
+    for table_id in [t for k, t in tourney.tables.items() if k.startswith("1.")]:
+        assert Table.load((await store.load(table_id))[1]).status in ("aborted", "finished")
+    assert tourney.round == 2
+    withdrawn = next(i for i, e in enumerate(tourney.entries) if e.withdrawn)
+    for key, result in results.items():  # his later matches are forfeits lost
+        sides = {s["entrant"]: s for s in result["sides"]}
+        if f"e{withdrawn}" in sides and key.startswith("2."):
+            assert sides[f"e{withdrawn}"]["outcome"] == "lost"
+
+
+async def test_standings_of_64_teams_are_paged_within_limits(store):
+    now = [T0]
+    svc = service(store, clock=lambda: now[0])
+    tid = await opened(svc, store, 64, "bauernstoss schweizer target=3")
+    full = await svc.handle(say(GROUP, person(200), "turnier anmelden"))
+    assert "voll" in full[0].text
+    drawn = [n.text for n in of(await svc.handle(say(GROUP, person(0), "turnier los")), Notice)]
+    assert all(len(text) <= TEXT_MAX for text in drawn)
+    assert sum(line.startswith("1.") for text in drawn for line in text.splitlines()) == 32  # every pairing shown
+    msg = tourney_msg(await svc.handle(say(GROUP, person(0), "turnier")))
+    assert len(msg.text) <= TEXT_MAX and "Seite 1/4" in msg.text
+    out = await svc.handle(press(GROUP, person(5), token(msg, "tn_page", "1")))
+    page2 = tourney_msg(out)
+    assert "Seite 2/4" in page2.text and len(page2.text) <= TEXT_MAX
+    tourney = await load(store, tid)
+    assert len(tourney.tables) == 32
+    final = final_text(tourney, tourney_play.core_of(tourney).standings())
+    assert len(final) > 1 and all(len(text) <= TEXT_MAX for text in final)
+    ranked = [line for text in final for line in text.splitlines() if re.match(r"(🥇|🥈|🥉)?\d+\. ", line)]
+    assert len(ranked) == 64 and ranked[0].startswith("🥇1. ")
+    ttl = await store.redis.ttl(f"{store.prefix}:{{t:{tid}}}:rec")
+    assert 0 < ttl <= tourney.round_s + 8 * 86400
+    assert json.loads((await TourneyStore(store).fetch(tid)).data)["status"] == "running"
+
+
+async def test_rams_is_played_by_individuals_at_tables_of_three_to_seven(store):
+    now = [T0]
+    svc = service(store, clock=lambda: now[0])
+    msg = tourney_msg(await svc.handle(say(GROUP, person(0), "turnier neu rams target=3 runde=1h")))
+    for i in range(9):
+        await svc.handle(say(GROUP, person(i), "turnier anmelden"))
+    refused = await svc.handle(say(GROUP, person(0), "turnier los"))  # a round robin of 9: not one table
+    assert "9 Anmeldungen passen nicht" in refused[0].text
+    await svc.handle(say(GROUP, person(0), "turnier abbrechen"))
+    msg = tourney_msg(await svc.handle(say(GROUP, person(0), "turnier neu rams schweizer target=3 runde=1h")))
+    refused = await svc.handle(say(GROUP, person(0), "turnier anmelden Spieler1"))
+    assert "jeder für sich" in refused[0].text
+    for i in range(9):
+        await svc.handle(say(GROUP, person(i), "turnier anmelden"))
+    await svc.handle(say(GROUP, person(0), "turnier los"))
+    tourney = await load(store, msg.table_id)
+    seated = []
+    for table_id in tourney.tables.values():
+        table = Table.load((await store.load(table_id))[1])
+        assert 3 <= table.n <= 7 and table.status == "playing" and all(s.human for s in table.seats)
+        seated += [s.user for s in table.seats]
+    assert sorted(seated) == sorted(person(i).key for i in range(9))
+    for table_id in list(tourney.tables.values()):
+        await finish_table(svc, store, table_id, now)
+    now[0] += 1
+    await svc.tick(now[0])
+    tourney = await load(store, msg.table_id)
+    rows = tourney_play.core_of(tourney).standings()
+    assert sum(r.played for r in rows) == 9 and "Platzpunkte" in tourney_play.message(tourney, 1, now[0]).text
+
+
+async def test_a_result_counts_once_when_two_processes_visit(store, redis_url, key_prefix):
+    now = [T0]
+    svc = service(store, clock=lambda: now[0])
+    tid = await opened(svc, store, 2, "bauernstoss target=1 runde=1h")
+    await svc.handle(say(GROUP, person(0), "turnier los"))
+    (table_id,) = (await load(store, tid)).tables.values()
+    await finish_table(svc, store, table_id, now, only=True)  # the tournament has not looked yet
+    assert not (await load(store, tid)).core["results"]
+    notices = tick_in_two_processes(redis_url, key_prefix, now[0] + 1)
+    notices += tick_in_two_processes(redis_url, key_prefix, now[0] + 2)
+    assert sum("Ergebnis" in n["text"] for n in notices) == 1
+    assert sum("Endwertung" in n["text"] for n in notices) == 1
+    tourney = await load(store, tid)
+    assert tourney.status == "finished" and len(tourney.core["results"]) == 1
+
+
+async def test_the_organizer_aborts_and_the_round_closes(store):
+    now = [T0]
+    svc = service(store, clock=lambda: now[0])
+    tid = await opened(svc, store, 2, "bauernstoss target=1 runde=1h")
+    await svc.handle(say(GROUP, person(0), "turnier los"))
+    refused = await svc.handle(say(GROUP, person(3), "turnier abbrechen"))
+    assert "Veranstalter" in refused[0].text
+    out = await svc.handle(say(GROUP, person(0), "turnier abbrechen"))
+    assert any("abgebrochen" in n.text for n in of(out, Notice))
+    (table_id,) = (await load(store, tid)).tables.values()
+    assert Table.load((await store.load(table_id))[1]).status == "aborted"
+    assert not [d for d in await store.due(now[0] + 10**7) if d[0] == tid]
+    again = await svc.handle(say(GROUP, person(0), "turnier neu bauer"))  # the chat is free again
+    assert tourney_msg(again).table_id != tid
+
+
+async def test_a_chat_holds_a_bounded_number_of_tournaments_one_per_topic(store):
+    svc = service(store, clock=lambda: T0)
+    topics = [replace(GROUP, thread=str(n)) for n in range(MAX_PER_CHAT + 1)]
+    for topic in topics[:MAX_PER_CHAT]:
+        tourney_msg(await svc.handle(say(topic, person(0), "turnier neu bauer")))
+    refused = await svc.handle(say(topics[-1], person(0), "turnier neu bauer"))
+    assert f"schon {MAX_PER_CHAT} Turniere" in refused[0].text
+    for key in [k async for k in store.redis.scan_iter(match=f"{store.prefix}:*")]:
+        assert await store.redis.ttl(key) > 0 or ":{deadlines}:" in key, key

@@ -1,0 +1,93 @@
+"""End to end on the fake Bot API: a tournament in a group, from ``/turnier neu`` to the final ranking.
+
+Six people register (two teams naming a partner who confirms by a button, two alone, paired by
+lot), the organizer draws; round 1's match is played by pressing the buttons, round 2's is decided
+at its deadline (the service's clock is moved past it), and round 3's too; the standings message is
+edited in place and the final ranking is posted.
+"""
+
+from __future__ import annotations
+
+import time
+
+from bot.store.tourneys import TourneyStore
+from bot.table.record import Table
+from bot.table.tourney import Tourney
+from tests.fakes.telegram.harness import FAST, Players, fake_for, press_verb, running_bot, until, watching
+
+GROUP = -100777
+
+
+def tourney_id(tg) -> str | None:
+    for m in tg.chat(GROUP):
+        for b in m.buttons:
+            data = b.get("callback_data", "")
+            if ":tn_join:" in data:
+                return data.split(":")[1]
+    return None
+
+
+def texts(tg) -> list[str]:
+    return [text for m in tg.chat(GROUP) for text, _ in m.history]
+
+
+async def stored(store, tid: str) -> Tourney:
+    return Tourney.load((await TourneyStore(store).fetch(tid)).data)
+
+
+async def test_a_tournament_in_a_group(store, redis, key_prefix):
+    offset = [0.0]
+    async with fake_for(FAST) as tg:
+        tg.group(GROUP, "Stammtisch Erfweiler")
+        names = ["Flieger", "Kai", "Werner", "Pitie", "Helmut", "Dieter"]
+        people = [tg.user(40 + i, n, started=True) for i, n in enumerate(names)]
+        flieger, kai, werner, pitie, helmut, dieter = people
+        async with running_bot(tg, store, redis, key_prefix, clock=lambda: time.time() + offset[0]):
+            flieger.send(GROUP, "/turnier neu bauernstoss target=1 runde=1h regel=wertung")
+            tid = await tg.wait_for(lambda: tourney_id(tg), what="the tournament message")
+            flieger.send(GROUP, "/turnier anmelden Kai")
+            await tg.wait_for(lambda: any("Flieger lädt Kai ein" in x for x in texts(tg)), what="the invitation")
+            assert not (await press_verb(tg, kai, GROUP, tid, "tn_ok")).get("text")
+            werner.send(GROUP, "/turnier anmelden Pitie")
+            await tg.wait_for(lambda: any("Werner lädt Pitie ein" in x for x in texts(tg)), what="the invitation")
+            refused = await press_verb(tg, helmut, GROUP, tid, "tn_ok")  # not his invitation
+            assert "Pitie" in refused.get("text", "")
+            assert not (await press_verb(tg, pitie, GROUP, tid, "tn_ok")).get("text")
+            for alone in (helmut, dieter):
+                assert not (await press_verb(tg, alone, GROUP, tid, "tn_join")).get("text")
+
+            async def registered() -> bool:
+                return len((await stored(store, tid)).entries) == 4
+            await until(registered, "four entries")
+            assert not (await press_verb(tg, flieger, GROUP, tid, "tn_start")).get("text")
+            await tg.wait_for(lambda: any("Startwert" in x for x in texts(tg)), what="the seed")
+            shown = texts(tg)
+            draw_at = next(i for i, x in enumerate(shown) if "Auslosung" in x)
+            assert draw_at < next(i for i, x in enumerate(shown) if "Startwert" in x)
+
+            tourney = await stored(store, tid)
+            assert [len(e.users) for e in tourney.entries] == [2, 2, 2]  # Helmut and Dieter paired by lot
+            (table_id,) = tourney.tables.values()
+            seated = {s.user for s in Table.load((await store.load(table_id))[1]).seats}
+            table_people = [p for p in people if f"telegram:{p.id}" in seated]
+            assert len(table_people) == 4
+            async with watching(store, table_id) as latest:
+                players = Players(tg, table_people, table_id, store, careful=True, sensible=True)
+                await players.play(lambda: bool(latest()) and latest().status == "finished")
+
+            async def round_two() -> bool:
+                return (await stored(store, tid)).round == 2
+            await until(round_two, "round 2")
+            for expected in (3, None):  # rounds 2 and 3 run out: decided at the deadline
+                offset[0] += 3601 + (await stored(store, tid)).round * 3600
+
+                async def moved_on(expected=expected) -> bool:
+                    t = await stored(store, tid)
+                    return t.status == "finished" if expected is None else t.round == expected
+                await until(moved_on, f"the deadline of round {expected}")
+            tourney = await stored(store, tid)
+            assert len(tourney.core["results"]) == 3
+            await tg.wait_for(lambda: any("die Endwertung" in x for x in texts(tg)), what="the final ranking")
+            standings = [m for m in tg.chat(GROUP) if any("Endstand" in text for text, _ in m.history)]
+            assert len(standings) == 1 and len(standings[0].history) > 3  # one message, edited in place
+            assert any("gewertet" in x for x in texts(tg))  # a match decided at its deadline

@@ -127,8 +127,8 @@
     cards($("last-trick"), view.last_trick ? view.last_trick.cards : []);
     $("last-trick").title = view.last_trick ? view.last_trick.text : "";
     lines($("score"), view.score);
-    lines($("story"), view.story);
-    $("story").lastElementChild && $("story").lastElementChild.scrollIntoView({block: "nearest"});
+    lines($("story"), view.story.filter((line) => line));
+    $("story").scrollTop = $("story").scrollHeight;
     showHand();
     say(view.status, "status");
     document.body.dataset.version = String(view.version);

@@ -171,8 +171,9 @@ def _web(args: argparse.Namespace) -> int:
     game = game_id(args.game or "bauerchen")
     if game is None:
         return _fail(f"unknown game {args.game[:40]!r}; the games: {games_text()}")
-    if not 0 <= args.port < 65536:
-        return _fail(f"--port must be 0 to 65535, not {args.port}")
+    port = int(args.port) if args.port.isascii() and args.port.isdecimal() and len(args.port) < 6 else -1
+    if not 0 <= port < 65536:
+        return _fail(f"--port must be 0 to 65535, not {args.port[:20]!r}")
     try:
         options = _options(args.options, game)
         settings = _settings()
@@ -183,7 +184,7 @@ def _web(args: argparse.Namespace) -> int:
         return _fail(str(exc))
 
     async def use(service, store, redis) -> int:
-        return await adapter("web").home(service, game, args.port, lang=lang or settings.lang, name=name,
+        return await adapter("web").home(service, game, port, lang=lang or settings.lang, name=name,
                                          players=args.players, options=options)
     try:
         return asyncio.run(_serve(settings, use))
@@ -361,7 +362,7 @@ def build_parser() -> argparse.ArgumentParser:
                        "serves it on 127.0.0.1; the first line printed is its URL, with a token for this run. "
                        "Ctrl-C stops (the table is kept).")
     w.add_argument("game", nargs="?", help="bauernstoss, alter_schafkopf, bauerchen (default), bauer or rams")
-    w.add_argument("--port", type=int, default=8765, help="the port on 127.0.0.1 (default 8765; 0: a free one)")
+    w.add_argument("--port", default="8765", help="the port on 127.0.0.1 (default 8765; 0: a free one)")
     w.add_argument("--players", type=int)
     w.add_argument("--options", help="the game's options as a JSON object")
     w.add_argument("--name", help=f"your name at the table (default: your login name; at most {NAME_MAX} characters)")

@@ -13,6 +13,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
+from collections.abc import Callable
 
 import aiohttp
 import discord
@@ -22,11 +24,24 @@ from discord import app_commands
 from adapters.common.gate import SharedLimit
 from adapters.common.refs import Refs
 from adapters.common.running import Ticker, run_until_stopped
+from adapters.common.webauth import link_url
 from bot.ops.settings import Settings
 from bot.protocol import tokens
-from bot.protocol.outgoing import Command, HandMessage, JoinLink, Notice, Outgoing, TableMessage, Toast, version_of
+from bot.protocol.outgoing import (
+    Button,
+    Command,
+    HandMessage,
+    JoinLink,
+    Notice,
+    Outgoing,
+    TableMessage,
+    Toast,
+    version_of,
+)
+from bot.words import web_text
 
 from . import commands, markup, metered, texts, translate
+from .translate import PLATFORM
 from .deliver import Delivery
 from .outbox import Outbox
 from .tuning import Tuning
@@ -104,7 +119,7 @@ class DiscordBot:
         self.client = _Client(self, **shards)
         bot_id = settings.discord_token.get_secret_value().partition(".")[0]
         self.outbox = Outbox(self.tuning, shared, bot_id)
-        self.delivery = Delivery(self.client, refs, self.outbox, self.tuning)
+        self.delivery = Delivery(self.client, refs, self.outbox, self.tuning, _web_link(settings))
         self._runner: asyncio.Task | None = None
         self._ticker: Ticker | None = None
         self._handling: set[asyncio.Task] = set()
@@ -269,6 +284,15 @@ class DiscordBot:
             await interaction.edit_original_response(content=out.text, view=view)
         else:
             await interaction.response.edit_message(content=out.text, view=view)
+
+
+def _web_link(settings: Settings) -> Callable[[HandMessage], Button] | None:
+    """The button of a hand that opens it on the web table, signed for its owner (``None``: no web table)."""
+    if settings.web_url is None or settings.web_secret is None:
+        return None
+    secret, label = settings.web_secret.get_secret_value().encode(), web_text(settings.lang, "open")
+    return lambda hand: Button(label, url=link_url(settings.web_url, secret, hand.table_id, PLATFORM,
+                                                   hand.user.user_id, time.time()))
 
 
 async def serve(settings: Settings, service, refs: Refs, shared: SharedLimit | None = None,

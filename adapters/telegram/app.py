@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from dataclasses import replace
 from urllib.parse import urlsplit
@@ -100,8 +101,13 @@ class TelegramBot:
     async def start(self) -> None:
         """Connect, register the command menus, start receiving updates and the timer loop."""
         await self.app.initialize()
+        settings = self.settings
+        web_row = None
+        if settings.telegram_webapp and settings.web_url:  # the Mini App at the web table
+            web_row = functools.partial(markup.web_table_row, lang=settings.lang, username=self.username,
+                                        app_name=settings.telegram_webapp, base_url=settings.web_url)
         self.delivery = Delivery(self.app.bot, self.refs, self.outbox, self.service.join_payload, self.username,
-                                 self.tuning.lazy_s, self.tuning.table_lazy_s)
+                                 self.tuning.lazy_s, self.tuning.table_lazy_s, web_row)
         for lang in ("de", "en"):
             await self.app.bot.set_my_commands([BotCommand(n, d) for n, d in commands.menu(lang)],
                                                language_code="de" if lang == "de" else None)

@@ -124,6 +124,10 @@ class DiscordBot:
         self._ticker: Ticker | None = None
         self._handling: set[asyncio.Task] = set()
 
+    def carry_out(self, outs: list[Outgoing]) -> None:
+        """Show effects that came from elsewhere in this process (the web table's taps)."""
+        self.delivery.carry_out(outs)
+
     async def start(self) -> None:
         """Log in, sync the commands, connect the shards, start the timer loop."""
         try:
@@ -296,7 +300,8 @@ def _web_link(settings: Settings) -> Callable[[HandMessage], Button] | None:
 
 
 async def serve(settings: Settings, service, refs: Refs, shared: SharedLimit | None = None,
-                tuning: Tuning | None = None, stop: asyncio.Event | None = None) -> None:
+                tuning: Tuning | None = None, stop: asyncio.Event | None = None,
+                deliveries: dict[str, Callable[[list[Outgoing]], None]] | None = None) -> None:
     """Serve Discord until ``stop`` is set (default: until SIGINT or SIGTERM).
 
     While Discord cannot be reached the start is tried again; a token it refuses raises
@@ -310,8 +315,15 @@ async def serve(settings: Settings, service, refs: Refs, shared: SharedLimit | N
         shared: the Redis limiter shared by every process.
         tuning: pacing and timings (default: from ``DISCORD_*`` variables).
         stop: set it to stop serving.
+        deliveries: where the running bot's delivery is put under its platform's name, for effects that
+            come from elsewhere in this process (the web table's taps) to show in the chats.
     """
-    await run_until_stopped(lambda: DiscordBot(settings, service, refs, tuning, shared), stop,
+    def make() -> DiscordBot:
+        bot = DiscordBot(settings, service, refs, tuning, shared)
+        if deliveries is not None:
+            deliveries[PLATFORM] = bot.carry_out
+        return bot
+    await run_until_stopped(make, stop,
                             lambda bot: f"Discord as {bot.client.user}", unreachable,
                             lambda exc: isinstance(exc, discord.LoginFailure), "Discord")
 

@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import functools
 import logging
+from collections.abc import Callable
 from dataclasses import replace
 from urllib.parse import urlsplit
 
@@ -97,6 +98,11 @@ class TelegramBot:
     def username(self) -> str:
         """The bot's username (known once started)."""
         return self.app.bot.username
+
+    def carry_out(self, outs: list[Outgoing]) -> None:
+        """Show effects that came from elsewhere in this process (the web table's taps), once started."""
+        if self.delivery is not None:
+            self.delivery.carry_out(outs)
 
     async def start(self) -> None:
         """Connect, register the command menus, start receiving updates and the timer loop."""
@@ -227,7 +233,8 @@ class TelegramBot:
 
 
 async def serve(settings: Settings, service, refs: Refs, shared: SharedLimit | None = None,
-                tuning: Tuning | None = None, stop: asyncio.Event | None = None) -> None:
+                tuning: Tuning | None = None, stop: asyncio.Event | None = None,
+                deliveries: dict[str, Callable[[list[Outgoing]], None]] | None = None) -> None:
     """Serve Telegram until ``stop`` is set (default: until SIGINT or SIGTERM).
 
     While Telegram cannot be reached the start is tried again; a token it refuses raises
@@ -241,9 +248,16 @@ async def serve(settings: Settings, service, refs: Refs, shared: SharedLimit | N
         shared: the Redis limiter shared by every process (``acquire(key, limit, window_s)``).
         tuning: flood limits and timings (default: from ``TELEGRAM_*`` variables).
         stop: set it to stop serving.
+        deliveries: where the running bot's delivery is put under its platform's name, for effects that
+            come from elsewhere in this process (the web table's taps) to show in the chats.
     """
     mode = "webhook" if settings.telegram_webhook_url else "long polling"
-    await run_until_stopped(lambda: TelegramBot(settings, service, refs, tuning, shared), stop,
+    def make() -> TelegramBot:
+        bot = TelegramBot(settings, service, refs, tuning, shared)
+        if deliveries is not None:
+            deliveries[PLATFORM] = bot.carry_out
+        return bot
+    await run_until_stopped(make, stop,
                             lambda bot: f"Telegram as @{bot.username} ({mode})", unreachable,
                             lambda exc: isinstance(exc, InvalidToken), "Telegram")
 

@@ -23,21 +23,12 @@ from discord import app_commands
 
 from adapters.common.gate import SharedLimit
 from adapters.common.refs import Refs
-from adapters.common.running import Ticker, run_until_stopped
+from adapters.common.running import Ticker, delivering, run_until_stopped
 from adapters.common.webauth import link_url
 from bot.ops.settings import Settings
 from bot.protocol import tokens
-from bot.protocol.outgoing import (
-    Button,
-    Command,
-    HandMessage,
-    JoinLink,
-    Notice,
-    Outgoing,
-    TableMessage,
-    Toast,
-    version_of,
-)
+from bot.protocol.outgoing import Button, Command, HandMessage, JoinLink, Notice, Outgoing, TableMessage, Toast
+from bot.protocol.outgoing import version_of
 from bot.words import web_text
 
 from . import commands, markup, metered, texts, translate
@@ -315,14 +306,10 @@ async def serve(settings: Settings, service, refs: Refs, shared: SharedLimit | N
         shared: the Redis limiter shared by every process.
         tuning: pacing and timings (default: from ``DISCORD_*`` variables).
         stop: set it to stop serving.
-        deliveries: where the running bot's delivery is put under its platform's name, for effects that
-            come from elsewhere in this process (the web table's taps) to show in the chats.
+        deliveries: where the running bot's delivery is put under its platform's name (see
+            :func:`~adapters.common.running.delivering`).
     """
-    def make() -> DiscordBot:
-        bot = DiscordBot(settings, service, refs, tuning, shared)
-        if deliveries is not None:
-            deliveries[PLATFORM] = bot.carry_out
-        return bot
+    make = delivering(lambda: DiscordBot(settings, service, refs, tuning, shared), deliveries, PLATFORM)
     await run_until_stopped(make, stop,
                             lambda bot: f"Discord as {bot.client.user}", unreachable,
                             lambda exc: isinstance(exc, discord.LoginFailure), "Discord")

@@ -29,7 +29,7 @@ from telegram.error import BadRequest, InvalidToken, NetworkError
 from telegram.ext import Application, ApplicationBuilder, ContextTypes, TypeHandler
 
 from adapters.common.gate import SharedLimit
-from adapters.common.running import Ticker, run_until_stopped
+from adapters.common.running import Ticker, delivering, run_until_stopped
 from bot.ops import metrics
 from bot.ops.settings import Settings
 from bot.protocol import tokens
@@ -248,15 +248,11 @@ async def serve(settings: Settings, service, refs: Refs, shared: SharedLimit | N
         shared: the Redis limiter shared by every process (``acquire(key, limit, window_s)``).
         tuning: flood limits and timings (default: from ``TELEGRAM_*`` variables).
         stop: set it to stop serving.
-        deliveries: where the running bot's delivery is put under its platform's name, for effects that
-            come from elsewhere in this process (the web table's taps) to show in the chats.
+        deliveries: where the running bot's delivery is put under its platform's name (see
+            :func:`~adapters.common.running.delivering`).
     """
     mode = "webhook" if settings.telegram_webhook_url else "long polling"
-    def make() -> TelegramBot:
-        bot = TelegramBot(settings, service, refs, tuning, shared)
-        if deliveries is not None:
-            deliveries[PLATFORM] = bot.carry_out
-        return bot
+    make = delivering(lambda: TelegramBot(settings, service, refs, tuning, shared), deliveries, PLATFORM)
     await run_until_stopped(make, stop,
                             lambda bot: f"Telegram as @{bot.username} ({mode})", unreachable,
                             lambda exc: isinstance(exc, InvalidToken), "Telegram")

@@ -32,7 +32,8 @@ def test_a_group_table_links_the_mini_app_with_the_table_as_start_parameter():
 
 
 def test_a_private_table_opens_the_page_as_a_web_app():
-    rows = telegram_markup.web_table_row(table(private=True), "en", "StammtischBot", "tisch", "https://example.org/web/")
+    rows = telegram_markup.web_table_row(table(private=True), "en", "StammtischBot", "tisch",
+                                         "https://example.org/web/")
     button = telegram_markup.keyboard(rows).inline_keyboard[0][0]
     assert button.text == web_text("en", "open") and button.url is None
     assert button.web_app.url == "https://example.org/web/?table=Tab1e"

@@ -53,32 +53,33 @@
     return img;
   }
 
-  function place(seat) {  // where a seat sits as this viewer sees it: 0 below (he), then clockwise
+  function place(node, seat, rx, ry) {  // round the felt as this viewer sees it: he below, the next on his left
     const n = view.seats.length;
-    const step = (seat - view.seat + n) % n;
-    return n === 4 ? ["south", "west", "north", "east"][step] : ["south", "west", "east"][step];
+    const angle = Math.PI / 2 + ((seat - view.seat + n) % n) * 2 * Math.PI / n;
+    node.style.left = (50 + rx * Math.cos(angle)).toFixed(1) + "%";
+    node.style.top = (50 + ry * Math.sin(angle)).toFixed(1) + "%";
+    return node;
   }
 
   function showSeats() {
     const box = $("seats");
     box.replaceChildren(...view.seats.map((s) => {
-      const classes = ["seat", place(s.seat)];
+      const classes = ["seat"];
       if (s.turn) classes.push("turn");
       if (s.me) classes.push("me");
       if (!s.active) classes.push("out");
       const node = el("div", {class: classes.join(" "), "data-seat": String(s.seat)});
       node.append(el("span", {class: "name"}, s.me ? s.name + " (" + view.labels.you + ")" : s.name));
       if (s.note) node.append(el("span", {class: "note"}, s.note));
-      return node;
+      return place(node, s.seat, 38, 40);
     }));
   }
 
-  function cards(box, list) {
+  function cards(box, list, placed) {
     box.replaceChildren(...list.map((c) => {
-      const node = el("div", {class: "played " + place(c.seat), "data-card": c.card, "data-seat": String(c.seat),
-                              title: c.label});
+      const node = el("div", {class: "played", "data-card": c.card, "data-seat": String(c.seat), title: c.label});
       node.append(picture(c.card, c.label));
-      return node;
+      return placed ? place(node, c.seat, 14, 17) : node;
     }));
   }
 
@@ -125,8 +126,8 @@
     $("score-label").textContent = view.labels.score;
     $("story-label").textContent = view.labels.story;
     showSeats();
-    cards($("trick"), view.trick);
-    cards($("last-trick"), view.last_trick ? view.last_trick.cards : []);
+    cards($("trick"), view.trick, true);
+    cards($("last-trick"), view.last_trick ? view.last_trick.cards : [], false);
     $("last-trick").title = view.last_trick ? view.last_trick.text : "";
     lines($("score"), view.score);
     lines($("story"), view.story.filter((line) => line));

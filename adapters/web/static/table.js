@@ -5,7 +5,7 @@
 
 (() => {
   const $ = (id) => document.getElementById(id);
-  const CLOSED_FOR_GOOD = new Set([4401, 4403, 4404, 1008, 1009]);
+  const REFUSED = new Set([4401, 4403, 4404]);  // the credential, the seat, the table: the reason says which
   let view = null;
   let socket = null;
   let retry = 0;
@@ -147,9 +147,8 @@
     const cred = credential();
     const base = location.pathname.replace(/[^/]*$/, "");
     const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + base + "ws?" + cred;
-    let opened = false;
     socket = new WebSocket(url);
-    socket.addEventListener("open", () => { retry = 0; opened = true; });
+    socket.addEventListener("open", () => { retry = 0; });
     socket.addEventListener("message", (event) => {
       const message = JSON.parse(event.data);
       if (message.type === "view") show(message.view);
@@ -159,15 +158,12 @@
         say(message.text, "refusal");
       }
     });
-    socket.addEventListener("close", async (event) => {
+    socket.addEventListener("close", (event) => {
       socket = null;
-      if (CLOSED_FOR_GOOD.has(event.code) || !opened) {  // refused? the server says why, in words
-        const answer = await fetch(base + "api/view?" + cred).catch(() => null);
-        if (answer && answer.status >= 400 && answer.status < 500 && answer.status !== 429) {
-          say((await answer.text()).trim(), "refusal");
-          document.body.classList.add("closed");
-          return;
-        }
+      if (REFUSED.has(event.code)) {
+        say(event.reason || "–", "refusal");
+        document.body.classList.add("closed");
+        return;
       }
       say(view ? view.labels.offline : "…", "offline");
       retry = Math.min(retry + 1, 6);

@@ -116,6 +116,9 @@ class WebServer:
 
     @staticmethod
     async def _headers(request: web.Request, response: web.StreamResponse) -> None:
+        """The page's security headers on every answer; the files may be kept a day, nothing else at all."""
+        if request.path.startswith("/static/"):
+            response.headers.setdefault("Cache-Control", "public, max-age=86400")
         for name, value in _HEADERS.items():
             response.headers.setdefault(name, value)
 

@@ -32,6 +32,10 @@ MEANINGS = {
     "TELEGRAM_WEBHOOK_LISTEN": "HOST:PORT the webhook server listens on (default 127.0.0.1:8443)",
     "TELEGRAM_API_BASE_URL": "a local Bot API server or a test server instead of Telegram's",
     "STAMMTISCH_METRICS_LISTEN": "HOST:PORT of the /metrics and /healthz server (unset: none)",
+    "STAMMTISCH_WEB_LISTEN": "HOST:PORT the web table listens on, behind a TLS proxy (unset: no web table)",
+    "STAMMTISCH_WEB_URL": "the web table's public HTTPS URL: the Mini App's URL, where Discord's links point",
+    "STAMMTISCH_WEB_SECRET": "32 to 256 of A-Z a-z 0-9 _ - signing the web table's links (unset: no Discord links)",
+    "TELEGRAM_WEBAPP_NAME": "the Mini App's short name from BotFather's /newapp (set: an 'Am Tisch ansehen' button)",
     "STAMMTISCH_LOG_FORMAT": "text or json (default text)",
     "STAMMTISCH_LOG_LEVEL": "DEBUG, INFO, WARNING or ERROR (default INFO)",
     "STAMMTISCH_MEMORY_DAYS": "a chat's history, statistics and ratings are kept this many days after its last match "

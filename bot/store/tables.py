@@ -70,7 +70,7 @@ import re
 import secrets
 import string
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
@@ -78,6 +78,7 @@ from redis.asyncio import Redis
 from redis.asyncio.cluster import RedisCluster
 
 from bot.store import scripts
+from bot.store.feed import Feed, publish
 from bot.store.ratelimit import Limiter
 
 __all__ = ["Store", "Saved", "Record", "Journal", "MAX_LOG_PER_SAVE", "new_rev"]
@@ -288,7 +289,8 @@ class Store:
                    update: str = "", journal: Journal | None = None) -> Saved:
         """Replace the record if it is still at ``expected_version`` (and ``rev``); all or nothing, in one script.
 
-        On success the version becomes ``expected_version + 1`` with a new revision, ``log`` is
+        On success the version becomes ``expected_version + 1`` with a new revision, and the new version is
+        published on the store's feed (:mod:`bot.store.feed`); ``log`` is
         appended to the move log, and the lifetimes and indexes follow ``status``: an open table
         keeps (or takes, if it is free) the chat's index and is in the sets of ``user_keys`` (users
         seated before but not any more leave it), all refreshed to ``abandoned_ttl``; its timers
@@ -332,15 +334,23 @@ class Store:
             raise ValueError(f"at most {MAX_LOG_PER_SAVE} journal entries per save")
         if self.cluster:
             pending = [json.dumps([journal.key, journal.ids, journal.ttl, i, text]) for i, text in entries]
-            return await self._save_in_parts(table_id, expected_version, [*table_keys, *seen],
-                                             [int(expected_version), rev or "", fresh, data_json, users, ttl,
-                                              self._seen_ttl, self._key(table_id, "out"), len(pending), *pending,
-                                              *log], chat_key, is_open, member, due_ts)
-        args = [int(expected_version), rev or "", fresh, data_json, int(is_open), ttl,
-                table_id, self._prefix, chat_key, users, member, due_ts, self._seen_ttl,
-                journal.key if journal else "", journal.ttl if journal else 0, len(entries),
-                *(text for _, text in entries), *log]
-        return _saved(await self._save(keys=[*table_keys, self._due, self._due_tables, *seen], args=args), fresh)
+            saved = await self._save_in_parts(table_id, expected_version, [*table_keys, *seen],
+                                              [int(expected_version), rev or "", fresh, data_json, users, ttl,
+                                               self._seen_ttl, self._key(table_id, "out"), len(pending), *pending,
+                                               *log], chat_key, is_open, member, due_ts)
+        else:
+            args = [int(expected_version), rev or "", fresh, data_json, int(is_open), ttl,
+                    table_id, self._prefix, chat_key, users, member, due_ts, self._seen_ttl,
+                    journal.key if journal else "", journal.ttl if journal else 0, len(entries),
+                    *(text for _, text in entries), *log]
+            saved = _saved(await self._save(keys=[*table_keys, self._due, self._due_tables, *seen], args=args), fresh)
+        if saved:
+            await publish(self._r, self._prefix, table_id, expected_version + 1)
+        return saved
+
+    def feed(self, on_move: Callable[[str, int], None], on_gap: Callable[[], None]) -> Feed:
+        """A :class:`~bot.store.feed.Feed` of this store's saves (every :meth:`save` is told on it once it landed)."""
+        return Feed(self._r, self._prefix, on_move, on_gap)
 
     async def _save_in_parts(self, table_id: str, version: int, keys: list[str], args: list, chat_key: str,
                              is_open: bool, member: str, due_ts: float) -> Saved:

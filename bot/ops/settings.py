@@ -23,6 +23,8 @@ LEAST = {"reminder_after": timedelta(minutes=1), "autoplay_after": timedelta(min
 LONGEST = timedelta(days=30)
 """The longest of them all."""
 _WEBHOOK_SECRET = re.compile(r"[A-Za-z0-9_-]{16,256}")
+_WEB_SECRET = re.compile(r"[A-Za-z0-9_-]{32,256}")
+_WEBAPP_NAME = re.compile(r"[A-Za-z0-9_]{3,30}")
 
 
 class SettingsError(ValueError):
@@ -100,6 +102,18 @@ def _url(*schemes: str):
 def _webhook_secret(value: SecretStr | None) -> SecretStr | None:
     if value is not None and not _WEBHOOK_SECRET.fullmatch(value.get_secret_value()):
         raise ValueError("must be 16 to 256 characters of A-Z a-z 0-9 _ -")
+    return value
+
+
+def _web_secret(value: SecretStr | None) -> SecretStr | None:
+    if value is not None and not _WEB_SECRET.fullmatch(value.get_secret_value()):
+        raise ValueError("must be 32 to 256 characters of A-Z a-z 0-9 _ -")
+    return value
+
+
+def _webapp_name(value: str | None) -> str | None:
+    if value is not None and not _WEBAPP_NAME.fullmatch(value):
+        raise ValueError("must be the Mini App's short name: 3 to 30 characters of A-Z a-z 0-9 _")
     return value
 
 
@@ -184,6 +198,15 @@ class Settings(BaseSettings):
             (needs ``DISCORD_SHARD_COUNT``); unset: all of them.
         metrics_listen: ``STAMMTISCH_METRICS_LISTEN`` -- ``HOST:PORT`` of the HTTP server with
             ``/metrics`` (Prometheus) and ``/healthz``. Unset: no such server.
+        web_listen: ``STAMMTISCH_WEB_LISTEN`` -- ``HOST:PORT`` the web table (page and live feed)
+            listens on, behind a TLS proxy. Unset: ``stammtisch run`` serves no web table.
+        web_url: ``STAMMTISCH_WEB_URL`` -- the public HTTPS URL of the web table (the proxy's address
+            of ``STAMMTISCH_WEB_LISTEN``): the Mini App's URL, and where Discord's links point.
+        web_secret: ``STAMMTISCH_WEB_SECRET`` -- 32 to 256 characters of ``A-Za-z0-9_-`` that sign the
+            web table's links (Discord); the same for every process. Unset: Discord hands carry no link.
+        telegram_webapp: ``TELEGRAM_WEBAPP_NAME`` -- the short name of the bot's Mini App (BotFather's
+            ``/newapp``, its URL ``STAMMTISCH_WEB_URL``). Set: a group's table message has a button
+            that opens the table in Telegram.
         log_format: ``STAMMTISCH_LOG_FORMAT`` -- ``text`` (default) or ``json`` (one JSON object a line).
         log_level: ``STAMMTISCH_LOG_LEVEL`` -- ``DEBUG``, ``INFO`` (default), ``WARNING`` or ``ERROR``.
     """
@@ -217,6 +240,13 @@ class Settings(BaseSettings):
         None, validation_alias="TELEGRAM_API_BASE_URL")
     metrics_listen: Annotated[HostPort | None, NoDecode, BeforeValidator(_host_port)] = Field(
         None, validation_alias="STAMMTISCH_METRICS_LISTEN")
+    web_listen: Annotated[HostPort | None, NoDecode, BeforeValidator(_host_port)] = Field(
+        None, validation_alias="STAMMTISCH_WEB_LISTEN")
+    web_url: Annotated[str | None, _url("https", "http")] = Field(None, validation_alias="STAMMTISCH_WEB_URL")
+    web_secret: Annotated[SecretStr | None, AfterValidator(_web_secret)] = Field(
+        None, validation_alias="STAMMTISCH_WEB_SECRET")
+    telegram_webapp: Annotated[str | None, AfterValidator(_webapp_name)] = Field(
+        None, validation_alias="TELEGRAM_WEBAPP_NAME")
     log_format: Literal["text", "json"] = Field("text", validation_alias="STAMMTISCH_LOG_FORMAT")
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = Field("INFO", validation_alias="STAMMTISCH_LOG_LEVEL")
 

@@ -163,6 +163,37 @@ def _play(args: argparse.Namespace) -> int:
         return 130
 
 
+def _web(args: argparse.Namespace) -> int:
+    from bot.ops.settings import SettingsError
+    from bot.store.connection import RedisUnavailable
+    from bot.words.textcmd import game_id, games_text
+
+    game = game_id(args.game or "bauerchen")
+    if game is None:
+        return _fail(f"unknown game {args.game[:40]!r}; the games: {games_text()}")
+    port = int(args.port) if args.port.isascii() and args.port.isdecimal() and len(args.port) < 6 else -1
+    if not 0 <= port < 65536:
+        return _fail(f"--port must be 0 to 65535, not {args.port[:20]!r}")
+    try:
+        options = _options(args.options, game)
+        settings = _settings()
+        if args.players is not None:
+            _players(game, args.players)
+        name, lang = _name(args.name), _lang(args.lang)
+    except (ValueError, SettingsError) as exc:
+        return _fail(str(exc))
+
+    async def use(service, store, redis) -> int:
+        return await adapter("web").home(service, game, port, lang=lang or settings.lang, name=name,
+                                         players=args.players, options=options)
+    try:
+        return asyncio.run(_serve(settings, use))
+    except RedisUnavailable as exc:
+        return _fail(str(exc))
+    except KeyboardInterrupt:
+        return 130
+
+
 NAME_MAX = 48
 """The longest name ``--name`` takes (the chats cut names to this too)."""
 
@@ -244,14 +275,14 @@ def _run(args: argparse.Namespace) -> int:
     async def use(service, store, redis) -> int:
         chats = [name for name, token in (("telegram", settings.telegram_token), ("discord", settings.discord_token))
                  if token is not None]
-        if not chats:
+        if not chats and settings.web_listen is None:
             return await adapter("console").play(service, None, lang=settings.lang)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
         await asyncio.gather(*(adapter(name).serve(settings, service, store, Limiter(redis), stop=stop)
-                               for name in chats))
+                               for name in chats), adapter("web").serve(settings, service, stop=stop))
         return 0
     try:
         return asyncio.run(_serve(settings, use))
@@ -268,7 +299,7 @@ def _log_to_stderr(settings) -> None:
     from bot.run.logs import configure
 
     secrets = [s.get_secret_value() for s in (settings.telegram_token, settings.telegram_webhook_secret,
-                                              settings.discord_token) if s]
+                                              settings.discord_token, settings.web_secret) if s]
     password = urlsplit(settings.redis_url).password if settings.redis_url else None
     configure(settings.log_format, settings.log_level, secrets + ([password] if password else []))
 
@@ -283,7 +314,8 @@ class _RunHelp(argparse.Action):
     def __call__(self, parser, namespace, values, option_string=None) -> None:
         from bot.run.environment import describe
 
-        parser.epilog = describe({"Telegram": adapter("telegram").Tuning, "Discord": adapter("discord").Tuning})
+        parser.epilog = describe({"Telegram": adapter("telegram").Tuning, "Discord": adapter("discord").Tuning,
+                                  "Web table": adapter("web").Tuning})
         parser.print_help()
         parser.exit()
 
@@ -325,6 +357,17 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--level", help="the computer players: leicht, normal (default) or stark")
     pl.add_argument("--lang", help="de or en (default: STAMMTISCH_LANG)")
     pl.set_defaults(func=_play)
+    w = sub.add_parser("web", help="play a table against computer players in your browser (on 127.0.0.1)",
+                       description="Opens a table against computer players (or takes up the one you left) and "
+                       "serves it on 127.0.0.1; the first line printed is its URL, with a token for this run. "
+                       "Ctrl-C stops (the table is kept).")
+    w.add_argument("game", nargs="?", help="bauernstoss, alter_schafkopf, bauerchen (default), bauer or rams")
+    w.add_argument("--port", default="8765", help="the port on 127.0.0.1 (default 8765; 0: a free one)")
+    w.add_argument("--players", type=int)
+    w.add_argument("--options", help="the game's options as a JSON object")
+    w.add_argument("--name", help=f"your name at the table (default: your login name; at most {NAME_MAX} characters)")
+    w.add_argument("--lang", help="de or en (default: STAMMTISCH_LANG)")
+    w.set_defaults(func=_web)
     ru = sub.add_parser("run", help="the chat bot with TELEGRAM_TOKEN and/or DISCORD_TOKEN set, else a table in this terminal",
                         description="The chat bot: Telegram with TELEGRAM_TOKEN, Discord with DISCORD_TOKEN (both "
                         "in one process when both are set), else a table in this terminal against computer players.",

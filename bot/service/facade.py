@@ -14,21 +14,24 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
+from typing import Any
 
 import engine
 from bot.ops import metrics
 from bot.ops.settings import Settings
-from bot.protocol.outgoing import ChatRef, Command, HandMessage, Outgoing, Toast
+from bot.protocol.outgoing import ChatRef, Command, HandMessage, Outgoing, Toast, UserRef
 from bot.protocol.unavailable import UNAVAILABLE
 from bot.service import budget, lobby, presses, timers, typed
 from bot.service.answer import chosen_lang, refusal_lang, toast_lang
 from bot.service.change import SAVED, Tables, update_key
 from bot.store.counts import TableCounts
+from bot.store.feed import Feed
 from bot.store.outage import Outage
 from bot.store.tables import Store
 from bot.table.record import Table
 from bot.table.refused import Refused
 from bot.words.i18n import supported, t
+from bot.words.webview import web_view
 
 __all__ = ["Service"]
 
@@ -74,6 +77,28 @@ class Service:
     async def chat_lang(self, chat: ChatRef) -> str:
         """The language the chat chose with ``sprache``, else the bot's default."""
         return await chosen_lang(self.store, chat) or self.settings.lang
+
+    async def web_view(self, table_id: str, user: UserRef) -> dict[str, Any]:
+        """What ``user`` sees of the table at his seat, as JSON-able data (:func:`bot.words.webview.web_view`).
+
+        Never a full state, never another seat's cards. ``{"refused": "no_table"}`` when there is no
+        such table, ``{"refused": "not_seated", "lang": ...}`` when he holds no seat at it.
+        """
+        loaded = await self.store.fetch(table_id)
+        if loaded is None:
+            return {"refused": "no_table"}
+        (version, data, _), state = self.tables.recent.record(table_id, loaded)
+        table = Table.load(data)
+        seat = table.seat_of(user.key)
+        if seat is None:
+            return {"refused": "not_seated", "lang": table.lang}
+        if state is None and table.state:
+            state = engine.from_json(table.state)
+        return web_view(table, state, version, seat, self.tables.clock())
+
+    def feed(self, on_move: Callable[[str, int], None], on_gap: Callable[[], None]) -> Feed:
+        """A live feed of every saved table version, from any process (see :mod:`bot.store.feed`); start it."""
+        return self.store.feed(on_move, on_gap)
 
     async def handle(self, cmd: Command) -> list[Outgoing]:
         """Carry out one command (typed or a button token) and return what to show.

@@ -62,7 +62,7 @@ import re
 import secrets
 import string
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
@@ -70,6 +70,7 @@ from redis.asyncio import Redis
 from redis.asyncio.cluster import RedisCluster
 
 from bot.store import scripts
+from bot.store.feed import Feed, publish
 from bot.store.ratelimit import Limiter
 
 __all__ = ["Store", "Saved", "Record", "MAX_LOG_PER_SAVE", "new_rev"]
@@ -253,7 +254,8 @@ class Store:
                    update: str = "") -> Saved:
         """Replace the record if it is still at ``expected_version`` (and ``rev``); all or nothing, in one script.
 
-        On success the version becomes ``expected_version + 1`` with a new revision, ``log`` is
+        On success the version becomes ``expected_version + 1`` with a new revision, and the new version is
+        published on the store's feed (:mod:`bot.store.feed`); ``log`` is
         appended to the move log, and the lifetimes and indexes follow ``status``: an open table
         keeps (or takes, if it is free) the chat's index and is in the sets of ``user_keys`` (users
         seated before but not any more leave it), all refreshed to ``abandoned_ttl``; its timers
@@ -292,12 +294,20 @@ class Store:
         fresh, users = new_rev(), _users(user_keys)
         ttl = self._abandoned_ttl if is_open else self._finished_ttl
         if self.cluster:
-            return await self._save_in_parts(table_id, expected_version, [*table_keys, *seen],
-                                             [int(expected_version), rev or "", fresh, data_json, users, ttl,
-                                              self._seen_ttl, *log], chat_key, is_open, member, due_ts)
-        args = [int(expected_version), rev or "", fresh, data_json, int(is_open), ttl,
-                table_id, self._prefix, chat_key, users, member, due_ts, self._seen_ttl, *log]
-        return _saved(await self._save(keys=[*table_keys, self._due, self._due_tables, *seen], args=args), fresh)
+            saved = await self._save_in_parts(table_id, expected_version, [*table_keys, *seen],
+                                              [int(expected_version), rev or "", fresh, data_json, users, ttl,
+                                               self._seen_ttl, *log], chat_key, is_open, member, due_ts)
+        else:
+            args = [int(expected_version), rev or "", fresh, data_json, int(is_open), ttl,
+                    table_id, self._prefix, chat_key, users, member, due_ts, self._seen_ttl, *log]
+            saved = _saved(await self._save(keys=[*table_keys, self._due, self._due_tables, *seen], args=args), fresh)
+        if saved:
+            await publish(self._r, self._prefix, table_id, expected_version + 1)
+        return saved
+
+    def feed(self, on_move: Callable[[str, int], None], on_gap: Callable[[], None]) -> Feed:
+        """A :class:`~bot.store.feed.Feed` of this store's saves (every :meth:`save` is told on it once it landed)."""
+        return Feed(self._r, self._prefix, on_move, on_gap)
 
     async def _save_in_parts(self, table_id: str, version: int, keys: list[str], args: list, chat_key: str,
                              is_open: bool, member: str, due_ts: float) -> Saved:

@@ -9,6 +9,7 @@ from bot.words.choices import TableOption, player_range, table_options
 from bot.words.i18n import LANGS, game_name
 from bot.words.textcmd import GAME_WORDS, game_id
 from bot.words.textcmd import parse as parse_typed
+from bot.words.webview import web_text
 
 __all__ = ["LANGS", "game_name", "GAME_WORDS", "game_id", "parse_typed", "parse_card_text", "TableOption",
-           "player_range", "table_options"]
+           "player_range", "table_options", "web_text"]

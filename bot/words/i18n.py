@@ -517,6 +517,27 @@ TEXTS: dict[str, tuple[str, str]] = {
     "tz_set": ("Zeitzone: {zone}", "Time zone: {zone}"),
     "tz_unknown": ("Zeitzone bitte als Name wie Europe/Berlin oder Europe/Zurich.",
                    "Time zone as a name like Europe/Berlin or Europe/Zurich, please."),
+    # --- the web table (bot/words/webview.py, adapters/web)
+    "web.open": ("🃏 Am Tisch ansehen", "🃏 View the table"),
+    "web.hand": ("Deine Karten", "Your cards"),
+    "web.trick": ("Stich", "Trick"),
+    "web.last_trick": ("Letzter Stich", "Last trick"),
+    "web.score": ("Stand", "Score"),
+    "web.story": ("Bisher", "So far"),
+    "web.you": ("du", "you"),
+    "web.cards_left": ("{n} Karten", "{n} cards"),
+    "web.sits_out": ("setzt aus", "sits out"),
+    "web.lobby": ("Der Tisch wartet auf Spieler: im Chat beitreten und starten.",
+                  "The table waits for players: join and start in the chat."),
+    "web.offline": ("Verbindung weg – ich versuche es wieder …", "Connection lost – trying again …"),
+    "web.denied": ("Kein Zugang: der Link ist ungültig oder abgelaufen. Öffne den Tisch neu aus dem Chat.",
+                   "No access: the link is invalid or expired. Open the table again from the chat."),
+    "web.not_seated": ("Du sitzt nicht an diesem Tisch.", "You don't sit at this table."),
+    "web.no_table": ("Diesen Tisch gibt es nicht mehr.", "This table is gone."),
+    "web.too_many": ("Zu viele offene Fenster an diesem Tisch.", "Too many open windows at this table."),
+    "web.too_fast": ("Nicht so schnell.", "Not so fast."),
+    "web.busy": ("Gerade zu viele Verbindungen, bitte gleich noch einmal.", "Too many connections right now, "
+                 "please try again shortly."),
 }
 
 _HINTS = {"must_follow", "must_trump", "must_overtrump", "must_lead_trump", "trump_ace_first", "jack_rule",

@@ -25,6 +25,7 @@ from engine.bauerchen import round_end
 from engine.state import State
 
 __all__ = ["table_message", "declaring", "seat_name", "team_name", "deal_line", "result_text", "last_deal_lines",
+           "score_lines", "info_line",
            "summary", "ago", "option_fields", "money"]
 
 
@@ -70,7 +71,7 @@ def _options(game: str, options_json: str) -> Any:
     return engine.parse_options(game, json.loads(options_json))
 
 
-def _score_lines(table: Table, view: dict[str, Any]) -> list[str]:
+def score_lines(table: Table, view: dict[str, Any]) -> list[str]:
     lang, game, match, public = table.lang, table.game, view["match"], view.get("public") or {}
     opts = _options(game, json.dumps(table.options, sort_keys=True))
     if game in ("bauernstoss", "alter_schafkopf"):
@@ -93,7 +94,7 @@ def _score_lines(table: Table, view: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _info_line(table: Table, view: dict[str, Any]) -> str:
+def info_line(table: Table, view: dict[str, Any]) -> str:
     """Trump and what was announced or doubled this deal, in one line (never a hand)."""
     lang, game, public = table.lang, table.game, view.get("public") or {}
     parts = []
@@ -293,13 +294,13 @@ def _playing(table: Table, state: State, version: int, now: float) -> tuple[str,
     lang = table.lang
     view = engine.view(state, None)
     lines = [f"{t(lang, 'play_title', game=game_name(table.game, lang))} · {t(lang, 'deal_no', no=table.deals + 1)}"]
-    lines += _score_lines(table, view)
+    lines += score_lines(table, view)
     if table.game != "rams":
         lines.append(f"{team_name(table, 0)} – {team_name(table, 1)}")
     calls = story.calls_line(table, table.story)
     if calls:
         lines.append(calls)
-    info = _info_line(table, view)
+    info = info_line(table, view)
     if info:
         lines.append(info)
     to_act = view["to_act"]

@@ -1,0 +1,132 @@
+"""Who looks at the web table: signed links (Discord, the browser at home) and Telegram's Mini App init data.
+
+A **link token** binds a platform user to one table until it expires:
+``<table>.<platform>.<user id>.<expiry>.<mac>``, the expiry in base 36 epoch seconds and the mac the
+first 22 characters (132 bits) of the URL-safe base64 of HMAC-SHA256 over the rest, keyed with
+the server's secret. It is URL-safe and about 70 characters long; anyone who changes a part of it
+(another user, another table, a later expiry) needs the secret to mend the mac.
+
+Telegram's **init data** is checked as Telegram documents it: the secret key is
+HMAC-SHA256(key="WebAppData", msg=bot token), the hash is HMAC-SHA256 of the data-check string
+(every field but ``hash``, sorted, as ``key=value`` lines) under that key, compared in constant
+time, and ``auth_date`` may be at most ``max_age_s`` old. The user id in it picks the seat, its
+``start_param`` names the table.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+import re
+from dataclasses import dataclass
+from urllib.parse import parse_qsl
+
+__all__ = ["Viewer", "sign", "read", "init_data", "mini_app_link", "LINK_TTL_S", "INIT_DATA_MAX_AGE_S",
+           "MAX_CREDENTIAL"]
+
+LINK_TTL_S = 12 * 3600
+"""How long a link token holds."""
+INIT_DATA_MAX_AGE_S = 24 * 3600
+"""How old Telegram's init data may be (its ``auth_date``)."""
+MAX_CREDENTIAL = 4096
+"""The longest token or init data looked at (Telegram's init data is well below 1 KB)."""
+_MAC_CHARS = 22
+_TOKEN = re.compile(r"([0-9A-Za-z]{1,16})\.([a-z]{1,16})\.([0-9A-Za-z_-]{1,64})\.([0-9a-z]{1,10})\.([0-9A-Za-z_-]{22})")
+_TABLE = re.compile(r"[0-9A-Za-z]{1,16}")
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """A checked viewer: his platform and user id, the table he may look at, his name and client language."""
+
+    platform: str
+    user_id: str
+    table: str
+    name: str = ""
+    lang: str = ""
+    expires: float = 0.0
+
+
+def _mac(secret: bytes, payload: str) -> str:
+    digest = hmac.new(secret, b"stammtisch-web1|" + payload.encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).decode()[:_MAC_CHARS]
+
+
+def _base36(n: int) -> str:
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while True:
+        n, r = divmod(n, 36)
+        out = digits[r] + out
+        if n == 0:
+            return out
+
+
+def sign(secret: bytes, table: str, platform: str, user_id: str, now: float, ttl_s: float = LINK_TTL_S) -> str:
+    """A link token for ``platform`` user ``user_id`` at ``table``, good for ``ttl_s`` from ``now``.
+
+    Raises:
+        ValueError: a part would not read back (ids outside ``[0-9A-Za-z_-]``, too long).
+    """
+    payload = f"{table}.{platform}.{user_id}.{_base36(int(now + ttl_s))}"
+    token = f"{payload}.{_mac(secret, payload)}"
+    if not _TOKEN.fullmatch(token):
+        raise ValueError("a web link cannot name this table or user")
+    return token
+
+
+def read(secret: bytes, token: str, now: float) -> Viewer | None:
+    """The viewer a link token names, or ``None`` if it is forged, tampered with or expired."""
+    m = _TOKEN.fullmatch(token) if isinstance(token, str) and len(token) <= MAX_CREDENTIAL else None
+    if m is None:
+        return None
+    payload = token.rsplit(".", 1)[0]
+    if not hmac.compare_digest(_mac(secret, payload), m.group(5)):
+        return None
+    expires = int(m.group(4), 36)
+    if expires < now:
+        return None
+    return Viewer(m.group(2), m.group(3), m.group(1), expires=float(expires))
+
+
+def init_data(bot_token: str, data: str, now: float, table: str = "",
+              max_age_s: float = INIT_DATA_MAX_AGE_S) -> Viewer | None:
+    """The Telegram user that signed ``data`` (a Mini App's ``initData``), or ``None`` if it does not check out.
+
+    The table is the data's ``start_param`` (a direct link's ``startapp``), else ``table`` (the page's
+    own URL names it where Telegram passes no start parameter, as for a ``web_app`` button).
+    """
+    if not isinstance(data, str) or not data or len(data) > MAX_CREDENTIAL:
+        return None
+    try:
+        fields = dict(parse_qsl(data, keep_blank_values=True, strict_parsing=True))
+    except ValueError:
+        return None
+    given = fields.pop("hash", "")
+    check = "\n".join(f"{k}={fields[k]}" for k in sorted(fields))
+    secret = hmac.new(b"WebAppData", bot_token.encode(), hashlib.sha256).digest()
+    if not hmac.compare_digest(hmac.new(secret, check.encode(), hashlib.sha256).hexdigest(), given):
+        return None
+    auth_date = fields.get("auth_date", "")
+    if not auth_date.isdecimal() or not now - max_age_s <= int(auth_date) <= now + 300:
+        return None
+    try:
+        user = json.loads(fields.get("user", ""))
+        user_id = user["id"]
+    except (ValueError, TypeError, KeyError):
+        return None
+    if not isinstance(user_id, int) or isinstance(user_id, bool):
+        return None
+    table = fields.get("start_param") or table
+    if not _TABLE.fullmatch(table or ""):
+        return None
+    name = " ".join(str(user.get(k) or "") for k in ("first_name", "last_name")).strip()
+    return Viewer("telegram", str(user_id), table, name=name[:64], lang=str(user.get("language_code") or "")[:8],
+                  expires=int(auth_date) + max_age_s)
+
+
+def mini_app_link(bot_username: str, app_name: str, table: str) -> str:
+    """The direct link that opens the Mini App ``app_name`` of the bot at ``table`` (in groups too)."""
+    return f"https://t.me/{bot_username}/{app_name}?startapp={table}"

@@ -1,0 +1,200 @@
+"""The web table's HTTP server: the page, its files, one seat's view and the live feed (WebSocket).
+
+Routes: ``GET /`` the page, ``GET /static/…`` its script, style and card pictures (public: nothing
+secret is in them), ``GET /api/view`` the viewer's view as JSON, ``GET /ws`` the live feed. The two
+last check the viewer's credential on every request and connection, from the query: ``t`` a link
+token (:func:`adapters.common.webauth.read`), or ``tg`` Telegram's Mini App init data
+(:func:`adapters.common.webauth.init_data`) with ``table`` where Telegram names none. Refusals:
+401 for a forged, tampered or expired credential, 403 for a viewer who holds no seat at the table,
+404 for a table that is gone, 429 and 503 for a person or a process over its connections.
+
+On the feed the server sends ``{"type": "view", "view": …}`` (the viewer's fresh view, once per
+version, the current one at once on connecting) and ``{"type": "notice", "text": …}`` (a refusal
+with its reason, "not so fast"); the page sends ``{"verb", "arg", "v"}``, a tap on a card or an
+offer, which goes to the service as the button press ``st1:<table>:<v>:<verb>:<arg>`` of the
+viewer, with his identity: the service checks it as any press (a stale one is "already played").
+Close codes: :data:`~.viewers.CLOSE_AUTH` when the credential ran out, :data:`~.viewers.CLOSE_GONE`
+when the table or the seat is gone, 1008 for a message that is not a tap, 1009 for one too large.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from adapters.common.webauth import Viewer, init_data, read
+from bot.ops.settings import HostPort
+from bot.protocol import tokens
+from bot.protocol.outgoing import ChatRef, Command, Outgoing, Toast, UserRef
+from bot.words import web_text
+
+from .tuning import Tuning
+from .viewers import CLOSE_AUTH, CLOSE_POLICY, Connection, Viewers
+
+__all__ = ["WebServer", "STATIC", "VERBS"]
+
+log = logging.getLogger(__name__)
+
+STATIC = Path(__file__).with_name("static")
+"""The page's files: ``index.html``, ``table.js``, ``table.css`` and ``cards/<card>.svg``."""
+VERBS = frozenset({"act", "let_pass"})
+"""What a tap may do: the buttons of a hand (a card or an offer, and »Weiter« before the first lead)."""
+_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; "
+                               "form-action 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-store",
+}
+_REFUSED = {"no_table": 404, "not_seated": 403}
+
+
+class WebServer:
+    """The web table on ``listen`` until stopped.
+
+    Args:
+        service: the bot layer's service (``handle``, ``web_view``, ``feed``).
+        listen: where to listen (port 0: a free one, see :attr:`port`).
+        secret: the key of the link tokens.
+        bot_token: the Telegram bot token that signs Mini App init data (``None``: none is taken).
+        tuning: the limits.
+        lang: the language of a refusal to someone unknown.
+        after: called with the effects of every tap (the chats' delivery, the computers' turns).
+        clock: the time in epoch seconds.
+    """
+
+    def __init__(self, service, listen: HostPort, secret: bytes, bot_token: str | None = None,
+                 tuning: Tuning | None = None, lang: str = "de",
+                 after: Callable[[list[Outgoing]], Awaitable[None]] | None = None, clock: Callable[[], float] = time.time) -> None:
+        self._service = service
+        self._listen = listen
+        self._secret = secret
+        self._bot_token = bot_token
+        self.tuning = tuning or Tuning()
+        self._lang = lang
+        self._after = after
+        self._clock = clock
+        self.viewers = Viewers(service, self.tuning)
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+
+    def app(self) -> web.Application:
+        """The routes (also for aiohttp's test client)."""
+        app = web.Application(client_max_size=self.tuning.message_bytes)
+        app.router.add_get("/", self._page)
+        app.router.add_get("/api/view", self._view)
+        app.router.add_get("/ws", self._socket)
+        app.router.add_static("/static/", STATIC, follow_symlinks=False, append_version=False)
+        app.on_response_prepare.append(self._headers)
+        return app
+
+    async def start(self) -> None:
+        """Subscribe to the saves, then listen."""
+        await self.viewers.start()
+        self._runner = web.AppRunner(self.app(), access_log=None, handle_signals=False, shutdown_timeout=2.0)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self._listen.host, self._listen.port)
+        await site.start()
+        self.port = site._server.sockets[0].getsockname()[1]
+        log.info("web table on %s", HostPort(self._listen.host, self.port))
+
+    async def stop(self) -> None:
+        """Close every connection and stop listening."""
+        await self.viewers.stop()
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    @staticmethod
+    async def _headers(request: web.Request, response: web.StreamResponse) -> None:
+        for name, value in _HEADERS.items():
+            response.headers.setdefault(name, value)
+
+    async def _page(self, request: web.Request) -> web.FileResponse:
+        return web.FileResponse(STATIC / "index.html")
+
+    def viewer(self, request: web.Request) -> Viewer | None:
+        """The checked viewer of a request, or ``None`` (no credential, or one that does not check out)."""
+        query, now = request.query, self._clock()
+        if "t" in query:
+            return read(self._secret, query["t"], now)
+        if "tg" in query and self._bot_token:
+            return init_data(self._bot_token, query["tg"], now, query.get("table", ""))
+        return None
+
+    def _refused(self, status: int, key: str, lang: str | None = None) -> web.Response:
+        return web.Response(status=status, text=web_text(lang or self._lang, key) + "\n")
+
+    async def _seat(self, request: web.Request) -> tuple[Viewer, UserRef, dict[str, Any]] | web.Response:
+        """The viewer, his user and his view; or the refusal to answer."""
+        viewer = self.viewer(request)
+        if viewer is None:
+            return self._refused(401, "denied")
+        user = UserRef(viewer.platform, viewer.user_id, viewer.name)
+        view = await self._service.web_view(viewer.table, user)
+        if "refused" in view:
+            return self._refused(_REFUSED[view["refused"]], view["refused"], view.get("lang") or viewer.lang)
+        return viewer, user, view
+
+    async def _view(self, request: web.Request) -> web.Response:
+        seat = await self._seat(request)
+        if isinstance(seat, web.Response):
+            return seat
+        return web.json_response(seat[2], dumps=lambda o: json.dumps(o, ensure_ascii=False))
+
+    async def _socket(self, request: web.Request) -> web.StreamResponse:
+        viewer = self.viewer(request)
+        if viewer is None:
+            return self._refused(401, "denied")
+        user = UserRef(viewer.platform, viewer.user_id, viewer.name)
+        refusal = self.viewers.refusal(user)
+        if refusal is not None:
+            return self._refused(503 if refusal == "busy" else 429, refusal, viewer.lang)
+        ws = web.WebSocketResponse(max_msg_size=self.tuning.message_bytes, heartbeat=30.0)
+        conn = Connection(ws, user, viewer.table, viewer.expires, self.tuning.messages_per_second)
+        self.viewers.add(conn)  # before the view is read: a save after it is pushed
+        try:
+            view = await self._service.web_view(viewer.table, user)
+            if "refused" in view:
+                return self._refused(_REFUSED[view["refused"]], view["refused"], view.get("lang") or viewer.lang)
+            await ws.prepare(request)
+            await conn.show(view, self.tuning.send_timeout_s)
+            self.viewers.opened(conn)
+            async for message in ws:
+                if message.type != WSMsgType.TEXT:
+                    await ws.close(code=CLOSE_POLICY, message=b"text only")
+                    break
+                if conn.expires < self._clock():
+                    await ws.close(code=CLOSE_AUTH, message=b"expired")
+                    break
+                await self._tap(conn, view["lang"], message.data)
+        finally:
+            self.viewers.remove(conn)
+        return ws
+
+    async def _tap(self, conn: Connection, lang: str, data: str) -> None:
+        """One message of the page: a tap, carried out as the viewer's button press."""
+        try:
+            tap = json.loads(data)
+            verb, arg, version = tap["verb"], tap.get("arg", ""), tap["v"]
+            if verb not in VERBS or not isinstance(version, int) or not isinstance(arg, str):
+                raise ValueError(verb)
+            token = tokens.make(conn.table, version, verb, arg)
+        except (ValueError, TypeError, KeyError, RecursionError):
+            await conn.ws.close(code=CLOSE_POLICY, message=b"not a tap")
+            return
+        if not conn.allowed():
+            await conn.send({"type": "notice", "text": web_text(lang, "too_fast")}, self.tuning.send_timeout_s)
+            return
+        user = conn.user
+        cmd = Command(ChatRef(user.platform, user.user_id, private=True), user, token=token, lang=lang)
+        out = await self._service.handle(cmd)
+        for toast in (o for o in out if isinstance(o, Toast)):
+            await conn.send({"type": "notice", "text": toast.text}, self.tuning.send_timeout_s)
+        if self._after is not None:
+            await self._after(out)

@@ -1,0 +1,26 @@
+"""The web table's limits per connection and per process, from the environment."""
+
+from __future__ import annotations
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+__all__ = ["Tuning"]
+
+
+class Tuning(BaseSettings):
+    """Bounds of the web table's live feed (``STAMMTISCH_WEB_*`` environment variables).
+
+    Every one is a hard bound: a message over the size closes its connection, taps over the rate
+    are answered "not so fast" and dropped, a connection over the counts is refused before it opens.
+    """
+
+    model_config = SettingsConfigDict(env_prefix="STAMMTISCH_WEB_", extra="ignore")
+
+    messages_per_second: float = Field(5.0, gt=0, le=1000, description="taps a connection may send per second "
+                                       "(twice as many in a burst)")
+    message_bytes: int = Field(1024, ge=128, le=65536, description="the largest message a connection may send")
+    connections_per_user: int = Field(8, ge=1, le=1000, description="open connections of one person, all tables")
+    connections: int = Field(2000, ge=1, le=1_000_000, description="open connections this process holds at most")
+    send_timeout_s: float = Field(10.0, gt=0, le=300, description="how long a view may take to reach a slow "
+                                  "client before its connection is closed")

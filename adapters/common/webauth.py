@@ -23,8 +23,8 @@ import re
 from dataclasses import dataclass
 from urllib.parse import parse_qsl
 
-__all__ = ["Viewer", "sign", "read", "init_data", "mini_app_link", "LINK_TTL_S", "INIT_DATA_MAX_AGE_S",
-           "MAX_CREDENTIAL"]
+__all__ = ["Viewer", "sign", "read", "init_data", "mini_app_link", "page_url", "link_url", "LINK_TTL_S",
+           "INIT_DATA_MAX_AGE_S", "MAX_CREDENTIAL"]
 
 LINK_TTL_S = 12 * 3600
 """How long a link token holds."""
@@ -130,3 +130,17 @@ def init_data(bot_token: str, data: str, now: float, table: str = "",
 def mini_app_link(bot_username: str, app_name: str, table: str) -> str:
     """The direct link that opens the Mini App ``app_name`` of the bot at ``table`` (in groups too)."""
     return f"https://t.me/{bot_username}/{app_name}?startapp={table}"
+
+
+def page_url(base_url: str, table: str) -> str:
+    """The web table's page at ``table`` for Telegram's ``web_app`` button (the init data names the viewer)."""
+    return f"{base_url.rstrip('/')}/?table={table}"
+
+
+def link_url(base_url: str, secret: bytes, table: str, platform: str, user_id: str, now: float) -> str:
+    """The web table's page with a link token for one user at ``table``, from at least 11 hours of its 12.
+
+    The token's time is ``now`` rounded down to the hour, so a hand re-rendered within the hour
+    carries the same link (its message is not edited for a new token alone).
+    """
+    return f"{base_url.rstrip('/')}/?t={sign(secret, table, platform, user_id, now // 3600 * 3600)}"

@@ -13,6 +13,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
+from collections.abc import Callable
 
 import aiohttp
 import discord
@@ -21,12 +23,16 @@ from discord import app_commands
 
 from adapters.common.gate import SharedLimit
 from adapters.common.refs import Refs
-from adapters.common.running import Ticker, run_until_stopped
+from adapters.common.running import Ticker, delivering, run_until_stopped
+from adapters.common.webauth import link_url
 from bot.ops.settings import Settings
 from bot.protocol import tokens
-from bot.protocol.outgoing import Command, HandMessage, JoinLink, Notice, Outgoing, TableMessage, Toast, version_of
+from bot.protocol.outgoing import Button, Command, HandMessage, JoinLink, Notice, Outgoing, TableMessage, Toast
+from bot.protocol.outgoing import version_of
+from bot.words import web_text
 
 from . import commands, markup, metered, texts, translate
+from .translate import PLATFORM
 from .deliver import Delivery
 from .outbox import Outbox
 from .tuning import Tuning
@@ -104,10 +110,14 @@ class DiscordBot:
         self.client = _Client(self, **shards)
         bot_id = settings.discord_token.get_secret_value().partition(".")[0]
         self.outbox = Outbox(self.tuning, shared, bot_id)
-        self.delivery = Delivery(self.client, refs, self.outbox, self.tuning)
+        self.delivery = Delivery(self.client, refs, self.outbox, self.tuning, _web_link(settings))
         self._runner: asyncio.Task | None = None
         self._ticker: Ticker | None = None
         self._handling: set[asyncio.Task] = set()
+
+    def carry_out(self, outs: list[Outgoing]) -> None:
+        """Show effects that came from elsewhere in this process (the web table's taps)."""
+        self.delivery.carry_out(outs)
 
     async def start(self) -> None:
         """Log in, sync the commands, connect the shards, start the timer loop."""
@@ -271,8 +281,18 @@ class DiscordBot:
             await interaction.response.edit_message(content=out.text, view=view)
 
 
+def _web_link(settings: Settings) -> Callable[[HandMessage], Button] | None:
+    """The button of a hand that opens it on the web table, signed for its owner (``None``: no web table)."""
+    if settings.web_url is None or settings.web_secret is None:
+        return None
+    secret, label = settings.web_secret.get_secret_value().encode(), web_text(settings.lang, "open")
+    return lambda hand: Button(label, url=link_url(settings.web_url, secret, hand.table_id, PLATFORM,
+                                                   hand.user.user_id, time.time()))
+
+
 async def serve(settings: Settings, service, refs: Refs, shared: SharedLimit | None = None,
-                tuning: Tuning | None = None, stop: asyncio.Event | None = None) -> None:
+                tuning: Tuning | None = None, stop: asyncio.Event | None = None,
+                deliveries: dict[str, Callable[[list[Outgoing]], None]] | None = None) -> None:
     """Serve Discord until ``stop`` is set (default: until SIGINT or SIGTERM).
 
     While Discord cannot be reached the start is tried again; a token it refuses raises
@@ -286,8 +306,11 @@ async def serve(settings: Settings, service, refs: Refs, shared: SharedLimit | N
         shared: the Redis limiter shared by every process.
         tuning: pacing and timings (default: from ``DISCORD_*`` variables).
         stop: set it to stop serving.
+        deliveries: where the running bot's delivery is put under its platform's name (see
+            :func:`~adapters.common.running.delivering`).
     """
-    await run_until_stopped(lambda: DiscordBot(settings, service, refs, tuning, shared), stop,
+    make = delivering(lambda: DiscordBot(settings, service, refs, tuning, shared), deliveries, PLATFORM)
+    await run_until_stopped(make, stop,
                             lambda bot: f"Discord as {bot.client.user}", unreachable,
                             lambda exc: isinstance(exc, discord.LoginFailure), "Discord")
 

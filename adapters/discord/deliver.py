@@ -24,6 +24,8 @@ import asyncio
 import itertools
 import logging
 import time
+from collections.abc import Callable
+from dataclasses import replace
 from typing import NamedTuple
 
 import discord
@@ -31,7 +33,7 @@ import discord
 from adapters.common.bounded import Bounded
 from adapters.common.refs import MessageRef, Refs, fingerprint
 from adapters.common.slots import table_may_wait
-from bot.protocol.outgoing import HandMessage, Notice, Outgoing, TableMessage, Toast, UserRef, version_of
+from bot.protocol.outgoing import Button, HandMessage, Notice, Outgoing, TableMessage, Toast, UserRef, version_of
 from bot.protocol.unavailable import UNAVAILABLE
 
 from . import markup, texts
@@ -78,8 +80,11 @@ class Delivery:
         tuning: how long an ephemeral hand may be edited, how long a table or hand may wait for a newer one.
     """
 
-    def __init__(self, client: discord.Client, refs: Refs, outbox: Outbox, tuning: Tuning) -> None:
+    def __init__(self, client: discord.Client, refs: Refs, outbox: Outbox, tuning: Tuning,
+                 link: Callable[[HandMessage], Button] | None = None) -> None:
         self.client = client
+        self.link = link
+        """The button that opens a hand on the web table (``None``: no web table is configured)."""
         self.refs = refs
         self.outbox = outbox
         self.tuning = tuning
@@ -153,7 +158,12 @@ class Delivery:
 
     # ------------------------------------------------------------------ hands
     def hand(self, out: HandMessage, version: int | None) -> None:
-        """Show a player his hand: his DM edited in place, or his ephemeral hand if his DMs are closed."""
+        """Show a player his hand: his DM edited in place, or his ephemeral hand if his DMs are closed.
+
+        With a web table, the hand's last button opens it (:attr:`link`), where the buttons leave room.
+        """
+        if self.link is not None:
+            out = replace(out, buttons=out.buttons + ((self.link(out),),))
         user_id = int(out.user.user_id)
         key = (out.user.key, out.table_id)
 

@@ -43,9 +43,15 @@ class TokenButton(discord.ui.DynamicItem[discord.ui.Button], template=r"(?P<toke
 
 
 def view(rows: Iterable[Iterable[Button]]) -> discord.ui.View:
-    """The buttons as a persistent view: at most 5 per row and 5 rows (longer rows wrap)."""
+    """The buttons as a persistent view: at most 5 per row and 5 rows (longer rows wrap).
+
+    Link buttons (a URL, no token) come last and only where there is room: they never push a token
+    button out.
+    """
     out = discord.ui.View(timeout=None)
     lines: list[list[Button]] = []
+    rows = [tuple(row) for row in rows]
+    links = [b for row in rows for b in row if b.url and not b.token]
     for row in rows:
         row = [b for b in row if b.token and len(b.token) <= MAX_CUSTOM_ID]
         lines += [row[i:i + _ROW] for i in range(0, len(row), _ROW)]
@@ -55,6 +61,12 @@ def view(rows: Iterable[Iterable[Button]]) -> discord.ui.View:
         for b in line:
             parsed = tokens.parse(b.token)
             out.add_item(TokenButton(b.token, b.label, dimmed=bool(parsed and parsed.verb == "why"), row=r))
+    for b in links:
+        r = len(lines) - 1 if lines and len(lines[-1]) < _ROW else len(lines)
+        if r >= _ROWS:
+            break
+        out.add_item(discord.ui.Button(label=b.label[:80] or "·", url=b.url, row=r))
+        lines[r:] = [[*(lines[r] if r < len(lines) else []), b]]
     return out
 
 

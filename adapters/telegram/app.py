@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
+from collections.abc import Callable
 from dataclasses import replace
 from urllib.parse import urlsplit
 
@@ -27,7 +29,7 @@ from telegram.error import BadRequest, InvalidToken, NetworkError
 from telegram.ext import Application, ApplicationBuilder, ContextTypes, TypeHandler
 
 from adapters.common.gate import SharedLimit
-from adapters.common.running import Ticker, run_until_stopped
+from adapters.common.running import Ticker, delivering, run_until_stopped
 from bot.ops import metrics
 from bot.ops.settings import Settings
 from bot.protocol import tokens
@@ -97,11 +99,21 @@ class TelegramBot:
         """The bot's username (known once started)."""
         return self.app.bot.username
 
+    def carry_out(self, outs: list[Outgoing]) -> None:
+        """Show effects that came from elsewhere in this process (the web table's taps), once started."""
+        if self.delivery is not None:
+            self.delivery.carry_out(outs)
+
     async def start(self) -> None:
         """Connect, register the command menus, start receiving updates and the timer loop."""
         await self.app.initialize()
+        settings = self.settings
+        web_row = None
+        if settings.telegram_webapp and settings.web_url:  # the Mini App at the web table
+            web_row = functools.partial(markup.web_table_row, lang=settings.lang, username=self.username,
+                                        app_name=settings.telegram_webapp, base_url=settings.web_url)
         self.delivery = Delivery(self.app.bot, self.refs, self.outbox, self.service.join_payload, self.username,
-                                 self.tuning.lazy_s, self.tuning.table_lazy_s)
+                                 self.tuning.lazy_s, self.tuning.table_lazy_s, web_row)
         for lang in ("de", "en"):
             await self.app.bot.set_my_commands([BotCommand(n, d) for n, d in commands.menu(lang)],
                                                language_code="de" if lang == "de" else None)
@@ -221,7 +233,8 @@ class TelegramBot:
 
 
 async def serve(settings: Settings, service, refs: Refs, shared: SharedLimit | None = None,
-                tuning: Tuning | None = None, stop: asyncio.Event | None = None) -> None:
+                tuning: Tuning | None = None, stop: asyncio.Event | None = None,
+                deliveries: dict[str, Callable[[list[Outgoing]], None]] | None = None) -> None:
     """Serve Telegram until ``stop`` is set (default: until SIGINT or SIGTERM).
 
     While Telegram cannot be reached the start is tried again; a token it refuses raises
@@ -235,9 +248,12 @@ async def serve(settings: Settings, service, refs: Refs, shared: SharedLimit | N
         shared: the Redis limiter shared by every process (``acquire(key, limit, window_s)``).
         tuning: flood limits and timings (default: from ``TELEGRAM_*`` variables).
         stop: set it to stop serving.
+        deliveries: where the running bot's delivery is put under its platform's name (see
+            :func:`~adapters.common.running.delivering`).
     """
     mode = "webhook" if settings.telegram_webhook_url else "long polling"
-    await run_until_stopped(lambda: TelegramBot(settings, service, refs, tuning, shared), stop,
+    make = delivering(lambda: TelegramBot(settings, service, refs, tuning, shared), deliveries, PLATFORM)
+    await run_until_stopped(make, stop,
                             lambda bot: f"Telegram as @{bot.username} ({mode})", unreachable,
                             lambda exc: isinstance(exc, InvalidToken), "Telegram")
 

@@ -104,11 +104,15 @@ class Delivery:
             a card every few seconds, and a table shown a moment later shows every card since.
             It does not wait when a message is posted in the group with it (a deal's result):
             the table goes first, then that message.
+        web_row: the buttons added under a table message that open it on the web table
+            (:func:`.markup.web_table_row`); ``None`` when no Mini App is configured.
     """
 
     def __init__(self, bot: Bot, refs: Refs, outbox: Outbox, join_payload: Callable[[str], str], username: str,
-                 lazy_s: float = 0.0, table_lazy_s: float = 0.0):
+                 lazy_s: float = 0.0, table_lazy_s: float = 0.0,
+                 web_row: Callable[[TableMessage], tuple[tuple[Button, ...], ...]] | None = None):
         self.bot = bot
+        self.web_row = web_row
         self.lazy_s = lazy_s
         self.table_lazy_s = table_lazy_s
         self.refs = refs
@@ -145,7 +149,8 @@ class Delivery:
         if out.repost:
             self._reposts[(out.table_id, TABLE_REF)] = True
         chat_id = int(out.chat.chat_id)
-        self._put_in_place(chat_id, _thread(out.chat), out.table_id, TABLE_REF, out.text, out.buttons, version,
+        buttons = out.buttons + self.web_row(out) if self.web_row else out.buttons
+        self._put_in_place(chat_id, _thread(out.chat), out.table_id, TABLE_REF, out.text, buttons, version,
                            linger=self.table_lazy_s if lazy and chat_id < 0 else 0.0)
 
     def hand(self, out: HandMessage, version: int | None, repost: bool = False) -> None:

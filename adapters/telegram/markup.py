@@ -4,22 +4,50 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, MessageEntity, User
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, MessageEntity, User, WebAppInfo
 
-from bot.protocol.outgoing import Button, UserRef
+from adapters.common.webauth import mini_app_link, page_url
+from bot.protocol import tokens
+from bot.protocol.outgoing import Button, TableMessage, UserRef
+from bot.words import web_text
 
-__all__ = ["keyboard", "mentions", "deep_link", "utf16_len", "toast", "ANSWER_MAX"]
+__all__ = ["keyboard", "mentions", "deep_link", "utf16_len", "toast", "web_table_row", "ANSWER_MAX", "WEB_APP"]
 
 ANSWER_MAX = 200
 """The most characters (UTF-16 units) of the text answering a button press; Telegram refuses more."""
 
 
+WEB_APP = "web_app:"
+"""A button URL after this prefix opens as a Mini App (a ``web_app`` button, private chats only), not as a link."""
+
+
+def _button(b: Button) -> InlineKeyboardButton:
+    if b.url.startswith(WEB_APP):
+        return InlineKeyboardButton(b.label, web_app=WebAppInfo(b.url.removeprefix(WEB_APP)))
+    if b.url:
+        return InlineKeyboardButton(b.label, url=b.url)
+    return InlineKeyboardButton(b.label, callback_data=b.token)
+
+
 def keyboard(rows: Iterable[Iterable[Button]]) -> InlineKeyboardMarkup | None:
-    """An inline keyboard of the button rows (token buttons send callback data, others open a URL)."""
-    out = [[InlineKeyboardButton(b.label, url=b.url) if b.url else InlineKeyboardButton(b.label, callback_data=b.token)
-            for b in row] for row in rows]
+    """An inline keyboard of the button rows (token buttons send callback data, others open a URL or a Mini App)."""
+    out = [[_button(b) for b in row] for row in rows]
     out = [row for row in out if row]
     return InlineKeyboardMarkup(out) if out else None
+
+
+def web_table_row(out: TableMessage, lang: str, username: str, app_name: str,
+                  base_url: str) -> tuple[tuple[Button, ...], ...]:
+    """The »Am Tisch ansehen« row under the message of a running table (none under a lobby or an ended one).
+
+    In a group it is a direct link to the Mini App ``app_name`` with the table as its start parameter
+    (groups allow no ``web_app`` button); in a private chat a ``web_app`` button on the page at ``base_url``.
+    """
+    if not any((tok := tokens.parse(b.token)) and tok.verb == "hand" for row in out.buttons for b in row):
+        return ()
+    url = WEB_APP + page_url(base_url, out.table_id) if out.chat.private else \
+        mini_app_link(username, app_name, out.table_id)
+    return ((Button(web_text(lang, "open"), url=url),),)
 
 
 def utf16_len(text: str) -> int:

@@ -7,15 +7,29 @@ import secrets
 from collections.abc import Awaitable, Callable
 
 from bot.ops.settings import Settings
-from bot.protocol.outgoing import Outgoing
+from bot.protocol.outgoing import Outgoing, Toast
 
 from .server import WebServer
 from .tuning import Tuning
 
-__all__ = ["serve"]
+__all__ = ["serve", "relay"]
 
 
-async def serve(settings: Settings, service, after: Callable[[list[Outgoing]], Awaitable[None]] | None = None,
+def relay(deliveries: dict[str, Callable[[list[Outgoing]], None]]) -> Callable[[list[Outgoing]], Awaitable[None]]:
+    """What shows a tap's effects in the chats: each chat's adapter running here gets those of its platform.
+
+    The tap's own answer (a refusal) was shown on the page; the table message and the hands that
+    changed go to the chat as they would after a button press there.
+    """
+    async def after(outs: list[Outgoing]) -> None:
+        for platform, carry_out in list(deliveries.items()):
+            mine = [o for o in outs if o.chat.platform == platform and not isinstance(o, Toast)]
+            if mine:
+                carry_out(mine)
+    return after
+
+
+async def serve(settings: Settings, service, deliveries: dict[str, Callable[[list[Outgoing]], None]] | None = None,
                 tuning: Tuning | None = None, stop: asyncio.Event | None = None) -> None:
     """Serve the web table until ``stop`` is set (nothing to do without ``STAMMTISCH_WEB_LISTEN``).
 
@@ -25,7 +39,7 @@ async def serve(settings: Settings, service, after: Callable[[list[Outgoing]], A
     Args:
         settings: ``web_listen``, ``web_secret``, ``telegram_token`` and the default language.
         service: the bot layer's service.
-        after: called with the effects of every tap, for the chats to show them.
+        deliveries: the chat adapters' deliveries by platform, filled as they start (see :func:`relay`).
         tuning: the limits (default: from ``STAMMTISCH_WEB_*`` variables).
         stop: set it to stop serving.
     """
@@ -33,7 +47,8 @@ async def serve(settings: Settings, service, after: Callable[[list[Outgoing]], A
         return
     secret = settings.web_secret.get_secret_value().encode() if settings.web_secret else secrets.token_bytes(32)
     bot_token = settings.telegram_token.get_secret_value() if settings.telegram_token else None
-    server = WebServer(service, settings.web_listen, secret, bot_token, tuning, settings.lang, after)
+    server = WebServer(service, settings.web_listen, secret, bot_token, tuning, settings.lang,
+                       relay(deliveries) if deliveries is not None else None)
     await server.start()
     try:
         await (stop or asyncio.Event()).wait()

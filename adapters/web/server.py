@@ -71,7 +71,8 @@ class WebServer:
 
     def __init__(self, service, listen: HostPort, secret: bytes, bot_token: str | None = None,
                  tuning: Tuning | None = None, lang: str = "de",
-                 after: Callable[[list[Outgoing]], Awaitable[None]] | None = None, clock: Callable[[], float] = time.time) -> None:
+                 after: Callable[[list[Outgoing]], Awaitable[None]] | None = None,
+                 clock: Callable[[], float] = time.time) -> None:
         self._service = service
         self._listen = listen
         self._secret = secret

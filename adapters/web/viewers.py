@@ -82,7 +82,7 @@ class Connection:
             return False
 
     async def show(self, view: dict[str, Any], timeout_s: float) -> None:
-        """Send ``view`` if it is newer than what the connection shows; close it if he may not see the table any more."""
+        """Send ``view`` if it is newer than what the connection shows; close it if he may see the table no more."""
         if "refused" in view:
             await self.ws.close(code=CLOSE_GONE, message=view["refused"].encode())
             return

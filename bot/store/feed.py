@@ -69,11 +69,13 @@ class Feed:
         self._on_move = on_move
         self._on_gap = on_gap
         self._task: asyncio.Task | None = None
+        self.pubsub = None
+        """The subscribed pub/sub connection while there is one."""
 
     async def start(self) -> None:
         """Subscribe, and return once the subscription is confirmed (no later save goes unheard)."""
-        pubsub = await self._subscribed()
-        self._task = asyncio.get_running_loop().create_task(self._read(pubsub))
+        self.pubsub = await self._subscribed()
+        self._task = asyncio.get_running_loop().create_task(self._read())
 
     async def stop(self) -> None:
         """Stop reading and let go of the connection."""
@@ -95,24 +97,21 @@ class Feed:
             raise
         return pubsub
 
-    async def _read(self, pubsub) -> None:
+    async def _read(self) -> None:
         broken = 0
         try:
             while True:
                 try:
-                    if pubsub is None:
-                        pubsub = await self._subscribed()
+                    if self.pubsub is None:
+                        self.pubsub = await self._subscribed()
                         broken = 0
                         self._on_gap()
-                    message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=_READ_S)
+                    message = await self.pubsub.get_message(ignore_subscribe_messages=True, timeout=_READ_S)
                 except (RedisError, OSError, asyncio.TimeoutError) as exc:
                     metrics.redis_error("feed")
                     if broken == 0:
                         log.warning("the live feed of saved tables broke (%s); subscribing again", type(exc).__name__)
-                    if pubsub is not None:
-                        with contextlib.suppress(Exception):
-                            await pubsub.aclose()
-                        pubsub = None
+                    await self._close()
                     await asyncio.sleep(_RETRY_S[min(broken, len(_RETRY_S) - 1)])
                     broken += 1
                     continue
@@ -121,6 +120,10 @@ class Feed:
                     if moved is not None:
                         self._on_move(*moved)
         finally:
-            if pubsub is not None:
-                with contextlib.suppress(Exception):
-                    await pubsub.aclose()
+            await self._close()
+
+    async def _close(self) -> None:
+        pubsub, self.pubsub = self.pubsub, None
+        if pubsub is not None:
+            with contextlib.suppress(Exception):
+                await pubsub.aclose()

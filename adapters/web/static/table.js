@@ -47,7 +47,9 @@
 
   function picture(card, label) {  // the card's picture; its label where the picture is missing
     const img = el("img", {src: "static/cards/" + card + ".svg", alt: label, draggable: false});
-    img.addEventListener("error", () => img.replaceWith(el("span", {class: "face"}, label)), {once: true});
+    const red = card.endsWith("H") || card.endsWith("D");
+    img.addEventListener("error", () => img.replaceWith(el("span", {class: red ? "face red" : "face"}, label)),
+                         {once: true});
     return img;
   }
 

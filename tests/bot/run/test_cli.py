@@ -171,12 +171,13 @@ def test_command_line_options_have_the_replay_formats_types_and_bounds(args, cap
 def test_run_help_lists_every_variable_it_reads():
     from adapters.discord.tuning import Tuning as DiscordTuning
     from adapters.telegram.tuning import Tuning as TelegramTuning
+    from adapters.web.tuning import Tuning as WebTuning
     from bot.ops.settings import Settings
 
     code, out, err = run_cli("run", "--help")
     assert code == 0 and "usage: stammtisch run" in out, err
     read = {field.validation_alias for field in Settings.model_fields.values()} | {"STAMMTISCH_COMMAND"}
-    for tuning in (TelegramTuning, DiscordTuning):
+    for tuning in (TelegramTuning, DiscordTuning, WebTuning):
         read |= {tuning.model_config["env_prefix"] + name.upper() for name in tuning.model_fields}
     listed = set(re.findall(r"^  ([A-Z][A-Z0-9_]+) ", out, re.MULTILINE))
     assert read - listed == set(), f"run --help does not list {sorted(read - listed)}"

@@ -22,6 +22,7 @@ import yaml
 
 from adapters.discord.tuning import Tuning as DiscordTuning
 from adapters.telegram.tuning import Tuning as TelegramTuning
+from adapters.web.tuning import Tuning as WebTuning
 from bot.ops.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -31,7 +32,7 @@ RUNTIME_ENV = {"PATH", "PYTHONUNBUFFERED"}
 def known_settings() -> set[str]:
     """Every environment variable the bot reads."""
     names = {field.validation_alias for field in Settings.model_fields.values()}
-    for tuning in (TelegramTuning, DiscordTuning):
+    for tuning in (TelegramTuning, DiscordTuning, WebTuning):
         prefix = tuning.model_config["env_prefix"]
         names |= {prefix + name.upper() for name in tuning.model_fields}
     return names
@@ -164,7 +165,7 @@ def test_metrics_and_the_webhook_are_reachable_from_this_host_only(compose):
 
 def test_the_env_file_shows_each_platform_tunings_default():
     text = (ROOT / ".env.example").read_text()
-    for tuning in (TelegramTuning, DiscordTuning):
+    for tuning in (TelegramTuning, DiscordTuning, WebTuning):
         prefix = tuning.model_config["env_prefix"]
         for name, field in tuning.model_fields.items():
             shown = re.search(rf"^#? ?{prefix}{name.upper()}=(.*)$", text, re.MULTILINE)

@@ -484,7 +484,11 @@ class FakeTelegram:
                 url = b.get("url")
                 if url is not None and not url.startswith(("https://", "http://", "tg://")):
                     raise ApiError(400, "Bad Request: inline keyboard button URL is invalid")
-                if (data is None) == (url is None):
+                web_app = b.get("web_app")  # a Mini App: HTTPS, and in private chats only
+                if web_app is not None and not (str(web_app.get("url", "")).startswith("https://")
+                                                and int(params.get("chat_id", 0)) > 0):
+                    raise ApiError(400, "Bad Request: BUTTON_TYPE_INVALID")
+                if [data, url, web_app].count(None) != 2:
                     raise ApiError(400, "Bad Request: can't parse inline keyboard button")
         return markup
 

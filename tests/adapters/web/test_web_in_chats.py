@@ -1,0 +1,49 @@
+"""The web table beside the real Telegram adapter on the fake Telegram: the group's table message opens the
+Mini App at the table, and a card tapped on the page shows in the group and the hands as a press there does."""
+
+from __future__ import annotations
+
+import time
+from urllib.parse import quote
+
+import aiohttp
+
+from adapters.web import WebServer
+from adapters.web.serve import relay
+from bot.ops.settings import HostPort
+from tests.adapters.web.test_server import next_view, tap_of
+from tests.adapters.web.webkit import SECRET, init_data
+from tests.fakes.telegram.harness import FAST, fake_for, newest, open_table, running_bot, version
+from tests.servicekit import TurnWatch
+
+GROUP = -100555
+
+
+async def test_a_tap_on_the_mini_app_shows_in_the_group(store, redis, key_prefix):
+    async with fake_for(FAST) as tg:
+        tg.group(GROUP, "Stammtisch Lautern")
+        users = [tg.user(21 + i, n, started=True) for i, n in enumerate(("Anna", "Ben", "Cleo", "Dora"))]
+        async with running_bot(tg, store, redis, key_prefix, telegram_webapp="tisch",
+                               web_url="https://example.org/web") as bot:
+            web = WebServer(bot.service, HostPort("127.0.0.1", 0), SECRET, tg.token,
+                            after=relay({"telegram": bot.carry_out}))
+            await web.start()
+            try:
+                tid = await open_table(tg, GROUP, users[0], users[1:], "bauerchen")
+                link = f"https://t.me/{tg.username}/tisch?startapp={tid}"
+                await tg.wait_for(lambda: any(b.get("url") == link for b in newest(tg, GROUP, tid).buttons),
+                                  what="the table's »Am Tisch ansehen« button")
+                watch = TurnWatch(store, tid)
+                await watch.look()
+                seat_user = next(u for u in users if f"telegram:{u.id}" == watch.to_act) if watch.to_act else None
+                user = seat_user or next(u for u in users if watch.declares(u.id))
+                data = quote(init_data(user.id, time.time(), start_param=tid, bot_token=tg.token))
+                async with aiohttp.ClientSession() as http, \
+                        http.ws_connect(f"ws://127.0.0.1:{web.port}/ws?tg={data}") as ws:
+                    view = await next_view(ws)
+                    seen = version(tg, GROUP, tid)
+                    await ws.send_json(tap_of(view))
+                    await next_view(ws, view["version"])
+                    await tg.wait_for(lambda: version(tg, GROUP, tid) > seen, what="the group's table to show the tap")
+            finally:
+                await web.stop()

@@ -1,0 +1,77 @@
+"""The feed of saved tables: every landed save is told once with its new version, a refused one never; a
+subscriber whose connection broke is told so once it is back, and hears the saves after it."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.store.feed import parse
+
+WAIT_S = 20.0
+
+
+class Heard:
+    """What a feed's callbacks were told, with an event to wait on."""
+
+    def __init__(self) -> None:
+        self.moves: list[tuple[str, int]] = []
+        self.gaps = 0
+        self.changed = asyncio.Event()
+
+    def move(self, table: str, version: int) -> None:
+        self.moves.append((table, version))
+        self.changed.set()
+
+    def gap(self) -> None:
+        self.gaps += 1
+        self.changed.set()
+
+    async def until(self, predicate) -> None:
+        async def wait() -> None:
+            while not predicate():
+                self.changed.clear()
+                await self.changed.wait()
+        await asyncio.wait_for(wait(), WAIT_S)
+
+
+async def save(store, table: str, version: int):
+    return await store.save(table, version, '{"v": %d}' % version, user_keys=["test:u1"], chat_key="test:c1:")
+
+
+async def test_every_landed_save_is_told_with_its_version(store):
+    heard = Heard()
+    feed = store.feed(heard.move, heard.gap)
+    await feed.start()
+    try:
+        assert await store.create("FeedT1", "test:c1:", "{}", ["test:u1"])
+        assert await save(store, "FeedT1", 1)
+        assert not await save(store, "FeedT1", 1)  # a lost compare-and-set says nothing
+        assert await save(store, "FeedT1", 2)
+        await heard.until(lambda: len(heard.moves) >= 2)
+        assert heard.moves == [("FeedT1", 2), ("FeedT1", 3)] and heard.gaps == 0
+    finally:
+        await feed.stop()
+
+
+async def test_a_broken_subscription_comes_back_and_says_so(store, redis):
+    heard = Heard()
+    feed = store.feed(heard.move, heard.gap)
+    await feed.start()
+    try:
+        assert await store.create("FeedT2", "test:c2:", "{}", ["test:u1"])
+        # the feed's own connection is cut by the server (a network break, a restarted proxy)
+        host, port = feed.pubsub.connection._writer.get_extra_info("sockname")[:2]
+        assert await redis.execute_command("CLIENT", "KILL", "ADDR", f"{host}:{port}", "SKIPME", "yes")
+        await heard.until(lambda: heard.gaps >= 1)
+        assert await save(store, "FeedT2", 1)
+        await heard.until(lambda: ("FeedT2", 2) in heard.moves)
+    finally:
+        await feed.stop()
+
+
+@pytest.mark.parametrize(("data", "parsed"), [("T1:5", ("T1", 5)), ("T1:", None), (":5", None), ("T 1:5", None),
+                                              ("T1:-5", None), ("T1:5:6", None), ("Tä:5", None)])
+def test_a_message_is_a_table_and_a_version_or_nothing(data, parsed):
+    assert parse(data) == parsed

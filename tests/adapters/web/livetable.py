@@ -23,8 +23,8 @@ from adapters.common.webauth import sign
 from adapters.web import Tuning
 from bot.store.tables import Store
 from tests.adapters.web.browser import wait_for
-from tests.adapters.web.webkit import SECRET, person, started, table_of_four
-from tests.servicekit import service
+from tests.adapters.web.webkit import GROUP, SECRET, person, started, table_of_four
+from tests.servicekit import say, service
 
 __all__ = ["LiveTable", "Seen", "seen", "moves_of", "click", "tap_once", "play_deal", "PREFERRED"]
 
@@ -43,12 +43,13 @@ class LiveTable:
         game: the game of the table.
         seed: the shuffle's seed.
         tuning: the web table's limits.
+        lang: the group's language (``sprache``), which the table speaks.
     """
 
     def __init__(self, redis_url: str, prefix: str, game: str = "bauerchen", seed: int = 5,
-                 tuning: Tuning | None = None) -> None:
+                 tuning: Tuning | None = None, lang: str = "de") -> None:
         self._redis_url, self._prefix, self._game, self._seed = redis_url, prefix, game, seed
-        self._tuning = tuning
+        self._tuning, self._lang = tuning, lang
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="web-table", daemon=True)
         self.table = ""
@@ -77,6 +78,8 @@ class LiveTable:
         self._redis = aioredis.Redis.from_url(self._redis_url, decode_responses=True)
         self.service = service(Store(self._redis, prefix=self._prefix), seed=self._seed, reminder_after="off",
                                autoplay_after="off")
+        if self._lang != "de":
+            await self.service.handle(say(GROUP, person(0), f"sprache {self._lang}"))
         self.table = await table_of_four(self.service, self._game)
         self.server = await started(self.service, self._tuning)
         self.port = self.server.port

@@ -108,3 +108,21 @@ def test_forged_expired_foreign_and_tampered_credentials_are_refused_on_the_page
     window.get(live.mini_app(init_data(1002, start_param=live.table)))  # the real thing, for contrast
     wait_for(window, lambda w: seen(w)["me"] == 1 and seen(w)["hand"], "Ben's hand")
     assert BOT_TOKEN not in seen(window)["html"]
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_the_pictures_carry_the_tables_letters(redis_url, key_prefix, windows, lang):
+    """A German table's Jacks and Queens show B and D (``cards/JC.svg``), an English one's J and Q (``cards/en/``)."""
+    with LiveTable(redis_url, key_prefix, "bauerchen", seed=5, lang=lang) as table:
+        sources = {}
+        for seat in range(4):
+            window = windows()
+            window.get(table.page(seat))
+            wait_for(window, lambda w: seen(w)["hand"], "the hand to show")
+            sources.update(window.execute_script(
+                "return Object.fromEntries([...document.querySelectorAll('#hand [data-card]')]"
+                ".map(b => [b.dataset.card, b.querySelector('img').getAttribute('src')]))"))
+    assert any(card[0] in "JQ" for card in sources), "no Jack or Queen in sight: another seed"
+    for card, src in sources.items():
+        english = lang == "en" and card[0] in "JQ"
+        assert src == f"static/cards/{'en/' if english else ''}{card}.svg"

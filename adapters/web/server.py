@@ -4,17 +4,20 @@ Routes: ``GET /`` the page, ``GET /static/…`` its script, style and card pictu
 secret is in them), ``GET /api/view`` the viewer's view as JSON, ``GET /ws`` the live feed. The two
 last check the viewer's credential on every request and connection, from the query: ``t`` a link
 token (:func:`adapters.common.webauth.read`), or ``tg`` Telegram's Mini App init data
-(:func:`adapters.common.webauth.init_data`) with ``table`` where Telegram names none. Refusals:
-401 for a forged, tampered or expired credential, 403 for a viewer who holds no seat at the table,
-404 for a table that is gone, 429 and 503 for a person or a process over its connections.
+(:func:`adapters.common.webauth.init_data`) with ``table`` where Telegram names none. Refusals, with
+a short text in the table's language (else the server's): HTTP 401 for a forged, tampered or expired
+credential, 403 for a viewer who holds no seat at the table, 404 for a table that is gone; the live
+feed opens and closes at once with 4401, 4403 or 4404 and that text as the reason (a page's script
+sees a close code, never an HTTP status). A person or a process over its connections gets 429 or 503
+before the feed opens.
 
 On the feed the server sends ``{"type": "view", "view": …}`` (the viewer's fresh view, once per
 version, the current one at once on connecting) and ``{"type": "notice", "text": …}`` (a refusal
 with its reason, "not so fast"); the page sends ``{"verb", "arg", "v"}``, a tap on a card or an
 offer, which goes to the service as the button press ``st1:<table>:<v>:<verb>:<arg>`` of the
 viewer, with his identity: the service checks it as any press (a stale one is "already played").
-Close codes: :data:`~.viewers.CLOSE_AUTH` when the credential ran out, :data:`~.viewers.CLOSE_GONE`
-when the table or the seat is gone, 1008 for a message that is not a tap, 1009 for one too large.
+Close codes later: 4401 when the credential ran out, 4403 or 4404 when the seat or the table is gone,
+1008 for a message that is not a tap, 1009 for one too large.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from bot.protocol.outgoing import ChatRef, Command, Outgoing, Toast, UserRef
 from bot.words import web_text
 
 from .tuning import Tuning
-from .viewers import CLOSE_AUTH, CLOSE_POLICY, Connection, Viewers
+from .viewers import CLOSE_POLICY, Connection, Viewers, close
 
 __all__ = ["WebServer", "STATIC", "VERBS"]
 
@@ -113,6 +116,9 @@ class WebServer:
 
     @staticmethod
     async def _headers(request: web.Request, response: web.StreamResponse) -> None:
+        """The page's security headers on every answer; the files may be kept a day, nothing else at all."""
+        if request.path.startswith("/static/"):
+            response.headers.setdefault("Cache-Control", "public, max-age=86400")
         for name, value in _HEADERS.items():
             response.headers.setdefault(name, value)
 
@@ -131,49 +137,43 @@ class WebServer:
     def _refused(self, status: int, key: str, lang: str | None = None) -> web.Response:
         return web.Response(status=status, text=web_text(lang or self._lang, key) + "\n")
 
-    async def _seat(self, request: web.Request) -> tuple[Viewer, UserRef, dict[str, Any]] | web.Response:
-        """The viewer, his user and his view; or the refusal to answer."""
+    async def _view(self, request: web.Request) -> web.Response:
         viewer = self.viewer(request)
         if viewer is None:
             return self._refused(401, "denied")
-        user = UserRef(viewer.platform, viewer.user_id, viewer.name)
-        view = await self._service.web_view(viewer.table, user)
+        view = await self._service.web_view(viewer.table, UserRef(viewer.platform, viewer.user_id, viewer.name))
         if "refused" in view:
             return self._refused(_REFUSED[view["refused"]], view["refused"], view.get("lang") or viewer.lang)
-        return viewer, user, view
-
-    async def _view(self, request: web.Request) -> web.Response:
-        seat = await self._seat(request)
-        if isinstance(seat, web.Response):
-            return seat
-        return web.json_response(seat[2], dumps=lambda o: json.dumps(o, ensure_ascii=False))
+        return web.json_response(view, dumps=lambda o: json.dumps(o, ensure_ascii=False))
 
     async def _socket(self, request: web.Request) -> web.StreamResponse:
         viewer = self.viewer(request)
-        if viewer is None:
-            return self._refused(401, "denied")
-        user = UserRef(viewer.platform, viewer.user_id, viewer.name)
-        refusal = self.viewers.refusal(user)
-        if refusal is not None:
+        user = UserRef(viewer.platform, viewer.user_id, viewer.name) if viewer else None
+        refusal = self.viewers.refusal(user) if user else None
+        if refusal is not None:  # over the limits: refused before it opens
             return self._refused(503 if refusal == "busy" else 429, refusal, viewer.lang)
         ws = web.WebSocketResponse(max_msg_size=self.tuning.message_bytes, heartbeat=30.0)
-        conn = Connection(ws, user, viewer.table, viewer.expires, self.tuning.messages_per_second)
+        if viewer is None:
+            await ws.prepare(request)
+            await close(ws, "denied", self._lang)
+            return ws
+        conn = Connection(ws, user, viewer.table, viewer.expires, self.tuning.messages_per_second, viewer.lang)
         self.viewers.add(conn)  # before the view is read: a save after it is pushed
         try:
             view = await self._service.web_view(viewer.table, user)
-            if "refused" in view:
-                return self._refused(_REFUSED[view["refused"]], view["refused"], view.get("lang") or viewer.lang)
             await ws.prepare(request)
             await conn.show(view, self.tuning.send_timeout_s)
+            if ws.closed:
+                return ws
             self.viewers.opened(conn)
             async for message in ws:
                 if message.type != WSMsgType.TEXT:
                     await ws.close(code=CLOSE_POLICY, message=b"text only")
                     break
                 if conn.expires < self._clock():
-                    await ws.close(code=CLOSE_AUTH, message=b"expired")
+                    await close(ws, "denied", conn.lang)
                     break
-                await self._tap(conn, view["lang"], message.data)
+                await self._tap(conn, conn.lang, message.data)
         finally:
             self.viewers.remove(conn)
         return ws

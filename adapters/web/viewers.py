@@ -21,10 +21,11 @@ from typing import Any
 from aiohttp import web
 
 from bot.protocol.outgoing import UserRef
+from bot.words import web_text
 
 from .tuning import Tuning
 
-__all__ = ["Viewers", "Connection", "CLOSE_AUTH", "CLOSE_GONE", "CLOSE_POLICY"]
+__all__ = ["Viewers", "Connection", "close", "CLOSE_AUTH", "CLOSE_GONE", "CLOSE_POLICY", "CLOSE_CODES"]
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +35,18 @@ CLOSE_GONE = 4404
 """The close code of a connection whose table is gone or which holds no seat there any more."""
 CLOSE_POLICY = 1008
 """The close code of a connection that broke the rules (a message that is not one)."""
+CLOSE_CODES = {"denied": CLOSE_AUTH, "not_seated": 4403, "no_table": CLOSE_GONE}
+"""The close code of each refusal (a ``web.*`` text key): like HTTP's 401, 403 and 404."""
+_REASON_BYTES = 123
+"""The longest close reason WebSocket allows."""
+
+
+async def close(ws: web.WebSocketResponse, refusal: str, lang: str) -> None:
+    """Close ``ws`` with the code of ``refusal`` and its text (cut to what a close frame holds) as the reason."""
+    reason = web_text(lang, refusal).encode()
+    if len(reason) > _REASON_BYTES:
+        reason = reason[:_REASON_BYTES].decode(errors="ignore").encode()
+    await ws.close(code=CLOSE_CODES[refusal], message=reason)
 
 
 class Connection:
@@ -45,10 +58,13 @@ class Connection:
         table: the table he looks at.
         expires: when his credential runs out (epoch seconds).
         rate: taps allowed per second (twice as many in a burst).
+        lang: the language of its refusals (the table's, once its first view is shown).
     """
 
-    def __init__(self, ws: web.WebSocketResponse, user: UserRef, table: str, expires: float, rate: float) -> None:
+    def __init__(self, ws: web.WebSocketResponse, user: UserRef, table: str, expires: float, rate: float,
+                 lang: str = "de") -> None:
         self.ws = ws
+        self.lang = lang
         self.user = user
         self.table = table
         self.expires = expires
@@ -84,8 +100,9 @@ class Connection:
     async def show(self, view: dict[str, Any], timeout_s: float) -> None:
         """Send ``view`` if it is newer than what the connection shows; close it if he may see the table no more."""
         if "refused" in view:
-            await self.ws.close(code=CLOSE_GONE, message=view["refused"].encode())
+            await close(self.ws, view["refused"], view.get("lang") or self.lang)
             return
+        self.lang = view["lang"]
         if view["version"] <= self.version:
             return
         if await self.send({"type": "view", "view": view}, timeout_s):

@@ -6,6 +6,8 @@ table's version changes); any process that shows tables live (the web table) run
 nothing: a subscriber that was away (its connection broke) is told so by ``on_gap`` once it is
 subscribed again, and catches up from the stored tables. A publish that fails is logged and
 counted, never failing the save it follows (the move is saved; live viewers see it with the next).
+On Redis Cluster a message published on any node reaches every node, so the feed subscribes
+through one of them.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import logging
 from collections.abc import Callable
 
 from redis.asyncio import Redis
+from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import RedisError
 
 from bot.ops import metrics
@@ -46,17 +49,29 @@ def parse(data: str) -> tuple[str, int] | None:
 async def publish(redis: Redis, prefix: str, table_id: str, version: int) -> None:
     """Tell the subscribers that ``table_id`` is saved at ``version``; a failure is logged, never raised."""
     try:
-        await redis.publish(channel(prefix), f"{table_id}:{version}")
+        await redis.execute_command("PUBLISH", channel(prefix), f"{table_id}:{version}")  # Cluster: any node
     except (RedisError, OSError, asyncio.TimeoutError) as exc:
         metrics.redis_error("publish")
         log.warning("the save of table %s at %d was not published: %s", table_id, version, type(exc).__name__)
+
+
+async def _node(redis: Redis | RedisCluster) -> Redis:
+    """A client that can subscribe: the store's own, or on Redis Cluster one of a node."""
+    if not isinstance(redis, RedisCluster):
+        return redis
+    await redis.initialize()  # the nodes are known once it is
+    node = redis.get_default_node()
+    kwargs = {k: v for k, v in redis.get_connection_kwargs().items()
+              if k in ("username", "password", "ssl", "decode_responses", "socket_timeout", "socket_connect_timeout")}
+    return Redis(host=node.host, port=node.port, **kwargs)
 
 
 class Feed:
     """One subscription to the saves of a store, read by one task; ``on_move(table_id, version)`` for each.
 
     Args:
-        redis: the store's client (a pub/sub connection of its own is taken from its pool).
+        redis: the store's client (a pub/sub connection of its own is taken from its pool; on Redis
+            Cluster a client of one node is made for it).
         prefix: the store's key prefix.
         on_move: called for each saved version, on the event loop; it must not block.
         on_gap: called when the subscription is back after a break (messages may have been missed).
@@ -87,7 +102,7 @@ class Feed:
 
     async def _subscribed(self):
         """A pub/sub connection subscribed to the channel, its confirmation read."""
-        pubsub = self._redis.pubsub()
+        pubsub = (await _node(self._redis)).pubsub()
         try:
             await pubsub.subscribe(self._channel)
             while (message := await pubsub.get_message(timeout=_READ_S)) is None or message["type"] != "subscribe":

@@ -5,7 +5,7 @@
 
 (() => {
   const $ = (id) => document.getElementById(id);
-  const CLOSED_FOR_GOOD = new Set([4401, 4403, 4404, 1008, 1009]);
+  const REFUSED = new Set([4401, 4403, 4404]);  // the credential, the seat, the table: the reason says which
   let view = null;
   let socket = null;
   let retry = 0;
@@ -55,32 +55,33 @@
     return img;
   }
 
-  function place(seat) {  // where a seat sits as this viewer sees it: 0 below (he), then clockwise
+  function place(node, seat, rx, ry) {  // round the felt as this viewer sees it: he below, the next on his left
     const n = view.seats.length;
-    const step = (seat - view.seat + n) % n;
-    return n === 4 ? ["south", "west", "north", "east"][step] : ["south", "west", "east"][step];
+    const angle = Math.PI / 2 + ((seat - view.seat + n) % n) * 2 * Math.PI / n;
+    node.style.left = (50 + rx * Math.cos(angle)).toFixed(1) + "%";
+    node.style.top = (50 + ry * Math.sin(angle)).toFixed(1) + "%";
+    return node;
   }
 
   function showSeats() {
     const box = $("seats");
     box.replaceChildren(...view.seats.map((s) => {
-      const classes = ["seat", place(s.seat)];
+      const classes = ["seat"];
       if (s.turn) classes.push("turn");
       if (s.me) classes.push("me");
       if (!s.active) classes.push("out");
       const node = el("div", {class: classes.join(" "), "data-seat": String(s.seat)});
       node.append(el("span", {class: "name"}, s.me ? s.name + " (" + view.labels.you + ")" : s.name));
       if (s.note) node.append(el("span", {class: "note"}, s.note));
-      return node;
+      return place(node, s.seat, 38, 40);
     }));
   }
 
-  function cards(box, list) {
+  function cards(box, list, placed) {
     box.replaceChildren(...list.map((c) => {
-      const node = el("div", {class: "played " + place(c.seat), "data-card": c.card, "data-seat": String(c.seat),
-                              title: c.label});
+      const node = el("div", {class: "played", "data-card": c.card, "data-seat": String(c.seat), title: c.label});
       node.append(picture(c.card, c.label));
-      return node;
+      return placed ? place(node, c.seat, 14, 17) : node;
     }));
   }
 
@@ -127,8 +128,8 @@
     $("score-label").textContent = view.labels.score;
     $("story-label").textContent = view.labels.story;
     showSeats();
-    cards($("trick"), view.trick);
-    cards($("last-trick"), view.last_trick ? view.last_trick.cards : []);
+    cards($("trick"), view.trick, true);
+    cards($("last-trick"), view.last_trick ? view.last_trick.cards : [], false);
     $("last-trick").title = view.last_trick ? view.last_trick.text : "";
     lines($("score"), view.score);
     lines($("story"), view.story.filter((line) => line));
@@ -148,9 +149,8 @@
     const cred = credential();
     const base = location.pathname.replace(/[^/]*$/, "");
     const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + base + "ws?" + cred;
-    let opened = false;
     socket = new WebSocket(url);
-    socket.addEventListener("open", () => { retry = 0; opened = true; });
+    socket.addEventListener("open", () => { retry = 0; });
     socket.addEventListener("message", (event) => {
       const message = JSON.parse(event.data);
       if (message.type === "view") show(message.view);
@@ -160,15 +160,12 @@
         say(message.text, "refusal");
       }
     });
-    socket.addEventListener("close", async (event) => {
+    socket.addEventListener("close", (event) => {
       socket = null;
-      if (CLOSED_FOR_GOOD.has(event.code) || !opened) {  // refused? the server says why, in words
-        const answer = await fetch(base + "api/view?" + cred).catch(() => null);
-        if (answer && answer.status >= 400 && answer.status < 500 && answer.status !== 429) {
-          say((await answer.text()).trim(), "refusal");
-          document.body.classList.add("closed");
-          return;
-        }
+      if (REFUSED.has(event.code)) {
+        say(event.reason || "–", "refusal");
+        document.body.classList.add("closed");
+        return;
       }
       say(view ? view.labels.offline : "…", "offline");
       retry = Math.min(retry + 1, 6);

@@ -40,6 +40,14 @@ def socket_url(url: str) -> str:
     return url.replace("http://", "ws://").replace("/api/view?", "/ws?")
 
 
+async def closed_with(http: aiohttp.ClientSession, url: str) -> tuple[int, str]:
+    """The close code and reason of a live feed that is refused: it opens, sends nothing and closes."""
+    async with http.ws_connect(url) as ws:
+        message = await asyncio.wait_for(ws.receive(), WAIT_S)
+        assert message.type == aiohttp.WSMsgType.CLOSE, message
+        return ws.close_code, message.extra or ""
+
+
 async def next_view(ws, newer_than: int = -1) -> dict:
     """The next view the socket is sent that is newer than ``newer_than`` (notices in between are skipped)."""
     while True:
@@ -89,9 +97,7 @@ async def test_no_or_a_forged_credential_is_refused_with_401(setup, query):
     async with http.get(f"http://127.0.0.1:{server.port}/api/view?{query}") as r:
         assert r.status == 401
         assert (await r.text()).strip() == web_text("de", "denied")
-    with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
-        await http.ws_connect(f"ws://127.0.0.1:{server.port}/ws?{query}")
-    assert refused.value.status == 401
+    assert await closed_with(http, f"ws://127.0.0.1:{server.port}/ws?{query}") == (4401, web_text("de", "denied"))
 
 
 async def test_tampered_expired_and_foreign_credentials_are_refused(setup):
@@ -105,13 +111,12 @@ async def test_tampered_expired_and_foreign_credentials_are_refused(setup):
     old = f"{base}?tg={quote(init_data(1001, time.time() - 2 * 86400, start_param=table))}"
     hash_changed = f"{base}?tg={quote(init_data(1001, start_param=table).replace('1001', '1002'))}"
     others = f"{base}?tg={quote(init_data(1009, start_param=table))}"  # valid, but he has no seat here
-    for url, status in ((tampered, 401), (expired, 401), (old, 401), (hash_changed, 401), (other_table, 404),
-                        (stranger, 403), (others, 403)):
+    for url, status, why in ((tampered, 401, "denied"), (expired, 401, "denied"), (old, 401, "denied"),
+                             (hash_changed, 401, "denied"), (other_table, 404, "no_table"),
+                             (stranger, 403, "not_seated"), (others, 403, "not_seated")):
         async with http.get(url) as r:
-            assert r.status == status, url
-        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
-            await http.ws_connect(socket_url(url))
-        assert refused.value.status == status, url
+            assert r.status == status and (await r.text()).strip() == web_text("de", why), url
+        assert await closed_with(http, socket_url(url)) == (4000 + status, web_text("de", why)), url
 
 
 async def test_a_connection_whose_link_ran_out_is_closed_with_4401(setup):
@@ -123,6 +128,7 @@ async def test_a_connection_whose_link_ran_out_is_closed_with_4401(setup):
         await ws.send_json(tap_of(view))  # a tap he could make, but his link ran out
         message = await asyncio.wait_for(ws.receive(), WAIT_S)
         assert message.type == aiohttp.WSMsgType.CLOSE and ws.close_code == 4401
+        assert message.extra == web_text("de", "denied")
     assert (await state_of(svc, table))[0] == version
 
 

@@ -7,7 +7,10 @@ import asyncio
 
 import pytest
 
+from bot.store.connection import client_for
 from bot.store.feed import parse
+from bot.store.tables import Store
+from tests.redis_servers import Cluster, skip_unless_installed
 
 WAIT_S = 20.0
 
@@ -36,8 +39,8 @@ class Heard:
         await asyncio.wait_for(wait(), WAIT_S)
 
 
-async def save(store, table: str, version: int):
-    return await store.save(table, version, '{"v": %d}' % version, user_keys=["test:u1"], chat_key="test:c1:")
+async def save(store, table: str, version: int, chat: str = "test:c1:"):
+    return await store.save(table, version, '{"v": %d}' % version, user_keys=["test:u1"], chat_key=chat)
 
 
 async def test_every_landed_save_is_told_with_its_version(store):
@@ -60,7 +63,7 @@ async def test_a_broken_subscription_comes_back_and_says_so(store, redis):
     feed = store.feed(heard.move, heard.gap)
     await feed.start()
     try:
-        assert await store.create("FeedT2", "test:c2:", "{}", ["test:u1"])
+        assert await store.create("FeedT2", "test:c1:", "{}", ["test:u1"])
         # the feed's own connection is cut by the server (a network break, a restarted proxy)
         host, port = feed.pubsub.connection._writer.get_extra_info("sockname")[:2]
         assert await redis.execute_command("CLIENT", "KILL", "ADDR", f"{host}:{port}", "SKIPME", "yes")
@@ -75,3 +78,23 @@ async def test_a_broken_subscription_comes_back_and_says_so(store, redis):
                                               ("T1:-5", None), ("T1:5:6", None), ("Tä:5", None)])
 def test_a_message_is_a_table_and_a_version_or_nothing(data, parsed):
     assert parse(data) == parsed
+
+
+async def test_the_saves_on_a_cluster_are_told_too(key_prefix):
+    skip_unless_installed("redis-server", "redis-cli")
+    with Cluster(3) as running:
+        client = client_for(f"redis+cluster://127.0.0.1:{running.servers[0].port}")
+        store = Store(client, prefix=key_prefix)
+        heard = Heard()
+        feed = store.feed(heard.move, heard.gap)
+        await feed.start()
+        try:
+            tables = [f"FeedC{i}" for i in range(6)]  # over several slots, so over several nodes
+            for i, table in enumerate(tables):
+                assert await store.create(table, f"test:c{i}:", "{}", ["test:u1"])
+                assert await save(store, table, 1, f"test:c{i}:")
+            await heard.until(lambda: len(heard.moves) >= len(tables))
+            assert sorted(heard.moves) == [(table, 2) for table in tables]
+        finally:
+            await feed.stop()
+            await client.aclose()

@@ -46,7 +46,9 @@
   }
 
   function picture(card, label) {  // the card's picture; its label where the picture is missing
-    const img = el("img", {src: "static/cards/" + card + ".svg", alt: label, draggable: false});
+    const english = view.lang === "en" && (card[0] === "J" || card[0] === "Q");  // J and Q, not B and D
+    const img = el("img", {src: "static/cards/" + (english ? "en/" : "") + card + ".svg", alt: label,
+                           draggable: false});
     const red = card.endsWith("H") || card.endsWith("D");
     img.addEventListener("error", () => img.replaceWith(el("span", {class: red ? "face red" : "face"}, label)),
                          {once: true});

@@ -1,0 +1,130 @@
+"""The web table in real headless chromium windows: a whole deal of Bauerchen played by clicking in four
+windows, one per player, each showing only its own hand; and the page refusing credentials that do not
+check out, on its real path (the WebSocket refused, the page asking why and showing the answer).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+
+import pytest
+
+import engine
+from bot.table.record import Table
+from bot.words.cards import card_label
+from bot.words.webview import web_text
+from engine.cards import ALL_CARDS, card_str, card_strs, mask_of
+from tests.adapters.web.browser import wait_for
+from tests.adapters.web.livetable import LiveTable, Seen, play_deal, seen
+from tests.adapters.web.webkit import BOT_TOKEN, init_data
+
+pytestmark = pytest.mark.timeout(240)
+
+
+@pytest.fixture
+def live(redis_url, key_prefix):
+    with LiveTable(redis_url, key_prefix, "bauerchen", seed=5) as table:
+        yield table
+
+
+async def _stored(live: LiveTable) -> Table:
+    return Table.load((await live.service.store.load(live.table))[1])
+
+
+def hands_of(live: LiveTable) -> list[tuple[set[str], set[str]]]:
+    """For each seat, from the stored table: the cards in his hand he has been dealt so far, and the
+    cards hidden from him (every other card in a hand or set aside that the table has not seen)."""
+    state = engine.from_json(live.run(_stored(live)).state)
+    public = json.dumps(engine.view(state, None))
+    known = state.known_cards() | mask_of(c for c in ALL_CARDS if f'"{card_str(c)}"' in public)
+    unseen = (sum(state.hands) | state.set_aside()) & ~known
+    return [(set(card_strs(state.visible_hand(s))), set(card_strs(unseen & ~state.visible_hand(s))))
+            for s in range(state.n)]
+
+
+def shown_cards(html: str) -> set[str]:
+    """Every card the page's DOM names anywhere: its notation (attributes, picture paths) or its label in
+    German or English (text, titles)."""
+    return {card_str(c) for c in ALL_CARDS
+            if f'"{card_str(c)}"' in html or f"/{card_str(c)}.svg" in html
+            or any(card_label(card_str(c), lang) in html for lang in ("de", "en"))}
+
+
+def check_own_hand_only(windows_seen: list[Seen], hands: list[tuple[set[str], set[str]]]) -> None:
+    """Each window's ``#hand`` holds its seat's cards, and no card hidden from him is in its DOM at all."""
+    for seat, shown in enumerate(windows_seen):
+        own, hidden = hands[seat]
+        assert shown["me"] == seat
+        assert {card for card, _, _ in shown["hand"]} == own
+        assert shown_cards(shown["html"]) & hidden == set(), f"seat {seat}'s page shows a hidden card"
+
+
+def test_a_whole_deal_played_by_clicking_in_four_windows(live, windows):
+    pages = [windows() for _ in range(4)]
+    for seat, window in enumerate(pages):
+        window.get(live.page(seat))
+    for window in pages:
+        wait_for(window, lambda w: seen(w)["hand"], "the hand to show")
+    check_own_hand_only([seen(w) for w in pages], hands_of(live))
+    checked = []
+
+    def on_card(seat: int, card: str, shown: list[Seen]) -> None:
+        for other, view in enumerate(shown):
+            assert card in view["trick"] + view["last"], f"{card} of seat {seat} not on the table of seat {other}"
+            assert card not in [c for c, _, _ in view["hand"]]
+        if len(checked) % 5 == 0:  # the hands as they shrink (each check reads four whole pages)
+            check_own_hand_only(shown, hands_of(live))
+        checked.append(card)
+
+    assert play_deal(pages, random.Random(3), on_card) == 20
+    assert len(set(checked)) == 20
+    assert live.run(_stored(live)).deals == 1
+
+
+def refused_with(window, url: str, text: str) -> None:
+    """Open ``url`` afresh; wait until the page says ``text`` as a refusal, shows no hand and nothing of any card."""
+    window.get("about:blank")  # a URL that differs in its fragment only would not load the page again
+    window.get(url)
+    wait_for(window, lambda w: seen(w)["notice"] == text, f"the refusal {text!r}")
+    shown = seen(window)
+    assert shown["hand"] == [] and shown["version"] == -1
+    assert shown_cards(shown["html"]) == set()
+    assert "closed" in window.find_element("tag name", "body").get_attribute("class").split()
+
+
+def test_forged_expired_foreign_and_tampered_credentials_are_refused_on_the_page(live, windows):
+    window = windows()
+    denied, not_seated = web_text("de", "denied"), web_text("de", "not_seated")
+    refused_with(window, live.page(0, secret=b"x" * 32), denied)  # signed with another key
+    refused_with(window, live.page(0, now=time.time() - 13 * 3600), denied)  # signed 13 hours ago: a link holds 12
+    refused_with(window, live.mini_app(init_data(1009, start_param=live.table)), not_seated)  # no seat here
+    tampered = init_data(1001, start_param=live.table).replace("1001", "1002")  # Anna's data, Ben's id
+    refused_with(window, live.mini_app(tampered), denied)
+    anna = init_data(1001, start_param=live.table)  # its hash comes last: change the hash's last digit
+    refused_with(window, live.mini_app(anna[:-1] + ("1" if anna.endswith("0") else "0")), denied)
+    other_bot = init_data(1001, start_param=live.table, bot_token="654321:ANOTHER-bot")
+    refused_with(window, live.mini_app(other_bot), denied)
+    window.get("about:blank")
+    window.get(live.mini_app(init_data(1002, start_param=live.table)))  # the real thing, for contrast
+    wait_for(window, lambda w: seen(w)["me"] == 1 and seen(w)["hand"], "Ben's hand")
+    assert BOT_TOKEN not in seen(window)["html"]
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_the_pictures_carry_the_tables_letters(redis_url, key_prefix, windows, lang):
+    """A German table's Jacks and Queens show B and D (``cards/JC.svg``), an English one's J and Q (``cards/en/``)."""
+    with LiveTable(redis_url, key_prefix, "bauerchen", seed=5, lang=lang) as table:
+        sources = {}
+        for seat in range(4):
+            window = windows()
+            window.get(table.page(seat))
+            wait_for(window, lambda w: seen(w)["hand"], "the hand to show")
+            sources.update(window.execute_script(
+                "return Object.fromEntries([...document.querySelectorAll('#hand [data-card]')]"
+                ".map(b => [b.dataset.card, b.querySelector('img').getAttribute('src')]))"))
+    assert any(card[0] in "JQ" for card in sources), "no Jack or Queen in sight: another seed"
+    for card, src in sources.items():
+        english = lang == "en" and card[0] in "JQ"
+        assert src == f"static/cards/{'en/' if english else ''}{card}.svg"

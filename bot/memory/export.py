@@ -7,14 +7,17 @@ computers, an empty name for nobody (opted out, forgotten); times in UTC, money 
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import io
 import json
+from collections.abc import Callable
 from datetime import UTC, datetime
 
 from bot.memory.absorb import absorb
 from bot.memory.book import Book
-from bot.memory.history import named, records
+from bot.memory.history import outcome_of, records
+from bot.memory.people import names
 from bot.memory.outcome import MatchOutcome
 
 __all__ = ["export_csv", "export_json", "COLUMNS", "MAX_BYTES", "seat_name"]
@@ -42,10 +45,13 @@ def _row(match: MatchOutcome) -> list[str]:
             "|".join(map(str, match.money)), match.currency]
 
 
-async def _matches(book: Book, group: str) -> list[MatchOutcome]:
-    """The chat's whole kept history, newest first."""
+async def _export(book: Book, group: str, build: Callable[[list[MatchOutcome]], bytes]) -> bytes:
+    """Read the chat's whole kept history (newest first) and let ``build`` make the file of it in a thread:
+    thousands of matches are CPU work the event loop must not wait for."""
     await absorb(book, group)
-    return await named(book, group, [rec async for rec in records(book, group)])
+    found = [rec async for rec in records(book, group)]
+    people = await names(book, group, (w for rec in found for w in rec["w"]))
+    return await asyncio.to_thread(lambda: build([outcome_of(rec, people, group) for rec in found]))
 
 
 def _bounded(parts: list[str], head: str, sep: str, tail: str) -> bytes:
@@ -59,10 +65,10 @@ def _bounded(parts: list[str], head: str, sep: str, tail: str) -> bytes:
     return (head + sep.join(kept) + tail).encode()
 
 
-async def export_csv(book: Book, group: str) -> bytes:
-    """The chat's history as CSV bytes (UTF-8, a header row, newest match first)."""
+def _csv(matches: list[MatchOutcome]) -> bytes:
+    """The CSV file of ``matches``."""
     rows = []
-    for match in await _matches(book, group):
+    for match in matches:
         out = io.StringIO()
         csv.writer(out, lineterminator="\n").writerow(_row(match))
         rows.append(out.getvalue())
@@ -71,8 +77,17 @@ async def export_csv(book: Book, group: str) -> bytes:
     return _bounded(rows, head.getvalue(), "", "")
 
 
+def _json(matches: list[MatchOutcome]) -> bytes:
+    """The JSON file of ``matches``."""
+    return _bounded([json.dumps(m.model_dump(mode="json", exclude={"sheet", "chat"}), ensure_ascii=False,
+                                separators=(",", ":")) for m in matches], "[", ",", "]")
+
+
+async def export_csv(book: Book, group: str) -> bytes:
+    """The chat's history as CSV bytes (UTF-8, a header row, newest match first)."""
+    return await _export(book, group, _csv)
+
+
 async def export_json(book: Book, group: str) -> bytes:
     """The chat's history as JSON bytes: a list of matches (:class:`MatchOutcome` fields), newest first."""
-    parts = [json.dumps(m.model_dump(mode="json", exclude={"sheet", "chat"}), ensure_ascii=False,
-                        separators=(",", ":")) for m in await _matches(book, group)]
-    return _bounded(parts, "[", ",", "]")
+    return await _export(book, group, _json)

@@ -184,6 +184,17 @@ def _by_game(handler: Handler, verb: str) -> app_commands.Command:
     return app_commands.Command(name=_name(verb), description=_desc(verb, texts.COMMANDS[verb][2]), callback=by_game)
 
 
+def _history(handler: Handler) -> app_commands.Command:
+    """``/history``: the last matches, or with ``match`` that match's score sheet."""
+    async def history(interaction: discord.Interaction,
+                      match: Optional[app_commands.Range[int, 1, 10**9]] = None) -> None:  # noqa: UP007
+        await handler(interaction, "history", (str(match),) if match else ())
+    history.__discord_app_commands_param_description__ = {"match": _desc("match", "Which match's score sheet")}
+    history.__discord_app_commands_param_rename__ = {"match": _name("match")}
+    return app_commands.Command(name=_name("history"), description=_desc("history", texts.COMMANDS["history"][2]),
+                                callback=history)
+
+
 def _season(handler: Handler) -> app_commands.Command:
     async def season(interaction: discord.Interaction, action: str) -> None:
         await handler(interaction, "season", (action,))
@@ -198,8 +209,7 @@ def _season(handler: Handler) -> app_commands.Command:
 def build(tree: app_commands.CommandTree, handler: Handler) -> None:
     """Add every slash command to ``tree``; each runs ``handler(interaction, verb, args)``."""
     tree.add_command(_new(handler))
-    for verb in ("join", "start", "hand", "table", "leave", "abort", "help", "history", "tonight", "export",
-                 "forget"):
+    for verb in ("join", "start", "hand", "table", "leave", "abort", "help", "tonight", "export", "forget"):
         tree.add_command(_plain(handler, verb))
     tree.add_command(_rules(handler))
     tree.add_command(_language(handler))
@@ -207,3 +217,4 @@ def build(tree: app_commands.CommandTree, handler: Handler) -> None:
     tree.add_command(_by_game(handler, "ranking"))
     tree.add_command(_by_game(handler, "chart"))
     tree.add_command(_season(handler))
+    tree.add_command(_history(handler))

@@ -42,6 +42,7 @@ _WORDS = {
     "off": ("aus", "", ""),
     "action": ("was", "Was mit der Saison geschehen soll", "What to do with the season"),
     "new_season": ("neu", "", ""),
+    "match": ("partie", "Der Zettel welcher Partie", "Which match's score sheet"),
 }
 
 _TEXTS = {

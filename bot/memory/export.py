@@ -1,21 +1,25 @@
 """A chat's history as files: CSV (one row per match) and JSON (the matches as the history gives them).
 
 Newest match first; at most the matches the history keeps and at most :data:`MAX_BYTES` (the oldest
-are left out beyond). Column names and values are data, not words: game ids, ``cpu-<level>`` for the
+are left out beyond). The records are read on the event loop; turning them into the file (a second or
+more for 10,000 matches) is done in a thread, so the bot answers others meanwhile. Column names and values are data, not words: game ids, ``cpu-<level>`` for the
 computers, an empty name for nobody (opted out, forgotten); times in UTC, money in cents.
 """
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import io
 import json
 from datetime import UTC, datetime
+from typing import Any
 
 from bot.memory.absorb import absorb
 from bot.memory.book import Book
-from bot.memory.history import named, records
+from bot.memory.history import outcome_of, records
 from bot.memory.outcome import MatchOutcome
+from bot.memory.people import Person, names
 
 __all__ = ["export_csv", "export_json", "COLUMNS", "MAX_BYTES", "seat_name"]
 
@@ -42,10 +46,11 @@ def _row(match: MatchOutcome) -> list[str]:
             "|".join(map(str, match.money)), match.currency]
 
 
-async def _matches(book: Book, group: str) -> list[MatchOutcome]:
-    """The chat's whole kept history, newest first."""
+async def _read(book: Book, group: str) -> tuple[list[dict[str, Any]], dict[str, Person]]:
+    """The chat's whole kept history as stored records, newest first, and the people they name."""
     await absorb(book, group)
-    return await named(book, group, [rec async for rec in records(book, group)])
+    found = [rec async for rec in records(book, group)]
+    return found, await names(book, group, (w for rec in found for w in rec["w"]))
 
 
 def _bounded(parts: list[str], head: str, sep: str, tail: str) -> bytes:
@@ -59,20 +64,28 @@ def _bounded(parts: list[str], head: str, sep: str, tail: str) -> bytes:
     return (head + sep.join(kept) + tail).encode()
 
 
-async def export_csv(book: Book, group: str) -> bytes:
-    """The chat's history as CSV bytes (UTF-8, a header row, newest match first)."""
+def _csv(found: list[dict[str, Any]], people: dict[str, Person], group: str) -> bytes:
     rows = []
-    for match in await _matches(book, group):
+    for rec in found:
         out = io.StringIO()
-        csv.writer(out, lineterminator="\n").writerow(_row(match))
+        csv.writer(out, lineterminator="\n").writerow(_row(outcome_of(rec, people, group)))
         rows.append(out.getvalue())
     head = io.StringIO()
     csv.writer(head, lineterminator="\n").writerow(COLUMNS)
     return _bounded(rows, head.getvalue(), "", "")
 
 
+def _json(found: list[dict[str, Any]], people: dict[str, Person], group: str) -> bytes:
+    parts = [json.dumps(outcome_of(rec, people, group).model_dump(mode="json", exclude={"sheet", "chat"}),
+                        ensure_ascii=False, separators=(",", ":")) for rec in found]
+    return _bounded(parts, "[", ",", "]")
+
+
+async def export_csv(book: Book, group: str) -> bytes:
+    """The chat's history as CSV bytes (UTF-8, a header row, newest match first)."""
+    return await asyncio.to_thread(_csv, *await _read(book, group), group)
+
+
 async def export_json(book: Book, group: str) -> bytes:
     """The chat's history as JSON bytes: a list of matches (:class:`MatchOutcome` fields), newest first."""
-    parts = [json.dumps(m.model_dump(mode="json", exclude={"sheet", "chat"}), ensure_ascii=False,
-                        separators=(",", ":")) for m in await _matches(book, group)]
-    return _bounded(parts, "[", ",", "]")
+    return await asyncio.to_thread(_json, *await _read(book, group), group)

@@ -71,16 +71,15 @@ async def run(matches_count: int, people_count: int) -> None:
             print(f"{line}: {took * 1000:.0f} ms  {sizes} (together {sum(len(f.data) for f in files) / 1e6:.2f} MB, "
                   f"bound {FILES_MAX_BYTES / 1e6:.0f} MB)")
     finally:
-        keys = [k async for k in redis.scan_iter(match=f"{prefix}:*", count=1000)]
-        for i in range(0, len(keys), 500):
-            await redis.unlink(*keys[i:i + 500])
+        await redis.unlink(*[k async for k in redis.scan_iter(match=f"{prefix}:*", count=1000)] or ["-"])
         await redis.aclose()
 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--matches", type=int, default=10_000, help="matches recorded in the chat")
-    p.add_argument("--people", type=int, default=12, help="people playing in the chat")
+    for flag, default, what in (("--matches", 10_000, "matches recorded in the chat"),
+                                ("--people", 12, "people playing in the chat")):
+        p.add_argument(flag, type=int, default=default, help=what)
     p.add_argument("--on", default="server", help="server (one started here) or env (REDIS_URL or embedded)")
     args = p.parse_args()
     with bench.redis_for(args.on) as name:

@@ -137,16 +137,6 @@ def _plain(handler: Handler, verb: str) -> app_commands.Command:
     return app_commands.Command(name=_name(verb), description=_desc(verb, texts.COMMANDS[verb][2]), callback=run)
 
 
-def _rules(handler: Handler) -> app_commands.Command:
-    async def rules(interaction: discord.Interaction, game: Optional[str] = None) -> None:  # noqa: UP007
-        await handler(interaction, "rules", (game,) if game else ())
-    rules.__discord_app_commands_param_description__ = {"game": _desc("game", "Which game")}
-    rules.__discord_app_commands_param_rename__ = {"game": _name("game")}
-    rules.__discord_app_commands_param_choices__ = {"game": _game_choices()}
-    return app_commands.Command(name=_name("rules"), description=_desc("rules", texts.COMMANDS["rules"][2]),
-                                callback=rules)
-
-
 def _language(handler: Handler) -> app_commands.Command:
     async def language(interaction: discord.Interaction, lang: str) -> None:
         await handler(interaction, "language", (lang,))
@@ -175,7 +165,7 @@ def _stats(handler: Handler) -> app_commands.Command:
 
 
 def _by_game(handler: Handler, verb: str) -> app_commands.Command:
-    """``/ranking`` and ``/chart``: an optional game (else the chat's game of the season's most matches)."""
+    """``/rules``, ``/ranking`` and ``/chart``: an optional game (else the table's, or the chat's last match's)."""
     async def by_game(interaction: discord.Interaction, game: Optional[str] = None) -> None:  # noqa: UP007
         await handler(interaction, verb, (game,) if game else ())
     by_game.__discord_app_commands_param_description__ = {"game": _desc("game", "Which game")}
@@ -211,7 +201,7 @@ def build(tree: app_commands.CommandTree, handler: Handler) -> None:
     tree.add_command(_new(handler))
     for verb in ("join", "start", "hand", "table", "leave", "abort", "help", "tonight", "export", "forget"):
         tree.add_command(_plain(handler, verb))
-    tree.add_command(_rules(handler))
+    tree.add_command(_by_game(handler, "rules"))
     tree.add_command(_language(handler))
     tree.add_command(_stats(handler))
     tree.add_command(_by_game(handler, "ranking"))

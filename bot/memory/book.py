@@ -27,6 +27,7 @@ Every key expires :attr:`Book.ttl` after its last change (a year by default, the
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass
 
@@ -46,7 +47,8 @@ RATING_POINTS = 20_000
 CHATS_PER_USER = 100
 """How many chats a person's index of chats keeps (the least recently used go first)."""
 
-_GROUP = re.compile(r"[^{}\s]{1,120}")
+_UNSAFE = re.compile(r"[{}%\s]")
+_LONGEST = 120
 
 
 @dataclass(frozen=True)
@@ -66,10 +68,17 @@ class Book:
     ttl: int = TTL
 
     def base(self, group: str) -> str:
-        """The common start of ``group``'s keys, ``st:{m:<g>}:`` (``ValueError`` for a malformed chat key)."""
-        if not _GROUP.fullmatch(group):
-            raise ValueError(f"bad chat key {group!r}")
-        return f"{self.prefix}:{{m:{group}}}:"
+        """The common start of ``group``'s keys, ``st:{m:<g>}:`` (``ValueError`` for an empty chat key).
+
+        Braces, ``%`` and white space in a chat key are written ``%XX`` (a brace would break the hash tag),
+        and a key longer than 120 characters is cut and completed by its digest.
+        """
+        if not group:
+            raise ValueError("empty chat key")
+        safe = _UNSAFE.sub(lambda m: f"%{ord(m.group()):02X}", group)
+        if len(safe) > _LONGEST:
+            safe = safe[:_LONGEST - 17] + "#" + hashlib.sha256(group.encode()).hexdigest()[:16]
+        return f"{self.prefix}:{{m:{safe}}}:"
 
     def key(self, group: str, part: str) -> str:
         """One of ``group``'s keys (``part`` as in the module's table, e.g. ``h`` or ``r:2:bauer``)."""

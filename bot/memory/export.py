@@ -1,8 +1,7 @@
 """A chat's history as files: CSV (one row per match) and JSON (the matches as the history gives them).
 
 Newest match first; at most the matches the history keeps and at most :data:`MAX_BYTES` (the oldest
-are left out beyond). The records are read on the event loop; turning them into the file (a second or
-more for 10,000 matches) is done in a thread, so the bot answers others meanwhile. Column names and values are data, not words: game ids, ``cpu-<level>`` for the
+are left out beyond). Column names and values are data, not words: game ids, ``cpu-<level>`` for the
 computers, an empty name for nobody (opted out, forgotten); times in UTC, money in cents.
 """
 
@@ -12,14 +11,14 @@ import asyncio
 import csv
 import io
 import json
+from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any
 
 from bot.memory.absorb import absorb
 from bot.memory.book import Book
 from bot.memory.history import outcome_of, records
+from bot.memory.people import names
 from bot.memory.outcome import MatchOutcome
-from bot.memory.people import Person, names
 
 __all__ = ["export_csv", "export_json", "COLUMNS", "MAX_BYTES", "seat_name"]
 
@@ -46,11 +45,13 @@ def _row(match: MatchOutcome) -> list[str]:
             "|".join(map(str, match.money)), match.currency]
 
 
-async def _read(book: Book, group: str) -> tuple[list[dict[str, Any]], dict[str, Person]]:
-    """The chat's whole kept history as stored records, newest first, and the people they name."""
+async def _export(book: Book, group: str, build: Callable[[list[MatchOutcome]], bytes]) -> bytes:
+    """Read the chat's whole kept history (newest first) and let ``build`` make the file of it in a thread:
+    thousands of matches are CPU work the event loop must not wait for."""
     await absorb(book, group)
     found = [rec async for rec in records(book, group)]
-    return found, await names(book, group, (w for rec in found for w in rec["w"]))
+    people = await names(book, group, (w for rec in found for w in rec["w"]))
+    return await asyncio.to_thread(lambda: build([outcome_of(rec, people, group) for rec in found]))
 
 
 def _bounded(parts: list[str], head: str, sep: str, tail: str) -> bytes:
@@ -64,28 +65,29 @@ def _bounded(parts: list[str], head: str, sep: str, tail: str) -> bytes:
     return (head + sep.join(kept) + tail).encode()
 
 
-def _csv(found: list[dict[str, Any]], people: dict[str, Person], group: str) -> bytes:
+def _csv(matches: list[MatchOutcome]) -> bytes:
+    """The CSV file of ``matches``."""
     rows = []
-    for rec in found:
+    for match in matches:
         out = io.StringIO()
-        csv.writer(out, lineterminator="\n").writerow(_row(outcome_of(rec, people, group)))
+        csv.writer(out, lineterminator="\n").writerow(_row(match))
         rows.append(out.getvalue())
     head = io.StringIO()
     csv.writer(head, lineterminator="\n").writerow(COLUMNS)
     return _bounded(rows, head.getvalue(), "", "")
 
 
-def _json(found: list[dict[str, Any]], people: dict[str, Person], group: str) -> bytes:
-    parts = [json.dumps(outcome_of(rec, people, group).model_dump(mode="json", exclude={"sheet", "chat"}),
-                        ensure_ascii=False, separators=(",", ":")) for rec in found]
-    return _bounded(parts, "[", ",", "]")
+def _json(matches: list[MatchOutcome]) -> bytes:
+    """The JSON file of ``matches``."""
+    return _bounded([json.dumps(m.model_dump(mode="json", exclude={"sheet", "chat"}), ensure_ascii=False,
+                                separators=(",", ":")) for m in matches], "[", ",", "]")
 
 
 async def export_csv(book: Book, group: str) -> bytes:
     """The chat's history as CSV bytes (UTF-8, a header row, newest match first)."""
-    return await asyncio.to_thread(_csv, *await _read(book, group), group)
+    return await _export(book, group, _csv)
 
 
 async def export_json(book: Book, group: str) -> bytes:
     """The chat's history as JSON bytes: a list of matches (:class:`MatchOutcome` fields), newest first."""
-    return await asyncio.to_thread(_json, *await _read(book, group), group)
+    return await _export(book, group, _json)

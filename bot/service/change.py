@@ -25,7 +25,7 @@ from bot.protocol import tokens
 from bot.protocol.outgoing import Command, Outgoing
 from bot.service.answer import Ctx, answer, notify_hand, refusal
 from bot.store.counts import TableCounts
-from bot.store.tables import Record, Store
+from bot.store.tables import Journal, Record, Store
 from bot.table import notify, window
 from bot.table.match import Match
 from bot.table.record import Table
@@ -187,7 +187,7 @@ class Tables:
             entry = {"v": version, "by": cmd.user.key if cmd else "timer", "cmd": _what(cmd), "moves": match.log}
             data = table.dump()
             self.recent.drop(table_id)  # until the save is known to have landed
-            recorded = memory.journal(self.book, table, match.news, now)
+            recorded = self._journal(table, match, now)
             saved = await self.store.save(table_id, version, data, log=[json.dumps(entry, separators=(",", ":"))],
                                           status=status, user_keys=table.user_keys(), chat_key=table.chat.key,
                                           timer=turn_timer(table, match, now), rev=rev, update=update,
@@ -214,6 +214,13 @@ class Tables:
             cached, fresh = (saved.current, None), True
         raise Refused("busy")
 
+    def _journal(self, table: Table, match: Match, now: float) -> Journal | None:
+        """What the save records in the chat's memory; a record that cannot be built is logged, the move saved."""
+        try:
+            return memory.journal(self.book, table, match.news, now)
+        except Exception:  # noqa: BLE001  (the move matters more than its record)
+            log.exception("table %s: its finished deal or match could not be recorded", table.id)
+            return None
 
     def _count(self, group: str) -> None:
         """Count the chat's recorded deals and match into its statistics, after the answer (queries count too)."""

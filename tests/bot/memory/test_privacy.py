@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import json
 
-from bot.memory import (absorb, forget, history, is_recorded, own_figures, ranking, set_recorded, stats, who_of)
+import pytest
+
+from bot.memory import (Book, absorb, forget, history, is_recorded, new_season, own_figures, ranking, set_recorded,
+                        stats, who_of)
 from bot.memory.absorb import NAMES
 from bot.protocol.outgoing import ChatRef
+from bot.store.connection import client_for
+from bot.store.tables import Store
 from tests.bot.memory.kit import GROUP, group_of, people, played, save_all
+from tests.bot.store.test_cluster import cluster  # noqa: F401  (a fixture)
 
 G = group_of(GROUP)
 
@@ -69,3 +75,25 @@ async def test_his_own_figures_across_chats(store, book):
     assert {(o.chat, o.title) for o in own} == {(G, "Stammtisch Lautern"), ("test:g2", "Bad Bonn")}
     assert {g.game for o in own for g in o.games} == {"bauer", "rams"}
     assert [o.chat for o in await own_figures(book, "test:u4")] == ["test:g2"]
+
+
+@pytest.fixture
+async def cluster_book(cluster, key_prefix):
+    client = client_for(f"redis+cluster://127.0.0.1:{cluster.servers[0].port}")
+    yield Store(client, prefix=key_prefix), Book(client, key_prefix)
+    await client.aclose()
+
+
+async def test_on_cluster_counting_a_new_season_and_forgetting_stay_in_the_chats_slot(cluster_book, key_prefix):
+    store, book = cluster_book
+    chat = ChatRef("test", f"k{key_prefix}", title="Cluster")
+    group = group_of(chat)
+    await save_all(store, book, played("bauer", people(4), seed=3, chat=chat))
+    await new_season(book, group, 2_000_000_000.0)
+    await save_all(store, book, played("bauer", people(4), seed=4, chat=chat, table_id="T2", start=2_000_000_100.0))
+    anna = await who_of(book, group, "test:u0")
+    assert (await stats(book, group, anna, "bauer", season=0)).games[0].matches == 2
+    assert await forget(book, group, "test:u0")
+    assert await who_of(book, group, "test:u0") is None
+    assert all(m.seats[0].who == "" for m in await history(book, group))
+    assert [o.chat for o in await own_figures(book, "test:u1")] == [group]

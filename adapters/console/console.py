@@ -39,8 +39,9 @@ _TEXTS = {
                 "»gib mir eine«, »leg dich« (Bauernstoß), »lechdich« (Alter Schafkopf); »trumpf herz«, »die letzte«, "
                 "»spritzen«, »retour«, »zurück«, »ledig«, »melde K♥« (Bauerchen); »trumpf herz«, »stoß«, »zurück«, "
                 "»karten weg« (Bauer); »mit«, »passen«, »blind«, »rauben B♣« (Rams). Sonst: »hand« deine Karten, "
-                "»tisch« der Tisch, »zettel« alle Spiele der Partie, »regeln«, »sprache en«, »abbrechen«; »quit« "
-                "beendet und hält den Tisch (weiter mit: {command} play --resume).",
+                "»tisch« der Tisch, »zettel« alle Spiele der Partie, »regeln«, »sprache en«, »abbrechen«; was "
+                "der Tisch sich merkt: »statistik«, »rangliste«, »verlauf«, »abend«, »bild«, »export« (Dateien unter "
+                "{files}); »quit« beendet und hält den Tisch (weiter mit: {command} play --resume).",
         "kept": "Der Tisch bleibt stehen. Weiter mit: {command} play --resume",
         "which": "Welches Spiel? ({games}) ",
         "none": "Hier ist kein Tisch offen. Neuer Tisch: {command} play SPIEL",
@@ -58,7 +59,9 @@ _TEXTS = {
                 "\"spritz\", \"re\", \"back\", \"alone\", \"meld K♥\" (Bauerchen); \"trump hearts\", \"knock\", "
                 "\"back\", \"cards away\" (Bauer); \"mit\", \"pass\", \"blind\", \"rob J♣\" (Rams). Besides: "
                 "\"hand\" your cards, \"table\" the table, \"sheet\" every deal so far, \"rules\", \"language de\", "
-                "\"abort\"; \"quit\" leaves and keeps the table (go on with: {command} play --resume).",
+                "\"abort\"; what the table remembers: \"stats\", \"ranking\", \"history\", \"tonight\", \"chart\", "
+                "\"export\" (files under {files}); \"quit\" leaves and keeps the table (go on with: "
+                "{command} play --resume).",
         "kept": "The table stays. Go on with: {command} play --resume",
         "which": "Which game? ({games}) ",
         "none": "No table is open here. New table: {command} play GAME",
@@ -118,7 +121,8 @@ class Console:
 
     def say(self, key: str, **values: str) -> None:
         """Print one of the console's own texts."""
-        print(_TEXTS[self.lang][key].format(command=self.command, **values), file=self.stdout, flush=True)
+        print(_TEXTS[self.lang][key].format(command=self.command, files=self.files_dir, **values), file=self.stdout,
+              flush=True)
 
     async def leave(self) -> None:
         """Say how to go on with the table, if one is kept (not after it ended or was aborted)."""

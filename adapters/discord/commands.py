@@ -137,16 +137,6 @@ def _plain(handler: Handler, verb: str) -> app_commands.Command:
     return app_commands.Command(name=_name(verb), description=_desc(verb, texts.COMMANDS[verb][2]), callback=run)
 
 
-def _rules(handler: Handler) -> app_commands.Command:
-    async def rules(interaction: discord.Interaction, game: Optional[str] = None) -> None:  # noqa: UP007
-        await handler(interaction, "rules", (game,) if game else ())
-    rules.__discord_app_commands_param_description__ = {"game": _desc("game", "Which game")}
-    rules.__discord_app_commands_param_rename__ = {"game": _name("game")}
-    rules.__discord_app_commands_param_choices__ = {"game": _game_choices()}
-    return app_commands.Command(name=_name("rules"), description=_desc("rules", texts.COMMANDS["rules"][2]),
-                                callback=rules)
-
-
 def _language(handler: Handler) -> app_commands.Command:
     async def language(interaction: discord.Interaction, lang: str) -> None:
         await handler(interaction, "language", (lang,))
@@ -175,13 +165,24 @@ def _stats(handler: Handler) -> app_commands.Command:
 
 
 def _by_game(handler: Handler, verb: str) -> app_commands.Command:
-    """``/ranking`` and ``/chart``: an optional game (else the chat's game of the season's most matches)."""
+    """``/rules``, ``/ranking`` and ``/chart``: an optional game (else the table's, or the chat's last match's)."""
     async def by_game(interaction: discord.Interaction, game: Optional[str] = None) -> None:  # noqa: UP007
         await handler(interaction, verb, (game,) if game else ())
     by_game.__discord_app_commands_param_description__ = {"game": _desc("game", "Which game")}
     by_game.__discord_app_commands_param_rename__ = {"game": _name("game")}
     by_game.__discord_app_commands_param_choices__ = {"game": _game_choices()}
     return app_commands.Command(name=_name(verb), description=_desc(verb, texts.COMMANDS[verb][2]), callback=by_game)
+
+
+def _history(handler: Handler) -> app_commands.Command:
+    """``/history``: the last matches, or with ``match`` that match's score sheet."""
+    async def history(interaction: discord.Interaction,
+                      match: Optional[app_commands.Range[int, 1, 10**9]] = None) -> None:  # noqa: UP007
+        await handler(interaction, "history", (str(match),) if match else ())
+    history.__discord_app_commands_param_description__ = {"match": _desc("match", "Which match's score sheet")}
+    history.__discord_app_commands_param_rename__ = {"match": _name("match")}
+    return app_commands.Command(name=_name("history"), description=_desc("history", texts.COMMANDS["history"][2]),
+                                callback=history)
 
 
 def _season(handler: Handler) -> app_commands.Command:
@@ -231,13 +232,13 @@ def _tournament(handler: Handler) -> app_commands.Command:
 def build(tree: app_commands.CommandTree, handler: Handler) -> None:
     """Add every slash command to ``tree``; each runs ``handler(interaction, verb, args)``."""
     tree.add_command(_new(handler))
-    for verb in ("join", "start", "hand", "table", "leave", "abort", "help", "history", "tonight", "export",
-                 "forget"):
+    for verb in ("join", "start", "hand", "table", "leave", "abort", "help", "tonight", "export", "forget"):
         tree.add_command(_plain(handler, verb))
-    tree.add_command(_rules(handler))
+    tree.add_command(_by_game(handler, "rules"))
     tree.add_command(_language(handler))
     tree.add_command(_stats(handler))
     tree.add_command(_by_game(handler, "ranking"))
     tree.add_command(_by_game(handler, "chart"))
     tree.add_command(_season(handler))
     tree.add_command(_tournament(handler))
+    tree.add_command(_history(handler))

@@ -61,6 +61,7 @@ _WORDS = {
     "swiss": ("Schweizer System", "", ""),
     "computer": ("Computer spielen zu Ende", "", ""),
     "forfeit": ("Wertung nach Stand", "", ""),
+    "match": ("partie", "Der Zettel welcher Partie", "Which match's score sheet"),
 }
 
 _TEXTS = {

@@ -153,7 +153,7 @@ async def _stats(tables: Tables, cmd: Command, args: tuple[str, ...], lang: str,
         return t(lang, "mem.opted_in" if recorded else "mem.opted_out", name=user.name or user.user_id)
     words, season = _season_arg(args)
     if words:
-        person = await memory.find(book, group, " ".join(words))
+        person, season = await _named(book, group, args, words, season)
         return stats_words.person_text(lang, await memory.stats(book, group, person.who, game, season))
     if cmd.chat.private and season is None:
         return stats_words.own_text(lang, user.name or user.user_id, await memory.own_figures(book, user.key, game))
@@ -162,6 +162,18 @@ async def _stats(tables: Tables, cmd: Command, args: tuple[str, ...], lang: str,
         label = stats_words.season_label(lang, season if season is not None else (await memory.current(book, group)).no)
         return t(lang, "mem.no_matches", name=user.name or user.user_id, season=label)
     return stats_words.person_text(lang, await memory.stats(book, group, who, game, season))
+
+
+async def _named(book: memory.Book, group: str, args: tuple[str, ...], words: list[str],
+                 season: int | None) -> tuple[memory.Person, int | None]:
+    """The person ``args`` name with no season (if someone is called »Person 3«), else the one ``words`` name in
+    ``season``."""
+    if len(words) < len(args):
+        try:
+            return await memory.find(book, group, " ".join(args)), None
+        except memory.UnknownPerson:
+            pass
+    return await memory.find(book, group, " ".join(words)), season
 
 
 async def _chart(tables: Tables, chat: ChatRef, game: str, season: int | None, lang: str) -> FileMessage:

@@ -184,8 +184,9 @@ def test_a_table_played_under_another_name_resumes_with_its_hand(env):
 def test_statistik_shows_the_terminal_players_matches_also_after_a_restart(env):
     moves = "".join(f"{n}\n" for _ in range(12) for n in (7, 1, 2, 3, 4, 5))  # 7: »Weiter« before the first lead
     run = stammtisch(env, "play", "bauer", "--options", '{"short_deck": true, "target_brote": 1}',
-                     stdin=moves + "statistik\nquit\n")
+                     stdin="hilfe\n" + moves + "statistik\nquit\n")
     assert run.returncode == 0, run.stderr
+    assert "was der Tisch sich merkt: »statistik«, »rangliste«" in run.stdout
     finished = len(re.findall(r"^🏆 .* gewinnen die Partie", run.stdout, re.M))
     assert finished >= 1, run.stdout[-2000:]
     shown = run.stdout.split("» 📊 ")[-1]

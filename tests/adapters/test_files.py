@@ -14,9 +14,10 @@ from adapters.console import Console
 from adapters.telegram.deliver import Delivery
 from adapters.telegram.outbox import Outbox, Pacer
 from adapters.telegram.tuning import Tuning
-from bot.protocol.outgoing import FILES_MAX_BYTES, Attachment, ChatRef, FileMessage
+from bot.protocol.outgoing import FILES_MAX_BYTES, Attachment, ChatRef, Command, FileMessage
 from tests.fakes.discord.harness import FAST, fake_for, running_bot
 from tests.fakes.telegram import FakeTelegram
+from tests.servicekit import Players, service
 
 GROUP = -1002
 GUILD, CHANNEL = 84_000_000_000_000_000, 84_000_000_000_000_100
@@ -91,26 +92,21 @@ async def test_discord_posts_one_message_with_every_file_attached(store, redis, 
     assert len(fake.seen_by(0, CHANNEL)) == 1
 
 
-class _Answers:
-    """A stand-in for the service that answers every command with the same effects (the console's part only)."""
-
-    def __init__(self, effects: list) -> None:
-        self.effects = effects
-
-    async def handle(self, cmd) -> list:
-        """The effects, whatever was asked."""
-        return self.effects
-
-
-async def test_the_console_writes_the_files_and_prints_where(tmp_path):
-    out = io.StringIO()
-    console = Console(_Answers([export(ChatRef("console", "anna", private=True))]), stdout=out, user="anna",
-                      files_dir=tmp_path / "exports")
-    await console.line("export")
-    await console.line("export")
-    printed = out.getvalue()
-    assert "» Der Verlauf" in printed
-    assert (tmp_path / "exports" / "verlauf.csv").read_bytes() == CSV
-    assert (tmp_path / "exports" / "verlauf-1.csv").read_bytes() == CSV, "a second export keeps the first"
-    assert (tmp_path / "exports" / "rangliste.png").read_bytes() == PNG
-    assert f"Gespeichert: {(tmp_path / 'exports' / 'verlauf-1.json').resolve()}" in printed
+async def test_the_console_writes_the_files_and_prints_where(store, tmp_path):
+    svc = service(store, seed=3)
+    printed = []
+    for login in ("anna", "ben"):  # two terminal players, one folder: the second export keeps the first
+        out = io.StringIO()
+        console = Console(svc, stdout=out, user=login, files_dir=tmp_path / "exports")
+        players = Players(svc, console.chat, [console.user], seed=3)
+        players.take(await svc.handle(Command(console.chat, console.user, verb="neu",
+                                              args=("bauer", "short_deck=1", "target_brote=1"))))
+        await players.play_out()
+        await console.line("export")
+        printed.append(out.getvalue())
+    assert "» 📎 Der Verlauf von »Konsole«: 1 Partie, als CSV und JSON" in printed[0]
+    first, second = sorted((tmp_path / "exports").glob("*.csv"), key=lambda p: len(p.name))
+    assert second.name == first.name.replace(".csv", "-1.csv")
+    for path, text in ((first, printed[0]), (second, printed[1])):
+        assert path.read_text().splitlines()[1].split(",")[2] == "bauer"
+        assert f"Gespeichert: {path.resolve()}" in text and f"{path.resolve().with_suffix('.json')}" in text

@@ -126,6 +126,7 @@ async def test_discord_channel_remembers_its_matches(store, redis, key_prefix):
             english = await _answered(fake, fake.member(2009, "Emil", locale="en-US").slash(CHANNEL, "ranking",
                                                                                           game="rams"))
             unknown = await _answered(fake, ben.slash(CHANNEL, "stats", player="Zed"))
+            sheet = await _answered(fake, ben.slash(CHANNEL, "history", match=2))
             export = await _files(fake, anna, "export")
             chart = await _files(fake, ben, "chart", game="bauer")
             refused = await _answered(fake, ben.slash(CHANNEL, "season", action="new"))
@@ -141,6 +142,8 @@ async def test_discord_channel_remembers_its_matches(store, redis, key_prefix):
         assert [r for _, r, _ in rows] == sorted((r for _, r, _ in rows), reverse=True)
         assert english.startswith("🏆 Rangliste Rams") and "Noch niemand hat 3 Partien Rams" in english
         assert unknown == "»Zed« hat hier keine Partie gespielt (oder ist nicht eindeutig)."
+        assert sheet.startswith("2. ") and sheet.splitlines()[1] == "📋 Zettel · Bauer"
+        assert len(re.findall(r"^\d+\. ", sheet, re.M)) == 1 + len(tables[1].sheet)
         assert export.content.startswith("📎 Der Verlauf von ")
         assert [name.rsplit(".", 1)[1] for name in export.files] == ["csv", "json"]
         csv_bytes, json_bytes = export.files.values()

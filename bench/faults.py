@@ -376,7 +376,7 @@ async def _leaks(store: Store, client, prefix: str) -> tuple[int, list[str]]:
     """Keys that never expire (other than the two shared deadline keys) and timers of closed tables (and
     tournaments)."""
     keys = [k async for k in client.scan_iter(match=f"{prefix}:*", count=1000)]
-    forever = [k for k in keys if ":{deadlines}:" not in k and await client.ttl(k) < 0]
+    forever = [k for k in keys if ":{deadlines}:" not in k and await client.ttl(k) == -1]
     timers = []
     for table_id, version, kind in await store.due(time.time() + 10**8, limit=10**6):
         loaded = await store.load(table_id)
@@ -564,7 +564,7 @@ async def _finishing(server: Server, prefix: str, finishes: int, seed: int) -> R
                 row.doubled += sum(g.matches > 1 for g in games)
                 row.lost += not games or games[0].matches == 0
         keys = [k async for k in client.scan_iter(match=f"{prefix}:{{m:*", count=1000)]
-        forever = [k for k in keys if await client.ttl(k) < 0]
+        forever = [k for k in keys if await client.ttl(k) == -1]
         row.leaks = len(forever)
         row.notes += [f"no expiry: {k}" for k in forever[:3]]
         row.notes.append("kills: " + ", ".join(f"{k} {n}" for k, n in sorted(ends.items())))

@@ -64,11 +64,7 @@ def check_own_hand_only(windows_seen: list[Seen], hands: list[tuple[set[str], se
 
 
 def test_a_whole_deal_played_by_clicking_in_four_windows(live, windows):
-    pages = [windows() for _ in range(4)]
-    for seat, window in enumerate(pages):
-        window.get(live.page(seat))
-    for window in pages:
-        wait_for(window, lambda w: seen(w)["hand"], "the hand to show")
+    pages = live.open_pages(windows)
     check_own_hand_only([seen(w) for w in pages], hands_of(live))
     checked = []
 
@@ -119,10 +115,7 @@ def test_the_pictures_carry_the_tables_letters(redis_url, key_prefix, windows, l
     """A German table's Jacks and Queens show B and D (``cards/JC.svg``), an English one's J and Q (``cards/en/``)."""
     with LiveTable(redis_url, key_prefix, "bauerchen", seed=5, lang=lang) as table:
         sources = {}
-        for seat in range(4):
-            window = windows()
-            window.get(table.page(seat))
-            wait_for(window, lambda w: seen(w)["hand"], "the hand to show")
+        for window in table.open_pages(windows):
             sources.update(window.execute_script(
                 "return Object.fromEntries([...document.querySelectorAll('#hand [data-card]')]"
                 ".map(b => [b.dataset.card, b.querySelector('img').getAttribute('src')]))"))
@@ -134,11 +127,7 @@ def test_the_pictures_carry_the_tables_letters(redis_url, key_prefix, windows, l
 
 def test_a_tap_the_rules_refuse_is_answered_with_its_reason_and_changes_nothing(live, windows):
     """A meld offered to a player who is not to lead, clicked: the page says why, and no window moves."""
-    pages = [windows() for _ in range(4)]
-    for seat, window in enumerate(pages):
-        window.get(live.page(seat))
-    for window in pages:
-        wait_for(window, lambda w: seen(w)["hand"], "the hand to show")
+    pages = live.open_pages(windows)
     rng = random.Random(3)
     while not any(arg.endswith(".m") for s in map(seen, pages) if not s["turn"] for _, arg, _ in s["offers"]):
         assert tap_once(pages, rng) is not None, "no meld offered out of turn in this deal: another seed"

@@ -64,9 +64,11 @@ async def next_notice(ws) -> str:
 
 
 def tap_of(view: dict) -> dict | None:
-    """A tap the viewer may make now: a legal card, else an offer (»Weiter«, a bid, trump)."""
+    """A tap the viewer may make now: »Weiter« while his window before the first lead is open (his card waits
+    for the others' windows), else a legal card, else an offer (a bid, trump)."""
     cards = [c for c in view["hand"] if c["legal"]]
-    choice = cards[0] if cards else (view["offers"][0] if view["offers"] else None)
+    passing = [o for o in view["offers"] if o["verb"] == "let_pass"]
+    choice = (passing or cards or view["offers"] or [None])[0]
     return None if choice is None else {"verb": choice["verb"], "arg": choice["arg"], "v": view["hand_version"]}
 
 

@@ -12,6 +12,7 @@ from urllib.parse import quote
 
 import aiohttp
 import pytest
+from prometheus_client import REGISTRY
 
 import engine
 from adapters.web import Tuning
@@ -284,7 +285,7 @@ async def test_connections_per_person_and_per_process_are_bounded(setup):
             await http.ws_connect(socket_url(link(server, table, person(0))))
         assert refused.value.status == 429
         others = [await http.ws_connect(socket_url(link(server, table, person(i)))) for i in (1, 1, 1, 2, 2)]
-        assert server.viewers.count == 8
+        assert server.viewers.count == 8 and REGISTRY.get_sample_value("stammtisch_web_connections") >= 8
         with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
             await http.ws_connect(socket_url(link(server, table, person(3))))
         assert refused.value.status == 503

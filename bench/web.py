@@ -157,18 +157,19 @@ def click_times(windows: list, rng: random.Random, clicks: int) -> None:
 def browsers(redis_url: str, clicks: int, seed: int) -> None:
     """The two browser figures on one table of four windows."""
     rng = random.Random(seed)
-    windows = []
+    opened: list = []
+
+    def open_one():
+        opened.append(open_window())
+        return opened[-1]
+
     with LiveTable(redis_url, f"benchweb{secrets.token_hex(4)}", "bauerchen", seed=seed) as live:
         try:
-            for seat in range(4):
-                windows.append(open_window())
-                windows[-1].get(live.page(seat))
-            for window in windows:
-                wait_for(window, lambda w: seen(w)["hand"], "the hand")
+            windows = live.open_pages(open_one)
             first_load(live, windows, rng)
             click_times(windows, rng, clicks)
         finally:
-            for window in windows:
+            for window in opened:
                 window.quit()
 
 

@@ -20,6 +20,7 @@ from typing import Any
 
 from aiohttp import web
 
+from bot.ops import metrics
 from bot.protocol.outgoing import UserRef
 from bot.words import web_text
 
@@ -159,6 +160,7 @@ class Viewers:
         self._tables.setdefault(conn.table, set()).add(conn)
         self._users[conn.user.key] += 1
         self.count += 1
+        metrics.WEB_CONNECTIONS.inc()
 
     def remove(self, conn: Connection) -> None:
         """Count the connection out."""
@@ -173,6 +175,7 @@ class Viewers:
         if self._users[conn.user.key] <= 0:
             del self._users[conn.user.key]
         self.count -= 1
+        metrics.WEB_CONNECTIONS.dec()
 
     def opened(self, conn: Connection) -> None:
         """The connection shows its first view: from now on it is pushed (and at once if a save came meanwhile)."""

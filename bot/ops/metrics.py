@@ -27,7 +27,8 @@ from redis.exceptions import RedisError
 from bot.ops.settings import HostPort
 
 __all__ = ["MetricsServer", "moved", "refused", "api_call", "redis_error", "failed", "serving", "PLATFORM_CALLS",
-           "MOVES", "REFUSALS", "MOVE_SECONDS", "RATE_LIMITED", "REDIS_ERRORS", "TABLES", "TIMERS_DUE", "LOOP_LAG"]
+           "MOVES", "REFUSALS", "MOVE_SECONDS", "RATE_LIMITED", "REDIS_ERRORS", "TABLES", "TIMERS_DUE", "LOOP_LAG",
+           "WEB_CONNECTIONS"]
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +46,7 @@ REDIS_ERRORS = Counter("stammtisch_redis_errors", "Redis commands that failed (c
 TABLES = Gauge("stammtisch_tables", "Tables kept in Redis, by state (all processes, read from Redis)", ["state"])
 TIMERS_DUE = Gauge("stammtisch_timers_due", "Turn timers due now and not yet fired (all processes)")
 LOOP_LAG = Gauge("stammtisch_event_loop_lag_seconds", "How late this process's event loop woke a periodic task")
+WEB_CONNECTIONS = Gauge("stammtisch_web_connections", "Open live connections of the web table in this process")
 
 _METHOD = re.compile(r"[A-Za-z_]{1,40}")
 _NO_GAME = "-"

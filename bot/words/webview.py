@@ -67,9 +67,13 @@ def _seats(table: Table, view: dict[str, Any] | None, me: int | None) -> list[di
 
 
 def _hand(table: Table, state: State, seat: int, version: int) -> tuple[list[dict], list[dict], int]:
-    """His cards and his offers as the page shows them, and the version their buttons carry."""
+    """His cards and his offers as the page shows them, and the version their buttons carry.
+
+    A card may be played when the engine takes it from him now and nobody's window before the first
+    lead is open (the lead waits for them: :mod:`bot.table.window`).
+    """
     message = hand_message(table, state, seat, version)
-    playable = set(message.playable)
+    playable = set(message.playable) if not table.declare else set()
     cards, offers, hand_version = [], [], version
     for button in (b for row in message.buttons for b in row):
         tok = tokens.parse(button.token)

@@ -102,6 +102,17 @@ class LiveTable:
         token = sign(secret, self.table, "telegram", person(seat).user_id, time.time() if now is None else now)
         return f"{self.base}/?t={token}"
 
+    def open_pages(self, open_one: Callable[[], Any]) -> list:
+        """Open each seat's page in a window of its own (``open_one()`` makes one) and wait until each shows
+        his hand; the windows by seat."""
+        pages = []
+        for seat in range(4):
+            pages.append(open_one())
+            pages[-1].get(self.page(seat))
+        for window in pages:
+            wait_for(window, lambda w: seen(w)["hand"], "the hand to show")
+        return pages
+
     def mini_app(self, init_data: str) -> str:
         """The page as Telegram opens a Mini App: the init data in the ``#tgWebAppData`` fragment."""
         return f"{self.base}/?table={self.table}#tgWebAppData={quote(init_data, safe='')}"

@@ -1,6 +1,7 @@
 """The web table in real headless chromium windows: a whole deal of Bauerchen played by clicking in four
-windows, one per player, each showing only its own hand; and the page refusing credentials that do not
-check out, on its real path (the WebSocket refused, the page asking why and showing the answer).
+windows, one per player, each showing only its own hand; a tap the rules refuse answered in the page with
+its reason; the pictures' corner letters in the table's language; and the page refusing credentials that
+do not check out, on its real path (the live feed refused, the page showing why).
 """
 
 from __future__ import annotations
@@ -14,11 +15,12 @@ import pytest
 import engine
 from bot.table.record import Table
 from bot.words.cards import card_label
+from bot.words.i18n import t
 from bot.words.webview import web_text
 from engine.cards import ALL_CARDS, card_str, card_strs, mask_of
 from tests.adapters.web.browser import wait_for
-from tests.adapters.web.livetable import LiveTable, Seen, play_deal, seen
-from tests.adapters.web.webkit import BOT_TOKEN, init_data
+from tests.adapters.web.livetable import LiveTable, Seen, click, play_deal, seen, tap_once
+from tests.adapters.web.webkit import BOT_TOKEN, init_data, person
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -62,11 +64,7 @@ def check_own_hand_only(windows_seen: list[Seen], hands: list[tuple[set[str], se
 
 
 def test_a_whole_deal_played_by_clicking_in_four_windows(live, windows):
-    pages = [windows() for _ in range(4)]
-    for seat, window in enumerate(pages):
-        window.get(live.page(seat))
-    for window in pages:
-        wait_for(window, lambda w: seen(w)["hand"], "the hand to show")
+    pages = live.open_pages(windows)
     check_own_hand_only([seen(w) for w in pages], hands_of(live))
     checked = []
 
@@ -117,10 +115,7 @@ def test_the_pictures_carry_the_tables_letters(redis_url, key_prefix, windows, l
     """A German table's Jacks and Queens show B and D (``cards/JC.svg``), an English one's J and Q (``cards/en/``)."""
     with LiveTable(redis_url, key_prefix, "bauerchen", seed=5, lang=lang) as table:
         sources = {}
-        for seat in range(4):
-            window = windows()
-            window.get(table.page(seat))
-            wait_for(window, lambda w: seen(w)["hand"], "the hand to show")
+        for window in table.open_pages(windows):
             sources.update(window.execute_script(
                 "return Object.fromEntries([...document.querySelectorAll('#hand [data-card]')]"
                 ".map(b => [b.dataset.card, b.querySelector('img').getAttribute('src')]))"))
@@ -128,3 +123,20 @@ def test_the_pictures_carry_the_tables_letters(redis_url, key_prefix, windows, l
     for card, src in sources.items():
         english = lang == "en" and card[0] in "JQ"
         assert src == f"static/cards/{'en/' if english else ''}{card}.svg"
+
+
+def test_a_tap_the_rules_refuse_is_answered_with_its_reason_and_changes_nothing(live, windows):
+    """A meld offered to a player who is not to lead, clicked: the page says why, and no window moves."""
+    pages = live.open_pages(windows)
+    rng = random.Random(3)
+    while not any(arg.endswith(".m") for s in map(seen, pages) if not s["turn"] for _, arg, _ in s["offers"]):
+        assert tap_once(pages, rng) is not None, "no meld offered out of turn in this deal: another seed"
+    seat, arg = next((i, arg) for i, s in enumerate(map(seen, pages)) if not s["turn"]
+                     for _, arg, _ in s["offers"] if arg.endswith(".m"))
+    before = [seen(w)["version"] for w in pages]
+    click(pages[seat], "act", arg)
+    wait_for(pages[seat], lambda w: w.find_element("id", "notice").get_attribute("class") == "refusal",
+             "the refusal")
+    to_act = next(i for i, s in enumerate(map(seen, pages)) if s["turn"])
+    assert seen(pages[seat])["notice"] == t("de", "not_your_turn", name=person(to_act).name)
+    assert [seen(w)["version"] for w in pages] == before

@@ -12,6 +12,7 @@ from urllib.parse import quote
 
 import aiohttp
 import pytest
+from prometheus_client import REGISTRY
 
 import engine
 from adapters.web import Tuning
@@ -64,9 +65,11 @@ async def next_notice(ws) -> str:
 
 
 def tap_of(view: dict) -> dict | None:
-    """A tap the viewer may make now: a legal card, else an offer (»Weiter«, a bid, trump)."""
+    """A tap the viewer may make now: »Weiter« while his window before the first lead is open (his card waits
+    for the others' windows), else a legal card, else an offer (a bid, trump)."""
     cards = [c for c in view["hand"] if c["legal"]]
-    choice = cards[0] if cards else (view["offers"][0] if view["offers"] else None)
+    passing = [o for o in view["offers"] if o["verb"] == "let_pass"]
+    choice = (passing or cards or view["offers"] or [None])[0]
     return None if choice is None else {"verb": choice["verb"], "arg": choice["arg"], "v": view["hand_version"]}
 
 
@@ -282,7 +285,7 @@ async def test_connections_per_person_and_per_process_are_bounded(setup):
             await http.ws_connect(socket_url(link(server, table, person(0))))
         assert refused.value.status == 429
         others = [await http.ws_connect(socket_url(link(server, table, person(i)))) for i in (1, 1, 1, 2, 2)]
-        assert server.viewers.count == 8
+        assert server.viewers.count == 8 and REGISTRY.get_sample_value("stammtisch_web_connections") >= 8
         with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
             await http.ws_connect(socket_url(link(server, table, person(3))))
         assert refused.value.status == 503

@@ -70,7 +70,8 @@ def _hand(table: Table, state: State, seat: int, version: int) -> tuple[list[dic
     """His cards and his offers as the page shows them, and the version their buttons carry.
 
     A card may be played when the engine takes it from him now and nobody's window before the first
-    lead is open (the lead waits for them: :mod:`bot.table.window`).
+    lead is open (the lead waits for them: :mod:`bot.table.window`). A meld (Bauerchen's K+Q) is offered
+    on the same terms: the chats' hands show it all the time, the page only when it may be played.
     """
     message = hand_message(table, state, seat, version)
     playable = set(message.playable) if not table.declare else set()
@@ -85,7 +86,7 @@ def _hand(table: Table, state: State, seat: int, version: int) -> tuple[list[dic
             card = tok.arg.split(".")[1]
             cards.append({"card": card, "label": card_label(card, table.lang), "verb": tok.verb, "arg": tok.arg,
                           "legal": button.token in playable, "choice": button.label if action.kind != "play" else ""})
-        else:
+        elif action is None or not action.meld or button.token in playable:
             offers.append(_offer(button, tok))
     return cards, offers, hand_version
 

@@ -42,11 +42,13 @@ async def test_each_seat_sees_its_own_cards_and_nothing_hidden(store, game, n, o
             assert sorted(c["card"] for c in view["hand"]) == sorted(mine["hand"])
             assert [(c["seat"], c["card"]) for c in view["trick"]] == [(e["seat"], e["card"]) for e in public["trick"]]
             legal = {c["card"] for c in view["hand"] if c["legal"]}
+            melds = {o["arg"] for o in view["offers"] if o["arg"].endswith(".m")}
             if state.to_act != seat or data.declare:  # not his turn, or the lead waits for the windows
-                assert not legal
+                assert not legal and not melds
             else:
                 assert legal == {card_str(a.card) for a in state.legal()
                                  if a.kind in ("play", "give", "exchange") and not a.meld}
+                assert melds == {f"pl.{card_str(a.card)}.m" for a in state.legal() if a.meld}
             assert [s["turn"] for s in view["seats"]] == [i == state.to_act for i in range(n)]
             unseen = sum(hidden[s] for s in range(n) if s != seat) | (state.hands[seat] & ~state.visible_hand(seat))
             unseen |= state.set_aside() & ~known

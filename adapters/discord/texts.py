@@ -19,7 +19,8 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "rules": ("regeln", "Die Regeln des Spiels", "The rules of the game"),
     "help": ("hilfe", "Was ich kann", "What I can do"),
     "language": ("sprache", "Sprache dieses Kanals", "Language of this channel"),
-    "tournament": ("turnier", "Turnier: eröffnen, anmelden, auslosen, Tabelle", "Tournament: open, join, draw, standings"),
+    "tournament": ("turnier", "Turnier: eröffnen, anmelden, auslosen, Tabelle",
+                   "Tournament: open, join, draw, standings"),
 }
 """Each command's verb: its German name, German and English description."""
 
@@ -30,7 +31,8 @@ _WORDS = {
     "option": ("", "Tischregel (nur für Spiele, die sie haben)", "Table option (only for games that have it)"),
     # the tournament command's parameters and choices
     "action": ("aktion", "Was tun", "What to do"),
-    "format": ("format", "Jeder gegen jeden, Gruppen und K.-o., Schweizer System", "Round robin, groups and knockout, Swiss"),
+    "format": ("format", "Jeder gegen jeden, Gruppen und K.-o., Schweizer System",
+               "Round robin, groups and knockout, Swiss"),
     "partner": ("partner", "Der Name deines Partners (er bestätigt)", "Your partner's name (who confirms)"),
     "round": ("runde", "Zeit für eine Runde, z. B. 2d oder 3h", "Time for a round, e.g. 2d or 3h"),
     "rule": ("regel", "Was nach der Frist offene Spiele entscheidet", "What decides matches open at the deadline"),

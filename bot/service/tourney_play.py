@@ -142,13 +142,11 @@ def message(tourney: Tourney, version: int, now: float, repost: bool = False) ->
     return replace(shown, repost=True) if repost else shown
 
 
-async def after_save(tables: Tables, tourney: Tourney, out: list[Outgoing], version: int | None = None) -> list[Outgoing]:
+async def after_save(tables: Tables, tourney: Tourney, out: list[Outgoing]) -> list[Outgoing]:
     """What follows a saved change: the round's tables opened (if not yet), the message, the timer set."""
-    store = TourneyStore(tables.store)
     now = tables.clock()
-    if version is None:
-        loaded = await store.fetch(tourney.id)
-        version = loaded.version if loaded else 0
+    loaded = await TourneyStore(tables.store).fetch(tourney.id)
+    version = loaded.version if loaded else 0
     shown: list[Outgoing] = [message(tourney, version, now), *out]
     if tourney.status == "running":
         shown += await _open_tables(tables, tourney)

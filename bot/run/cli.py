@@ -68,6 +68,27 @@ def _arena(args: argparse.Namespace) -> int:
     return 0
 
 
+def _tournament(args: argparse.Namespace) -> int:
+    from bot.tools.tournament import play_tournament
+
+    try:
+        count = _whole(args.teams, "--teams")
+        seed = _whole(args.seed, "--seed")
+        out = play_tournament(args.game, args.format, count, seed, _options(args.options),
+                              _options(args.format_options, flag="--format-options"), args.kind)
+    except ValueError as exc:
+        return _fail(str(exc))
+    print(json.dumps(out, ensure_ascii=False))
+    return 0
+
+
+def _whole(text: str, flag: str) -> int:
+    """``text`` as a whole number from 0; ``ValueError`` naming ``flag`` otherwise."""
+    if not text.isdecimal() or len(text) > 19:
+        raise ValueError(f"{flag} must be a whole number, not {text[:20]!r}")
+    return int(text)
+
+
 INTRO = """Stammtisch: regional card games (Bauernstoß, Alter Schafkopf, Bauerchen, Bauer, Rams) in group chats.
 
 No chat token is configured, so there is no chat bot to run yet. You can:
@@ -81,17 +102,17 @@ Data lives in an embedded Redis under ./data (STAMMTISCH_DATA_DIR), or set REDIS
 """What ``stammtisch`` without a command and without a token prints; ``{command}`` is how it was started."""
 
 
-def _options(text: str | None, game: str | None = None) -> dict:
-    """``--options`` as a dict, checked against ``game``'s option types; ``ValueError`` with a one-line reason."""
+def _options(text: str | None, game: str | None = None, flag: str = "--options") -> dict:
+    """``flag``'s JSON object as a dict, checked against ``game``'s option types; ``ValueError`` with a one-line reason."""
     import engine
     from engine.jsontext import JSONTextError, read_json
 
     try:
         options = read_json(text) if text else {}
     except JSONTextError as exc:
-        raise ValueError(f"--options is not JSON: {exc}") from None
+        raise ValueError(f"{flag} is not JSON: {exc}") from None
     if not isinstance(options, dict):
-        raise ValueError("--options must be a JSON object")
+        raise ValueError(f"{flag} must be a JSON object")
     if game is not None:
         engine.parse_options(game, options)
     return options
@@ -316,6 +337,17 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--samples", type=int, help="sampled deals per strong decision (default: the game's)")
     a.add_argument("--jobs", type=int, default=1, help="processes to spread the deals over (default 1)")
     a.set_defaults(func=_arena)
+    t = sub.add_parser("tournament", help="a whole tournament of computer teams; prints the final standings as JSON")
+    t.add_argument("--game", required=True)
+    t.add_argument("--format", required=True, help="round-robin, groups-ko or swiss")
+    t.add_argument("--teams", required=True, help="how many teams, 2 to 64 (Rams: players, 3 to 64)")
+    t.add_argument("--seed", default="0", help="the draw's and the matches' seed (default 0)")
+    t.add_argument("--options", help="every match's table options as a JSON object")
+    t.add_argument("--format-options", help='the format\'s options as a JSON object, e.g. {"legs": 2}, {"groups": 3, '
+                   '"knockout": 4}, {"rounds": 5}, {"table_size": 5}')
+    t.add_argument("--kind", default="random",
+                   help="the computer players: random (default), leicht, normal (heuristic) or stark (strong)")
+    t.set_defaults(func=_tournament)
     pl = sub.add_parser("play", help="play a table in this terminal against computer players")
     pl.add_argument("game", nargs="?", help="bauernstoss, alter_schafkopf, bauerchen, bauer or rams")
     pl.add_argument("--players", type=int)

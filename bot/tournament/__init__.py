@@ -1,6 +1,6 @@
 """Tournaments, pure: the draw, the rounds, the results and each game's standings (no store, no clock, no chat text)."""
 
-from .entrants import Entrant
+from .entrants import Entrant, teams_by_lot
 from .formats import FORMATS, FormatOptions
 from .ranking import RANKING, Standing
 from .refusal import TournamentError
@@ -9,6 +9,6 @@ from .rounds import Pairing, Stage
 from .tournament import Tournament, draw
 
 __all__ = [
-    "Entrant", "FORMATS", "FormatOptions", "RANKING", "Standing", "TournamentError", "MatchResult",
+    "Entrant", "teams_by_lot", "FORMATS", "FormatOptions", "RANKING", "Standing", "TournamentError", "MatchResult",
     "Outcome", "SideResult", "result_of", "Pairing", "Stage", "Tournament", "draw",
 ]

@@ -42,8 +42,8 @@ class FormatOptions(BaseModel):
             that many matches).
         groups: groups-ko: how many groups (default: groups of about four; Rams: tables of about
             ``table_size``).
-        knockout: groups-ko, team games: how many teams go on to the knockout (default 4: semi-finals,
-            final and small final); the others play placing games pair by pair.
+        knockout: groups-ko, team games: how many teams go on to the knockout (default 4, fewer in a
+            field of 2 or 3: semi-finals, final and small final); the others play placing games pair by pair.
         rounds: swiss: how many rounds (default: the rounds a knockout of the field would take,
             at least 3 in Rams).
         table_size: Rams: how many players a table should have (3 to 7, default 4).
@@ -53,7 +53,7 @@ class FormatOptions(BaseModel):
 
     legs: int = Field(default=1, ge=1, le=2)
     groups: int | None = Field(default=None, ge=1, le=16)
-    knockout: int = Field(default=4, ge=2, le=32)
+    knockout: int | None = Field(default=None, ge=2, le=32)
     rounds: int | None = Field(default=None, ge=1, le=63)
     table_size: int = Field(default=4, ge=RAMS_TABLE[0], le=RAMS_TABLE[1])
 
@@ -62,6 +62,10 @@ class FormatOptions(BaseModel):
         if self.rounds is not None:
             return self.rounds
         return max(3 if rams else 1, math.ceil(math.log2(n)))
+
+    def knockout_size(self, n: int) -> int:
+        """How many of ``n`` teams play the knockout: the option, else 4, at most the largest power of two in ``n``."""
+        return max(k for k in KNOCKOUT_SIZES if k <= min(self.knockout or 4, n))
 
     def group_count(self, n: int, rams: bool) -> int:
         """The number of groups for ``n`` entrants."""

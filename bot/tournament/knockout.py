@@ -4,10 +4,13 @@ The best ``k`` of the seeding (a power of two) play a bracket in which every gam
 of places: the winners go on for the upper half of the range, the losers play for the lower half,
 down to the games for two places (the final for 1 and 2, the small final for 3 and 4, ...). The
 teams seeded below ``k`` meet pair by pair for the places behind (the 5th and 6th seeds play for
-place 5, ...); an odd one out takes the last place without a game.
+place 5, ...); an odd one out takes the last place without a game. Two teams of one group do not
+meet in the bracket's first round where swapping the lower seeds of two games avoids it.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 __all__ = ["bracket_order", "first_games", "next_games"]
 
@@ -24,12 +27,22 @@ def bracket_order(k: int) -> list[int]:
     return order
 
 
-def first_games(seeded: list[str], k: int) -> list[Game]:
-    """The first knockout round of ``seeded`` (best first): the bracket of the best ``k``, then the placing games."""
-    games: list[Game] = []
+def first_games(seeded: list[str], k: int, group_of: Mapping[str, str] | None = None) -> list[Game]:
+    """The first knockout round of ``seeded`` (best first): the bracket of the best ``k``, then the placing games.
+
+    ``group_of`` (each team's group) keeps teams of one group apart in the bracket where it can.
+    """
     order = bracket_order(k)
-    for i in range(0, k, 2):
-        games.append(([seeded[order[i] - 1], seeded[order[i + 1] - 1]], (1, k)))
+    pairs = [[seeded[order[i] - 1], seeded[order[i + 1] - 1]] for i in range(0, k, 2)]
+    group = (group_of or {}).get
+    for pair in pairs:
+        if group(pair[0]) is None or group(pair[0]) != group(pair[1]):
+            continue
+        for other in pairs:
+            if group(pair[0]) != group(other[1]) and group(other[0]) != group(pair[1]):
+                pair[1], other[1] = other[1], pair[1]
+                break
+    games: list[Game] = [(pair, (1, k)) for pair in pairs]
     rest = seeded[k:]
     for i in range(0, len(rest), 2):
         place = k + 1 + i

@@ -126,22 +126,16 @@ def rank(ids: list[str], criteria: tuple[str, ...], results: list[MatchResult],
         lot: each entrant's position in the draw (the lot), lower first.
     """
     rows = figures(ids, results)
-    tiers: list[list[tuple[str, str | None]]] = [[(i, None) for i in sorted(ids, key=lambda i: lot[i])]]
+    tiers: list[tuple[str | None, list[str]]] = [(None, sorted(ids, key=lambda i: lot[i]))]
     for criterion in criteria:
-        split: list[list[tuple[str, str | None]]] = []
-        for tier in tiers:
+        split: list[tuple[str | None, list[str]]] = []
+        for why, tier in tiers:
             if len(tier) == 1:
-                split.append(tier)
+                split.append((why, tier))
                 continue
-            tied = {i for i, _ in tier}
-            values = {i: _value(criterion, i, rows, tied, results, lot) for i in tied}
-            ordered = sorted(tier, key=lambda pair: -values[pair[0]])
-            groups: list[list[tuple[str, str | None]]] = []
-            for pair in ordered:
-                if groups and values[groups[-1][0][0]] == values[pair[0]]:
-                    groups[-1].append(pair)
-                else:
-                    groups.append([(pair[0], criterion if groups else pair[1])])
-            split.extend(groups)
+            values = {i: _value(criterion, i, rows, set(tier), results, lot) for i in tier}
+            for value in sorted(set(values.values()), reverse=True):
+                split.append((criterion if split and split[-1][1][0] in tier else why,
+                              [i for i in tier if values[i] == value]))
         tiers = split
-    return [pair for tier in tiers for pair in tier]
+    return [(i, why if n == 0 else None) for why, tier in tiers for n, i in enumerate(tier)]

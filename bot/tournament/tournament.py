@@ -13,8 +13,9 @@ from __future__ import annotations
 import random
 from typing import Any, Literal
 
-import engine
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+import engine
 
 from . import knockout, roundrobin, swiss, tables
 from .entrants import Entrant
@@ -24,7 +25,7 @@ from .refusal import TournamentError
 from .results import MatchResult, Outcome, SideResult
 from .rounds import Pairing, Stage
 
-__all__ = ["Tournament", "draw", "SEED_MAX", "forfeit_points"]
+__all__ = ["Tournament", "draw", "SEED_MAX", "forfeit_points", "check_game", "check_field_size"]
 
 SEED_MAX = 2**63 - 1
 """The largest seed (seeds are whole numbers from 0)."""
@@ -90,6 +91,17 @@ class Tournament(BaseModel):
         """Whether the last round is played and the final ranking stands."""
         return self.state == "over"
 
+    @property
+    def planned_rounds(self) -> int:
+        """How many rounds the format plays ("round 3 of 5"); withdrawals may end a Swiss or a Rams one sooner."""
+        n = len(self.lot)
+        if self.format == Format.ROUND_ROBIN:
+            return self.options.legs if self.rams else len(roundrobin.circle(self.lot, self.options.legs))
+        if self.format == Format.SWISS:
+            return self.options.swiss_rounds(n, self.rams)
+        knockout_rounds = 1 if self.rams else self.options.knockout_size(n).bit_length() - 1
+        return _group_rounds(self) + knockout_rounds
+
     def entrant(self, entrant_id: str) -> Entrant:
         """The entrant with ``entrant_id``; ``TournamentError`` ``unknown_entrant`` if there is none."""
         for e in self.entrants:
@@ -99,8 +111,9 @@ class Tournament(BaseModel):
 
     def pairing(self, key: str) -> Pairing:
         """The pairing with ``key`` (``"round.slot"``); ``TournamentError`` ``unknown_pairing`` if there is none."""
-        for p in self.pairings:
-            if p.key == key:
+        round_no, _, slot = key.partition(".")
+        for p in reversed(self.pairings):  # the pairings asked for are mostly the current round's, at the end
+            if str(p.round) == round_no and str(p.slot) == slot:
                 return p
         raise TournamentError("unknown_pairing", f"no pairing {key[:20]!r}")
 
@@ -129,7 +142,8 @@ class Tournament(BaseModel):
                 raise TournamentError("result_mismatch", "a Rams result needs every place from 1 once")
         else:
             outcomes = sorted(str(s.outcome) for s in result.sides)
-            if outcomes not in (["lost", "won"], ["drawn", "drawn"]) and not (result.forfeit and outcomes == ["lost", "lost"]):
+            double_forfeit = result.forfeit and outcomes == ["lost", "lost"]
+            if outcomes not in (["lost", "won"], ["drawn", "drawn"]) and not double_forfeit:
                 raise TournamentError("result_mismatch", "a result needs a winner and a loser, or a draw")
         self.results[result.pairing] = result
         return True
@@ -202,13 +216,15 @@ class Tournament(BaseModel):
         ends, then the final ranking.
         """
         if self.format == Format.GROUPS_KO:
-            if self.is_over:
-                return self.final_ranking()
-            rows = []
-            for letter, members in self.groups.items():
-                rows += self._rows(members, self._results(group=letter), group=letter)
-            return rows
+            return self.final_ranking() if self.is_over else self.group_tables()
         return self._rows(self.lot, list(self.results.values()))
+
+    def group_tables(self) -> list[Standing]:
+        """groups-ko: every group's table over its group games, group after group (ranks within each group)."""
+        rows = []
+        for letter, members in self.groups.items():
+            rows += self._rows(members, self._results(group=letter), group=letter)
+        return rows
 
     def final_ranking(self) -> list[Standing]:
         """Every entrant's final place, 1 first, with his figures over the whole tournament.
@@ -263,8 +279,7 @@ def draw(game: str, format: str, entrants: list[Entrant], seed: int, options: di
         TournamentError: ``unknown_game``, ``unknown_format``, ``table_options``, ``format_options``,
             ``entrants`` (duplicate ids, members) or ``field_size`` (too few or many for the format).
     """
-    if game not in engine.game_ids():
-        raise TournamentError("unknown_game", f"unknown game {game[:40]!r}; the games: {', '.join(engine.game_ids())}")
+    check_game(game)
     if format not in {f.value for f in Format}:
         raise TournamentError("unknown_format", f"unknown format {format[:40]!r}; the formats: {', '.join(Format)}")
     try:
@@ -291,6 +306,24 @@ def draw(game: str, format: str, entrants: list[Entrant], seed: int, options: di
     return t
 
 
+def check_game(game: str) -> None:
+    """``TournamentError`` ``unknown_game`` unless ``game`` is a game's id."""
+    if game not in engine.game_ids():
+        raise TournamentError("unknown_game", f"unknown game {game[:40]!r}; the games: {', '.join(engine.game_ids())}")
+
+
+def check_field_size(game: str, n: int) -> None:
+    """``TournamentError`` unless ``game`` is a game and ``n`` entrants may play a tournament of it (``field_size``).
+
+    The offline tool asks before it makes the entrants.
+    """
+    check_game(game)
+    low = FIELD_MIN["rams" if game == "rams" else "team"]
+    if not low <= n <= FIELD_MAX:
+        who = "players" if game == "rams" else "teams"
+        raise TournamentError("field_size", f"a tournament takes {low} to {FIELD_MAX} {who}, not {n}")
+
+
 def _check_field(t: Tournament) -> None:
     """``TournamentError`` unless the entrants fit the game and the format."""
     ids = [e.id for e in t.entrants]
@@ -298,12 +331,12 @@ def _check_field(t: Tournament) -> None:
         raise TournamentError("entrants", "two entrants have the same id")
     if t.rams and any(len(e.members) > 1 for e in t.entrants):
         raise TournamentError("entrants", "in Rams everyone plays for himself")
-    n, low = len(ids), FIELD_MIN["rams" if t.rams else "team"]
-    if not low <= n <= FIELD_MAX:
-        raise TournamentError("field_size", f"a tournament takes {low} to {FIELD_MAX} {'players' if t.rams else 'teams'}, not {n}")
+    n = len(ids)
+    check_field_size(t.game, n)
     lo, hi = RAMS_TABLE
     if t.rams and t.format == Format.ROUND_ROBIN and n > hi:
-        raise TournamentError("field_size", f"a Rams round robin is one table of {lo} to {hi} players; take swiss or groups-ko")
+        raise TournamentError("field_size",
+                              f"a Rams round robin is one table of {lo} to {hi} players; take swiss or groups-ko")
     if t.format == Format.GROUPS_KO:
         count = t.options.group_count(n, t.rams)
         smallest, largest = n // count, -(-n // count)
@@ -311,8 +344,10 @@ def _check_field(t: Tournament) -> None:
             raise TournamentError("field_size", f"{count} Rams groups of {n} players are not tables of {lo} to {hi}")
         if not t.rams and smallest < 2:
             raise TournamentError("field_size", f"{count} groups of {n} teams leave a group without a match")
-        if not t.rams and (t.options.knockout not in KNOCKOUT_SIZES or t.options.knockout > n):
-            raise TournamentError("field_size", f"the knockout takes {', '.join(map(str, KNOCKOUT_SIZES))} teams, at most the field ({n})")
+        knockout = t.options.knockout
+        if not t.rams and knockout is not None and (knockout not in KNOCKOUT_SIZES or knockout > n):
+            sizes = ", ".join(map(str, KNOCKOUT_SIZES))
+            raise TournamentError("field_size", f"the knockout takes {sizes} teams, at most the field ({n})")
 
 
 def _games(t: Tournament, round_no: int) -> list[tuple[list[str], Stage]]:
@@ -372,13 +407,15 @@ def _groups_ko(t: Tournament, round_no: int) -> list[tuple[list[str], Stage]]:
     if round_no == in_groups + 1:
         seeded = _seeding(t)
         if t.rams:
+            active = [e for e in seeded if not t.entrant(e).withdrawn]
             games, best = [], 1
-            for table in tables.seat(seeded, t.options.table_size):
+            for table in tables.seat(active, t.options.table_size) if len(active) >= RAMS_TABLE[0] else []:
                 games.append((table, Stage(places=(best, best + len(table) - 1))))
                 best += len(table)
             return games
-        size = max(k for k in KNOCKOUT_SIZES if k <= min(t.options.knockout, len(seeded)))
-        return [(sides, Stage(places=places)) for sides, places in knockout.first_games(seeded, size)]
+        size = t.options.knockout_size(len(seeded))
+        group_of = {e: letter for letter, members in t.groups.items() for e in members}
+        return [(sides, Stage(places=places)) for sides, places in knockout.first_games(seeded, size, group_of)]
     if t.rams:
         return []
     decided = []
@@ -395,7 +432,7 @@ def _seeding(t: Tournament) -> list[str]:
     Withdrawn entrants go last.
     """
     by_place: dict[int, list[str]] = {}
-    for row in t.standings():
+    for row in t.group_tables():
         by_place.setdefault(row.rank, []).append(row.entrant)
     group_results = [r for letter in t.groups for r in t._results(group=letter)]
     seeded = [e for place in sorted(by_place) for e, _ in rank(by_place[place], RANKING[t.game], group_results, t._lots())]
@@ -413,7 +450,10 @@ def _advancing(t: Tournament, pairing: Pairing) -> tuple[str, str]:
 
 
 def _places(t: Tournament) -> list[str]:
-    """The entrants in final place order, from the games that decide one or two places (Rams: the placing tables)."""
+    """The entrants in final place order, from the games that decide one or two places (Rams: the placing tables).
+
+    Rams players who withdrew before the placing tables follow in the order of the groups.
+    """
     placed: dict[int, str] = {}
     for p in t.pairings:
         places = p.stage.places
@@ -427,7 +467,8 @@ def _places(t: Tournament) -> list[str]:
         elif places[1] - places[0] == 1:
             winner, loser = _advancing(t, p)
             placed[places[0]], placed[places[1]] = winner, loser
-    return [placed[i] for i in sorted(placed)]
+    order = [placed[i] for i in sorted(placed)]
+    return order + [e for e in _seeding(t) if e not in order]
 
 
 def _forfeited(t: Tournament, pairing: Pairing, absent: set[str]) -> MatchResult:

@@ -1,0 +1,72 @@
+"""``stammtisch tournament``: one JSON object of final standings, byte-identical for a seed, exit 2 with one line."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+
+def run(*args: str, hash_seed: str | None = None) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONHASHSEED=hash_seed) if hash_seed else None
+    return subprocess.run([sys.executable, "-m", "bot.run.cli", "tournament", *args], capture_output=True, text=True,
+                          check=False, env=env)
+
+
+def test_prints_the_final_standings_byte_identical_for_a_seed():
+    args = ("--game", "bauernstoss", "--format", "groups-ko", "--teams", "12", "--seed", "2012", "--kind", "leicht")
+    one, two = run(*args), run(*args)
+    assert one.returncode == 0 and one.stderr == "", one.stderr
+    assert one.stdout == two.stdout and one.stdout.count("\n") == 1
+    out = json.loads(one.stdout)
+    assert out["kind"] == "leicht" and out["seed"] == 2012 and out["format"] == "groups-ko"
+    assert [r["rank"] for r in out["standings"]] == list(range(1, 13))
+    assert set(out["standings"][0]) == {"rank", "team", "played", "won", "drawn", "lost", "points_for",
+                                        "points_against", "decided_by"}
+    other = run("--game", "bauernstoss", "--format", "groups-ko", "--teams", "12", "--seed", "2013", "--kind", "leicht")
+    assert json.loads(other.stdout)["standings"] != out["standings"]
+
+
+def test_a_swiss_tournament_is_the_same_whatever_the_hash_seed():
+    """The pairing library's matching must not depend on the order of sets of strings."""
+    args = ("--game", "bauer", "--format", "swiss", "--teams", "63", "--seed", "5")
+    one, two = run(*args, hash_seed="1"), run(*args, hash_seed="2")
+    assert one.returncode == 0 and one.stdout == two.stdout
+
+
+def test_options_and_format_options_reach_the_tournament():
+    done = run("--game", "alter_schafkopf", "--format", "round-robin", "--teams", "3", "--options", '{"target": 5}',
+               "--format-options", '{"legs": 2}')
+    out = json.loads(done.stdout)
+    assert done.returncode == 0 and out["options"]["target"] == 5 and out["format_options"]["legs"] == 2
+    assert out["matches"] == 6 and all(r["played"] == 4 for r in out["standings"])
+
+
+@pytest.mark.parametrize("args", [
+    ("--game", "skat", "--format", "swiss", "--teams", "4"),
+    ("--game", "bauer", "--format", "ko", "--teams", "4"),
+    ("--game", "bauer", "--format", "swiss", "--teams", "1"),
+    ("--game", "bauer", "--format", "swiss", "--teams", "65"),
+    ("--game", "bauer", "--format", "swiss", "--teams", "many"),
+    ("--game", "bauer", "--format", "swiss", "--teams", "9999999999999999999"),
+    ("--game", "bauer", "--format", "swiss", "--teams", "-3"),
+    ("--game", "rams", "--format", "swiss", "--teams", "2"),
+    ("--game", "rams", "--format", "round-robin", "--teams", "8"),
+    ("--game", "bauer", "--format", "swiss", "--teams", "4", "--seed", "x"),
+    ("--game", "bauer", "--format", "swiss", "--teams", "4", "--seed", "99999999999999999999"),
+    ("--game", "bauer", "--format", "swiss", "--teams", "4", "--options", "{bad"),
+    ("--game", "bauer", "--format", "swiss", "--teams", "4", "--options", "[1]"),
+    ("--game", "bauer", "--format", "swiss", "--teams", "4", "--options", '{"target": 20}'),
+    ("--game", "bauernstoss", "--format", "swiss", "--teams", "4", "--options", '{"target": 0}'),
+    ("--game", "bauernstoss", "--format", "swiss", "--teams", "4", "--options", '{"target": "20"}'),
+    ("--game", "bauer", "--format", "swiss", "--teams", "4", "--format-options", '{"rounds": 0}'),
+    ("--game", "bauer", "--format", "groups-ko", "--teams", "6", "--format-options", '{"knockout": 8}'),
+    ("--game", "bauer", "--format", "swiss", "--teams", "4", "--kind", "genius"),
+])
+def test_bad_arguments_exit_2_with_one_line(args):
+    done = run(*args)
+    assert done.returncode == 2 and done.stdout == ""
+    assert len(done.stderr.strip().splitlines()) == 1 and done.stderr.startswith("stammtisch: ")

@@ -23,7 +23,6 @@ one by forfeit. Three quarters into a round the players of unfinished matches ar
 
 from __future__ import annotations
 
-import random
 import secrets
 from dataclasses import replace
 
@@ -37,7 +36,8 @@ from bot.table import cpu
 from bot.table.record import Seat, Table
 from bot.table.refused import Refused
 from bot.table.tourney import Entry, Tourney
-from bot.tournament import Entrant, MatchResult, Outcome, SideResult, Tournament, TournamentError, draw, result_of
+from bot.tournament import (Entrant, MatchResult, Outcome, SideResult, Tournament, TournamentError, draw, result_of,
+                            teams_by_lot)
 from bot.tournament.results import deal_points
 from bot.words.i18n import t
 from bot.words.render import ago
@@ -60,26 +60,24 @@ def core_of(tourney: Tourney) -> Tournament:
 
 
 # ---------------------------------------------------------------------- the draw
-def _teams_by_lot(tourney: Tourney, rng: random.Random) -> None:
-    """Pair those registered alone by lot (an odd one out plays with a computer partner)."""
+def _teams_by_lot(tourney: Tourney, seed: int) -> None:
+    """Pair those registered alone by the tournament room's lot from ``seed``; the one left over when they are
+    odd plays with a computer partner."""
     if tourney.team_size == 1:
         return
     alone = [e for e in tourney.entries if len(e.users) == 1]
-    rng.shuffle(alone)
-    teams = [e for e in tourney.entries if len(e.users) == 2]
-    for i in range(0, len(alone), 2):
-        pair = alone[i:i + 2]
-        users = [e.users[0] for e in pair] + [""] * (2 - len(pair))
-        names = [e.names[0] for e in pair] + [""] * (2 - len(pair))
-        teams.append(Entry(users=users, names=names))
-    tourney.entries = teams
+    names = {e.users[0]: e.names[0] for e in alone}
+    drawn, left = teams_by_lot([(e.users[0], e.names[0]) for e in alone], seed)
+    tourney.entries = [e for e in tourney.entries if len(e.users) == 2] + \
+        [Entry(users=list(team.members), names=[names[u] for u in team.members]) for team in drawn] + \
+        ([Entry(users=[left, ""], names=[names[left], ""])] if left else [])
 
 
 def start(step: Step) -> None:
     """Close the registration and draw: the pairings of round 1, their tables' ids, the draw and its seed."""
     tourney = step.tourney
     seed = secrets.randbelow(2**31)
-    _teams_by_lot(tourney, random.Random(seed))
+    _teams_by_lot(tourney, seed)
     entrants = [Entrant(id=entrant_id(i), name=team_name(e.names)[:100], members=[u for u in e.users if u][:2])
                 for i, e in enumerate(tourney.entries)]
     try:
@@ -106,7 +104,7 @@ def _begin_round(step: Step, core, drawn: bool = False) -> None:
             tourney.tables.setdefault(pairing.key, Store.new_id())
         lines.append(f"{pairing.key} " + pairing_line(tourney.lang, _names(tourney, pairing.sides), pairing.stage))
     key = "tn.draw" if drawn else "tn.round"
-    head = t(tourney.lang, key, round=core.round, left=ago(tourney.round_s, tourney.lang))
+    head = t(tourney.lang, key, round=core.round, of=core.planned_rounds, left=ago(tourney.round_s, tourney.lang))
     step.out += [Notice(tourney.chat, text, table_id=tourney.id) for text in in_messages([head], lines)]
 
 
@@ -138,7 +136,8 @@ def message(tourney: Tourney, version: int, now: float, repost: bool = False) ->
     else:
         core = core_of(tourney) if tourney.core else None
         rows = (core.final_ranking() if core.is_over else core.standings()) if core else []
-        shown = standings_message(tourney, rows, version, tourney.page, now, final=tourney.status == "finished")
+        shown = standings_message(tourney, rows, version, tourney.page, now, final=tourney.status == "finished",
+                                  rounds=core.planned_rounds if core else 0)
     return replace(shown, repost=True) if repost else shown
 
 

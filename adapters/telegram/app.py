@@ -101,7 +101,7 @@ class TelegramBot:
         """Connect, register the command menus, start receiving updates and the timer loop."""
         await self.app.initialize()
         self.delivery = Delivery(self.app.bot, self.refs, self.outbox, self.service.join_payload, self.username,
-                                 self.tuning.lazy_s, self.tuning.table_lazy_s)
+                                 self.tuning.lazy_s, self.tuning.table_lazy_s, self.service.topic_opened)
         for lang in ("de", "en"):
             await self.app.bot.set_my_commands([BotCommand(n, d) for n, d in commands.menu(lang)],
                                                language_code="de" if lang == "de" else None)

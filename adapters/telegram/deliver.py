@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import itertools
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from telegram import Bot, InlineKeyboardMarkup, MessageEntity
 from telegram.constants import ChatAction, ChatMemberStatus
@@ -43,6 +43,7 @@ from bot.protocol.outgoing import (
     ChatRef,
     HandMessage,
     JoinLink,
+    OpenTopic,
     Notice,
     Outgoing,
     TableMessage,
@@ -107,7 +108,8 @@ class Delivery:
     """
 
     def __init__(self, bot: Bot, refs: Refs, outbox: Outbox, join_payload: Callable[[str], str], username: str,
-                 lazy_s: float = 0.0, table_lazy_s: float = 0.0):
+                 lazy_s: float = 0.0, table_lazy_s: float = 0.0,
+                 topic_opened: Callable[[str, str], Awaitable[list[Outgoing]]] | None = None):
         self.bot = bot
         self.lazy_s = lazy_s
         self.table_lazy_s = table_lazy_s
@@ -120,6 +122,8 @@ class Delivery:
         self._unreachable: Bounded[tuple[str, str], bool] = Bounded()
         self._results: Bounded[str, list[str]] = Bounded()  # chat key -> results not yet posted
         self._notices = itertools.count()
+        self.topic_opened = topic_opened
+        self._flat: Bounded[str, bool] = Bounded()  # chats that turned out to have no forum topics
 
     def carry_out(self, outs: list[Outgoing], resend_hand_of: UserRef | None = None) -> None:
         """Queue every effect; the hand of ``resend_hand_of`` is posted anew instead of edited."""
@@ -139,6 +143,23 @@ class Delivery:
                 self.toast(out)
             elif isinstance(out, JoinLink):
                 self.join_link(out.user, out.chat, out.payload, out.text, check=True)
+            elif isinstance(out, OpenTopic):
+                self.topic(out)
+
+    def topic(self, out: OpenTopic) -> None:
+        """Open the forum topic a table asked for and move the table there (a chat without topics: nothing)."""
+        if self.topic_opened is None or out.chat.key in self._flat:
+            return
+
+        async def send(chat_id: int) -> None:
+            try:
+                opened = await self.bot.create_forum_topic(chat_id, out.name)
+            except BadRequest as exc:  # not a forum, or the bot may not manage its topics
+                self._flat[out.chat.key] = True
+                log.info("no forum topic for table %s in %s: %s", out.table_id, chat_id, exc.message)
+                return
+            self.carry_out(await self.topic_opened(out.table_id, str(opened.message_thread_id)))
+        self.outbox.put(Job(int(out.chat.chat_id), f"topic:{out.table_id}", send, rank=REPLY))
 
     def table(self, out: TableMessage, version: int | None, lazy: bool = False) -> None:
         """Show the table in its chat, edited in place (``version``: the table version it shows;

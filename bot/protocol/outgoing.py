@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from bot.protocol import tokens
 
 __all__ = ["ChatRef", "UserRef", "Command", "Button", "TableMessage", "HandMessage", "Toast", "Notice",
-           "JoinLink", "Outgoing", "version_of"]
+           "JoinLink", "OpenTopic", "Outgoing", "version_of"]
 
 
 @dataclass(frozen=True)
@@ -171,7 +171,21 @@ class JoinLink:
     text: str = ""
 
 
-Outgoing = TableMessage | HandMessage | Toast | Notice | JoinLink
+@dataclass(frozen=True)
+class OpenTopic:
+    """A table would like a forum topic of its own in ``chat`` (a tournament's match), named ``name``.
+
+    An adapter whose chat has topics opens one and reports its id with
+    :meth:`~bot.service.Service.topic_opened`, which moves the table there; one whose chat has none
+    ignores it (the table stays where it is).
+    """
+
+    chat: ChatRef
+    table_id: str
+    name: str
+
+
+Outgoing = TableMessage | HandMessage | Toast | Notice | JoinLink | OpenTopic
 
 
 def version_of(outs: list[Outgoing], table_id: str = "") -> int | None:

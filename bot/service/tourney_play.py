@@ -26,7 +26,7 @@ from __future__ import annotations
 import secrets
 from dataclasses import replace
 
-from bot.protocol.outgoing import Notice, Outgoing, TableMessage
+from bot.protocol.outgoing import Notice, OpenTopic, Outgoing, TableMessage
 from bot.service.answer import Ctx
 from bot.service.change import Tables
 from bot.service.tourneys import POLL_S, Step, change
@@ -43,7 +43,8 @@ from bot.words.i18n import t
 from bot.words.render import ago
 from bot.words.tourney import final_text, in_messages, pairing_line, registration, standings_message, team_name
 
-__all__ = ["start", "withdraw", "message", "after_save", "poll", "core_of", "entrant_id", "REMIND_AT"]
+__all__ = ["start", "withdraw", "message", "after_save", "poll", "move_to_topic", "core_of", "entrant_id",
+           "REMIND_AT"]
 
 REMIND_AT = 0.75
 """How far into a round (its share of the round's time) the players of unfinished matches are reminded."""
@@ -204,7 +205,27 @@ async def _open_table(tables: Tables, tourney: Tourney, pairing, table_id: str) 
                                tuple(ctx.table.user(i) for i in ctx.table.humans()), table_id))
         ctx.match.start()
         cpu.play_computers(ctx.match)
-    return await tables.change(table_id, None, deal)
+    out = await tables.change(table_id, None, deal)
+    if not tourney.chat.thread:  # where the chat has forum topics, the match gets one of its own
+        out.append(OpenTopic(tourney.chat, table_id, f"🏆 {pairing.key} {names}"[:128]))
+    return out
+
+
+async def move_to_topic(tables: Tables, table_id: str, thread: str) -> list[Outgoing]:
+    """A tournament's table moves into the forum topic opened for it (once: a table in a topic stays there)."""
+    moved: list[str] = []
+
+    def move(ctx: Ctx) -> None:
+        if ctx.table.chat.thread or not ctx.table.tourney or not ctx.table.open:
+            ctx.keep_table()
+            return
+        moved.append(ctx.table.index_key)
+        ctx.table.chat = replace(ctx.table.chat, thread=thread)
+        ctx.repost = True
+    out = await tables.change(table_id, None, move)
+    if moved:
+        await tables.store.release_chat(moved[0], table_id)
+    return out
 
 
 def _secs(value) -> int | None:

@@ -669,7 +669,8 @@ async def _tourney_results(store: Store, tourney: Tourney) -> tuple[int, int, li
     played = {s.entrant: s.played for s in (core.final_ranking() if core.is_over else core.standings())}
     named = {e: sum(e in [s["entrant"] for s in r["sides"]] for r in counted.values()) for e in played}
     doubled = sum(played[e] > named[e] for e in played)
-    notes += [f"{e} counted in {played[e]} matches, named in {named[e]} results" for e in played if played[e] > named[e]]
+    notes += [f"{e} counted in {played[e]} matches, named in {named[e]} results"
+              for e in played if played[e] > named[e]]
     return lost, doubled, notes
 
 

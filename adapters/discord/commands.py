@@ -207,7 +207,8 @@ def tournament_args(action: str, game: str | None = None, format: str | None = N
 
 def _tournament(handler: Handler) -> app_commands.Command:
     async def tournament(interaction: discord.Interaction, action: str, game: Optional[str] = None,  # noqa: UP007
-                         format: Optional[str] = None, partner: Optional[app_commands.Range[str, 1, 32]] = None,  # noqa: UP007
+                         format: Optional[str] = None,  # noqa: UP007
+                         partner: Optional[app_commands.Range[str, 1, 32]] = None,  # noqa: UP007
                          round: Optional[app_commands.Range[str, 1, 8]] = None,  # noqa: UP007
                          rule: Optional[str] = None, twice: Optional[bool] = None,  # noqa: UP007
                          options: Optional[app_commands.Range[str, 1, 200]] = None) -> None:  # noqa: UP007

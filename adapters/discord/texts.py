@@ -44,7 +44,8 @@ _WORDS = {
     "new_season": ("neu", "", ""),
     # the tournament command's parameters and choices
     "action": ("aktion", "Was tun", "What to do"),
-    "format": ("format", "Jeder gegen jeden, Gruppen und K.-o., Schweizer System", "Round robin, groups and knockout, Swiss"),
+    "format": ("format", "Jeder gegen jeden, Gruppen und K.-o., Schweizer System",
+               "Round robin, groups and knockout, Swiss"),
     "partner": ("partner", "Der Name deines Partners (er bestätigt)", "Your partner's name (who confirms)"),
     "round": ("runde", "Zeit für eine Runde, z. B. 2d oder 3h", "Time for a round, e.g. 2d or 3h"),
     "rule": ("regel", "Was nach der Frist offene Spiele entscheidet", "What decides matches open at the deadline"),

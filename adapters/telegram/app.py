@@ -113,7 +113,7 @@ class TelegramBot:
             web_row = functools.partial(markup.web_table_row, lang=settings.lang, username=self.username,
                                         app_name=settings.telegram_webapp, base_url=settings.web_url)
         self.delivery = Delivery(self.app.bot, self.refs, self.outbox, self.service.join_payload, self.username,
-                                 self.tuning.lazy_s, self.tuning.table_lazy_s, web_row)
+                                 self.tuning.lazy_s, self.tuning.table_lazy_s, web_row, self.service.topic_opened)
         for lang in ("de", "en"):
             await self.app.bot.set_my_commands([BotCommand(n, d) for n, d in commands.menu(lang)],
                                                language_code="de" if lang == "de" else None)

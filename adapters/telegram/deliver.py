@@ -47,6 +47,7 @@ from bot.protocol.outgoing import (
     FileMessage,
     HandMessage,
     JoinLink,
+    OpenTopic,
     Notice,
     Outgoing,
     TableMessage,
@@ -114,7 +115,8 @@ class Delivery:
 
     def __init__(self, bot: Bot, refs: Refs, outbox: Outbox, join_payload: Callable[[str], str], username: str,
                  lazy_s: float = 0.0, table_lazy_s: float = 0.0,
-                 web_row: Callable[[TableMessage], tuple[tuple[Button, ...], ...]] | None = None):
+                 web_row: Callable[[TableMessage], tuple[tuple[Button, ...], ...]] | None = None,
+                 topic_opened: Callable[[str, str], Awaitable[list[Outgoing]]] | None = None):
         self.bot = bot
         self.web_row = web_row
         self.lazy_s = lazy_s
@@ -128,6 +130,8 @@ class Delivery:
         self._unreachable: Bounded[tuple[str, str], bool] = Bounded()
         self._results: Bounded[str, list[str]] = Bounded()  # chat key -> results not yet posted
         self._notices = itertools.count()
+        self.topic_opened = topic_opened
+        self._flat: Bounded[str, bool] = Bounded()  # chats that turned out to have no forum topics
 
     def carry_out(self, outs: list[Outgoing], resend_hand_of: UserRef | None = None) -> None:
         """Queue every effect; the hand of ``resend_hand_of`` is posted anew instead of edited."""
@@ -149,6 +153,8 @@ class Delivery:
                 self.join_link(out.user, out.chat, out.payload, out.text, check=True)
             elif isinstance(out, FileMessage):
                 self.files(out)
+            elif isinstance(out, OpenTopic):
+                self.topic(out)
 
     def files(self, out: FileMessage) -> None:
         """Send the files to their chat, one message (and one paced call) each, a picture as a photo,
@@ -167,6 +173,21 @@ class Delivery:
             except Forbidden as exc:
                 log.warning("cannot send a file to chat %s: %s", chat_id, exc.message)
         return send
+
+    def topic(self, out: OpenTopic) -> None:
+        """Open the forum topic a table asked for and move the table there (a chat without topics: nothing)."""
+        if self.topic_opened is None or out.chat.key in self._flat:
+            return
+
+        async def send(chat_id: int) -> None:
+            try:
+                opened = await self.bot.create_forum_topic(chat_id, out.name)
+            except BadRequest as exc:  # not a forum, or the bot may not manage its topics
+                self._flat[out.chat.key] = True
+                log.info("no forum topic for table %s in %s: %s", out.table_id, chat_id, exc.message)
+                return
+            self.carry_out(await self.topic_opened(out.table_id, str(opened.message_thread_id)))
+        self.outbox.put(Job(int(out.chat.chat_id), f"topic:{out.table_id}", send, rank=REPLY))
 
     def table(self, out: TableMessage, version: int | None, lazy: bool = False) -> None:
         """Show the table in its chat, edited in place (``version``: the table version it shows;

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from bot.protocol import tokens
 
 __all__ = ["ChatRef", "UserRef", "Command", "Button", "TableMessage", "HandMessage", "Toast", "Notice",
-           "JoinLink", "Attachment", "FileMessage", "FILES_MAX_BYTES", "FILES_MAX", "CAPTION_MAX", "Outgoing",
-           "version_of"]
+           "JoinLink", "OpenTopic", "Attachment", "FileMessage", "FILES_MAX_BYTES", "FILES_MAX", "CAPTION_MAX",
+           "Outgoing", "version_of"]
 
 
 @dataclass(frozen=True)
@@ -209,7 +209,21 @@ class FileMessage:
             raise ValueError("a file message beyond the platforms' limits")
 
 
-Outgoing = TableMessage | HandMessage | Toast | Notice | JoinLink | FileMessage
+@dataclass(frozen=True)
+class OpenTopic:
+    """A table would like a forum topic of its own in ``chat`` (a tournament's match), named ``name``.
+
+    An adapter whose chat has topics opens one and reports its id with
+    :meth:`~bot.service.Service.topic_opened`, which moves the table there; one whose chat has none
+    ignores it (the table stays where it is).
+    """
+
+    chat: ChatRef
+    table_id: str
+    name: str
+
+
+Outgoing = TableMessage | HandMessage | Toast | Notice | JoinLink | OpenTopic | FileMessage
 
 
 def version_of(outs: list[Outgoing], table_id: str = "") -> int | None:

@@ -21,7 +21,7 @@ from bot.ops import metrics
 from bot.ops.settings import Settings
 from bot.protocol.outgoing import ChatRef, Command, HandMessage, Outgoing, Toast, UserRef
 from bot.protocol.unavailable import UNAVAILABLE
-from bot.service import budget, lobby, presses, timers, typed
+from bot.service import budget, lobby, presses, timers, tourney_play, typed
 from bot.service.answer import chosen_lang, refusal_lang, toast_lang
 from bot.service.change import SAVED, Tables, update_key
 from bot.store.counts import TableCounts
@@ -158,6 +158,21 @@ class Service:
         except UNAVAILABLE as exc:
             self._outage.failed(exc)
             return out
+        self._outage.worked()
+        return out
+
+    async def topic_opened(self, table_id: str, thread: str) -> list[Outgoing]:
+        """The forum topic an :class:`~bot.protocol.outgoing.OpenTopic` asked for exists: its table moves there.
+
+        Not a typed command: only an adapter that opened the topic calls this. Idempotent.
+        """
+        try:
+            out = await tourney_play.move_to_topic(self.tables, table_id, thread)
+        except Refused:  # the table is gone
+            return []
+        except UNAVAILABLE as exc:
+            self._outage.failed(exc)
+            return []
         self._outage.worked()
         return out
 

@@ -23,11 +23,10 @@ one by forfeit. Three quarters into a round the players of unfinished matches ar
 
 from __future__ import annotations
 
-import random
 import secrets
 from dataclasses import replace
 
-from bot.protocol.outgoing import Notice, Outgoing, TableMessage
+from bot.protocol.outgoing import Notice, OpenTopic, Outgoing, TableMessage
 from bot.service.answer import Ctx
 from bot.service.change import Tables
 from bot.service.tourneys import POLL_S, Step, change
@@ -37,13 +36,15 @@ from bot.table import cpu
 from bot.table.record import Seat, Table
 from bot.table.refused import Refused
 from bot.table.tourney import Entry, Tourney
-from bot.tournament import Entrant, MatchResult, Outcome, SideResult, Tournament, TournamentError, draw, result_of
+from bot.tournament import (Entrant, MatchResult, Outcome, SideResult, Tournament, TournamentError, draw, result_of,
+                            teams_by_lot)
 from bot.tournament.results import deal_points
 from bot.words.i18n import t
 from bot.words.render import ago
 from bot.words.tourney import final_text, in_messages, pairing_line, registration, standings_message, team_name
 
-__all__ = ["start", "withdraw", "message", "after_save", "poll", "core_of", "entrant_id", "REMIND_AT"]
+__all__ = ["start", "withdraw", "message", "after_save", "poll", "move_to_topic", "core_of", "entrant_id",
+           "REMIND_AT"]
 
 REMIND_AT = 0.75
 """How far into a round (its share of the round's time) the players of unfinished matches are reminded."""
@@ -60,26 +61,24 @@ def core_of(tourney: Tourney) -> Tournament:
 
 
 # ---------------------------------------------------------------------- the draw
-def _teams_by_lot(tourney: Tourney, rng: random.Random) -> None:
-    """Pair those registered alone by lot (an odd one out plays with a computer partner)."""
+def _teams_by_lot(tourney: Tourney, seed: int) -> None:
+    """Pair those registered alone by the tournament room's lot from ``seed``; the one left over when they are
+    odd plays with a computer partner."""
     if tourney.team_size == 1:
         return
     alone = [e for e in tourney.entries if len(e.users) == 1]
-    rng.shuffle(alone)
-    teams = [e for e in tourney.entries if len(e.users) == 2]
-    for i in range(0, len(alone), 2):
-        pair = alone[i:i + 2]
-        users = [e.users[0] for e in pair] + [""] * (2 - len(pair))
-        names = [e.names[0] for e in pair] + [""] * (2 - len(pair))
-        teams.append(Entry(users=users, names=names))
-    tourney.entries = teams
+    names = {e.users[0]: e.names[0] for e in alone}
+    drawn, left = teams_by_lot([(e.users[0], e.names[0]) for e in alone], seed)
+    tourney.entries = [e for e in tourney.entries if len(e.users) == 2] + \
+        [Entry(users=list(team.members), names=[names[u] for u in team.members]) for team in drawn] + \
+        ([Entry(users=[left, ""], names=[names[left], ""])] if left else [])
 
 
 def start(step: Step) -> None:
     """Close the registration and draw: the pairings of round 1, their tables' ids, the draw and its seed."""
     tourney = step.tourney
     seed = secrets.randbelow(2**31)
-    _teams_by_lot(tourney, random.Random(seed))
+    _teams_by_lot(tourney, seed)
     entrants = [Entrant(id=entrant_id(i), name=team_name(e.names)[:100], members=[u for u in e.users if u][:2])
                 for i, e in enumerate(tourney.entries)]
     try:
@@ -106,7 +105,7 @@ def _begin_round(step: Step, core, drawn: bool = False) -> None:
             tourney.tables.setdefault(pairing.key, Store.new_id())
         lines.append(f"{pairing.key} " + pairing_line(tourney.lang, _names(tourney, pairing.sides), pairing.stage))
     key = "tn.draw" if drawn else "tn.round"
-    head = t(tourney.lang, key, round=core.round, left=ago(tourney.round_s, tourney.lang))
+    head = t(tourney.lang, key, round=core.round, of=core.planned_rounds, left=ago(tourney.round_s, tourney.lang))
     step.out += [Notice(tourney.chat, text, table_id=tourney.id) for text in in_messages([head], lines)]
 
 
@@ -138,17 +137,16 @@ def message(tourney: Tourney, version: int, now: float, repost: bool = False) ->
     else:
         core = core_of(tourney) if tourney.core else None
         rows = (core.final_ranking() if core.is_over else core.standings()) if core else []
-        shown = standings_message(tourney, rows, version, tourney.page, now, final=tourney.status == "finished")
+        shown = standings_message(tourney, rows, version, tourney.page, now, final=tourney.status == "finished",
+                                  rounds=core.planned_rounds if core else 0)
     return replace(shown, repost=True) if repost else shown
 
 
-async def after_save(tables: Tables, tourney: Tourney, out: list[Outgoing], version: int | None = None) -> list[Outgoing]:
+async def after_save(tables: Tables, tourney: Tourney, out: list[Outgoing]) -> list[Outgoing]:
     """What follows a saved change: the round's tables opened (if not yet), the message, the timer set."""
-    store = TourneyStore(tables.store)
     now = tables.clock()
-    if version is None:
-        loaded = await store.fetch(tourney.id)
-        version = loaded.version if loaded else 0
+    loaded = await TourneyStore(tables.store).fetch(tourney.id)
+    version = loaded.version if loaded else 0
     shown: list[Outgoing] = [message(tourney, version, now), *out]
     if tourney.status == "running":
         shown += await _open_tables(tables, tourney)
@@ -207,7 +205,27 @@ async def _open_table(tables: Tables, tourney: Tourney, pairing, table_id: str) 
                                tuple(ctx.table.user(i) for i in ctx.table.humans()), table_id))
         ctx.match.start()
         cpu.play_computers(ctx.match)
-    return await tables.change(table_id, None, deal)
+    out = await tables.change(table_id, None, deal)
+    if not tourney.chat.thread:  # where the chat has forum topics, the match gets one of its own
+        out.append(OpenTopic(tourney.chat, table_id, f"🏆 {pairing.key} {names}"[:128]))
+    return out
+
+
+async def move_to_topic(tables: Tables, table_id: str, thread: str) -> list[Outgoing]:
+    """A tournament's table moves into the forum topic opened for it (once: a table in a topic stays there)."""
+    moved: list[str] = []
+
+    def move(ctx: Ctx) -> None:
+        if ctx.table.chat.thread or not ctx.table.tourney or not ctx.table.open:
+            ctx.keep_table()
+            return
+        moved.append(ctx.table.index_key)
+        ctx.table.chat = replace(ctx.table.chat, thread=thread)
+        ctx.repost = True
+    out = await tables.change(table_id, None, move)
+    if moved:
+        await tables.store.release_chat(moved[0], table_id)
+    return out
 
 
 def _secs(value) -> int | None:

@@ -91,8 +91,9 @@ def standings_pages(tourney: Tourney, rows: Sequence[Any]) -> list[list[str]]:
 
 
 def standings_message(tourney: Tourney, rows: Sequence[Any], version: int, page: int, now: float,
-                      final: bool = False) -> TableMessage:
-    """The standings message: the headline, the round and its deadline, one page of rows, page buttons."""
+                      final: bool = False, rounds: int = 0) -> TableMessage:
+    """The standings message: the headline, the round (of ``rounds``) and its deadline, one page of rows, page
+    buttons."""
     lang = tourney.lang
     pages = standings_pages(tourney, rows)
     page = min(max(page, 0), len(pages) - 1)
@@ -100,7 +101,8 @@ def standings_message(tourney: Tourney, rows: Sequence[Any], version: int, page:
     if final:
         head.append(t(lang, "tn.final_head"))
     elif tourney.status == "running":
-        head.append(t(lang, "tn.round_line", round=tourney.round, left=ago(max(tourney.round_end - now, 60), lang)))
+        head.append(t(lang, "tn.round_line", round=tourney.round, of=rounds,
+                      left=ago(max(tourney.round_end - now, 60), lang)))
     else:
         head.append(t(lang, "tn.closed"))
     if len(pages) > 1:

@@ -1,4 +1,4 @@
-"""Typed tournament commands: ``turnier neu bauernstoss gruppen ziel=20 runde=2d regel=computer``, ``turnier anmelden Pat``.
+"""Typed tournament commands: ``turnier neu bauernstoss gruppen target=20 runde=2d``, ``turnier anmelden Pat``.
 
 ``turnier`` (``tournament``) takes a sub-command word; :func:`parse` returns its name and the rest, and
 :func:`new_args` reads what the organizer typed after ``neu GAME``: the format, ``doppelt`` (a round robin

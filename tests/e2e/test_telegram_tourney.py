@@ -1,4 +1,5 @@
-"""End to end on the fake Bot API: a tournament in a group, from ``/turnier neu`` to the final ranking.
+"""End to end on the fake Bot API: a tournament in a group, from ``/turnier neu`` to the final ranking, and in a
+forum group a topic of its own for each match.
 
 Six people register (two teams naming a partner who confirms by a button, two alone, paired by
 lot), the organizer draws; round 1's match is played by pressing the buttons, round 2's is decided
@@ -91,3 +92,37 @@ async def test_a_tournament_in_a_group(store, redis, key_prefix):
             standings = [m for m in tg.chat(GROUP) if any("Endstand" in text for text, _ in m.history)]
             assert len(standings) == 1 and len(standings[0].history) > 3  # one message, edited in place
             assert any("gewertet" in x for x in texts(tg))  # a match decided at its deadline
+
+
+async def test_in_a_forum_each_match_gets_a_topic_of_its_own(store, redis, key_prefix):
+    async with fake_for(FAST) as tg:
+        tg.group(GROUP, "Stammtisch Erfweiler", forum=True)
+        people = [tg.user(60 + i, n, started=True) for i, n in enumerate(["Bertl", "Merk", "Äppel", "Klaus"])]
+        async with running_bot(tg, store, redis, key_prefix):
+            people[0].send(GROUP, "/turnier neu bauernstoss target=1")
+            tid = await tg.wait_for(lambda: tourney_id(tg), what="the tournament message")
+            for person in people:
+                assert not (await press_verb(tg, person, GROUP, tid, "tn_join")).get("text")
+
+            async def registered() -> bool:
+                return len((await stored(store, tid)).entries) == 4
+            await until(registered, "four registered")
+            await press_verb(tg, people[0], GROUP, tid, "tn_start")
+
+            async def opened() -> bool:
+                t = await stored(store, tid)
+                return bool(t.tables) and bool(await store.load(next(iter(t.tables.values()))))
+            await until(opened, "the match's table")
+            (table_id,) = (await stored(store, tid)).tables.values()
+
+            async def moved() -> bool:
+                return Table.load((await store.load(table_id))[1]).chat.thread != ""
+            await until(moved, "the table in its topic")
+            thread = int(Table.load((await store.load(table_id))[1]).chat.thread)
+            assert tg.topics[thread][0] == GROUP and "1.1" in tg.topics[thread][1]
+            await tg.wait_for(lambda: any(m.thread == thread and any(table_id in b.get("callback_data", "")
+                                                                     for b in m.buttons) for m in tg.chat(GROUP)),
+                              what="the table message in the topic")
+            await tg.wait_for(lambda: not any(m.thread is None and any(table_id in b.get("callback_data", "")
+                                                                       for b in m.buttons) for m in tg.chat(GROUP)),
+                              what="the table message in the group without its buttons")

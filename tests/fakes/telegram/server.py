@@ -199,6 +199,8 @@ class FakeTelegram:
         """Refuse to delete messages (Telegram does for messages older than 48 hours)."""
         self.users: dict[int, FakeUser] = {}
         self.chats: dict[int, _Chat] = {}
+        self.topics: dict[int, tuple[int, str]] = {}
+        """Forum topics the bot opened: thread id -> (chat id, name)."""
         self.messages: dict[int, dict[int, Sent]] = defaultdict(dict)
         self.calls: list[tuple[float, str, dict, int]] = []
         self.violations: list[Violation] = []
@@ -594,6 +596,16 @@ class FakeTelegram:
         if self._pusher is None:
             self._pusher = asyncio.get_running_loop().create_task(self._push_webhooks())
         return True
+
+    async def _m_createForumTopic(self, params: dict) -> dict:
+        """A new forum topic: its thread id (refused in a chat that is no forum, as Telegram does)."""
+        chat = self._target(params)
+        if not chat.forum:
+            raise ApiError(400, "Bad Request: the chat is not a forum")
+        self._flood(chat, "createForumTopic")
+        thread = 1000 + len(self.topics)
+        self.topics[thread] = (chat.id, str(params.get("name", "")))
+        return {"message_thread_id": thread, "name": self.topics[thread][1], "icon_color": 7322096}
 
     async def _m_sendMessage(self, params: dict) -> dict:
         chat = self._target(params)

@@ -373,7 +373,8 @@ class _RunHelp(argparse.Action):
     def __call__(self, parser, namespace, values, option_string=None) -> None:
         from bot.run.environment import describe
 
-        parser.epilog = describe({"Telegram": adapter("telegram").Tuning, "Discord": adapter("discord").Tuning})
+        parser.epilog = describe({"Telegram": adapter("telegram").Tuning, "Discord": adapter("discord").Tuning,
+                                  "Web table": adapter("web").Tuning})
         parser.print_help()
         parser.exit()
 

@@ -569,6 +569,10 @@ async def _finishing(server: Server, prefix: str, finishes: int, seed: int) -> R
         row.notes += [f"no expiry: {k}" for k in forever[:3]]
         row.notes.append("kills: " + ", ".join(f"{k} {n}" for k, n in sorted(ends.items())))
     finally:
+        await client.aclose()
+    return row
+
+
 # ---------------------------------------------------------------------------------------- tournament
 async def _tick_worker(url: str, prefix: str, seed: int) -> None:
     """Only tick the timers: a tournament's tables play by them (its people never press) and it reads their ends.

@@ -126,17 +126,21 @@ def test_the_pictures_carry_the_tables_letters(redis_url, key_prefix, windows, l
 
 
 def test_a_tap_the_rules_refuse_is_answered_with_its_reason_and_changes_nothing(live, windows):
-    """A meld offered to a player who is not to lead, clicked: the page says why, and no window moves."""
+    """A card of a player who is not to play, tapped all the same (as a page a move behind would, its button
+    enabled by script): the server refuses it, the page says why, and no window moves."""
     pages = live.open_pages(windows)
     rng = random.Random(3)
-    while not any(arg.endswith(".m") for s in map(seen, pages) if not s["turn"] for _, arg, _ in s["offers"]):
-        assert tap_once(pages, rng) is not None, "no meld offered out of turn in this deal: another seed"
-    seat, arg = next((i, arg) for i, s in enumerate(map(seen, pages)) if not s["turn"]
-                     for _, arg, _ in s["offers"] if arg.endswith(".m"))
-    before = [seen(w)["version"] for w in pages]
+    while not any(s["turn"] and any(enabled for _, enabled, _ in s["hand"]) for s in map(seen, pages)):
+        assert tap_once(pages, rng) is not None, "no card to play in this deal: another seed"
+    shown = [seen(w) for w in pages]
+    seat = next(i for i, s in enumerate(shown) if not s["turn"] and s["hand"])
+    _, _, arg = shown[seat]["hand"][0]
+    pages[seat].execute_script(
+        f"document.querySelector('#hand button[data-verb=\"act\"][data-arg=\"{arg}\"]').disabled = false")
+    before = [s["version"] for s in shown]
     click(pages[seat], "act", arg)
     wait_for(pages[seat], lambda w: w.find_element("id", "notice").get_attribute("class") == "refusal",
              "the refusal")
-    to_act = next(i for i, s in enumerate(map(seen, pages)) if s["turn"])
+    to_act = next(i for i, s in enumerate(shown) if s["turn"])
     assert seen(pages[seat])["notice"] == t("de", "not_your_turn", name=person(to_act).name)
     assert [seen(w)["version"] for w in pages] == before

@@ -13,7 +13,8 @@ before the feed opens.
 
 On the feed the server sends ``{"type": "view", "view": …}`` (the viewer's fresh view, once per
 version, the current one at once on connecting) and ``{"type": "notice", "text": …}`` (a refusal
-with its reason, "not so fast"); the page sends ``{"verb", "arg", "v"}``, a tap on a card or an
+with its reason, "not so fast") and ``{"type": "follow", "query": …}`` (a rematch or a new table of his
+tap is open: the query string of the page at it, with a fresh link token where he came with one); the page sends ``{"verb", "arg", "v"}``, a tap on a card or an
 offer, which goes to the service as the button press ``st1:<table>:<v>:<verb>:<arg>`` of the
 viewer, with his identity: the service checks it as any press (a stale one is "already played").
 Close codes later: 4401 when the credential ran out, 4403 or 4404 when the seat or the table is gone,
@@ -31,10 +32,10 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from adapters.common.webauth import Viewer, init_data, read
+from adapters.common.webauth import Viewer, init_data, read, sign
 from bot.ops.settings import HostPort
 from bot.protocol import tokens
-from bot.protocol.outgoing import ChatRef, Command, Outgoing, Toast, UserRef
+from bot.protocol.outgoing import ChatRef, Command, Outgoing, TableMessage, Toast, UserRef
 from bot.words import web_text
 
 from .tuning import Tuning
@@ -46,8 +47,10 @@ log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).with_name("static")
 """The page's files: ``index.html``, ``table.js``, ``table.css`` and ``cards/<card>.svg``."""
-VERBS = frozenset({"act", "let_pass"})
-"""What a tap may do: the buttons of a hand (a card or an offer, and »Weiter« before the first lead)."""
+VERBS = frozenset({"act", "let_pass", "rematch", "new"})
+"""What a tap may do: the buttons of a hand (a card or an offer, and »Weiter« before the first lead), and an
+ended table's »Revanche« and »Neuer Tisch« (the service takes them only in the table's own chat)."""
+_NEW_TABLE = frozenset({"rematch", "new"})
 _HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; "
                                "form-action 'none'",
@@ -157,7 +160,8 @@ class WebServer:
             await ws.prepare(request)
             await close(ws, "denied", self._lang)
             return ws
-        conn = Connection(ws, user, viewer.table, viewer.expires, self.tuning.messages_per_second, viewer.lang)
+        conn = Connection(ws, user, viewer.table, viewer.expires, self.tuning.messages_per_second, viewer.lang,
+                          linked="t" in request.query)
         self.viewers.add(conn)  # before the view is read: a save after it is pushed
         try:
             view = await self._service.web_view(viewer.table, user)
@@ -199,3 +203,15 @@ class WebServer:
             await conn.send({"type": "notice", "text": toast.text}, self.tuning.send_timeout_s)
         if self._after is not None:
             await self._after(out)
+        opened = [o.table_id for o in out if isinstance(o, TableMessage) and o.table_id != conn.table]
+        if verb in _NEW_TABLE and opened:
+            await self._follow(conn, opened[-1])
+
+    async def _follow(self, conn: Connection, table: str) -> None:
+        """Hand the page the query string of ``table``, the one his tap opened, if he holds a seat there."""
+        user = conn.user
+        if "refused" in await self._service.web_view(table, user):
+            return
+        query = (f"t={sign(self._secret, table, user.platform, user.user_id, self._clock())}" if conn.linked
+                 else f"table={table}")  # Telegram's init data names him; the page keeps it
+        await conn.send({"type": "follow", "query": query}, self.tuning.send_timeout_s)

@@ -60,11 +60,13 @@ class Connection:
         expires: when his credential runs out (epoch seconds).
         rate: taps allowed per second (twice as many in a burst).
         lang: the language of its refusals (the table's, once its first view is shown).
+        linked: whether it came with a link token (else with Telegram's init data).
     """
 
     def __init__(self, ws: web.WebSocketResponse, user: UserRef, table: str, expires: float, rate: float,
-                 lang: str = "de") -> None:
+                 lang: str = "de", linked: bool = False) -> None:
         self.ws = ws
+        self.linked = linked
         self.lang = lang
         self.user = user
         self.table = table

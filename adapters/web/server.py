@@ -9,7 +9,7 @@ a short text in the table's language (else the server's): HTTP 401 for a forged,
 credential, 403 for a viewer who holds no seat at the table, 404 for a table that is gone; the live
 feed opens and closes at once with 4401, 4403 or 4404 and that text as the reason (a page's script
 sees a close code, never an HTTP status). A person or a process over its connections gets 429 or 503
-before the feed opens.
+before the feed opens; a person over his rate of ``/api/view`` (``views_per_second``) gets 429.
 
 On the feed the server sends ``{"type": "view", "view": …}`` (the viewer's fresh view, once per
 version, the current one at once on connecting) and ``{"type": "notice", "text": …}`` (a refusal
@@ -38,6 +38,7 @@ from bot.protocol import tokens
 from bot.protocol.outgoing import ChatRef, Command, Outgoing, TableMessage, Toast, UserRef
 from bot.words import web_text
 
+from .bucket import Buckets
 from .tuning import Tuning
 from .viewers import CLOSE_POLICY, Connection, Viewers, close
 
@@ -59,6 +60,8 @@ _HEADERS = {
     "Cache-Control": "no-store",
 }
 _REFUSED = {"no_table": 404, "not_seated": 403}
+_PEOPLE_KEPT = 10_000
+"""How many people's ``/api/view`` rates are kept (one left out starts afresh)."""
 
 
 class WebServer:
@@ -88,6 +91,7 @@ class WebServer:
         self._after = after
         self._clock = clock
         self.viewers = Viewers(service, self.tuning)
+        self._views = Buckets(self.tuning.views_per_second, _PEOPLE_KEPT, clock)
         self._runner: web.AppRunner | None = None
         self.port = 0
 
@@ -144,7 +148,10 @@ class WebServer:
         viewer = self.viewer(request)
         if viewer is None:
             return self._refused(401, "denied")
-        view = await self._service.web_view(viewer.table, UserRef(viewer.platform, viewer.user_id, viewer.name))
+        user = UserRef(viewer.platform, viewer.user_id, viewer.name)
+        if not self._views.allowed(user.key):
+            return self._refused(429, "too_fast", viewer.lang)
+        view = await self._service.web_view(viewer.table, user)
         if "refused" in view:
             return self._refused(_REFUSED[view["refused"]], view["refused"], view.get("lang") or viewer.lang)
         return web.json_response(view, dumps=lambda o: json.dumps(o, ensure_ascii=False))

@@ -14,7 +14,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import time
 from collections import Counter
 from typing import Any
 
@@ -24,6 +23,7 @@ from bot.ops import metrics
 from bot.protocol.outgoing import UserRef
 from bot.words import web_text
 
+from .bucket import Bucket
 from .tuning import Tuning
 
 __all__ = ["Viewers", "Connection", "close", "CLOSE_AUTH", "CLOSE_GONE", "CLOSE_POLICY", "CLOSE_CODES"]
@@ -73,19 +73,11 @@ class Connection:
         self.expires = expires
         self.version = -1
         self.ready = False
-        self._rate = rate
-        self._allowance = 2 * rate
-        self._checked = time.monotonic()
+        self._taps = Bucket(rate)
 
     def allowed(self) -> bool:
         """Whether one more tap fits the rate (a token bucket of ``2 * rate``)."""
-        now = time.monotonic()
-        self._allowance = min(2 * self._rate, self._allowance + (now - self._checked) * self._rate)
-        self._checked = now
-        if self._allowance < 1:
-            return False
-        self._allowance -= 1
-        return True
+        return self._taps.allowed()
 
     async def send(self, message: dict[str, Any], timeout_s: float) -> bool:
         """Send one message; a client too slow to take it within ``timeout_s`` is closed. Whether it went."""

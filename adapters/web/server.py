@@ -5,7 +5,8 @@ secret is in them), ``GET /api/view`` the viewer's view as JSON, ``GET /ws`` the
 last check the viewer's credential on every request and connection, from the query: ``t`` a link
 token (:func:`adapters.common.webauth.read`), or ``tg`` Telegram's Mini App init data
 (:func:`adapters.common.webauth.init_data`) with ``table`` where Telegram names none. Refusals, with
-a short text in the table's language (else the server's): HTTP 401 for a forged, tampered or expired
+a short text in the table's language (else the client's: Telegram's ``language_code``, the browser's
+``Accept-Language``, else the server's): HTTP 401 for a forged, tampered or expired
 credential, 403 for a viewer who holds no seat at the table, 404 for a table that is gone; the live
 feed opens and closes at once with 4401, 4403 or 4404 and that text as the reason (a page's script
 sees a close code, never an HTTP status). A person or a process over its connections gets 429 or 503
@@ -39,6 +40,7 @@ from bot.protocol.outgoing import ChatRef, Command, Outgoing, TableMessage, Toas
 from bot.words import web_text
 
 from .bucket import Buckets
+from .language import client_lang
 from .tuning import Tuning
 from .viewers import CLOSE_POLICY, Connection, Viewers, close
 
@@ -73,7 +75,7 @@ class WebServer:
         secret: the key of the link tokens.
         bot_token: the Telegram bot token that signs Mini App init data (``None``: none is taken).
         tuning: the limits.
-        lang: the language of a refusal to someone unknown.
+        lang: the language of a refusal where neither the table nor the client tells one.
         after: called with the effects of every tap (the chats' delivery, the computers' turns).
         clock: the time in epoch seconds.
     """
@@ -141,19 +143,23 @@ class WebServer:
             return init_data(self._bot_token, query["tg"], now, query.get("table", ""))
         return None
 
-    def _refused(self, status: int, key: str, lang: str | None = None) -> web.Response:
-        return web.Response(status=status, text=web_text(lang or self._lang, key) + "\n")
+    def _lang_of(self, request: web.Request) -> str:
+        """The language of a refusal where the table does not tell it: the client's (:func:`.language.client_lang`)."""
+        return client_lang(request.query.get("tg", ""), request.headers.get("Accept-Language", ""), self._lang)
+
+    def _refused(self, request: web.Request, status: int, key: str, lang: str | None = None) -> web.Response:
+        return web.Response(status=status, text=web_text(lang or self._lang_of(request), key) + "\n")
 
     async def _view(self, request: web.Request) -> web.Response:
         viewer = self.viewer(request)
         if viewer is None:
-            return self._refused(401, "denied")
+            return self._refused(request, 401, "denied")
         user = UserRef(viewer.platform, viewer.user_id, viewer.name)
         if not self._views.allowed(user.key):
-            return self._refused(429, "too_fast", viewer.lang)
+            return self._refused(request, 429, "too_fast")
         view = await self._service.web_view(viewer.table, user)
         if "refused" in view:
-            return self._refused(_REFUSED[view["refused"]], view["refused"], view.get("lang") or viewer.lang)
+            return self._refused(request, _REFUSED[view["refused"]], view["refused"], view.get("lang"))
         return web.json_response(view, dumps=lambda o: json.dumps(o, ensure_ascii=False))
 
     async def _socket(self, request: web.Request) -> web.StreamResponse:
@@ -161,13 +167,14 @@ class WebServer:
         user = UserRef(viewer.platform, viewer.user_id, viewer.name) if viewer else None
         refusal = self.viewers.refusal(user) if user else None
         if refusal is not None:  # over the limits: refused before it opens
-            return self._refused(503 if refusal == "busy" else 429, refusal, viewer.lang)
+            return self._refused(request, 503 if refusal == "busy" else 429, refusal)
         ws = web.WebSocketResponse(max_msg_size=self.tuning.message_bytes, heartbeat=30.0)
         if viewer is None:
             await ws.prepare(request)
-            await close(ws, "denied", self._lang)
+            await close(ws, "denied", self._lang_of(request))
             return ws
-        conn = Connection(ws, user, viewer.table, viewer.expires, self.tuning.messages_per_second, viewer.lang,
+        conn = Connection(ws, user, viewer.table, viewer.expires, self.tuning.messages_per_second,
+                          self._lang_of(request),
                           linked="t" in request.query)
         self.viewers.add(conn)  # before the view is read: a save after it is pushed
         try:

@@ -1,9 +1,10 @@
 """The web table: one page that shows a seat's view live, for Telegram (a Mini App), Discord (a link) and at home.
 
-``serve(settings, service, after)`` runs it beside the chat adapters on ``STAMMTISCH_WEB_LISTEN``;
+``serve(settings, service, deliveries)`` runs it beside the chat adapters on ``STAMMTISCH_WEB_LISTEN`` (and
+ticks the turn timers where no chat adapter runs);
 ``home(service, game, port)`` is ``stammtisch web``. Modules: :mod:`.server` (routes, credentials,
 taps), :mod:`.viewers` (open connections, pushes on every save), :mod:`.home` (the table at home),
-:mod:`.tuning` (the limits), ``static/`` (the page: HTML, CSS, JavaScript and the card pictures).
+:mod:`.tuning` (the limits), :mod:`.bucket` (rates), :mod:`.language` (a refusal's language), ``static/`` (the page: HTML, CSS, JavaScript and the card pictures).
 """
 
 from .home import home

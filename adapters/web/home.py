@@ -4,7 +4,8 @@ The player's table is kept under his login name in a private chat of the ``web``
 console keeps his terminal table: an open one is taken up again, else a new one of the game is
 opened and started (the free seats get computer players). The server's link key is made fresh
 for each run, so the printed URL, whose token names the player and the table, holds for this run
-only (and 12 hours at most): a URL of an earlier run is refused.
+only (and 12 hours at most): a URL of an earlier run is refused. When a match ends, the page offers
+»Revanche« and »Neuer Tisch«; the table either opens is handed to the page with a token of its own.
 """
 
 from __future__ import annotations
@@ -85,9 +86,10 @@ async def home(service, game: str, port: int, lang: str = "de", name: str | None
     secret = secrets.token_bytes(32)
 
     async def after(outs: list[Outgoing]) -> None:
-        """The computers answer a tap at once (the console does the same after each command)."""
-        while await service.tick(table=table_id):
-            pass
+        """The computers answer a tap at once (the console does the same after each command), at a new table too."""
+        for table in {table_id} | {o.table_id for o in outs if isinstance(o, TableMessage)}:
+            while await service.tick(table=table):
+                pass
 
     server = WebServer(service, HostPort("127.0.0.1", port), secret, tuning=tuning, lang=lang, after=after)
     table_id, _ = await _table(service, chat, user, game, players, options, lang)

@@ -6,6 +6,7 @@ import asyncio
 import secrets
 from collections.abc import Awaitable, Callable
 
+from adapters.common.running import Ticker
 from bot.ops.settings import Settings
 from bot.protocol.outgoing import Outgoing, Toast
 
@@ -30,8 +31,11 @@ def relay(deliveries: dict[str, Callable[[list[Outgoing]], None]]) -> Callable[[
 
 
 async def serve(settings: Settings, service, deliveries: dict[str, Callable[[list[Outgoing]], None]] | None = None,
-                tuning: Tuning | None = None, stop: asyncio.Event | None = None) -> None:
+                tuning: Tuning | None = None, stop: asyncio.Event | None = None, ticks: bool = False) -> None:
     """Serve the web table until ``stop`` is set (nothing to do without ``STAMMTISCH_WEB_LISTEN``).
+
+    With ``ticks`` (no chat adapter runs in this process, whose turn-timer loop would), it fires the
+    due turn timers itself every ``tick_interval_s``: computer seats and timers move without a chat.
 
     Telegram's init data is checked with ``TELEGRAM_TOKEN``; links are signed with
     ``STAMMTISCH_WEB_SECRET`` (without it, with a key of this run: no process hands out links then).
@@ -42,15 +46,22 @@ async def serve(settings: Settings, service, deliveries: dict[str, Callable[[lis
         deliveries: the chat adapters' deliveries by platform, filled as they start (see :func:`relay`).
         tuning: the limits (default: from ``STAMMTISCH_WEB_*`` variables).
         stop: set it to stop serving.
+        ticks: whether to run the turn-timer loop here.
     """
     if settings.web_listen is None:
         return
+    tuning = tuning or Tuning()
     secret = settings.web_secret.get_secret_value().encode() if settings.web_secret else secrets.token_bytes(32)
     bot_token = settings.telegram_token.get_secret_value() if settings.telegram_token else None
     server = WebServer(service, settings.web_listen, secret, bot_token, tuning, settings.lang,
                        relay(deliveries) if deliveries is not None else None)
     await server.start()
+    ticker = Ticker(service, lambda outs: None, tuning.tick_interval_s) if ticks else None
+    if ticker is not None:
+        ticker.start()
     try:
         await (stop or asyncio.Event()).wait()
     finally:
+        if ticker is not None:
+            await ticker.stop()
         await server.stop()

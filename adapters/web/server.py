@@ -5,15 +5,17 @@ secret is in them), ``GET /api/view`` the viewer's view as JSON, ``GET /ws`` the
 last check the viewer's credential on every request and connection, from the query: ``t`` a link
 token (:func:`adapters.common.webauth.read`), or ``tg`` Telegram's Mini App init data
 (:func:`adapters.common.webauth.init_data`) with ``table`` where Telegram names none. Refusals, with
-a short text in the table's language (else the server's): HTTP 401 for a forged, tampered or expired
+a short text in the table's language (else the client's: Telegram's ``language_code``, the browser's
+``Accept-Language``, else the server's): HTTP 401 for a forged, tampered or expired
 credential, 403 for a viewer who holds no seat at the table, 404 for a table that is gone; the live
 feed opens and closes at once with 4401, 4403 or 4404 and that text as the reason (a page's script
 sees a close code, never an HTTP status). A person or a process over its connections gets 429 or 503
-before the feed opens.
+before the feed opens; a person over his rate of ``/api/view`` (``views_per_second``) gets 429.
 
 On the feed the server sends ``{"type": "view", "view": …}`` (the viewer's fresh view, once per
 version, the current one at once on connecting) and ``{"type": "notice", "text": …}`` (a refusal
-with its reason, "not so fast"); the page sends ``{"verb", "arg", "v"}``, a tap on a card or an
+with its reason, "not so fast") and ``{"type": "follow", "query": …}`` (a rematch or a new table of his
+tap is open: the query string of the page at it, with a fresh link token where he came with one); the page sends ``{"verb", "arg", "v"}``, a tap on a card or an
 offer, which goes to the service as the button press ``st1:<table>:<v>:<verb>:<arg>`` of the
 viewer, with his identity: the service checks it as any press (a stale one is "already played").
 Close codes later: 4401 when the credential ran out, 4403 or 4404 when the seat or the table is gone,
@@ -31,12 +33,14 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from adapters.common.webauth import Viewer, init_data, read
+from adapters.common.webauth import Viewer, init_data, read, sign
 from bot.ops.settings import HostPort
 from bot.protocol import tokens
-from bot.protocol.outgoing import ChatRef, Command, Outgoing, Toast, UserRef
+from bot.protocol.outgoing import ChatRef, Command, Outgoing, TableMessage, Toast, UserRef
 from bot.words import web_text
 
+from .bucket import Buckets
+from .language import client_lang
 from .tuning import Tuning
 from .viewers import CLOSE_POLICY, Connection, Viewers, close
 
@@ -46,8 +50,10 @@ log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).with_name("static")
 """The page's files: ``index.html``, ``table.js``, ``table.css`` and ``cards/<card>.svg``."""
-VERBS = frozenset({"act", "let_pass"})
-"""What a tap may do: the buttons of a hand (a card or an offer, and »Weiter« before the first lead)."""
+VERBS = frozenset({"act", "let_pass", "rematch", "new"})
+"""What a tap may do: the buttons of a hand (a card or an offer, and »Weiter« before the first lead), and an
+ended table's »Revanche« and »Neuer Tisch« (the service takes them only in the table's own chat)."""
+_NEW_TABLE = frozenset({"rematch", "new"})
 _HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; "
                                "form-action 'none'",
@@ -56,6 +62,8 @@ _HEADERS = {
     "Cache-Control": "no-store",
 }
 _REFUSED = {"no_table": 404, "not_seated": 403}
+_PEOPLE_KEPT = 10_000
+"""How many people's ``/api/view`` rates are kept (one left out starts afresh)."""
 
 
 class WebServer:
@@ -67,7 +75,7 @@ class WebServer:
         secret: the key of the link tokens.
         bot_token: the Telegram bot token that signs Mini App init data (``None``: none is taken).
         tuning: the limits.
-        lang: the language of a refusal to someone unknown.
+        lang: the language of a refusal where neither the table nor the client tells one.
         after: called with the effects of every tap (the chats' delivery, the computers' turns).
         clock: the time in epoch seconds.
     """
@@ -85,6 +93,7 @@ class WebServer:
         self._after = after
         self._clock = clock
         self.viewers = Viewers(service, self.tuning)
+        self._views = Buckets(self.tuning.views_per_second, _PEOPLE_KEPT, clock)
         self._runner: web.AppRunner | None = None
         self.port = 0
 
@@ -134,16 +143,23 @@ class WebServer:
             return init_data(self._bot_token, query["tg"], now, query.get("table", ""))
         return None
 
-    def _refused(self, status: int, key: str, lang: str | None = None) -> web.Response:
-        return web.Response(status=status, text=web_text(lang or self._lang, key) + "\n")
+    def _lang_of(self, request: web.Request) -> str:
+        """The language of a refusal where the table does not tell it: the client's (:func:`.language.client_lang`)."""
+        return client_lang(request.query.get("tg", ""), request.headers.get("Accept-Language", ""), self._lang)
+
+    def _refused(self, request: web.Request, status: int, key: str, lang: str | None = None) -> web.Response:
+        return web.Response(status=status, text=web_text(lang or self._lang_of(request), key) + "\n")
 
     async def _view(self, request: web.Request) -> web.Response:
         viewer = self.viewer(request)
         if viewer is None:
-            return self._refused(401, "denied")
-        view = await self._service.web_view(viewer.table, UserRef(viewer.platform, viewer.user_id, viewer.name))
+            return self._refused(request, 401, "denied")
+        user = UserRef(viewer.platform, viewer.user_id, viewer.name)
+        if not self._views.allowed(user.key):
+            return self._refused(request, 429, "too_fast")
+        view = await self._service.web_view(viewer.table, user)
         if "refused" in view:
-            return self._refused(_REFUSED[view["refused"]], view["refused"], view.get("lang") or viewer.lang)
+            return self._refused(request, _REFUSED[view["refused"]], view["refused"], view.get("lang"))
         return web.json_response(view, dumps=lambda o: json.dumps(o, ensure_ascii=False))
 
     async def _socket(self, request: web.Request) -> web.StreamResponse:
@@ -151,13 +167,15 @@ class WebServer:
         user = UserRef(viewer.platform, viewer.user_id, viewer.name) if viewer else None
         refusal = self.viewers.refusal(user) if user else None
         if refusal is not None:  # over the limits: refused before it opens
-            return self._refused(503 if refusal == "busy" else 429, refusal, viewer.lang)
+            return self._refused(request, 503 if refusal == "busy" else 429, refusal)
         ws = web.WebSocketResponse(max_msg_size=self.tuning.message_bytes, heartbeat=30.0)
         if viewer is None:
             await ws.prepare(request)
-            await close(ws, "denied", self._lang)
+            await close(ws, "denied", self._lang_of(request))
             return ws
-        conn = Connection(ws, user, viewer.table, viewer.expires, self.tuning.messages_per_second, viewer.lang)
+        conn = Connection(ws, user, viewer.table, viewer.expires, self.tuning.messages_per_second,
+                          self._lang_of(request),
+                          linked="t" in request.query)
         self.viewers.add(conn)  # before the view is read: a save after it is pushed
         try:
             view = await self._service.web_view(viewer.table, user)
@@ -199,3 +217,15 @@ class WebServer:
             await conn.send({"type": "notice", "text": toast.text}, self.tuning.send_timeout_s)
         if self._after is not None:
             await self._after(out)
+        opened = [o.table_id for o in out if isinstance(o, TableMessage) and o.table_id != conn.table]
+        if verb in _NEW_TABLE and opened:
+            await self._follow(conn, opened[-1])
+
+    async def _follow(self, conn: Connection, table: str) -> None:
+        """Hand the page the query string of ``table``, the one his tap opened, if he holds a seat there."""
+        user = conn.user
+        if "refused" in await self._service.web_view(table, user):
+            return
+        query = (f"t={sign(self._secret, table, user.platform, user.user_id, self._clock())}" if conn.linked
+                 else f"table={table}")  # Telegram's init data names him; the page keeps it
+        await conn.send({"type": "follow", "query": query}, self.tuning.send_timeout_s)

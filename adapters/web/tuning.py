@@ -19,8 +19,12 @@ class Tuning(BaseSettings):
 
     messages_per_second: float = Field(5.0, gt=0, le=1000, description="taps a connection may send per second "
                                        "(twice as many in a burst)")
+    views_per_second: float = Field(1.0, gt=0, le=1000, description="requests of /api/view one person may make per "
+                                    "second (twice as many in a burst)")
     message_bytes: int = Field(1024, ge=128, le=65536, description="the largest message a connection may send")
     connections_per_user: int = Field(8, ge=1, le=1000, description="open connections of one person, all tables")
     connections: int = Field(2000, ge=1, le=1_000_000, description="open connections this process holds at most")
+    tick_interval_s: float = Field(5.0, gt=0, le=300, description="how often the turn timers are checked where no "
+                                   "chat adapter runs in the process")
     send_timeout_s: float = Field(10.0, gt=0, le=300, description="how long a view may take to reach a slow "
                                   "client before its connection is closed")

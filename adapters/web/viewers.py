@@ -3,7 +3,8 @@
 One :class:`Viewers` per process: it admits connections within the limits (per person, per process),
 listens to the feed of saved tables (Redis pub/sub, so a save in any process counts) and pushes
 every connection of a table that moved its seat's new view, once per version: a connection is only
-sent a view newer than the one it shows. While a push of a table runs, newer saves wait for it and
+sent a view newer than the one it shows. A seat's view is read and made text once for all of its
+connections. While a push of a table runs, newer saves wait for it and
 are pushed together after it (a burst of moves costs one view per seat). After a break of the feed
 every table is pushed again (what was missed is caught up from the stored table).
 """
@@ -14,7 +15,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import time
 from collections import Counter
 from typing import Any
 
@@ -24,9 +24,10 @@ from bot.ops import metrics
 from bot.protocol.outgoing import UserRef
 from bot.words import web_text
 
+from .bucket import Bucket
 from .tuning import Tuning
 
-__all__ = ["Viewers", "Connection", "close", "CLOSE_AUTH", "CLOSE_GONE", "CLOSE_POLICY", "CLOSE_CODES"]
+__all__ = ["Viewers", "Connection", "close", "as_text", "view_text", "CLOSE_AUTH", "CLOSE_GONE", "CLOSE_POLICY", "CLOSE_CODES"]
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +41,16 @@ CLOSE_CODES = {"denied": CLOSE_AUTH, "not_seated": 4403, "no_table": CLOSE_GONE}
 """The close code of each refusal (a ``web.*`` text key): like HTTP's 401, 403 and 404."""
 _REASON_BYTES = 123
 """The longest close reason WebSocket allows."""
+
+
+def as_text(message: dict[str, Any]) -> str:
+    """A message of the feed as the text it is sent as (compact JSON, UTF-8 as it is)."""
+    return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+
+
+def view_text(view: dict[str, Any]) -> str:
+    """The feed's message of ``view``, made text once for every connection of its seat."""
+    return as_text({"type": "view", "view": view})
 
 
 async def close(ws: web.WebSocketResponse, refusal: str, lang: str) -> None:
@@ -60,53 +71,53 @@ class Connection:
         expires: when his credential runs out (epoch seconds).
         rate: taps allowed per second (twice as many in a burst).
         lang: the language of its refusals (the table's, once its first view is shown).
+        linked: whether it came with a link token (else with Telegram's init data).
     """
 
     def __init__(self, ws: web.WebSocketResponse, user: UserRef, table: str, expires: float, rate: float,
-                 lang: str = "de") -> None:
+                 lang: str = "de", linked: bool = False) -> None:
         self.ws = ws
+        self.linked = linked
         self.lang = lang
         self.user = user
         self.table = table
         self.expires = expires
         self.version = -1
         self.ready = False
-        self._rate = rate
-        self._allowance = 2 * rate
-        self._checked = time.monotonic()
+        self._taps = Bucket(rate)
 
     def allowed(self) -> bool:
         """Whether one more tap fits the rate (a token bucket of ``2 * rate``)."""
-        now = time.monotonic()
-        self._allowance = min(2 * self._rate, self._allowance + (now - self._checked) * self._rate)
-        self._checked = now
-        if self._allowance < 1:
-            return False
-        self._allowance -= 1
-        return True
+        return self._taps.allowed()
 
     async def send(self, message: dict[str, Any], timeout_s: float) -> bool:
         """Send one message; a client too slow to take it within ``timeout_s`` is closed. Whether it went."""
+        return await self.send_text(as_text(message), timeout_s)
+
+    async def send_text(self, text: str, timeout_s: float) -> bool:
+        """Send one message already made text (:func:`as_text`), as :meth:`send` does."""
         if self.ws.closed:
             return False
         try:
-            await asyncio.wait_for(self.ws.send_str(json.dumps(message, ensure_ascii=False, separators=(",", ":"))),
-                                   timeout_s)
+            await asyncio.wait_for(self.ws.send_str(text), timeout_s)
             return True
         except (asyncio.TimeoutError, ConnectionError, RuntimeError):
             with contextlib.suppress(Exception):
                 await self.ws.close(code=CLOSE_POLICY, message=b"too slow")
             return False
 
-    async def show(self, view: dict[str, Any], timeout_s: float) -> None:
-        """Send ``view`` if it is newer than what the connection shows; close it if he may see the table no more."""
+    async def show(self, view: dict[str, Any], timeout_s: float, text: str | None = None) -> None:
+        """Send ``view`` if it is newer than what the connection shows; close it if he may see the table no more.
+
+        ``text`` is its message made text already (:func:`view_text`), shared by the connections of one seat.
+        """
         if "refused" in view:
             await close(self.ws, view["refused"], view.get("lang") or self.lang)
             return
         self.lang = view["lang"]
         if view["version"] <= self.version:
             return
-        if await self.send({"type": "view", "view": view}, timeout_s):
+        if await self.send_text(text or view_text(view), timeout_s):
             self.version = view["version"]
 
 
@@ -209,11 +220,13 @@ class Viewers:
                 self._again.discard(table)
                 conns = [c for c in self._tables.get(table, ()) if c.ready]
                 views: dict[str, dict[str, Any]] = {}
+                texts: dict[str, str | None] = {}
                 for conn in conns:
                     if conn.user.key not in views:
-                        views[conn.user.key] = await self._service.web_view(table, conn.user)
-                await asyncio.gather(*(conn.show(views[conn.user.key], self._tuning.send_timeout_s)
-                                       for conn in conns))
+                        view = views[conn.user.key] = await self._service.web_view(table, conn.user)
+                        texts[conn.user.key] = None if "refused" in view else view_text(view)
+                await asyncio.gather(*(conn.show(views[conn.user.key], self._tuning.send_timeout_s,
+                                                 texts[conn.user.key]) for conn in conns))
                 if table not in self._again:
                     return
         except Exception:  # noqa: BLE001  (a push that failed is logged; the next save pushes again)

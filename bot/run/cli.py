@@ -340,8 +340,10 @@ def _run(args: argparse.Namespace) -> int:
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
-        await asyncio.gather(*(adapter(name).serve(settings, service, store, Limiter(redis), stop=stop)
-                               for name in chats))
+        deliveries: dict = {}  # each chat's delivery, for the web table's taps to show in the chats
+        await asyncio.gather(*(adapter(name).serve(settings, service, store, Limiter(redis), stop=stop,
+                                                   deliveries=deliveries) for name in chats),
+                             adapter("web").serve(settings, service, deliveries, stop=stop, ticks=not chats))
         return 0
     try:
         return asyncio.run(_serve(settings, use))

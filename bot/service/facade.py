@@ -82,7 +82,8 @@ class Service:
         """What ``user`` sees of the table at his seat, as JSON-able data (:func:`bot.words.webview.web_view`).
 
         Never a full state, never another seat's cards. ``{"refused": "no_table"}`` when there is no
-        such table, ``{"refused": "not_seated", "lang": ...}`` when he holds no seat at it.
+        such table, ``{"refused": "not_seated", "lang": ...}`` when he holds no seat at it. An ended
+        table in his own private chat offers »Revanche« and »Neuer Tisch«: his taps press them there.
         """
         loaded = await self.store.fetch(table_id)
         if loaded is None:
@@ -94,7 +95,8 @@ class Service:
             return {"refused": "not_seated", "lang": table.lang}
         if state is None and table.state:
             state = engine.from_json(table.state)
-        return web_view(table, state, version, seat, self.tables.clock())
+        own_chat = table.chat.private and table.chat.key == ChatRef(user.platform, user.user_id, private=True).key
+        return web_view(table, state, version, seat, self.tables.clock(), ends=own_chat)
 
     def feed(self, on_move: Callable[[str, int], None], on_gap: Callable[[], None]) -> Feed:
         """A live feed of every saved table version, from any process (see :mod:`bot.store.feed`); start it."""

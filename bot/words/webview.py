@@ -23,12 +23,14 @@ from bot.words.hand import CARD_CHOICES, hand_message
 from bot.words.i18n import LANGS, game_name, hint, t
 from engine.state import State
 
-__all__ = ["web_view", "web_text", "LABELS", "STORY_MAX"]
+__all__ = ["web_view", "web_text", "LABELS", "STORY_MAX", "END_VERBS"]
 
 LABELS = ("hand", "trick", "last_trick", "score", "story", "you", "offline")
 """The page's own headings and status words (``web.<name>`` texts), sent with every view."""
 STORY_MAX = 40
 """The most story lines a view carries (the latest)."""
+END_VERBS = ("rematch", "new")
+"""The offers of an ended table's message a view carries where its viewer may press them (»Revanche«, »Neuer Tisch«)."""
 
 
 def web_text(lang: str, key: str, **params: object) -> str:
@@ -117,8 +119,12 @@ def _playing(table: Table, state: State, seat: int, version: int, out: dict[str,
     out["to_act"] = to_act
 
 
-def web_view(table: Table, state: State | None, version: int, seat: int, now: float) -> dict[str, Any]:
+def web_view(table: Table, state: State | None, version: int, seat: int, now: float,
+             ends: bool = False) -> dict[str, Any]:
     """What seat ``seat`` sees of ``table`` at ``version``: JSON-able, his own cards only.
+
+    With ``ends``, an ended table's view offers what its message offers of :data:`END_VERBS` (for a
+    viewer whose taps count as presses in the table's chat: his own private chat).
 
     Keys: ``table``, ``version``, ``lang``, ``game``, ``title``, ``status`` (a line for him: his turn,
     whose turn, the table's state), ``seat``, ``seats`` (``seat``, ``name``, ``me``, ``turn``,
@@ -141,6 +147,10 @@ def web_view(table: Table, state: State | None, version: int, seat: int, now: fl
     elif table.status == "lobby":
         out["status"] = web_text(lang, "lobby")
     else:
-        out["story"] = render.table_message(table, state, version, now).text.split("\n")[-STORY_MAX:]
+        message = render.table_message(table, state, version, now)
+        out["story"] = message.text.split("\n")[-STORY_MAX:]
+        if ends:
+            out["offers"] = [_offer(b, tok) for row in message.buttons for b in row
+                             if (tok := tokens.parse(b.token)) is not None and tok.verb in END_VERBS]
         out["status"] = t(lang, "match_over" if table.status == "finished" else "table_aborted")
     return out

@@ -154,6 +154,7 @@
     socket.addEventListener("message", (event) => {
       const message = JSON.parse(event.data);
       if (message.type === "view") show(message.view);
+      else if (message.type === "follow") location.search = "?" + message.query;  // his new table
       else if (message.type === "notice") {
         waiting = false;
         document.body.classList.remove("waiting");

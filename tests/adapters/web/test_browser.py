@@ -126,21 +126,19 @@ def test_the_pictures_carry_the_tables_letters(redis_url, key_prefix, windows, l
 
 
 def test_a_tap_the_rules_refuse_is_answered_with_its_reason_and_changes_nothing(live, windows):
-    """A card of a player who is not to play, tapped all the same (as a page a move behind would, its button
-    enabled by script): the server refuses it, the page says why, and no window moves."""
+    """A card of a player who is not to play, tapped on a page a move behind (its button still enabled): the
+    page says why, and no window moves. (The page offers only taps the table takes: a meld out of turn is
+    not shown, so the stale page is made by enabling the button as it was a move before.)"""
     pages = live.open_pages(windows)
     rng = random.Random(3)
-    while not any(s["turn"] and any(enabled for _, enabled, _ in s["hand"]) for s in map(seen, pages)):
-        assert tap_once(pages, rng) is not None, "no card to play in this deal: another seed"
-    shown = [seen(w) for w in pages]
-    seat = next(i for i, s in enumerate(shown) if not s["turn"] and s["hand"])
-    _, _, arg = shown[seat]["hand"][0]
-    pages[seat].execute_script(
-        f"document.querySelector('#hand button[data-verb=\"act\"][data-arg=\"{arg}\"]').disabled = false")
-    before = [s["version"] for s in shown]
-    click(pages[seat], "act", arg)
+    while not seen(pages[0])["trick"]:  # the first lead is played: the declarations are over
+        assert tap_once(pages, rng) is not None, "nobody to play in this deal: another seed"
+    seat, arg = next((i, s["hand"][0][2]) for i, s in enumerate(map(seen, pages)) if not s["turn"] and s["hand"])
+    before = [seen(w)["version"] for w in pages]
+    pages[seat].execute_script("const b = [...document.querySelectorAll('#hand button.card')]"
+                               ".find(e => e.dataset.arg === arguments[0]); b.disabled = false; b.click();", arg)
     wait_for(pages[seat], lambda w: w.find_element("id", "notice").get_attribute("class") == "refusal",
              "the refusal")
-    to_act = next(i for i, s in enumerate(shown) if s["turn"])
+    to_act = next(i for i, s in enumerate(map(seen, pages)) if s["turn"])
     assert seen(pages[seat])["notice"] == t("de", "not_your_turn", name=person(to_act).name)
     assert [seen(w)["version"] for w in pages] == before

@@ -294,3 +294,23 @@ async def test_connections_per_person_and_per_process_are_bounded(setup):
     finally:
         for ws in mine:
             await ws.close()
+
+
+async def test_api_view_is_bounded_per_person_with_429(store):
+    svc = service(store, seed=5, reminder_after="off", autoplay_after="off")
+    table = await table_of_four(svc)
+    clock = Clock()
+    server = await started(svc, Tuning(views_per_second=1), clock)
+    try:
+        async with aiohttp.ClientSession() as http:
+            async def status(i: int) -> tuple[int, str]:
+                async with http.get(link(server, table, person(i))) as r:
+                    return r.status, await r.text()
+            assert [(await status(0))[0] for _ in range(2)] == [200, 200]  # a burst of twice the rate
+            assert await status(0) == (429, web_text("de", "too_fast") + "\n")
+            assert (await status(1))[0] == 200  # another person has a rate of his own
+            clock.now += 1.0
+            assert (await status(0))[0] == 200
+            assert (await status(0))[0] == 429
+    finally:
+        await server.stop()

@@ -730,6 +730,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "web.story": ("Bisher", "So far"),
     "web.you": ("du", "you"),
     "web.cards_left": ("{n} Karten", "{n} cards"),
+    "web.card_left": ("1 Karte", "1 card"),
     "web.sits_out": ("setzt aus", "sits out"),
     "web.lobby": ("Der Tisch wartet auf Spieler: im Chat beitreten und starten.",
                   "The table waits for players: join and start in the chat."),

@@ -579,6 +579,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     "mem.opted_in": ("{name} wird hier wieder mitgezählt.", "{name} is counted here again."),
     "mem.forgotten": ("{name} ist aus Statistik, Wertung und Verlauf dieses Chats gelöscht.",
                       "{name} is removed from this chat's statistics, ratings and history."),
+    "mem.forgotten_all_one": ("{name} ist aus Statistik, Wertung und Verlauf eines Chats gelöscht.",
+                              "{name} is removed from the statistics, ratings and history of one chat."),
     "mem.forgotten_all": ("{name} ist aus Statistik, Wertung und Verlauf von {n} Chats gelöscht.",
                           "{name} is removed from the statistics, ratings and history of {n} chats."),
     "mem.not_recorded": ("Von {name} ist hier nichts gespeichert.", "Nothing of {name} is kept here."),

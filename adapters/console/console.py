@@ -51,6 +51,7 @@ _TEXTS = {
         "no_game": "»{word}« kenne ich nicht. Welches Spiel? ({games}) ",
         "no_choice": "Kein Spiel gewählt.",
         "saved": "Gespeichert: {path}",
+        "title": "Konsole",
     },
     "en": {
         "help": "Type the number of a choice or a card (J♣, JC, 10♥); a card in brackets may not be played now. "
@@ -71,6 +72,7 @@ _TEXTS = {
         "no_game": "I don't know \"{word}\". Which game? ({games}) ",
         "no_choice": "No game chosen.",
         "saved": "Saved: {path}",
+        "title": "Console",
     },
 }
 
@@ -108,8 +110,8 @@ class Console:
         self.stdout = stdout
         user = user or getpass.getuser() or "player"
         self.user = UserRef(PLATFORM, user, name or user)
-        self.chat = ChatRef(PLATFORM, user, title="Konsole", private=True)
         self.lang = lang if lang in _TEXTS else "de"
+        self.chat = ChatRef(PLATFORM, user, title=_TEXTS[self.lang]["title"], private=True)
         self.command = command
         self._interrupted = False
         self._waiting: asyncio.Future[str] | None = None

@@ -410,6 +410,7 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--jobs", type=int, default=1, help="processes to spread the deals over (default 1)")
     a.set_defaults(func=_arena)
     t = sub.add_parser("tournament", help="a whole tournament of computer teams; prints the final standings as JSON")
+    t.__class__ = _OneLineErrors  # bad arguments: one line and status 2, as the issue asks
     t.add_argument("--game", required=True)
     t.add_argument("--format", required=True, help="round-robin, groups-ko or swiss")
     t.add_argument("--teams", required=True, help="how many teams, 2 to 64 (Rams: players, 3 to 64)")
@@ -460,8 +461,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     try:
         args, extra = parser.parse_known_args(argv)
-        if extra and getattr(args, "func", None) is _stats:  # its bad arguments in one line too
-            return _fail(f"stats: unrecognized arguments: {' '.join(extra)[:80]}")
+        scripted = {_stats: "stats", _tournament: "tournament"}.get(getattr(args, "func", None))
+        if extra and scripted:  # the commands scripts call tell their bad arguments in one line too
+            return _fail(f"{scripted}: unrecognized arguments: {' '.join(extra)[:80]}")
         if extra:
             parser.error(f"unrecognized arguments: {' '.join(extra)}")
     except SystemExit as exc:

@@ -256,4 +256,4 @@ async def _forget(book: memory.Book, cmd: Command, lang: str) -> str:
     forgotten = sum([await memory.forget(book, group, user.key) for group in sorted(chats)])
     if not forgotten:
         return t(lang, "mem.not_recorded", name=name)
-    return t(lang, "mem.forgotten_all", name=name, n=forgotten)
+    return t(lang, "mem.forgotten_all" if forgotten > 1 else "mem.forgotten_all_one", name=name, n=forgotten)

@@ -362,7 +362,7 @@ def _apply(step: Step, kept: dict[str, str], still_open: list[tuple], late: bool
     for result in new:
         core.record(result)
         step.out.append(Notice(tourney.chat, t(tourney.lang, "tn.result", pairing=result.pairing,
-                                               text=_result_words(tourney, result)), table_id=tourney.id))
+                                               outcome=_result_words(tourney, result)), table_id=tourney.id))
     while not core.open_pairings() and not core.is_over:
         if core.next_round():
             _begin_round(step, core)

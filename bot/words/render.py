@@ -26,7 +26,7 @@ from engine.state import State
 
 __all__ = ["table_message", "declaring", "seat_name", "team_name", "deal_line", "result_text", "last_deal_lines",
            "score_lines", "info_line",
-           "summary", "ago", "option_fields", "money"]
+           "summary", "ago", "option_fields", "money", "options_text"]
 
 
 # ----------------------------------------------------------------- names and small pieces
@@ -62,6 +62,11 @@ def _option_value(lang: str, value: Any) -> str:
     if isinstance(value, float):  # 2,5 in German
         return f"{value:g}".replace(".", ",") if lang == "de" else f"{value:g}"
     return str(value)
+
+
+def options_text(lang: str, options: dict[str, Any]) -> str:
+    """A table's options by their names in ``lang``, ``Ziel 30 · Sechser an``, in the order given."""
+    return " · ".join(f"{option_label(lang, k)} {_option_value(lang, v)}" for k, v in options.items())
 
 
 # ----------------------------------------------------------------- game lines
@@ -263,7 +268,7 @@ def _lobby(table: Table, version: int) -> tuple[str, Rows]:
     lang = table.lang
     opener = seat_name(table, table.seat_of(table.opener)) if table.seat_of(table.opener) is not None else ""
     lines = [t(lang, "lobby_title", game=game_name(table.game, lang), name=opener or "–")]
-    rules = [f"{option_label(lang, k)} {_option_value(lang, v)}" for k, v in table.options.items()]
+    rules = [options_text(lang, table.options)] if table.options else []
     if table.game == "rams":
         rules.append(f"{option_label(lang, 'currency')} {table.currency}")
     lines.append(t(lang, "house_rules", rules=" · ".join(rules) if rules else t(lang, "standard")))

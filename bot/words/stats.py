@@ -56,7 +56,7 @@ def counted(lang: str, n: int, what: str) -> str:
 
 
 def _percent(lang: str, share: float) -> str:
-    return f"{round(share * 100)} %"
+    return f"{round(share * 100)} %" if lang == "de" else f"{round(share * 100)}%"
 
 
 def _figures(lang: str, game: str, stats: GameStats) -> str:

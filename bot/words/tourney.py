@@ -15,8 +15,8 @@ from bot.protocol import tokens
 from bot.protocol.outgoing import Button, TableMessage
 from bot.table.tourney import Tourney
 from bot.words.fit import TEXT_MAX, shown_name
-from bot.words.i18n import game_name, t
-from bot.words.render import ago
+from bot.words.i18n import TEXTS, game_name, t
+from bot.words.render import ago, options_text
 
 __all__ = ["PAGE_ROWS", "registration", "standings_message", "standings_pages", "standing_row", "pairing_line",
            "final_text", "in_messages", "headline", "team_name"]
@@ -36,7 +36,7 @@ def headline(tourney: Tourney) -> str:
     """The tournament's first line: its game, format and table options."""
     lang = tourney.lang
     fmt = t(lang, f"tn.format.{tourney.format}") + (t(lang, "tn.twice") if tourney.twice else "")
-    opts = " · ".join(f"{k}={v}" for k, v in sorted(tourney.options.items()))
+    opts = options_text(lang, tourney.options)
     return t(lang, "tn.headline", game=game_name(tourney.game, lang), format=fmt) + (f" · {opts}" if opts else "")
 
 
@@ -80,8 +80,14 @@ def standing_row(lang: str, game: str, row: Any) -> str:
     else:
         figures = t(lang, f"tn.row.{game}", won=row.won, lost=row.lost, played=row.played,
                     pf=row.points_for, pa=row.points_against)
-    why = f" ({t(lang, f'tn.by.{row.decided_by}')})" if row.decided_by else ""
+    why = f" ({_tie_break(lang, game, row.decided_by)})" if row.decided_by else ""
     return f"{row.rank}. {group}{name}: {figures}{why}"
+
+
+def _tie_break(lang: str, game: str, criterion: str) -> str:
+    """What decided between two rows, in the game's own words where it has them (Striche, Brote)."""
+    own = f"tn.by.{criterion}.{game}"
+    return t(lang, own if own in TEXTS else f"tn.by.{criterion}")
 
 
 def standings_pages(tourney: Tourney, rows: Sequence[Any]) -> list[list[str]]:
@@ -143,6 +149,7 @@ def final_text(tourney: Tourney, rows: Sequence[Any]) -> list[str]:
     """The final ranking as messages (each within :data:`~bot.words.fit.TEXT_MAX`), the podium with medals."""
     lang = tourney.lang
     medals = {1: "🥇", 2: "🥈", 3: "🥉"}
-    lines = [medals.get(r.rank, "") + standing_row(lang, tourney.game, r) for r in rows]
+    lines = [medals[r.rank] + " " + standing_row(lang, tourney.game, r) if r.rank in medals
+             else standing_row(lang, tourney.game, r) for r in rows]
     return in_messages([t(lang, "tn.final", game=game_name(tourney.game, lang))], lines)
 

@@ -62,8 +62,8 @@ def _seats(table: Table, view: dict[str, Any] | None, me: int | None) -> list[di
                                 "computer": table.seats[i].computer, "turn": False, "active": True, "cards": 0}
         if view is not None:
             seat.update(turn=view["to_act"] == i, active=view["active"][i], cards=view["hand_sizes"][i])
-            seat["note"] = (web_text(lang, "cards_left", n=seat["cards"]) if seat["active"]
-                            else web_text(lang, "sits_out"))
+            seat["note"] = (web_text(lang, "sits_out") if not seat["active"] else web_text(lang, "card_left")
+                            if seat["cards"] == 1 else web_text(lang, "cards_left", n=seat["cards"]))
         out.append(seat)
     return out
 

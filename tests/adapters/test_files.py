@@ -110,3 +110,15 @@ async def test_the_console_writes_the_files_and_prints_where(store, tmp_path):
     for path, text in ((first, printed[0]), (second, printed[1])):
         assert path.read_text().splitlines()[1].split(",")[2] == "bauer"
         assert f"Gespeichert: {path.resolve()}" in text and f"{path.resolve().with_suffix('.json')}" in text
+
+
+async def test_an_english_console_names_its_chat_in_english(store, tmp_path):
+    svc = service(store, seed=3)
+    out = io.StringIO()
+    console = Console(svc, stdout=out, user="kurt", lang="en", files_dir=tmp_path / "exports")
+    players = Players(svc, console.chat, [console.user], seed=3)
+    players.take(await svc.handle(Command(console.chat, console.user, verb="new",
+                                          args=("bauer", "short_deck=1", "target_brote=1"))))
+    await players.play_out()
+    await console.line("export")
+    assert "» 📎 The history of \"Console\": 1 match, as CSV and JSON" in out.getvalue(), out.getvalue()[-500:]

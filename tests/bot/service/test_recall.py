@@ -211,6 +211,8 @@ async def test_vergessen_removes_him_from_the_chats_memory(evening):
     await svc.tables.counted()
     assert said(await svc.handle(say(private(user(2)), user(2), "vergessen"))) == \
         "Cleo ist aus Statistik, Wertung und Verlauf von 2 Chats gelöscht."
+    assert said(await svc.handle(say(private(user(1)), user(1), "vergessen"))) == \
+        "Ben ist aus Statistik, Wertung und Verlauf eines Chats gelöscht."  # this chat forgot him before
     assert said(await svc.handle(say(private(user(2)), user(2), "statistik"))).startswith("Du hast noch an keinem Tisch")
 
 

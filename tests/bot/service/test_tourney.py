@@ -195,8 +195,8 @@ async def test_standings_of_64_teams_are_paged_within_limits(store):
     assert len(tourney.tables) == 32
     final = final_text(tourney, tourney_play.core_of(tourney).standings())
     assert len(final) > 1 and all(len(text) <= TEXT_MAX for text in final)
-    ranked = [line for text in final for line in text.splitlines() if re.match(r"(🥇|🥈|🥉)?\d+\. ", line)]
-    assert len(ranked) == 64 and ranked[0].startswith("🥇1. ")
+    ranked = [line for text in final for line in text.splitlines() if re.match(r"(🥇 |🥈 |🥉 )?\d+\. ", line)]
+    assert len(ranked) == 64 and ranked[0].startswith("🥇 1. ")
     ttl = await store.redis.ttl(f"{store.prefix}:{{t:{tid}}}:rec")
     assert 0 < ttl <= tourney.round_s + 8 * 86400
     assert json.loads((await TourneyStore(store).fetch(tid)).data)["status"] == "running"

@@ -38,6 +38,8 @@ def test_a_person_who_played_every_game_reads_in_the_games_words_within_one_mess
             assert words in text, words
         assert text.count("Mit: ") == 4 and text.count("Gegen: ") == 5
         assert "gezahlt 0,11 · gewonnen 0,11" in text and "im Schnitt Platz 0,1" in text
+    else:  # English writes a percentage without the space German puts before %
+        assert "120 matches · 70 won · 900 deals, 450 won · 56% of the points" in text
 
 
 def test_a_long_ranking_keeps_its_best_and_its_closing_lines():

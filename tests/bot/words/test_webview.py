@@ -27,7 +27,7 @@ async def test_each_seat_sees_its_own_cards_and_nothing_hidden(store, game, n, o
     for u in users[1:]:
         table = table_msg(await players.send(press(GROUP, u, button(table, "join").token)))
     await players.send(press(GROUP, users[0], button(table, "start").token))
-    checked = 0
+    checked, one_card = 0, False
     while True:
         version, data = await store.load(table.table_id)
         data = Table.load(data)
@@ -50,6 +50,9 @@ async def test_each_seat_sees_its_own_cards_and_nothing_hidden(store, game, n, o
                                  if a.kind in ("play", "give", "exchange") and not a.meld}
                 assert melds == {f"pl.{card_str(a.card)}.m" for a in state.legal() if a.meld}
             assert [s["turn"] for s in view["seats"]] == [i == state.to_act for i in range(n)]
+            for s in (s for s in view["seats"] if s["active"]):  # a seat's cards counted in German, one Karte
+                assert s["note"] == ("1 Karte" if s["cards"] == 1 else f"{s['cards']} Karten"), s
+                one_card |= s["cards"] == 1
             unseen = sum(hidden[s] for s in range(n) if s != seat) | (state.hands[seat] & ~state.visible_hand(seat))
             unseen |= state.set_aside() & ~known
             # the story and the last trick may show the last deal's cards, played in the open
@@ -58,7 +61,7 @@ async def test_each_seat_sees_its_own_cards_and_nothing_hidden(store, game, n, o
             assert not leaks(text, labels(unseen & ~known)), text
             checked += 1
         await players.step()
-    assert checked > 50
+    assert checked > 50 and one_card
 
 
 async def test_a_stranger_and_a_gone_table_are_refused(store):

@@ -73,7 +73,7 @@
       const node = el("div", {class: classes.join(" "), "data-seat": String(s.seat)});
       node.append(el("span", {class: "name"}, s.me ? s.name + " (" + view.labels.you + ")" : s.name));
       if (s.note) node.append(el("span", {class: "note"}, s.note));
-      return place(node, s.seat, 38, 40);
+      return place(node, s.seat, 35, 40);
     }));
   }
 

@@ -690,6 +690,11 @@ TEXTS: dict[str, tuple[str, str]] = {
     "tn.bad_round": ("Eine Runde dauert 10m bis 30d, zum Beispiel runde=2d.",
                      "A round lasts 10m to 30d, for example round=2d."),
     "tn.group_only": ("Turniere gibt es nur in Gruppen.", "Tournaments are for groups."),
+    # --- a tournament's finished table (bot/words/render.py)
+    "tn.match_over": ("🏆 Turnierspiel beendet: der Stand steht in der Turniernachricht (»turnier stand«).",
+                      "🏆 Tournament match over: the standings are in the tournament message (\"tournament standings\")."),
+    "tn.no_rematch": ("Ein Turnierspiel hat keine Revanche: das Turnier lost die nächste Runde aus.",
+                      "A tournament match has no rematch: the tournament draws the next round."),
     # --- notifications, pace, quiet hours (bot/notify.py, bot/pace.py)
     "notify.every": ("🔔 {name}: bei jedem Zug bekommst du eine neue Nachricht, wenn du eine Weile weg warst.",
                      "🔔 {name}: you get a new message for every turn once you have been away a while."),

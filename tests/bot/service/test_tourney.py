@@ -15,6 +15,7 @@ from bot.service.tourneys import MAX_PER_CHAT
 from bot.store.tourneys import TourneyStore
 from bot.table.record import Table
 from bot.table.tourney import Tourney
+from bot.words import buttons as memory_buttons
 from bot.words.fit import TEXT_MAX
 from bot.words.tourney import final_text
 from tests.bot.service.test_service_timers import tick_in_two_processes
@@ -85,19 +86,35 @@ async def test_registration_partner_confirms_and_refusals(store):
     assert "schon ein Turnier" in second[0].text
 
 
-async def finish_table(svc, store, table_id: str, now: list[float], only: bool = False) -> None:
+async def finish_table(svc, store, table_id: str, now: list[float], only: bool = False) -> TableMessage:
     """Let computers play the table to its end (the people's seats are taken over as at a deadline); ``only``:
-    no other timer fires meanwhile (the tournament's neither)."""
+    no other timer fires meanwhile (the tournament's neither). The table's last message."""
     def takeover(ctx):
         tourney_play._computers_take_over(ctx)
-    await svc.tables.change(table_id, None, takeover)
+    shown = of(await svc.tables.change(table_id, None, takeover), TableMessage)
     for _ in range(400):
         loaded = await store.load(table_id)
         if Table.load(loaded[1]).status == "finished":
-            return
+            return [m for m in shown if m.table_id == table_id][-1]
         now[0] += 1
-        await svc.tick(now[0], table=table_id if only else None)
+        shown += of(await svc.tick(now[0], table=table_id if only else None), TableMessage)
     raise AssertionError("the table did not finish")
+
+
+async def test_a_finished_tournament_match_offers_no_rematch(store):
+    now = [T0]
+    svc = service(store, clock=lambda: now[0])
+    tid = await opened(svc, store, 2, "bauernstoss target=1 runde=1h")
+    await svc.handle(say(GROUP, person(0), "turnier los"))
+    (table_id,) = (await load(store, tid)).tables.values()
+    final = await finish_table(svc, store, table_id, now, only=True)
+    verbs = [tokens.parse(b.token).verb for row in final.buttons for b in row]
+    assert verbs == list(memory_buttons.MEMORY_BUTTONS)  # the memory's buttons only: no Revanche, no Neuer Tisch
+    assert "»turnier stand«" in final.text
+    forged = tokens.make(table_id, tokens.parse(final.buttons[0][0].token).version, "rematch")
+    (refused,) = await svc.handle(press(GROUP, person(0), forged))  # a button shown before this release
+    assert "keine Revanche" in refused.text
+    assert Table.load((await store.load(table_id))[1]).rematched is False
 
 
 async def test_draw_round_results_once_deadline_and_final(store):

@@ -28,6 +28,7 @@ from dataclasses import replace
 
 from bot.protocol.outgoing import Notice, OpenTopic, Outgoing, TableMessage
 from bot.service.answer import Ctx
+from bot.service import tourney_memory
 from bot.service.change import Tables
 from bot.service.tourneys import POLL_S, Step, change
 from bot.store.tables import Store
@@ -156,8 +157,16 @@ async def after_save(tables: Tables, tourney: Tourney, out: list[Outgoing]) -> l
             for pairing in core_of(tourney).open_pairings():
                 if table_id := tourney.tables.get(pairing.key):
                     shown += await _close(tables, table_id)
-        await tables.store.cancel(tourney.id)  # after the tables: their ends would call it again
+        if tourney.status == "aborted" or await _remember(tables, tourney):
+            await tables.store.cancel(tourney.id)  # after the tables and the memory: the timer heals a crash before
     return shown
+
+
+async def _remember(tables: Tables, tourney: Tourney) -> bool:
+    """Record the finished tournament's final ranking in its group's memory (once); false if that failed."""
+    entries = {entrant_id(i): entry for i, entry in enumerate(tourney.entries)}
+    return await tourney_memory.remember(tables, tourney, [entries[row.entrant]
+                                                           for row in core_of(tourney).final_ranking()])
 
 
 def _next_visit(tourney: Tourney, now: float) -> float:
@@ -284,8 +293,9 @@ async def poll(tables: Tables, tourney_id: str, now: float) -> list[Outgoing]:
         await tables.store.cancel(tourney_id)
         return []
     tourney = Tourney.load(loaded.data)
-    if tourney.status != "running":
-        await tables.store.cancel(tourney_id)
+    if tourney.status != "running":  # a finished one still to be remembered: the end's visit failed, or crashed
+        if tourney.status != "finished" or await _remember(tables, tourney):
+            await tables.store.cancel(tourney_id)
         return []
     out: list[Outgoing] = []
     core = core_of(tourney)

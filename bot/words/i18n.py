@@ -554,6 +554,11 @@ TEXTS: dict[str, tuple[str, str]] = {
     "mem.nobody": ("jemand", "someone"),
     "mem.history_title": ("📜 Die letzten Partien", "📜 The last matches"),
     "mem.history_hint": ("Zettel einer Partie: verlauf NR", "A match's score sheet: history NO"),
+    # --- a group's tournaments in its memory (bot/words/evening.py, bot/words/stats.py)
+    "mem.tourney_line": ("🏆 {when} · Turnier {game} · {entrants} · {top}", "🏆 {when} · Tournament {game} · {entrants} · {top}"),
+    "mem.tourney_teams": ("{n} Teams", "{n} teams"),
+    "mem.tourney_players": ("{n} Spieler", "{n} players"),
+    "mem.tourneys": ("Turniere: {n}, gewonnen {won}", "Tournaments: {n}, won {won}"),
     "mem.match_line": ("{no}. {when} · {game} · {result}", "{no}. {when} · {game} · {result}"),
     "mem.won_team": ("{team} gewinnen {score} gegen {other}", "{team} beat {other} {score}"),
     "mem.won_one": ("{name} gewinnt · {places}", "{name} wins · {places}"),

@@ -7,10 +7,12 @@ import json
 import re
 from dataclasses import replace
 
+from redis.asyncio import Redis
+
 from bot import memory
 from bot.protocol import tokens
 from bot.protocol.outgoing import Notice, TableMessage, UserRef
-from bot.service import tourney_play
+from bot.service import recall, tourney_play
 from bot.service.tourneys import MAX_PER_CHAT
 from bot.store.tourneys import TourneyStore
 from bot.table.record import Table
@@ -167,6 +169,39 @@ async def test_draw_round_results_once_deadline_and_final(store):
     assert len(tourney.core["results"]) == 3
     shown = tourney_play.message(tourney, 1, now[0])
     assert "Endstand" in shown.text and shown.text.count("Partien") == 3
+
+
+async def test_the_final_ranking_goes_into_the_memory_once_even_after_a_failed_record(store):
+    now = [T0]
+    svc = service(store, clock=lambda: now[0])
+    tid = await opened(svc, store, 2, "bauernstoss target=1 runde=1h")
+    await svc.handle(say(GROUP, person(0), "turnier los"))
+    (table_id,) = (await load(store, tid)).tables.values()
+    book = svc.tables.book
+    svc.tables.book = replace(book, redis=Redis(host="127.0.0.1", port=1, decode_responses=True))  # memory gone
+    await finish_table(svc, store, table_id, now, only=True)
+    try:
+        now[0] += 1
+        await svc.tick(now[0])
+    finally:
+        await svc.tables.book.redis.aclose()
+        svc.tables.book = book
+    assert (await load(store, tid)).status == "finished"
+    group = recall.group_of(GROUP)
+    assert await memory.tournaments(book, group) == []
+    assert tid in [d[0] for d in await store.due(now[0] + 600)]  # its timer stays, to record it
+    for _ in range(3):  # the timer's visit records it; later visits (and a replayed end) count nothing twice
+        now[0] += 600
+        await svc.tick(now[0])
+        await tourney_play.poll(svc.tables, tid, now[0])
+    (kept,) = await memory.tournaments(book, group)
+    assert (kept.id, kept.entrants) == (tid, 2)
+    winners = [p.name for p in kept.top[0]]
+    shown = await svc.handle(say(GROUP, person(0), "verlauf"))
+    assert f"Turnier Bauernstoß · 2 Teams · 1. {'+'.join(winners)}" in shown[0].text
+    stats = (await svc.handle(say(GROUP, person(0), "statistik")))[0].text
+    assert "Turniere: 1, gewonnen " + ("1" if "Spieler0" in winners else "0") in stats
+    assert tid not in [d[0] for d in await store.due(now[0] + 600)]
 
 
 async def test_forfeit_rule_and_withdrawal(store):

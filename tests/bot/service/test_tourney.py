@@ -103,12 +103,18 @@ async def finish_table(svc, store, table_id: str, now: list[float], only: bool =
     raise AssertionError("the table did not finish")
 
 
-async def test_a_finished_tournament_match_offers_no_rematch(store):
-    now = [T0]
+async def two_teams_drawn(store, now: list[float]):
+    """A service, and a tournament of two teams to one Partie, drawn: its id and its one table's."""
     svc = service(store, clock=lambda: now[0])
     tid = await opened(svc, store, 2, "bauernstoss target=1 runde=1h")
     await svc.handle(say(GROUP, person(0), "turnier los"))
     (table_id,) = (await load(store, tid)).tables.values()
+    return svc, tid, table_id
+
+
+async def test_a_finished_tournament_match_offers_no_rematch(store):
+    now = [T0]
+    svc, tid, table_id = await two_teams_drawn(store, now)
     final = await finish_table(svc, store, table_id, now, only=True)
     verbs = [tokens.parse(b.token).verb for row in final.buttons for b in row]
     assert verbs == list(memory_buttons.MEMORY_BUTTONS)  # the memory's buttons only: no Revanche, no Neuer Tisch
@@ -173,10 +179,7 @@ async def test_draw_round_results_once_deadline_and_final(store):
 
 async def test_the_final_ranking_goes_into_the_memory_once_even_after_a_failed_record(store):
     now = [T0]
-    svc = service(store, clock=lambda: now[0])
-    tid = await opened(svc, store, 2, "bauernstoss target=1 runde=1h")
-    await svc.handle(say(GROUP, person(0), "turnier los"))
-    (table_id,) = (await load(store, tid)).tables.values()
+    svc, tid, table_id = await two_teams_drawn(store, now)
     book = svc.tables.book
     svc.tables.book = replace(book, redis=Redis(host="127.0.0.1", port=1, decode_responses=True))  # memory gone
     await finish_table(svc, store, table_id, now, only=True)
@@ -287,10 +290,7 @@ async def test_rams_is_played_by_individuals_at_tables_of_three_to_seven(store):
 
 async def test_a_result_counts_once_when_two_processes_visit(store, redis_url, key_prefix):
     now = [T0]
-    svc = service(store, clock=lambda: now[0])
-    tid = await opened(svc, store, 2, "bauernstoss target=1 runde=1h")
-    await svc.handle(say(GROUP, person(0), "turnier los"))
-    (table_id,) = (await load(store, tid)).tables.values()
+    svc, tid, table_id = await two_teams_drawn(store, now)
     await finish_table(svc, store, table_id, now, only=True)  # the tournament has not looked yet
     assert not (await load(store, tid)).core["results"]
     notices = tick_in_two_processes(redis_url, key_prefix, now[0] + 1)

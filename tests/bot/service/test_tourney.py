@@ -317,6 +317,21 @@ async def test_the_organizer_aborts_and_the_round_closes(store):
     assert tourney_msg(again).table_id != tid
 
 
+async def test_a_chat_admin_may_start_and_abort_a_tournament_he_did_not_open(store):
+    svc = service(store, clock=lambda: T0)
+    tid = await opened(svc, store, 2, "bauernstoss target=1 runde=1h")
+    organizer, member = person(0), person(3)
+    start, stand = say(GROUP, member, "turnier los"), say(GROUP, member, "turnier stand")
+    assert await svc.needs_admin(start) and await svc.needs_admin(say(GROUP, member, "turnier abbrechen"))
+    assert not await svc.needs_admin(say(GROUP, organizer, "turnier los")) and not await svc.needs_admin(stand)
+    assert "Veranstalter" in (await svc.handle(start))[0].text  # not an admin: refused, still open
+    assert (await load(store, tid)).status == "open"
+    await svc.handle(replace(start, admin=True))
+    assert (await load(store, tid)).status == "running"
+    await svc.handle(replace(say(GROUP, member, "turnier abbrechen"), admin=True))
+    assert (await load(store, tid)).status == "aborted"
+
+
 async def test_a_chat_holds_a_bounded_number_of_tournaments_one_per_topic(store):
     svc = service(store, clock=lambda: T0)
     topics = [replace(GROUP, thread=str(n)) for n in range(MAX_PER_CHAT + 1)]

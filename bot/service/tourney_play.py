@@ -33,7 +33,7 @@ from bot.service.change import Tables
 from bot.service.tourneys import POLL_S, Step, change
 from bot.store.tables import Store
 from bot.store.tourneys import KIND, TourneyStore
-from bot.table import cpu
+from bot.table import cpu, pace
 from bot.table.record import Seat, Table
 from bot.table.refused import Refused
 from bot.table.tourney import Entry, Tourney
@@ -169,7 +169,11 @@ async def _remember(tables: Tables, tourney: Tourney) -> bool:
                                                            for row in core_of(tourney).final_ranking()])
 
 
-def _next_visit(tourney: Tourney, now: float) -> float:
+def _next_visit(tourney: Tourney, now: float, quiet_end: float | None = None) -> float:
+    """When the tournament's timer comes next: at the deadline or the reminder, at the latest after
+    :data:`~bot.service.tourneys.POLL_S`; in the chat's quiet hours no later than their end."""
+    if quiet_end is not None:
+        return min(now + POLL_S, quiet_end)
     due = min(now + POLL_S, tourney.round_end)
     remind = tourney.round_end - tourney.round_s * (1 - REMIND_AT)
     if not tourney.reminded and remind > now:
@@ -300,7 +304,8 @@ async def poll(tables: Tables, tourney_id: str, now: float) -> list[Outgoing]:
     out: list[Outgoing] = []
     core = core_of(tourney)
     kept = await store.results(tourney_id)
-    late = now >= tourney.round_end
+    quiet_end = await pace.chat_quiet_end(tables.store, tourney.chat.key, now, tables.settings)
+    late = now >= tourney.round_end and quiet_end is None  # in the chat's quiet hours the deadline waits for their end
     still_open: list[tuple] = []
     for pairing in core.pairings_of(tourney.round):
         table_id = tourney.tables.get(pairing.key)
@@ -324,10 +329,11 @@ async def poll(tables: Tables, tourney_id: str, now: float) -> list[Outgoing]:
             if any(s.human and not s.auto for s in table.seats):
                 out += await tables.change(table.id, None, _computers_take_over)
     kept = await store.results(tourney_id)
-    saved_out, saved = await change(tables, tourney_id, None, lambda step: _apply(step, kept, still_open, late))
+    saved_out, saved = await change(tables, tourney_id, None,
+                                    lambda step: _apply(step, kept, still_open, late, quiet_end is not None))
     out += saved_out
     if saved is None:
-        await tables.store.schedule(tourney_id, 0, KIND, _next_visit(tourney, now))
+        await tables.store.schedule(tourney_id, 0, KIND, _next_visit(tourney, now, quiet_end))
         return out
     return await after_save(tables, saved, out)
 
@@ -353,15 +359,16 @@ async def _close(tables: Tables, table_id: str) -> list[Outgoing]:
         return []
 
 
-def _apply(step: Step, kept: dict[str, str], still_open: list[tuple], late: bool) -> None:
-    """Record the kept results (idempotent), remind, and open the next round or end the tournament."""
+def _apply(step: Step, kept: dict[str, str], still_open: list[tuple], late: bool, hushed: bool) -> None:
+    """Record the kept results (idempotent), remind (not in the chat's quiet hours: ``hushed``), and open the
+    next round or end the tournament."""
     tourney = step.tourney
     if tourney.status != "running":
         step.quiet = True
         return
     core = core_of(tourney)
     new = [MatchResult.model_validate_json(v) for k, v in sorted(kept.items()) if k not in core.results]
-    reminded = _remind(step, still_open, late)
+    reminded = not hushed and _remind(step, still_open, late)
     if not new and not reminded and not (late and still_open and not tourney.reminded):
         step.quiet = True
         return

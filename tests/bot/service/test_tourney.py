@@ -332,6 +332,27 @@ async def test_a_chat_admin_may_start_and_abort_a_tournament_he_did_not_open(sto
     assert (await load(store, tid)).status == "aborted"
 
 
+async def test_a_deadline_in_the_chats_quiet_hours_waits_for_their_end(store):
+    now = [T0]  # 08:00 UTC; the round ends at 09:00, in the quiet hours 08:30-12:00
+    svc = service(store, clock=lambda: now[0])
+    tid = await opened(svc, store, 2, "bauernstoss target=1 runde=1h regel=wertung")
+    for words in ("zeitzone UTC", "ruhezeit 8:30-12"):
+        await svc.handle(say(GROUP, person(0), words))
+    await svc.handle(say(GROUP, person(0), "turnier los"))
+    round_end = (await load(store, tid)).round_end
+    assert round_end == T0 + 3600
+    shown = []
+    while now[0] + 300 < T0 + 4 * 3600:  # up to 11:55: nobody reminded, nothing decided
+        now[0] += 300
+        shown += [n.text for n in of(await svc.tick(now[0]), Notice)]
+    assert (await load(store, tid)).status == "running" and not shown, shown
+    assert [d for d in await store.due(T0 + 4 * 3600) if d[0] == tid]  # its timer comes back when they end
+    now[0] = T0 + 4 * 3600 + 1
+    await svc.tick(now[0])
+    tourney = await load(store, tid)
+    assert tourney.status == "finished" and tourney.core["results"]["1.1"]["forfeit"]
+
+
 async def test_a_chat_holds_a_bounded_number_of_tournaments_one_per_topic(store):
     svc = service(store, clock=lambda: T0)
     topics = [replace(GROUP, thread=str(n)) for n in range(MAX_PER_CHAT + 1)]

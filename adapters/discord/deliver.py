@@ -44,8 +44,8 @@ from bot.protocol.outgoing import (Button, FileMessage, HandMessage, Notice, Ope
 from bot.protocol.unavailable import UNAVAILABLE
 
 from . import markup, texts
-from .translate import channel_of
 from .outbox import Job, Outbox
+from .translate import channel_of
 from .tuning import Tuning
 
 __all__ = ["Delivery", "TABLE_REF", "hand_ref", "attached"]
@@ -89,7 +89,6 @@ class Delivery:
         refs: the store's refs for message ids.
         outbox: the per-channel senders.
         tuning: how long an ephemeral hand may be edited, how long a table or hand may wait for a newer one.
-        link: the button that opens a hand on the web table (``None``: no web table is configured).
         topic_opened: the service's :meth:`~bot.service.Service.topic_opened` (``None``: tables get no threads).
     """
 

@@ -120,7 +120,7 @@ class DiscordBot:
         self.client = _Client(self, **shards)
         bot_id = settings.discord_token.get_secret_value().partition(".")[0]
         self.outbox = Outbox(self.tuning, shared, bot_id)
-        self.delivery = Delivery(self.client, refs, self.outbox, self.tuning, _web_link(settings))
+        self.delivery = Delivery(self.client, refs, self.outbox, self.tuning, _web_link(settings), service.topic_opened)
         self._runner: asyncio.Task | None = None
         self._ticker: Ticker | None = None
         self._handling: set[asyncio.Task] = set()

@@ -17,6 +17,10 @@
 - :class:`~bot.protocol.outgoing.Toast` outside an interaction: a message in the channel.
 - :class:`~bot.protocol.outgoing.JoinLink`: nothing; a bot may write to any member of its servers.
 - :class:`~bot.protocol.outgoing.FileMessage`: one message with the files attached, the caption its content.
+- :class:`~bot.protocol.outgoing.OpenTopic`: a public thread in the channel (a tournament's match), reported with
+  ``topic_opened`` so the table moves there; where Discord refuses threads the table stays in the channel.
+
+A :class:`~bot.protocol.outgoing.ChatRef` naming a ``thread`` is posted to the thread (a channel of its own).
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ import io
 import itertools
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import NamedTuple
 
@@ -35,11 +39,13 @@ import discord
 from adapters.common.bounded import Bounded
 from adapters.common.refs import MessageRef, Refs, fingerprint
 from adapters.common.slots import table_may_wait
-from bot.protocol.outgoing import Button, FileMessage, HandMessage, Notice, Outgoing, TableMessage, Toast, UserRef, version_of
+from bot.protocol.outgoing import (Button, FileMessage, HandMessage, Notice, OpenTopic, Outgoing, TableMessage, Toast, UserRef,
+                                   version_of)
 from bot.protocol.unavailable import UNAVAILABLE
 
 from . import markup, texts
 from .outbox import Job, Outbox
+from .translate import channel_of
 from .tuning import Tuning
 
 __all__ = ["Delivery", "TABLE_REF", "hand_ref", "attached"]
@@ -48,6 +54,9 @@ log = logging.getLogger(__name__)
 
 TABLE_REF = "dc:table"
 _UNKNOWN_MESSAGE, _TOO_OLD, _DMS_CLOSED = 10008, 30046, 50007
+_THREAD_NAME_MAX = 100
+_THREAD_ARCHIVE_MIN = 10080
+"""A match's thread is archived after a week without messages (a tournament round may last days)."""
 
 
 def hand_ref(user: UserRef) -> str:
@@ -80,11 +89,15 @@ class Delivery:
         refs: the store's refs for message ids.
         outbox: the per-channel senders.
         tuning: how long an ephemeral hand may be edited, how long a table or hand may wait for a newer one.
+        topic_opened: the service's :meth:`~bot.service.Service.topic_opened` (``None``: tables get no threads).
     """
 
     def __init__(self, client: discord.Client, refs: Refs, outbox: Outbox, tuning: Tuning,
-                 link: Callable[[HandMessage], Button] | None = None) -> None:
+                 link: Callable[[HandMessage], Button] | None = None,
+                 topic_opened: Callable[[str, str], Awaitable[list[Outgoing]]] | None = None) -> None:
         self.client = client
+        self.topic_opened = topic_opened
+        self._flat: Bounded[int, bool] = Bounded()  # channels where Discord refused a thread
         self.link = link
         """The button that opens a hand on the web table (``None``: no web table is configured)."""
         self.refs = refs
@@ -110,18 +123,44 @@ class Delivery:
             elif isinstance(out, HandMessage):
                 self.hand(out, shown)
             elif isinstance(out, Notice):
-                self.post(int(out.chat.chat_id), markup.mentions(out.text, out.mentions), out.mentions)
+                self.post(channel_of(out.chat), markup.mentions(out.text, out.mentions), out.mentions)
             elif isinstance(out, Toast):
-                self.post(int(out.chat.chat_id), markup.mentions(out.text, [out.user]), [out.user])
+                self.post(channel_of(out.chat), markup.mentions(out.text, [out.user]), [out.user])
             elif isinstance(out, FileMessage):
                 self.files(out)
+            elif isinstance(out, OpenTopic):
+                self.thread(out)
+
+    def thread(self, out: OpenTopic) -> None:
+        """Open a public thread for the table that asked for one and move the table there (a channel that
+        has no threads, or where the bot may not open one: nothing, the table stays)."""
+        channel_id = channel_of(out.chat)
+        if self.topic_opened is None or out.chat.thread or channel_id in self._flat:
+            return
+
+        async def send() -> None:
+            channel = self.client.get_channel(channel_id)
+            opened = None
+            if isinstance(channel, discord.TextChannel):
+                try:
+                    opened = await channel.create_thread(name=out.name[:_THREAD_NAME_MAX],
+                                                         type=discord.ChannelType.public_thread,
+                                                         auto_archive_duration=_THREAD_ARCHIVE_MIN)
+                except discord.HTTPException as exc:
+                    log.info("no thread for table %s in %s: %s", out.table_id, channel_id, exc)
+            if opened is None:
+                self._flat[channel_id] = True
+                return
+            self.carry_out(await self.topic_opened(out.table_id, str(opened.id)))
+
+        self.outbox.put(Job(channel_id, f"thread:{out.table_id}", send))
 
     # ------------------------------------------------------------------ the table message
     def table(self, out: TableMessage, version: int | None, lazy: bool = False) -> None:
         """Show the table in its channel, edited in place (``lazy``: it may wait for the next card)."""
         if out.repost:
             self._reposts[out.table_id] = True
-        channel_id = int(out.chat.chat_id)
+        channel_id = channel_of(out.chat)
 
         async def send() -> None:
             ref = MessageRef.parse(await self.refs.get_ref(out.table_id, TABLE_REF))
@@ -218,7 +257,7 @@ class Delivery:
         await self.refs.set_ref(out.table_id, _closed_ref(out.user), "1")
         lang = self.langs.get(out.user.user_id, "de")
         text = texts.text("dms_closed", lang, mention=f"<@{out.user.user_id}>")
-        self.post(int(out.chat.chat_id), text, [out.user])
+        self.post(channel_of(out.chat), text, [out.user])
         await self._ephemeral_hand(out)
 
     def closed(self, user: UserRef, table_id: str) -> bool:
@@ -293,7 +332,7 @@ class Delivery:
     # ------------------------------------------------------------------ notices
     def files(self, out: FileMessage) -> None:
         """Post one message in the channel with the files attached, the caption as its text."""
-        channel_id = int(out.chat.chat_id)
+        channel_id = channel_of(out.chat)
 
         async def send() -> None:
             try:
@@ -327,7 +366,7 @@ def _slot(out: HandMessage | TableMessage) -> tuple[int, str]:
     """The outbox queue and slot of a table's message: the channel's, or the player's for his hand."""
     if isinstance(out, HandMessage):
         return int(out.user.user_id), f"hand:{out.table_id}"
-    return int(out.chat.chat_id), f"table:{out.table_id}"
+    return channel_of(out.chat), f"table:{out.table_id}"
 
 
 def _view(buttons) -> dict:

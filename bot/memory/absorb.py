@@ -23,12 +23,12 @@ from dataclasses import dataclass, field
 from bot.memory import scripts
 from bot.memory.book import CHATS_PER_USER, RATING_POINTS, SHEETS, Book
 from bot.memory.journal import INBOX, decode
-from bot.memory.outcome import TEAM_GAMES, DealOutcome, MatchOutcome, Outcome, SeatOutcome
+from bot.memory.outcome import TEAM_GAMES, DealOutcome, MatchOutcome, Outcome, SeatOutcome, TourneyOutcome
 from bot.memory.ratings import Rating, rate
 from bot.memory.seasons import META, season_at, starts
 
-__all__ = ["absorb", "BATCH", "ident", "HISTORY", "SHEET_LIST", "WHO", "NAMES", "OPTED_OUT", "figures_key",
-           "ratings_key", "history_key"]
+__all__ = ["absorb", "BATCH", "ident", "HISTORY", "SHEET_LIST", "WHO", "NAMES", "OPTED_OUT", "TOURNEYS",
+           "TOURNEYS_KEPT", "TOURNEY_TOP", "figures_key", "ratings_key", "history_key"]
 
 log = logging.getLogger(__package__)
 
@@ -36,6 +36,12 @@ BATCH = 200
 """Inbox entries counted per step."""
 HISTORY, SHEET_LIST, WHO, NAMES, OPTED_OUT = "h", "sh", "who", "nm", "out"
 """Parts of the chat's keys: the history, the last score sheets, user key -> number, number -> name, opted out."""
+TOURNEYS = "tn"
+"""The part of the chat's list of finished tournaments (one compact record each)."""
+TOURNEYS_KEPT = 1_000
+"""How many finished tournaments the chat's list keeps (the oldest go first; their counts stay)."""
+TOURNEY_TOP = 3
+"""How many of a tournament's first places its record names."""
 _ATTEMPTS = 50
 
 
@@ -130,8 +136,21 @@ class _Counter:
         whos = ["" if seat.user in self.opted_out else ident(seat, self.numbers) for seat in outcome.seats]
         if isinstance(outcome, DealOutcome):
             self._deal(outcome, season, whos)
+        elif isinstance(outcome, TourneyOutcome):
+            self._tourney(outcome, season, whos)
         else:
             self._match(outcome, season, whos, ratings)
+
+    def _tourney(self, tourney: TourneyOutcome, season: int, whos: list[str]) -> None:
+        """The tournament's record (who took the first places) and each person's tournaments played (``tn``)
+        and won (``tnw``)."""
+        record = {"id": tourney.table, "g": tourney.game, "at": round(tourney.at), "n": len(tourney.sides),
+                  "top": [[whos[s] for s in side] for side in tourney.sides[:TOURNEY_TOP]]}
+        self.plan.push(TOURNEYS, json.dumps(record, separators=(",", ":"), ensure_ascii=False), TOURNEYS_KEPT)
+        for i, who in enumerate(whos):
+            if who and not tourney.seats[i].computer:
+                for s in (season, 0):
+                    self.plan.add(figures_key(s, tourney.game, who), {"tn": 1, "tnw": int(tourney.won(i))})
 
     def _deal(self, deal: DealOutcome, season: int, whos: list[str]) -> None:
         total = sum(deal.score)

@@ -8,6 +8,8 @@ shares the hash tag ``{m:<g>}`` and so one Redis Cluster slot):
 ``st:{m:<g>}:ids``                zset    Cluster only: the last 1,000 inbox entries delivered (dedupe)
 ``st:{m:<g>}:h``                  list    one compact record per match, the last :attr:`Book.cap`
 ``st:{m:<g>}:sh``                 list    the score sheets of the last :data:`SHEETS` matches
+``st:{m:<g>}:tn``                 list    one compact record per finished tournament, the last 1,000
+``st:{m:<g>}:tns``                zset    the ids of the tournaments put into the inbox (once each), the last 1,000
 ``st:{m:<g>}:meta``               hash    ``season`` (current number), ``s<n>`` (season n's start),
                                           ``matches`` (matches counted), ``people`` (numbers given)
 ``st:{m:<g>}:who``                hash    user key -> the person's number in this chat

@@ -18,7 +18,7 @@ from bot.memory.outcome import Outcome, group_key, outcomes
 from bot.store.tables import Journal
 from bot.table.record import Table
 
-__all__ = ["journal", "decode", "INBOX", "INBOX_IDS"]
+__all__ = ["journal", "encode", "decode", "INBOX", "INBOX_IDS"]
 
 INBOX = "in"
 """The inbox's part of the chat's keys."""
@@ -35,10 +35,10 @@ def journal(book: Book, table: Table, news: list[dict[str, Any]], at: float) -> 
         return None
     group = group_key(table)
     return Journal(book.key(group, INBOX), book.key(group, INBOX_IDS),
-                   [(o.id, _encode(o)) for o in found], book.ttl)
+                   [(o.id, encode(o)) for o in found], book.ttl)
 
 
-def _encode(outcome: Outcome) -> str:
+def encode(outcome: Outcome) -> str:
     """An outcome as its inbox entry: compact JSON (defaults left out; ``kind`` has none)."""
     return outcome.model_dump_json(exclude_defaults=True)
 

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from bot.table.record import Level, Table
 
-__all__ = ["SeatOutcome", "DealOutcome", "MatchOutcome", "Outcome", "FIGURES", "TEAM_GAMES", "GAMES",
+__all__ = ["SeatOutcome", "DealOutcome", "MatchOutcome", "TourneyOutcome", "Outcome", "FIGURES", "TEAM_GAMES", "GAMES",
            "group_key", "sides_of", "deal_outcome", "match_outcome", "outcomes"]
 
 TEAM_GAMES = frozenset({"bauernstoss", "alter_schafkopf", "bauerchen", "bauer"})
@@ -146,8 +146,20 @@ class MatchOutcome(_Finished):
         return f"{self.table}:m"
 
 
-Outcome = Annotated[DealOutcome | MatchOutcome, Field(discriminator="kind")]
-"""A deal's or a match's outcome (told apart by ``kind``)."""
+class TourneyOutcome(_Finished):
+    """A finished tournament: ``table`` is its id, ``sides`` its entrants (their seats) in the order of the final
+    ranking, winner first (``winners`` is ``[0]``, ``score`` empty); a computer partner's seat is a computer's."""
+
+    kind: Literal["tourney"]
+
+    @property
+    def id(self) -> str:
+        """The tournament's unique id in the memory: ``<tournament>:t``."""
+        return f"{self.table}:t"
+
+
+Outcome = Annotated[DealOutcome | MatchOutcome | TourneyOutcome, Field(discriminator="kind")]
+"""A deal's, a match's or a tournament's outcome (told apart by ``kind``)."""
 
 
 def _seats(table: Table) -> list[SeatOutcome]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["COMMIT", "NEW_SEASON", "FORGET"]
+__all__ = ["COMMIT", "NEW_SEASON", "FORGET", "ENQUEUE_ONCE"]
 
 # Count the inbox's first entries in: only if the inbox still starts with the entry the plan was made
 # from (else another process counted them first: 0). KEYS: the inbox. ARGV: that first entry, how many
@@ -35,6 +35,18 @@ while i <= #ARGV do
   end
 end
 for key in pairs(touched) do redis.call('EXPIRE', key, ttl) end
+return 1
+"""
+
+# Put an entry into the chat's inbox once by its id. KEYS: the inbox, the zset of the ids put (score: when).
+# ARGV: the id, the entry, now, how many ids the zset keeps, ttl. 1 if put, 0 if that id was put before.
+ENQUEUE_ONCE = r"""
+if redis.call('ZSCORE', KEYS[2], ARGV[1]) then return 0 end
+redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
+redis.call('ZREMRANGEBYRANK', KEYS[2], 0, -tonumber(ARGV[4]) - 1)
+redis.call('RPUSH', KEYS[1], ARGV[2])
+redis.call('EXPIRE', KEYS[1], ARGV[5])
+redis.call('EXPIRE', KEYS[2], ARGV[5])
 return 1
 """
 

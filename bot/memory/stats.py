@@ -52,6 +52,9 @@ class GameStats(BaseModel):
     opponents: list[Duo] = Field(default_factory=list)
     rating: float | None = None
     place: int | None = None
+    tourneys: int = 0
+    """Tournaments of this game he played to their end (a team's computer partner not counted)."""
+    tourneys_won: int = 0
 
     @property
     def share(self) -> float:
@@ -150,7 +153,8 @@ def _game_stats(game: str, stored: dict[str, str], people: dict[str, Person], ra
     return GameStats(game=game, matches=counts.get("m", 0), won=counts.get("mw", 0), deals=counts.get("d", 0),
                      deals_won=counts.get("dw", 0), points=counts.get("pf", 0), points_total=counts.get("pt", 0),
                      figures={f: counts.get(f, 0) for f in FIGURES[game]}, partners=duos["p"], opponents=duos["h"],
-                     rating=None if rating is None else round(rating.ordinal, 2), place=place)
+                     rating=None if rating is None else round(rating.ordinal, 2), place=place,
+                     tourneys=counts.get("tn", 0), tourneys_won=counts.get("tnw", 0))
 
 
 async def stats(book: Book, group: str, who: str, game: str | None = None, season: int | None = None) -> PersonStats:

@@ -118,6 +118,8 @@ async def again(tables: Tables, cmd: Command, tok: tokens.Token) -> list[Outgoin
         check_chat(ctx, tok.verb)
         if table.open:
             raise Refused("not_finished")
+        if table.tourney:  # its pairing is the tournament's to draw; an old button or a typed »revanche«
+            raise Refused("tn.no_rematch")
         if tok.verb == "rematch":
             if table.status != "finished":
                 raise Refused("not_finished")

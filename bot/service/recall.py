@@ -211,9 +211,12 @@ async def _history(book: memory.Book, group: str, args: tuple[str, ...], lang: s
         return evening_words.sheet_text(lang, match, zone)
     game = await _game(book, group, list(args)) if args else None
     matches = await memory.history(book, group, limit=HISTORY_SHOWN, game=game)
-    if not matches:
+    tourneys = await memory.tournaments(book, group, limit=HISTORY_SHOWN, game=game)
+    if len(matches) == HISTORY_SHOWN:  # the tournaments that ended while those matches were played
+        tourneys = [tn for tn in tourneys if tn.at >= matches[-1].at]
+    if not matches and not tourneys:
         raise Refused("mem.empty")
-    return evening_words.history_text(lang, matches, zone)
+    return evening_words.history_text(lang, matches, zone, tourneys)
 
 
 async def _season(tables: Tables, group: str, args: tuple[str, ...], lang: str, zone: str) -> str:

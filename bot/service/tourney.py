@@ -20,7 +20,7 @@ from bot.words import tourneycmd
 from bot.words.i18n import t
 from bot.words.tourney import registration
 
-__all__ = ["typed", "press", "VERBS"]
+__all__ = ["typed", "press", "needs_admin", "VERBS", "ADMIN_VERBS"]
 
 VERBS = frozenset({"tn_join", "tn_leave", "tn_ok", "tn_start", "tn_page"})
 """The button verbs of a tournament's message."""
@@ -43,6 +43,25 @@ async def typed(tables: Tables, cmd: Command, args: tuple[str, ...], lang: str) 
     else:
         fn = {"join": _join, "leave": _leave, "start": _start, "standings": _show, "abort": _abort}[name]
     return await _run(tables, tourney_id, cmd, fn)
+
+
+ADMIN_VERBS = frozenset({"start", "abort"})
+"""What a chat's admins may do to its tournament besides its organizer (the sub-commands of ``turnier``)."""
+
+
+async def needs_admin(tables: Tables, cmd: Command, args: tuple[str, ...]) -> bool:
+    """Whether ``turnier ARGS`` starts or aborts the group's tournament by someone not its organizer: he may
+    if he is a chat admin, which the adapter then asks the platform (on Discord the command tells it always)."""
+    try:
+        name, _ = tourneycmd.parse(args)
+    except Refused:
+        return False
+    if cmd.chat.private or name not in ADMIN_VERBS:
+        return False
+    store = TourneyStore(tables.store)
+    tourney_id = await store.for_chat(cmd.chat.key)
+    loaded = await store.fetch(tourney_id) if tourney_id else None
+    return loaded is not None and not Tourney.load(loaded.data).is_organizer(cmd.user.key)
 
 
 async def press(tables: Tables, cmd: Command, tok: tokens.Token) -> list[Outgoing]:

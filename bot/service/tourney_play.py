@@ -28,11 +28,12 @@ from dataclasses import replace
 
 from bot.protocol.outgoing import Notice, OpenTopic, Outgoing, TableMessage
 from bot.service.answer import Ctx
+from bot.service import tourney_memory
 from bot.service.change import Tables
 from bot.service.tourneys import POLL_S, Step, change
 from bot.store.tables import Store
 from bot.store.tourneys import KIND, TourneyStore
-from bot.table import cpu
+from bot.table import cpu, pace
 from bot.table.record import Seat, Table
 from bot.table.refused import Refused
 from bot.table.tourney import Entry, Tourney
@@ -156,11 +157,23 @@ async def after_save(tables: Tables, tourney: Tourney, out: list[Outgoing]) -> l
             for pairing in core_of(tourney).open_pairings():
                 if table_id := tourney.tables.get(pairing.key):
                     shown += await _close(tables, table_id)
-        await tables.store.cancel(tourney.id)  # after the tables: their ends would call it again
+        if tourney.status == "aborted" or await _remember(tables, tourney):
+            await tables.store.cancel(tourney.id)  # after the tables and the memory: the timer heals a crash before
     return shown
 
 
-def _next_visit(tourney: Tourney, now: float) -> float:
+async def _remember(tables: Tables, tourney: Tourney) -> bool:
+    """Record the finished tournament's final ranking in its group's memory (once); false if that failed."""
+    entries = {entrant_id(i): entry for i, entry in enumerate(tourney.entries)}
+    return await tourney_memory.remember(tables, tourney, [entries[row.entrant]
+                                                           for row in core_of(tourney).final_ranking()])
+
+
+def _next_visit(tourney: Tourney, now: float, quiet_end: float | None = None) -> float:
+    """When the tournament's timer comes next: at the deadline or the reminder, at the latest after
+    :data:`~bot.service.tourneys.POLL_S`; in the chat's quiet hours no later than their end."""
+    if quiet_end is not None:
+        return min(now + POLL_S, quiet_end)
     due = min(now + POLL_S, tourney.round_end)
     remind = tourney.round_end - tourney.round_s * (1 - REMIND_AT)
     if not tourney.reminded and remind > now:
@@ -284,13 +297,15 @@ async def poll(tables: Tables, tourney_id: str, now: float) -> list[Outgoing]:
         await tables.store.cancel(tourney_id)
         return []
     tourney = Tourney.load(loaded.data)
-    if tourney.status != "running":
-        await tables.store.cancel(tourney_id)
+    if tourney.status != "running":  # a finished one still to be remembered: the end's visit failed, or crashed
+        if tourney.status != "finished" or await _remember(tables, tourney):
+            await tables.store.cancel(tourney_id)
         return []
     out: list[Outgoing] = []
     core = core_of(tourney)
     kept = await store.results(tourney_id)
-    late = now >= tourney.round_end
+    quiet_end = await pace.chat_quiet_end(tables.store, tourney.chat.key, now, tables.settings)
+    late = now >= tourney.round_end and quiet_end is None  # in the chat's quiet hours the deadline waits for their end
     still_open: list[tuple] = []
     for pairing in core.pairings_of(tourney.round):
         table_id = tourney.tables.get(pairing.key)
@@ -314,10 +329,11 @@ async def poll(tables: Tables, tourney_id: str, now: float) -> list[Outgoing]:
             if any(s.human and not s.auto for s in table.seats):
                 out += await tables.change(table.id, None, _computers_take_over)
     kept = await store.results(tourney_id)
-    saved_out, saved = await change(tables, tourney_id, None, lambda step: _apply(step, kept, still_open, late))
+    saved_out, saved = await change(tables, tourney_id, None,
+                                    lambda step: _apply(step, kept, still_open, late, quiet_end is not None))
     out += saved_out
     if saved is None:
-        await tables.store.schedule(tourney_id, 0, KIND, _next_visit(tourney, now))
+        await tables.store.schedule(tourney_id, 0, KIND, _next_visit(tourney, now, quiet_end))
         return out
     return await after_save(tables, saved, out)
 
@@ -343,15 +359,16 @@ async def _close(tables: Tables, table_id: str) -> list[Outgoing]:
         return []
 
 
-def _apply(step: Step, kept: dict[str, str], still_open: list[tuple], late: bool) -> None:
-    """Record the kept results (idempotent), remind, and open the next round or end the tournament."""
+def _apply(step: Step, kept: dict[str, str], still_open: list[tuple], late: bool, hushed: bool) -> None:
+    """Record the kept results (idempotent), remind (not in the chat's quiet hours: ``hushed``), and open the
+    next round or end the tournament."""
     tourney = step.tourney
     if tourney.status != "running":
         step.quiet = True
         return
     core = core_of(tourney)
     new = [MatchResult.model_validate_json(v) for k, v in sorted(kept.items()) if k not in core.results]
-    reminded = _remind(step, still_open, late)
+    reminded = not hushed and _remind(step, still_open, late)
     if not new and not reminded and not (late and still_open and not tourney.reminded):
         step.quiet = True
         return

@@ -48,7 +48,7 @@ async def typed(tables: Tables, cmd: Command) -> list[Outgoing]:
     if parsed is None:
         raise Refused("unknown_command", verb=verb)
     lang = await chat_lang(store, cmd, tables.settings.lang)
-    if not cmd.admin and await needs_admin(tables, cmd, parsed):
+    if not cmd.admin and parsed.name != "tournament" and await needs_admin(tables, cmd, parsed):  # it checks its own
         raise Refused("mem.admins_only" if parsed.kind == "memory" else "chat_settings_players")
     if parsed.kind == "memory":
         return await recall.typed(tables, cmd, parsed, lang)
@@ -90,11 +90,14 @@ async def typed(tables: Tables, cmd: Command) -> list[Outgoing]:
 async def needs_admin(tables: Tables, cmd: Command, parsed: textcmd.Parsed | None = None) -> bool:
     """Whether ``cmd`` changes the chat's language, quiet hours or time zone while a match runs in the
     chat without the user at the table, or starts a new season of a group's memory: then only a chat admin
-    may (showing them is for anyone)."""
+    may (showing them is for anyone); or starts or aborts a tournament he did not open, which its
+    organizer or a chat admin may."""
     if parsed is None:
         parsed = textcmd.parse(cmd.verb.strip(), cmd.args) if cmd.verb.strip() else None
     if parsed is not None and parsed.kind == "memory":
         return recall.needs_admin(cmd, parsed)
+    if parsed is not None and parsed.kind == "table" and parsed.name == "tournament":
+        return await tourney.needs_admin(tables, cmd, parsed.args)
     if parsed is None or parsed.kind != "table" or parsed.name not in _CHAT_SETTINGS or not parsed.args:
         return False
     table_id = await tables.store.table_for_chat(cmd.chat.key)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from bot.memory import KASSE, Evening, MatchOutcome
+from bot.memory import KASSE, Evening, MatchOutcome, Tournament
 from bot.protocol.outgoing import ChatRef
 from bot.table.record import Seat, Table
 from bot.words import story
@@ -65,10 +65,21 @@ def _line(lang: str, match: MatchOutcome, zone: str) -> str:
              result=_result(lang, match))
 
 
-def history_text(lang: str, matches: list[MatchOutcome], zone: str) -> str:
-    """The last matches, newest first, one line each, and how to see one's score sheet."""
-    lines = [t(lang, "mem.history_title")] + [_line(lang, m, zone) for m in matches]
-    return fit_head(lines, [t(lang, "mem.history_hint")])
+def history_text(lang: str, matches: list[MatchOutcome], zone: str, tourneys: list[Tournament] = ()) -> str:
+    """The last matches and the tournaments among them, newest first, one line each, and how to see a
+    match's score sheet."""
+    dated = sorted([(m.at, _line(lang, m, zone)) for m in matches]
+                   + [(tn.at, _tourney_line(lang, tn, zone)) for tn in tourneys], key=lambda item: -item[0])
+    return fit_head([t(lang, "mem.history_title")] + [line for _, line in dated], [t(lang, "mem.history_hint")])
+
+
+def _tourney_line(lang: str, tourney: Tournament, zone: str) -> str:
+    """``🏆 3.12. 21:14 · Turnier Bauernstoß · 12 Teams · 1. Flieger+Kai 2. Werner+Pitie 3. Äppel+Klaus``."""
+    teams = "mem.tourney_players" if tourney.game == "rams" else "mem.tourney_teams"
+    top = " ".join(f"{place}. " + "+".join("🤖" if p.computer else who_name(lang, p) for p in side)
+                   for place, side in enumerate(tourney.top, start=1))
+    return t(lang, "mem.tourney_line", when=when(lang, tourney.at, zone), game=game_name(tourney.game, lang),
+             entrants=t(lang, teams, n=tourney.entrants), top=top)
 
 
 def sheet_text(lang: str, match: MatchOutcome, zone: str) -> str:

@@ -554,6 +554,11 @@ TEXTS: dict[str, tuple[str, str]] = {
     "mem.nobody": ("jemand", "someone"),
     "mem.history_title": ("📜 Die letzten Partien", "📜 The last matches"),
     "mem.history_hint": ("Zettel einer Partie: verlauf NR", "A match's score sheet: history NO"),
+    # --- a group's tournaments in its memory (bot/words/evening.py, bot/words/stats.py)
+    "mem.tourney_line": ("🏆 {when} · Turnier {game} · {entrants} · {top}", "🏆 {when} · Tournament {game} · {entrants} · {top}"),
+    "mem.tourney_teams": ("{n} Teams", "{n} teams"),
+    "mem.tourney_players": ("{n} Spieler", "{n} players"),
+    "mem.tourneys": ("Turniere: {n}, gewonnen {won}", "Tournaments: {n}, won {won}"),
     "mem.match_line": ("{no}. {when} · {game} · {result}", "{no}. {when} · {game} · {result}"),
     "mem.won_team": ("{team} gewinnen {score} gegen {other}", "{team} beat {other} {score}"),
     "mem.won_one": ("{name} gewinnt · {places}", "{name} wins · {places}"),
@@ -696,6 +701,11 @@ TEXTS: dict[str, tuple[str, str]] = {
     "tn.bad_round": ("Eine Runde dauert 10m bis 30d, zum Beispiel runde=2d.",
                      "A round lasts 10m to 30d, for example round=2d."),
     "tn.group_only": ("Turniere gibt es nur in Gruppen.", "Tournaments are for groups."),
+    # --- a tournament's finished table (bot/words/render.py)
+    "tn.match_over": ("🏆 Turnierspiel beendet: der Stand steht in der Turniernachricht (»turnier stand«).",
+                      "🏆 Tournament match over: the standings are in the tournament message (\"tournament standings\")."),
+    "tn.no_rematch": ("Ein Turnierspiel hat keine Revanche: das Turnier lost die nächste Runde aus.",
+                      "A tournament match has no rematch: the tournament draws the next round."),
     # --- notifications, pace, quiet hours (bot/notify.py, bot/pace.py)
     "notify.every": ("🔔 {name}: bei jedem Zug bekommst du eine neue Nachricht, wenn du eine Weile weg warst.",
                      "🔔 {name}: you get a new message for every turn once you have been away a while."),

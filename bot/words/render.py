@@ -253,14 +253,16 @@ def table_message(table: Table, state: State | None, version: int, now: float,
         text, buttons = _playing(table, state, version, now)
     elif table.status == "finished":
         last = last_deal_lines(table)
-        text = "\n".join(last + [""] * bool(last) + summary(table, engine.view(state, None)["match"]))
-        buttons = ((Button(t(table.lang, "btn.rematch"), button_token(table, version, "rematch")),
-                    Button(t(table.lang, "btn.new"), button_token(table, version, "new"))),
-                   tuple(Button(t(table.lang, f"btn.{verb}"), button_token(table, version, verb))
-                         for verb in MEMORY_BUTTONS))
-    else:
+        text = "\n".join(last + [""] * bool(last) + summary(table, engine.view(state, None)["match"])
+                         + ["", t(table.lang, "tn.match_over")] * bool(table.tourney))
+        memory = (tuple(Button(t(table.lang, f"btn.{verb}"), button_token(table, version, verb))
+                        for verb in MEMORY_BUTTONS),)
+        buttons = memory if table.tourney else ((
+            Button(t(table.lang, "btn.rematch"), button_token(table, version, "rematch")),
+            Button(t(table.lang, "btn.new"), button_token(table, version, "new"))),) + memory
+    else:  # a tournament's aborted match: the tournament goes on without a new table here
         text = t(table.lang, "aborted_title", game=game_name(table.game, table.lang))
-        buttons = ((Button(t(table.lang, "btn.new"), button_token(table, version, "new")),),)
+        buttons = () if table.tourney else ((Button(t(table.lang, "btn.new"), button_token(table, version, "new")),),)
     return TableMessage(table.chat, table.id, text, buttons, story=tuple(story.news_lines(table, news or [])))
 
 

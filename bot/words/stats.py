@@ -96,6 +96,8 @@ def _game_lines(lang: str, stats: GameStats) -> list[str]:
     own = _figures(lang, stats.game, stats)
     if own:
         lines.append("  " + own)
+    if stats.tourneys:
+        lines.append("  " + t(lang, "mem.tourneys", n=stats.tourneys, won=stats.tourneys_won))
     if stats.rating is not None:
         rating = number(lang, stats.rating)
         lines.append("  " + (t(lang, "mem.rating_place", rating=rating, place=stats.place) if stats.place
@@ -108,7 +110,7 @@ def _game_lines(lang: str, stats: GameStats) -> list[str]:
 def person_text(lang: str, stats: PersonStats) -> str:
     """One person's statistics in this chat, game by game (the games he played in the season)."""
     name, season = who_name(lang, stats.person), season_label(lang, stats.season)
-    played = [g for g in stats.games if g.matches or g.deals]
+    played = [g for g in stats.games if g.matches or g.deals or g.tourneys]
     if not played:
         return t(lang, "mem.no_matches", name=name, season=season)
     lines = [t(lang, "mem.stats_title", name=name, season=season)]
@@ -121,7 +123,7 @@ def own_text(lang: str, name: str, owns: list[Own]) -> str:
     """A person's own figures at every table that counts him (his private chat only), chat by chat."""
     lines = [t(lang, "mem.own_title", name=shown_name(name))]
     for own in owns:
-        played = [g for g in own.games if g.matches or g.deals]
+        played = [g for g in own.games if g.matches or g.deals or g.tourneys]
         if not played:
             continue
         lines.append(t(lang, "mem.own_chat", chat=clip(own.title, TITLE_SHOWN) if own.title

@@ -2,8 +2,9 @@
 
 The organizer opens it with the typed slash command's parameters (home and away); four members register
 (one names his partner, who confirms by the button; two alone, paired by lot); the draw and then its seed
-are posted; round 1's match is played by pressing buttons, round 2's is decided at its deadline, the
-standings message is edited in place and the final ranking is posted.
+are posted; round 1's match moves into a thread of its own and is played there by pressing buttons, round 2's is decided at its deadline, the
+standings message is edited in place and the final ranking is posted. A channel where the bot may not
+open threads keeps the match's table.
 """
 
 from __future__ import annotations
@@ -47,30 +48,37 @@ async def press_verb(fake, member, tid: str, verb: str) -> dict:
     return await press(fake, member, message, custom_id)
 
 
+async def open_and_draw(fake, store, people) -> str:
+    """Flieger opens a round robin (twice, to 1 Partie), Flieger+Kai register as a team, Helmut and Dieter
+    alone; Flieger starts it: the tournament's id once the seed is out."""
+    flieger, kai, helmut, dieter = people
+    answer = await fake.answer(flieger.slash(CHANNEL, "tournament", action="new", game="bauernstoss",
+                                             format="round-robin", round="1h", rule="forfeit",
+                                             twice=True, options="target=1"))
+    assert "Turnier eröffnet" in answer["data"]["content"], answer
+    tid = await fake.wait_for(lambda: tourney_id(fake), what="the tournament message")
+    await fake.answer(flieger.slash(CHANNEL, "tournament", action="join", partner="Kai"))
+    await fake.wait_for(lambda: any("Flieger lädt Kai ein" in x for x in texts(fake)), what="the invitation")
+    await press_verb(fake, kai, tid, "tn_ok")
+    for alone in (helmut, dieter):
+        await press_verb(fake, alone, tid, "tn_join")
+
+    async def registered() -> bool:
+        return len((await stored(store, tid)).entries) == 3
+    await until(registered, "three entries")
+    await press_verb(fake, flieger, tid, "tn_start")
+    await fake.wait_for(lambda: any("Startwert" in x for x in texts(fake)), what="the seed")
+    return tid
+
+
 async def test_a_tournament_in_a_channel(store, redis, key_prefix):
     offset = [0.0]
     async with fake_for(FAST) as fake:
         fake.guild(GUILD, "Stammtisch Erfweiler", {CHANNEL: "turnier"})
         names = ["Flieger", "Kai", "Helmut", "Dieter"]
         people = [fake.member(2000 + i, n) for i, n in enumerate(names)]
-        flieger, kai, helmut, dieter = people
         async with running_bot(fake, store, redis, key_prefix, clock=lambda: time.time() + offset[0]):
-            answer = await fake.answer(flieger.slash(CHANNEL, "tournament", action="new", game="bauernstoss",
-                                                     format="round-robin", round="1h", rule="forfeit",
-                                                     twice=True, options="target=1"))
-            assert "Turnier eröffnet" in answer["data"]["content"], answer
-            tid = await fake.wait_for(lambda: tourney_id(fake), what="the tournament message")
-            await fake.answer(flieger.slash(CHANNEL, "tournament", action="join", partner="Kai"))
-            await fake.wait_for(lambda: any("Flieger lädt Kai ein" in x for x in texts(fake)), what="the invitation")
-            await press_verb(fake, kai, tid, "tn_ok")
-            for alone in (helmut, dieter):
-                await press_verb(fake, alone, tid, "tn_join")
-
-            async def registered() -> bool:
-                return len((await stored(store, tid)).entries) == 3
-            await until(registered, "three entries")
-            await press_verb(fake, flieger, tid, "tn_start")
-            await fake.wait_for(lambda: any("Startwert" in x for x in texts(fake)), what="the seed")
+            tid = await open_and_draw(fake, store, people)
             shown = texts(fake)
             assert next(i for i, x in enumerate(shown) if "Auslosung" in x) < next(
                 i for i, x in enumerate(shown) if "Startwert" in x)
@@ -78,9 +86,17 @@ async def test_a_tournament_in_a_channel(store, redis, key_prefix):
             tourney = await stored(store, tid)
             assert tourney.twice and tourney.options == {"target": 1}
             (table_id,) = tourney.tables.values()
-            seated = {seat.user for seat in Table.load((await store.load(table_id))[1]).seats}
+            (thread,) = await fake.wait_for(lambda: fake.threads_of(CHANNEL), what="the match's thread")
+            assert thread["name"].startswith("🏆 1.1")
+            thread_id = int(thread["id"])
+            await fake.wait_for(lambda: table_message(fake, thread_id, table_id), what="the table in its thread")
+            table = Table.load((await store.load(table_id))[1])
+            assert (table.chat.chat_id, table.chat.thread) == (str(CHANNEL), str(thread_id))
+            await fake.wait_for(lambda: table_message(fake, CHANNEL, table_id) is None,
+                                what="the channel's table message gone with the move")
+            seated = {seat.user for seat in table.seats}
             at_table = [p for p in people if f"discord:{p.id}" in seated]
-            players = Players(fake, at_table, CHANNEL, table_id, store, careful=True, sensible=True)
+            players = Players(fake, at_table, thread_id, table_id, store, careful=True, sensible=True)
             async with watching(store, table_id) as latest:
                 await players.play(lambda: bool(latest()) and latest().status == "finished")
 
@@ -99,3 +115,18 @@ async def test_a_tournament_in_a_channel(store, redis, key_prefix):
             standings = [m for m in fake.seen_by(0, CHANNEL) if any("Runde 2 von 2," in c for c, _ in m.history)]
             assert len(standings) == 1  # one message, edited in place from registration to the final standings
             await fake.wait_for(lambda: "Endstand" in standings[0].content, what="the final standings")
+
+
+async def test_a_channel_without_threads_keeps_its_tables(store, redis, key_prefix):
+    async with fake_for(FAST) as fake:
+        fake.guild(GUILD, "Stammtisch Erfweiler", {CHANNEL: "turnier"})
+        fake.no_threads.add(CHANNEL)
+        people = [fake.member(2000 + i, n) for i, n in enumerate(["Flieger", "Kai", "Helmut", "Dieter"])]
+        async with running_bot(fake, store, redis, key_prefix):
+            tid = await open_and_draw(fake, store, people)
+            (table_id,) = (await stored(store, tid)).tables.values()
+            await fake.wait_for(lambda: any(c.route == "/channels/{channel}/threads" and c.status == 403
+                                            for c in fake.calls), what="the refused thread")
+            await fake.wait_for(lambda: table_message(fake, CHANNEL, table_id), what="the table in the channel")
+            assert Table.load((await store.load(table_id))[1]).chat.thread == ""
+            assert not fake.threads_of(CHANNEL)

@@ -126,3 +126,20 @@ async def test_in_a_forum_each_match_gets_a_topic_of_its_own(store, redis, key_p
             await tg.wait_for(lambda: not any(m.thread is None and any(table_id in b.get("callback_data", "")
                                                                        for b in m.buttons) for m in tg.chat(GROUP)),
                               what="the table message in the group without its buttons")
+
+
+async def test_a_group_admin_aborts_a_tournament_he_did_not_open(store, redis, key_prefix):
+    async with fake_for(FAST) as tg:
+        tg.group(GROUP, "Stammtisch Erfweiler")
+        flieger, kai, bertl = (tg.user(60 + i, n, started=True) for i, n in enumerate(["Flieger", "Kai", "Bertl"]))
+        tg.make_admin(GROUP, bertl)
+        async with running_bot(tg, store, redis, key_prefix):
+            flieger.send(GROUP, "/turnier neu bauernstoss")
+            tid = await tg.wait_for(lambda: tourney_id(tg), what="the tournament message")
+            kai.send(GROUP, "/turnier abbrechen")  # neither its organizer nor an admin: told, nothing changes
+            await tg.wait_for(lambda: any("nur der Veranstalter" in m.text for m in tg.chat(kai.id) + tg.chat(GROUP)),
+                              what="the refusal")
+            assert (await stored(store, tid)).status == "open"
+            bertl.send(GROUP, "/turnier abbrechen")
+            await tg.wait_for(lambda: any("Das Turnier ist abgebrochen" in x for x in texts(tg)), what="the abort")
+            assert (await stored(store, tid)).status == "aborted"

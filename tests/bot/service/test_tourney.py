@@ -7,14 +7,17 @@ import json
 import re
 from dataclasses import replace
 
+from redis.asyncio import Redis
+
 from bot import memory
 from bot.protocol import tokens
 from bot.protocol.outgoing import Notice, TableMessage, UserRef
-from bot.service import tourney_play
+from bot.service import recall, tourney_play
 from bot.service.tourneys import MAX_PER_CHAT
 from bot.store.tourneys import TourneyStore
 from bot.table.record import Table
 from bot.table.tourney import Tourney
+from bot.words import buttons as memory_buttons
 from bot.words.fit import TEXT_MAX
 from bot.words.tourney import final_text
 from tests.bot.service.test_service_timers import tick_in_two_processes
@@ -85,19 +88,41 @@ async def test_registration_partner_confirms_and_refusals(store):
     assert "schon ein Turnier" in second[0].text
 
 
-async def finish_table(svc, store, table_id: str, now: list[float], only: bool = False) -> None:
+async def finish_table(svc, store, table_id: str, now: list[float], only: bool = False) -> TableMessage:
     """Let computers play the table to its end (the people's seats are taken over as at a deadline); ``only``:
-    no other timer fires meanwhile (the tournament's neither)."""
+    no other timer fires meanwhile (the tournament's neither). The table's last message."""
     def takeover(ctx):
         tourney_play._computers_take_over(ctx)
-    await svc.tables.change(table_id, None, takeover)
+    shown = of(await svc.tables.change(table_id, None, takeover), TableMessage)
     for _ in range(400):
         loaded = await store.load(table_id)
         if Table.load(loaded[1]).status == "finished":
-            return
+            return [m for m in shown if m.table_id == table_id][-1]
         now[0] += 1
-        await svc.tick(now[0], table=table_id if only else None)
+        shown += of(await svc.tick(now[0], table=table_id if only else None), TableMessage)
     raise AssertionError("the table did not finish")
+
+
+async def two_teams_drawn(store, now: list[float]):
+    """A service, and a tournament of two teams to one Partie, drawn: its id and its one table's."""
+    svc = service(store, clock=lambda: now[0])
+    tid = await opened(svc, store, 2, "bauernstoss target=1 runde=1h")
+    await svc.handle(say(GROUP, person(0), "turnier los"))
+    (table_id,) = (await load(store, tid)).tables.values()
+    return svc, tid, table_id
+
+
+async def test_a_finished_tournament_match_offers_no_rematch(store):
+    now = [T0]
+    svc, tid, table_id = await two_teams_drawn(store, now)
+    final = await finish_table(svc, store, table_id, now, only=True)
+    verbs = [tokens.parse(b.token).verb for row in final.buttons for b in row]
+    assert verbs == list(memory_buttons.MEMORY_BUTTONS)  # the memory's buttons only: no Revanche, no Neuer Tisch
+    assert "»turnier stand«" in final.text
+    forged = tokens.make(table_id, tokens.parse(final.buttons[0][0].token).version, "rematch")
+    (refused,) = await svc.handle(press(GROUP, person(0), forged))  # a button shown before this release
+    assert "keine Revanche" in refused.text
+    assert Table.load((await store.load(table_id))[1]).rematched is False
 
 
 async def test_draw_round_results_once_deadline_and_final(store):
@@ -150,6 +175,36 @@ async def test_draw_round_results_once_deadline_and_final(store):
     assert len(tourney.core["results"]) == 3
     shown = tourney_play.message(tourney, 1, now[0])
     assert "Endstand" in shown.text and shown.text.count("Partien") == 3
+
+
+async def test_the_final_ranking_goes_into_the_memory_once_even_after_a_failed_record(store):
+    now = [T0]
+    svc, tid, table_id = await two_teams_drawn(store, now)
+    book = svc.tables.book
+    svc.tables.book = replace(book, redis=Redis(host="127.0.0.1", port=1, decode_responses=True))  # memory gone
+    await finish_table(svc, store, table_id, now, only=True)
+    try:
+        now[0] += 1
+        await svc.tick(now[0])
+    finally:
+        await svc.tables.book.redis.aclose()
+        svc.tables.book = book
+    assert (await load(store, tid)).status == "finished"
+    group = recall.group_of(GROUP)
+    assert await memory.tournaments(book, group) == []
+    assert tid in [d[0] for d in await store.due(now[0] + 600)]  # its timer stays, to record it
+    for _ in range(3):  # the timer's visit records it; later visits (and a replayed end) count nothing twice
+        now[0] += 600
+        await svc.tick(now[0])
+        await tourney_play.poll(svc.tables, tid, now[0])
+    (kept,) = await memory.tournaments(book, group)
+    assert (kept.id, kept.entrants) == (tid, 2)
+    winners = [p.name for p in kept.top[0]]
+    shown = await svc.handle(say(GROUP, person(0), "verlauf"))
+    assert f"Turnier Bauernstoß · 2 Teams · 1. {'+'.join(winners)}" in shown[0].text
+    stats = (await svc.handle(say(GROUP, person(0), "statistik")))[0].text
+    assert "Turniere: 1, gewonnen " + ("1" if "Spieler0" in winners else "0") in stats
+    assert tid not in [d[0] for d in await store.due(now[0] + 600)]
 
 
 async def test_forfeit_rule_and_withdrawal(store):
@@ -235,10 +290,7 @@ async def test_rams_is_played_by_individuals_at_tables_of_three_to_seven(store):
 
 async def test_a_result_counts_once_when_two_processes_visit(store, redis_url, key_prefix):
     now = [T0]
-    svc = service(store, clock=lambda: now[0])
-    tid = await opened(svc, store, 2, "bauernstoss target=1 runde=1h")
-    await svc.handle(say(GROUP, person(0), "turnier los"))
-    (table_id,) = (await load(store, tid)).tables.values()
+    svc, tid, table_id = await two_teams_drawn(store, now)
     await finish_table(svc, store, table_id, now, only=True)  # the tournament has not looked yet
     assert not (await load(store, tid)).core["results"]
     notices = tick_in_two_processes(redis_url, key_prefix, now[0] + 1)
@@ -263,6 +315,42 @@ async def test_the_organizer_aborts_and_the_round_closes(store):
     assert not [d for d in await store.due(now[0] + 10**7) if d[0] == tid]
     again = await svc.handle(say(GROUP, person(0), "turnier neu bauer"))  # the chat is free again
     assert tourney_msg(again).table_id != tid
+
+
+async def test_a_chat_admin_may_start_and_abort_a_tournament_he_did_not_open(store):
+    svc = service(store, clock=lambda: T0)
+    tid = await opened(svc, store, 2, "bauernstoss target=1 runde=1h")
+    organizer, member = person(0), person(3)
+    start, stand = say(GROUP, member, "turnier los"), say(GROUP, member, "turnier stand")
+    assert await svc.needs_admin(start) and await svc.needs_admin(say(GROUP, member, "turnier abbrechen"))
+    assert not await svc.needs_admin(say(GROUP, organizer, "turnier los")) and not await svc.needs_admin(stand)
+    assert "Veranstalter" in (await svc.handle(start))[0].text  # not an admin: refused, still open
+    assert (await load(store, tid)).status == "open"
+    await svc.handle(replace(start, admin=True))
+    assert (await load(store, tid)).status == "running"
+    await svc.handle(replace(say(GROUP, member, "turnier abbrechen"), admin=True))
+    assert (await load(store, tid)).status == "aborted"
+
+
+async def test_a_deadline_in_the_chats_quiet_hours_waits_for_their_end(store):
+    now = [T0]  # 08:00 UTC; the round ends at 09:00, in the quiet hours 08:30-12:00
+    svc = service(store, clock=lambda: now[0])
+    tid = await opened(svc, store, 2, "bauernstoss target=1 runde=1h regel=wertung")
+    for words in ("zeitzone UTC", "ruhezeit 8:30-12"):
+        await svc.handle(say(GROUP, person(0), words))
+    await svc.handle(say(GROUP, person(0), "turnier los"))
+    round_end = (await load(store, tid)).round_end
+    assert round_end == T0 + 3600
+    shown = []
+    while now[0] + 300 < T0 + 4 * 3600:  # up to 11:55: nobody reminded, nothing decided
+        now[0] += 300
+        shown += [n.text for n in of(await svc.tick(now[0]), Notice)]
+    assert (await load(store, tid)).status == "running" and not shown, shown
+    assert [d for d in await store.due(T0 + 4 * 3600) if d[0] == tid]  # its timer comes back when they end
+    now[0] = T0 + 4 * 3600 + 1
+    await svc.tick(now[0])
+    tourney = await load(store, tid)
+    assert tourney.status == "finished" and tourney.core["results"]["1.1"]["forfeit"]
 
 
 async def test_a_chat_holds_a_bounded_number_of_tournaments_one_per_topic(store):

@@ -15,7 +15,10 @@ command, press a button on a message they see. What it enforces, as Discord does
   most 80 characters, a custom id of 1-100; else 400 with code 50035 (Invalid Form Body) and the
   field's error, as Discord answers;
 - a message's files (multipart ``files[n]``): at most 10 (50035), at most 10 MB together, the limit
-  of a bot without boosts (413, 40005 Request entity too large).
+  of a bot without boosts (413, 40005 Request entity too large);
+- a thread (``POST /channels/{id}/threads``) opens only in a guild's text channel (else 400, 50024) not
+  listed in :attr:`FakeDiscord.no_threads` (403, 50001 Missing Access); it is a channel of type 11
+  with its ``parent_id``, where messages are posted and interactions happen as in any channel.
 
 Every REST call is recorded in :attr:`FakeDiscord.calls` for the benchmarks and tests.
 """
@@ -225,6 +228,8 @@ class FakeDiscord:
                     "avatar": None, "bot": True}
         self.guilds: dict[int, dict] = {}
         self.channels: dict[int, dict] = {}
+        self.no_threads: set[int] = set()
+        """Channels where the bot may not open threads."""
         self.members: dict[int, Member] = {}
         self.dm_of: dict[int, int] = {}
         self.messages: dict[int, Msg] = {}
@@ -249,6 +254,10 @@ class FakeDiscord:
                        "permission_overwrites": [], "nsfw": False, "parent_id": None}
             self.channels[cid] = channel
             self.guilds[guild_id]["channels"].append(channel)
+
+    def threads_of(self, channel_id: int) -> list[dict]:
+        """The threads opened in a channel, oldest first."""
+        return [c for c in self.channels.values() if c.get("type") == 11 and c["parent_id"] == str(channel_id)]
 
     def member(self, user_id: int, name: str, locale: str = "de", dms_open: bool = True) -> Member:
         """Add a person who is a member of every guild."""
@@ -482,6 +491,28 @@ class FakeDiscord:
             return self._slow_down(wait)
         return _json(self._new(cid, body, None).payload(self.bot))
 
+    async def _thread(self, request: web.Request) -> web.Response:
+        cid = int(request.match_info["channel"])
+        parent = self.channels.get(cid)
+        if parent is None:
+            return _error(404, 10003, "Unknown Channel")
+        if parent.get("type") != 0:
+            return _error(400, 50024, "Cannot execute action on this channel type")
+        if cid in self.no_threads:
+            return _error(403, 50001, "Missing Access")
+        body = await _body(request)
+        name = str(body.get("name") or "")
+        if not 1 <= len(name) <= 100:
+            return _invalid({"name": _too_long(100)})
+        tid = _snowflake()
+        self.channels[tid] = thread = {
+            "id": str(tid), "type": 11, "guild_id": parent["guild_id"], "parent_id": str(cid), "name": name,
+            "owner_id": str(self.app_id), "last_message_id": None, "rate_limit_per_user": 0, "message_count": 0,
+            "member_count": 1, "flags": 0, "thread_metadata": {
+                "archived": False, "auto_archive_duration": body.get("auto_archive_duration", 1440),
+                "archive_timestamp": "2026-01-01T00:00:00+00:00", "locked": False}}
+        return _json(thread, status=201)
+
     def _new(self, channel_id: int, body: dict, user: Member | None) -> Msg:
         """A new message from a request body; ephemeral (only for ``user``) if its flags say so."""
         msg = Msg(_snowflake(), channel_id, body.get("content") or "", body.get("components") or [], self.app_id,
@@ -620,6 +651,7 @@ class FakeDiscord:
         app.router.add_put(api + "/applications/{app}/guilds/{guild}/commands", self._sync)
         app.router.add_post(api + "/users/@me/channels", self._open_dm)
         app.router.add_post(api + "/channels/{channel}/messages", self._post)
+        app.router.add_post(api + "/channels/{channel}/threads", self._thread)
         app.router.add_patch(api + "/channels/{channel}/messages/{message}", self._edit)
         app.router.add_delete(api + "/channels/{channel}/messages/{message}", self._delete)
         app.router.add_post(api + "/interactions/{interaction}/{token}/callback", self._callback)

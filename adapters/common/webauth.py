@@ -39,13 +39,12 @@ _TABLE = re.compile(r"[0-9A-Za-z]{1,16}")
 
 @dataclass(frozen=True)
 class Viewer:
-    """A checked viewer: his platform and user id, the table he may look at, his name and client language."""
+    """A checked viewer: his platform and user id, the table he may look at, and his name."""
 
     platform: str
     user_id: str
     table: str
     name: str = ""
-    lang: str = ""
     expires: float = 0.0
 
 
@@ -123,8 +122,7 @@ def init_data(bot_token: str, data: str, now: float, table: str = "",
     if not _TABLE.fullmatch(table or ""):
         return None
     name = " ".join(str(user.get(k) or "") for k in ("first_name", "last_name")).strip()
-    return Viewer("telegram", str(user_id), table, name=name[:64], lang=str(user.get("language_code") or "")[:8],
-                  expires=int(auth_date) + max_age_s)
+    return Viewer("telegram", str(user_id), table, name=name[:64], expires=int(auth_date) + max_age_s)
 
 
 def mini_app_link(bot_username: str, app_name: str, table: str) -> str:

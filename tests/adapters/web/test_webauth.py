@@ -50,7 +50,7 @@ def test_a_link_token_cannot_name_odd_ids():
 def test_telegram_init_data_names_its_user_and_the_start_param_the_table():
     now = time.time()
     viewer = init_data(BOT_TOKEN, signed(1001, now, start_param="Tab1e"), now)
-    assert viewer == Viewer("telegram", "1001", "Tab1e", name="Anna", lang="de", expires=int(now) + 86400)
+    assert viewer == Viewer("telegram", "1001", "Tab1e", name="Anna", expires=int(now) + 86400)
     assert init_data(BOT_TOKEN, signed(1001, now), now, table="Other").table == "Other"
 
 

@@ -237,7 +237,8 @@ async def _export(tables: Tables, chat: ChatRef, lang: str) -> list[Outgoing]:
     if not await memory.history(book, group, limit=1):
         raise Refused("mem.empty")
     await _files_allowed(tables, chat, "export")
-    csv_bytes, json_bytes = await memory.export_csv(book, group), await memory.export_json(book, group)
+    name_of = stats_words.seat_namer(lang)
+    csv_bytes, json_bytes = await memory.export_csv(book, group, name_of), await memory.export_json(book, group, name_of)
     day = datetime.fromtimestamp(tables.clock(), UTC).date().isoformat()
     caption = evening_words.export_caption(lang, chat.title, csv_bytes.count(b"\n") - 1)
     files = (Attachment(f"stammtisch-{day}.csv", csv_bytes), Attachment(f"stammtisch-{day}.json", json_bytes))

@@ -7,13 +7,15 @@ names cut to :data:`~bot.words.fit.NAME_SHOWN`; every text fits one message (:da
 
 from __future__ import annotations
 
-from bot.memory import RANKED_AFTER, GameStats, Person, PersonStats, Ranking
+from collections.abc import Callable
+
+from bot.memory import RANKED_AFTER, GameStats, Person, PersonStats, Ranking, SeatOutcome
 from bot.memory.privacy import Own
 from bot.table.refused import clip
 from bot.words.fit import fit_head, shown_name
 from bot.words.i18n import game_name, t
 
-__all__ = ["person_text", "own_text", "ranking_text", "chart_words", "season_label", "number", "who_name",
+__all__ = ["person_text", "own_text", "ranking_text", "chart_words", "season_label", "number", "who_name", "seat_namer",
            "counted", "money_text", "DUOS_SHOWN", "RANKED_SHOWN", "TITLE_SHOWN"]
 
 DUOS_SHOWN = 3
@@ -48,6 +50,18 @@ def who_name(lang: str, person: Person) -> str:
     if person.computer:
         return t(lang, "mem.computer_level", level=t(lang, f"level.{person.level}"))
     return shown_name(person.name) if person.name else t(lang, "mem.nobody")
+
+
+def seat_namer(lang: str) -> Callable[[SeatOutcome, int], str]:
+    """Names the seats of a recorded match as the table showed them: the person's name, ``Computer 2`` (with its
+    level unless ``normal``), or ``jemand`` for a person not recorded (the export's names)."""
+    def name_of(seat: SeatOutcome, no: int) -> str:
+        if seat.level:
+            if seat.level == "normal":
+                return t(lang, "computer", n=no + 1)
+            return t(lang, "computer_level", n=no + 1, level=t(lang, f"level.{seat.level}"))
+        return seat.name or t(lang, "mem.nobody")
+    return name_of
 
 
 def counted(lang: str, n: int, what: str) -> str:

@@ -549,7 +549,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "mem.ranking_hint": ("Bild: bild {game} · Statistik: statistik NAME", "Chart: chart {game} · Stats: stats NAME"),
     "mem.chart_title": ("Wertung {game} · {season}", "Rating {game} · {season}"),
     "mem.chart_x": ("Partie", "match"),
-    "mem.chart_y": ("Wertung (μ − 3σ)", "rating (μ − 3σ)"),
+    "mem.chart_y": ("Wertung", "Rating"),
     "mem.chart_caption": ("📈 Die Wertungen in {game}, {season}", "📈 The ratings in {game}, {season}"),
     "mem.nobody": ("jemand", "someone"),
     "mem.history_title": ("📜 Die letzten Partien", "📜 The last matches"),

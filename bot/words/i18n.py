@@ -590,6 +590,8 @@ TEXTS: dict[str, tuple[str, str]] = {
                            "\"{name}\" has not played here (or the name is not unique)."),
     "mem.unknown_season": ("Saison {word} gibt es hier nicht.", "There is no season {word} here."),
     "mem.unknown_match": ("Partie {word} gibt es hier nicht (mehr).", "There is no match {word} here (any more)."),
+    "mem.history_word": ("»{word}« ist keine Partie-Nummer und kein Spiel (verlauf 12, verlauf bauer). Spiele: {games}",
+                         "\"{word}\" is not a match number or a game (history 12, history bauer). Games: {games}"),
     "mem.sheet_gone": ("Den Zettel von Partie {no} habe ich nicht mehr, nur die der letzten {kept}.",
                        "The score sheet of match {no} is gone; only the last {kept} are kept."),
     "mem.nothing_tonight": ("Heute ist hier noch keine Partie zu Ende gegangen.", "No match has ended here today."),

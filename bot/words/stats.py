@@ -16,8 +16,8 @@ from bot.table.refused import clip
 from bot.words.fit import fit_head, shown_name
 from bot.words.i18n import game_name, t
 
-__all__ = ["person_text", "own_text", "ranking_text", "chart_words", "season_label", "number", "who_name", "seat_namer",
-           "counted", "money_text", "tick_text", "DUOS_SHOWN", "RANKED_SHOWN", "TITLE_SHOWN"]
+__all__ = ["person_text", "own_text", "ranking_text", "chart_words", "season_label", "number", "who_name",
+           "seat_namer", "counted", "money_text", "tick_text", "DUOS_SHOWN", "RANKED_SHOWN", "TITLE_SHOWN"]
 
 DUOS_SHOWN = 3
 """Partners and opponents named per game (the most played with first)."""

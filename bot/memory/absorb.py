@@ -154,9 +154,7 @@ class _Counter:
 
     def _deal(self, deal: DealOutcome, season: int, whos: list[str]) -> None:
         total = sum(deal.score)
-        for i, who in enumerate(whos):
-            if not who:
-                continue
+        for who, i in deal.seat_of_each(whos).items():
             side = deal.side_of(i)
             counts = {"d": 1, "dw": int(side in deal.winners), "pf": deal.score[side], "pt": total,
                       **deal.seats[i].figures}
@@ -179,15 +177,13 @@ class _Counter:
         self.plan.push(HISTORY, json.dumps(record, separators=(",", ":"), ensure_ascii=False), self.book.cap)
         self.plan.push(SHEET_LIST, json.dumps({"no": no, "sheet": match.sheet}, separators=(",", ":")), SHEETS)
         team = match.game in TEAM_GAMES
-        for i, who in enumerate(whos):
-            if not who:
-                continue
+        for who, i in match.seat_of_each(whos).items():
             counts = {"m": 1, "mw": int(match.won(i)), **match.seats[i].figures}
-            for j, other in enumerate(whos):
-                if team and other and j != i:
-                    tag = "p" if match.side_of(j) == match.side_of(i) else "h"
-                    counts[f"{tag}:{other}"] = counts.get(f"{tag}:{other}", 0) + 1
-                    counts[f"{tag}w:{other}"] = counts.get(f"{tag}w:{other}", 0) + int(match.won(i))
+            met = {("p" if match.side_of(j) == match.side_of(i) else "h", other)
+                   for j, other in enumerate(whos) if team and other and other != who}
+            for tag, other in met:
+                counts[f"{tag}:{other}"] = 1
+                counts[f"{tag}w:{other}"] = int(match.won(i))
             for s in (season, 0):
                 self.plan.add(figures_key(s, match.game, who), counts)
         self._rate(match, season, whos, no, ratings.setdefault(ratings_key(season, match.game), {}))

@@ -8,6 +8,7 @@ The picture is drawn with matplotlib's Agg backend, imported only when a chart i
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 
 from pydantic import BaseModel
 
@@ -70,11 +71,14 @@ def _thinned(points: list[tuple[int, float]]) -> list[tuple[int, float]]:
     return [points[int(i * step)] for i in range(MAX_POINTS - 1)] + [points[-1]]
 
 
-def rating_png(series: RatingSeries, title: str, xlabel: str, ylabel: str, nobody: str = "?") -> bytes:
-    """The chart of ``series`` as PNG bytes (800 × 450 pixels); ``nobody`` labels a line without a name."""
+def rating_png(series: RatingSeries, title: str, xlabel: str, ylabel: str, nobody: str = "?",
+               tick: Callable[[float], str] = str) -> bytes:
+    """The chart of ``series`` as PNG bytes (800 × 450 pixels); ``nobody`` labels a line without a name,
+    ``tick`` writes the ratings' ticks as the chat's language does (``2,5`` in German)."""
     # loaded only when a chart is asked for; the Agg canvas draws without pyplot's global state (thread-safe)
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
+    from matplotlib.ticker import FuncFormatter
 
     fig = Figure(figsize=(8, 4.5), dpi=100)
     canvas = FigureCanvasAgg(fig)
@@ -85,6 +89,7 @@ def rating_png(series: RatingSeries, title: str, xlabel: str, ylabel: str, nobod
     ax.set_title(title[:80])
     ax.set_xlabel(xlabel[:40])
     ax.set_ylabel(ylabel[:40])
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda value, _: tick(value)))
     ax.grid(True, alpha=0.3)
     if series.lines:
         ax.legend(loc="best", fontsize="small")

@@ -131,13 +131,10 @@ async def evening(book: Book, group: str, now: float, zone: str = "UTC", mode: M
     lines: dict[str, Line] = {}
     people: dict[str, Person] = {}
     for match in matches:
-        for i, seat in enumerate(match.seats):
-            who = seat.who
-            person = Person(who=who, name=seat.name, level=seat.level or "")
-            people[who] = person
-            if not who:
-                continue
-            line = lines.setdefault(who, Line(person=person))
+        for seat in match.seats:
+            people[seat.who] = Person(who=seat.who, name=seat.name, level=seat.level or "")
+        for who, i in match.seat_of_each([seat.who for seat in match.seats]).items():
+            line = lines.setdefault(who, Line(person=people[who]))
             line.matches += 1
             line.won += int(match.won(i))
             line.games[match.game] = line.games.get(match.game, 0) + 1

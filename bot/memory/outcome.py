@@ -106,6 +106,15 @@ class _Finished(BaseModel):
         """Whether ``seat``'s side won."""
         return self.side_of(seat) in self.winners
 
+    def seat_of_each(self, whos: list[str]) -> dict[str, int]:
+        """One seat for each identity in ``whos`` (one per seat; ``""`` skipped): a computer level seated
+        twice counts once, by its first winning seat, else its first seat."""
+        out: dict[str, int] = {}
+        for seat, who in enumerate(whos):
+            if who and (who not in out or (self.won(seat) and not self.won(out[who]))):
+                out[who] = seat
+        return out
+
 
 class DealOutcome(_Finished):
     """A finished deal (a thrown-in deal is not one): its number in the match, scores and figures."""

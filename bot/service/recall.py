@@ -131,10 +131,15 @@ def _season_arg(args: tuple[str, ...]) -> tuple[list[str], int | None]:
     return words, None
 
 
+def _named_game(words: list[str] | tuple[str, ...]) -> str | None:
+    """The game ``words`` (or their first) name, or ``None``."""
+    return game_id(" ".join(words)) or game_id(words[0])
+
+
 async def _game(book: memory.Book, group: str, words: list[str]) -> str:
     """The game ``words`` name; none: the game of the chat's last match."""
     if words:
-        found = game_id(" ".join(words)) or game_id(words[0])
+        found = _named_game(words)
         if found is None:
             raise Refused("unknown_game", word=" ".join(words), games=games_text())
         return found
@@ -209,7 +214,9 @@ async def _history(book: memory.Book, group: str, args: tuple[str, ...], lang: s
                 raise Refused("mem.sheet_gone", no=no, kept=memory.SHEETS)
             raise Refused("mem.unknown_match", word=args[0])
         return evening_words.sheet_text(lang, match, zone)
-    game = await _game(book, group, list(args)) if args else None
+    game = _named_game(args) if args else None
+    if args and game is None:
+        raise Refused("mem.history_word", word=" ".join(args), games=games_text())
     matches = await memory.history(book, group, limit=HISTORY_SHOWN, game=game)
     tourneys = await memory.tournaments(book, group, limit=HISTORY_SHOWN, game=game)
     if len(matches) == HISTORY_SHOWN:  # the tournaments that ended while those matches were played
@@ -240,7 +247,9 @@ async def _export(tables: Tables, chat: ChatRef, lang: str) -> list[Outgoing]:
     if not await memory.history(book, group, limit=1):
         raise Refused("mem.empty")
     await _files_allowed(tables, chat, "export")
-    csv_bytes, json_bytes = await memory.export_csv(book, group), await memory.export_json(book, group)
+    name_of = stats_words.seat_namer(lang)
+    csv_bytes = await memory.export_csv(book, group, name_of)
+    json_bytes = await memory.export_json(book, group, name_of)
     day = datetime.fromtimestamp(tables.clock(), UTC).date().isoformat()
     caption = evening_words.export_caption(lang, chat.title, csv_bytes.count(b"\n") - 1)
     files = (Attachment(f"stammtisch-{day}.csv", csv_bytes), Attachment(f"stammtisch-{day}.json", json_bytes))

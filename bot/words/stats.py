@@ -7,14 +7,17 @@ names cut to :data:`~bot.words.fit.NAME_SHOWN`; every text fits one message (:da
 
 from __future__ import annotations
 
-from bot.memory import RANKED_AFTER, GameStats, Person, PersonStats, Ranking
+from collections.abc import Callable
+from typing import Any
+
+from bot.memory import RANKED_AFTER, GameStats, Person, PersonStats, Ranking, SeatOutcome
 from bot.memory.privacy import Own
 from bot.table.refused import clip
 from bot.words.fit import fit_head, shown_name
 from bot.words.i18n import game_name, t
 
 __all__ = ["person_text", "own_text", "ranking_text", "chart_words", "season_label", "number", "who_name",
-           "counted", "money_text", "DUOS_SHOWN", "RANKED_SHOWN", "TITLE_SHOWN"]
+           "seat_namer", "counted", "money_text", "tick_text", "DUOS_SHOWN", "RANKED_SHOWN", "TITLE_SHOWN"]
 
 DUOS_SHOWN = 3
 """Partners and opponents named per game (the most played with first)."""
@@ -48,6 +51,18 @@ def who_name(lang: str, person: Person) -> str:
     if person.computer:
         return t(lang, "mem.computer_level", level=t(lang, f"level.{person.level}"))
     return shown_name(person.name) if person.name else t(lang, "mem.nobody")
+
+
+def seat_namer(lang: str) -> Callable[[SeatOutcome, int], str]:
+    """Names the seats of a recorded match as the table showed them: the person's name, ``Computer 2`` (with its
+    level unless ``normal``), or ``jemand`` for a person not recorded (the export's names)."""
+    def name_of(seat: SeatOutcome, no: int) -> str:
+        if seat.level:
+            if seat.level == "normal":
+                return t(lang, "computer", n=no + 1)
+            return t(lang, "computer_level", n=no + 1, level=t(lang, f"level.{seat.level}"))
+        return seat.name or t(lang, "mem.nobody")
+    return name_of
 
 
 def counted(lang: str, n: int, what: str) -> str:
@@ -152,8 +167,17 @@ def ranking_text(lang: str, ranking: Ranking) -> str:
     return fit_head(lines + rows, tail, cut=len(ranking.people) > RANKED_SHOWN)
 
 
-def chart_words(lang: str, game: str, season: int) -> dict[str, str]:
-    """The chart's title, axis labels and the label of a line without a name (``rating_png``'s words)."""
+def tick_text(lang: str) -> Callable[[float], str]:
+    """How the chart writes an axis' tick value: as short as it is exact, ``2,5`` and ``−1`` in German."""
+    def text(value: float) -> str:
+        value = round(value, 6) + 0.0  # a tick at 0 may come as 1e-16, or as −0
+        return number(lang, value, len(f"{value:g}".partition(".")[2]))
+    return text
+
+
+def chart_words(lang: str, game: str, season: int) -> dict[str, Any]:
+    """The chart's title, axis labels, the label of a line without a name and its ticks (``rating_png``'s words)."""
     label = season_label(lang, season)
     return {"title": t(lang, "mem.chart_title", game=game_name(game, lang), season=label),
-            "xlabel": t(lang, "mem.chart_x"), "ylabel": t(lang, "mem.chart_y"), "nobody": t(lang, "mem.nobody")}
+            "xlabel": t(lang, "mem.chart_x"), "ylabel": t(lang, "mem.chart_y"), "nobody": t(lang, "mem.nobody"),
+            "tick": tick_text(lang)}

@@ -192,6 +192,8 @@ def test_statistik_shows_the_terminal_players_matches_also_after_a_restart(env):
     shown = run.stdout.split("» 📊 ")[-1]
     assert shown.startswith(f"{env['USER']} an allen Tischen") and "»Konsole«" in shown
     assert f"Bauer: {finished} Partie{'n' if finished > 1 else ''} · " in shown, shown
+    against = next(line for line in shown.splitlines() if "Gegen: " in line)  # three computers of one level
+    assert re.fullmatch(rf".*Gegen: Computer \(\w+\) \d+ von {finished}", against), against
     again = stammtisch(env, "play", "--resume", stdin="statistik\nabbrechen\nquit\n")
     assert again.returncode == 0 and f"Bauer: {finished} Partie" in again.stdout.split("» 📊 ")[-1]
     data = stammtisch(env, "stats", "--json", "--game", "bauer")

@@ -101,3 +101,14 @@ async def test_an_entry_that_cannot_be_read_is_dropped_and_the_others_count(stor
     await _matches(store, book, "bauer", 1)
     assert await absorb(book, G) > 2
     assert len(await history(book, G)) == 1 and await redis.llen(book.key(G, "in")) == 0
+
+
+async def test_a_computer_level_seated_three_times_counts_once_per_match(store, book):
+    for i in range(2):
+        await save_all(store, book, played("bauer", people(1), seed=40 + i, table_id=f"C{i}",
+                                           start=1_750_000_000.0 + 3600 * i))
+    mine = (await stats(book, G, await who_of(book, G, "test:u0"), "bauer")).games[0]
+    assert [(d.other.who, d.matches) for d in mine.opponents] == [("cpu-leicht", 2)]
+    assert [(d.other.who, d.matches) for d in mine.partners] == [("cpu-leicht", 2)]
+    cpu = (await stats(book, G, "cpu-leicht", "bauer")).games[0]
+    assert cpu.matches == 2

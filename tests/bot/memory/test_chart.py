@@ -18,8 +18,10 @@ async def test_the_seasons_ratings_as_a_png(store, book):
     assert [p[0] for p in series.lines[0].points] == list(range(1, RANKED_AFTER + 2))
     finals = [line.points[-1][1] for line in series.lines]
     assert finals == sorted(finals, reverse=True)
-    png = rating_png(series, "Rangliste Bauer", "Partie", "Wertung")
+    ticks: list[float] = []
+    png = rating_png(series, "Rangliste Bauer", "Partie", "Wertung", tick=lambda v: ticks.append(v) or f"{v:g}")
     assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 5000
+    assert ticks and min(finals) - 5 <= min(ticks) and max(ticks) <= max(finals) + 5  # the ratings' axis
 
 
 def test_an_empty_chart_is_a_png_too():

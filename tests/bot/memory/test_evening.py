@@ -49,3 +49,11 @@ async def test_the_day_begins_at_midnight_in_the_zone():
     assert day == "2026-12-31" and start == at(0, 31)
     assert day_start(at(0, 31) - 60, ZONE)[1] == "2026-12-30"
     assert day_start(at(0, 31) - 60, "UTC")[1] == "2026-12-30"
+
+
+async def test_a_computer_level_seated_three_times_plays_one_match_per_match(store, book):
+    for i in range(3):
+        await save_all(store, book, played("bauer", people(1), seed=50 + i, table_id=f"C{i}", start=at(18 + i)))
+    tonight = await evening(book, G, at(23), ZONE)
+    assert {line.person.who: line.matches for line in tonight.lines} == {await who_of(book, G, "test:u0"): 3,
+                                                                         "cpu-leicht": 3}

@@ -6,28 +6,42 @@ import csv
 import io
 import json
 
-from bot.memory import MatchOutcome, export_csv, export_json, history
+from datetime import UTC, datetime
+
+from bot.memory import export_csv, export_json, forget, history
 from bot.memory.export import COLUMNS
+from bot.words.stats import seat_namer
 from tests.bot.memory.kit import GROUP, group_of, people, played, save_all
 
 G = group_of(GROUP)
+NAME_OF = seat_namer("de")
 
 
-async def test_csv_and_json_round_trip(store, book):
-    for i, game in enumerate(["rams", "bauernstoss", "bauerchen"]):
-        await save_all(store, book, played(game, people(5 if game == "rams" else 4), seed=i, table_id=f"X{i}"))
+async def test_csv_and_json_name_the_seats_as_the_table_did_with_iso_times(store, book):
+    seats = people(5)
+    await save_all(store, book, played("rams", seats, seed=0, table_id="X0"))
+    await save_all(store, book, played("bauer", people(1), seed=1, table_id="X1"))
+    await forget(book, G, "test:u1")
     kept = await history(book, G)
-    rows = list(csv.reader(io.StringIO((await export_csv(book, G)).decode())))
-    assert tuple(rows[0]) == COLUMNS and len(rows) == 4
-    for row, match in zip(rows[1:], kept):
-        line = dict(zip(COLUMNS, row))
-        assert int(line["no"]) == match.no and line["game"] == match.game and line["table"] == match.table
-        assert line["players"].split("|") == [s.name or f"cpu-{s.level}" for s in match.seats]
-        assert [int(x) for x in line["score"].split(":")] == match.score
-    back = [MatchOutcome.model_validate(m | {"chat": G}) for m in json.loads(await export_json(book, G))]
-    assert back == kept
+    rows = list(csv.reader(io.StringIO((await export_csv(book, G, NAME_OF)).decode())))
+    assert tuple(rows[0]) == COLUMNS and len(rows) == 3
+    bauer, rams = (dict(zip(COLUMNS, row)) for row in rows[1:])
+    assert bauer["players"] == "Anna|Computer 2 (leicht)|Computer 3 (leicht)|Computer 4 (leicht)"
+    assert bauer["who"].split("|") == [kept[0].seats[0].who] + ["cpu-leicht"] * 3
+    side = kept[0].winners[0]
+    assert bauer["winners"] == "|".join(bauer["players"].split("|")[s] for s in kept[0].sides[side])
+    assert rams["players"] == "Anna|jemand|Cleo|Dora|Emil"
+    assert rams["finished_utc"] == datetime.fromtimestamp(kept[1].at, UTC).isoformat(timespec="seconds")
+    assert [int(x) for x in rams["score"].split(":")] == kept[1].score
+    assert sorted(rams["places"].split("|")) == sorted(rams["players"].split("|"))
+    newest, oldest = json.loads(await export_json(book, G, NAME_OF))
+    assert newest["finished_utc"] == bauer["finished_utc"] and oldest["finished_utc"] == rams["finished_utc"]
+    assert [p["name"] for p in newest["players"]] == bauer["players"].split("|")
+    assert newest["winners"] == [bauer["winners"].split("|")]
+    assert oldest["places"] == rams["places"].split("|") and oldest["paid_cents"] == kept[1].money
+    assert "figures" not in json.dumps([newest, oldest]) and '"at"' not in json.dumps([newest, oldest])
 
 
 async def test_an_empty_history_exports_empty_files(book):
-    assert json.loads(await export_json(book, G)) == []
-    assert (await export_csv(book, G)).decode().splitlines() == [",".join(COLUMNS)]
+    assert json.loads(await export_json(book, G, NAME_OF)) == []
+    assert (await export_csv(book, G, NAME_OF)).decode().splitlines() == [",".join(COLUMNS)]

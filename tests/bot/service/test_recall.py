@@ -17,6 +17,7 @@ from bot.protocol.outgoing import ChatRef, FileMessage, Notice, TableMessage, To
 from bot.table.record import Table
 from bot.words.fit import TEXT_MAX
 from bot.words.i18n import t
+from bot.words.textcmd import games_text
 from tests.servicekit import GROUP, Players, button, of, press, private, say, service, table_msg, user
 
 OTHER = ChatRef("test", "g2", title="Skatrunde Bonn")
@@ -101,6 +102,8 @@ async def test_verlauf_lists_the_matches_newest_first_and_shows_a_score_sheet(ev
     sheet = said(await svc.handle(say(GROUP, user(0), "verlauf 1")))
     assert sheet.splitlines()[1] == "📋 Zettel · Bauer" and sheet.splitlines()[0] == lines[-1]
     assert len([line for line in sheet.splitlines()[3:] if re.match(r"\d+\. ", line)]) == len(tables[0].sheet)
+    assert refused(await svc.handle(say(GROUP, user(0), "verlauf x"))) == \
+        f"»x« ist keine Partie-Nummer und kein Spiel (verlauf 12, verlauf bauer). Spiele: {games_text()}"
 
 
 async def test_abend_settles_the_rams_matches_into_the_kasse(evening):
@@ -144,7 +147,10 @@ async def test_bad_input_is_answered_in_the_chats_language(evening):
     said(await svc.handle(say(GROUP, user(0), "sprache en")))
     answers = {line: refused(await svc.handle(say(GROUP, user(0), line))) for line in
                ("statistik Zed", "rangliste schach", "rangliste bauer 7", "verlauf 99", "saison alt",
-                "statistik " + "x" * 5000)}
+                "statistik " + "x" * 5000, "verlauf x", "verlauf -1", "verlauf " + "x" * 5000)}
+    assert answers["verlauf -1"] == \
+        f"\"-1\" is not a match number or a game (history 12, history bauer). Games: {games_text()}"
+    assert answers["verlauf x"].startswith("\"x\" is not a match number or a game")
     assert answers["statistik Zed"] == "\"Zed\" has not played here (or the name is not unique)."
     assert answers["rangliste schach"].startswith("I don't know \"schach\".")
     assert answers["rangliste bauer 7"] == "There is no season 7 here."

@@ -62,8 +62,13 @@ def test_an_empty_ranking_says_what_it_takes():
 
 def test_numbers_and_the_charts_words():
     assert (number("de", -0.66), number("en", -0.66), number("de", 12.04)) == ("−0,7", "−0.7", "12,0")
-    assert chart_words("de", "bauer", 0) == {"title": "Wertung Bauer · alle Saisons", "xlabel": "Partie",
-                                             "ylabel": "Wertung (μ − 3σ)", "nobody": "jemand"}
+    words = chart_words("de", "bauer", 0)
+    assert {k: v for k, v in words.items() if k != "tick"} == {"title": "Wertung Bauer · alle Saisons",
+                                                               "xlabel": "Partie", "ylabel": "Wertung",
+                                                               "nobody": "jemand"}
+    assert [words["tick"](v) for v in (2.5, -1.0, -1e-17, 12.25, 1e6)] == ["2,5", "−1", "0", "12,25",
+                                                                         "1000000"]
+    assert chart_words("en", "bauer", 1)["ylabel"] == "Rating" and chart_words("en", "bauer", 1)["tick"](-2.5) == "−2.5"
 
 
 def test_his_own_figures_name_each_chat_and_fit():

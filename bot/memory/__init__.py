@@ -8,7 +8,7 @@ from bot.memory.evening import KASSE, Evening, Settlement, Transfer, evening, se
 from bot.memory.export import export_csv, export_json
 from bot.memory.history import history
 from bot.memory.journal import journal
-from bot.memory.outcome import FIGURES, GAMES, DealOutcome, MatchOutcome, SeatOutcome, TourneyOutcome, group_key
+from bot.memory.outcome import FIGURES, GAMES, DealOutcome, MatchOutcome, SeatOutcome, TourneyOutcome
 from bot.memory.people import Person, find, who_of
 from bot.memory.privacy import Own, forget, is_recorded, own_figures, set_recorded
 from bot.memory.ratings import RANKED_AFTER
@@ -17,7 +17,7 @@ from bot.memory.tourneys import Tournament, record_tournament, tournaments
 from bot.memory.stats import Duo, GameStats, Pair, PersonStats, Ranked, Ranking, pairs, ranking, stats
 
 __all__ = [
-    "Book", "CAP", "TTL", "SHEETS", "journal", "absorb", "group_key",
+    "Book", "CAP", "TTL", "SHEETS", "journal", "absorb",
     "DealOutcome", "MatchOutcome", "SeatOutcome", "TourneyOutcome", "FIGURES", "GAMES",
     "record_tournament", "tournaments", "Tournament",
     "Person", "who_of", "find",

@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from bot.memory.book import Book
-from bot.memory.outcome import Outcome, group_key, outcomes
+from bot.memory.outcome import Outcome, outcomes
 from bot.store.tables import Journal
 from bot.table.record import Table
 
@@ -33,7 +33,7 @@ def journal(book: Book, table: Table, news: list[dict[str, Any]], at: float) -> 
     found = outcomes(table, news, at)
     if not found:
         return None
-    group = group_key(table)
+    group = table.chat.group
     return Journal(book.key(group, INBOX), book.key(group, INBOX_IDS),
                    [(o.id, encode(o)) for o in found], book.ttl)
 

@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from bot.table.record import Level, Table
 
 __all__ = ["SeatOutcome", "DealOutcome", "MatchOutcome", "TourneyOutcome", "Outcome", "FIGURES", "TEAM_GAMES", "GAMES",
-           "group_key", "sides_of", "deal_outcome", "match_outcome", "outcomes"]
+           "sides_of", "deal_outcome", "match_outcome", "outcomes"]
 
 TEAM_GAMES = frozenset({"bauernstoss", "alter_schafkopf", "bauerchen", "bauer"})
 """The partnership games: seats 0 and 2 against 1 and 3."""
@@ -45,11 +45,6 @@ FIGURES: dict[str, tuple[str, ...]] = {
 - ``kartoffeln``: Kartoffeln he got; ``tricks``: tricks he took; ``place``: his place (a match's, 1 =
   winner); ``paid``: cents he paid by the settlement; ``won_money``: cents the others paid in a match he won.
 """
-
-
-def group_key(table: Table) -> str:
-    """The chat whose memory keeps the table: ``platform:chat id`` (all topics of a group together)."""
-    return f"{table.chat.platform}:{table.chat.chat_id}"
 
 
 def sides_of(game: str, n: int) -> list[list[int]]:
@@ -87,7 +82,7 @@ class _Finished(BaseModel):
     model_config = ConfigDict(extra="forbid")
     table: str
     chat: str
-    """The group's key (:func:`group_key`)."""
+    """The group's key (the table's ``chat.group``)."""
     game: str
     at: float
     """When it finished (epoch seconds)."""
@@ -252,7 +247,7 @@ def deal_outcome(table: Table, news: dict[str, Any], at: float) -> DealOutcome |
     sides = sides_of(table.game, table.n)
     score, winners = _deal_score(table.game, result, sides)
     seats = _seats(table)
-    outcome = DealOutcome(kind="deal", table=table.id, chat=group_key(table), game=table.game, at=at, seats=seats,
+    outcome = DealOutcome(kind="deal", table=table.id, chat=table.chat.group, game=table.game, at=at, seats=seats,
                           sides=sides, score=score, winners=winners, deal=int(news["no"]))
     for i, seat in enumerate(seats):
         side = outcome.side_of(i)
@@ -286,7 +281,7 @@ def match_outcome(table: Table, at: float) -> MatchOutcome:
     winner = final.get("winner")
     winners = [] if winner is None else [next(i for i, side in enumerate(sides) if winner in side)
                                          if game == "rams" else winner]
-    outcome = MatchOutcome(kind="match", table=table.id, chat=group_key(table), game=game, at=at, seats=seats, sides=sides,
+    outcome = MatchOutcome(kind="match", table=table.id, chat=table.chat.group, game=game, at=at, seats=seats, sides=sides,
                            score=score, winners=winners, deals=table.deals, started=table.created, places=places,
                            money=money, currency=table.currency if game == "rams" else "", title=table.chat.title[:64],
                            sheet=[*table.sheet[:-1], *(_sheet_row(row) for row in table.sheet[-1:])])

@@ -31,6 +31,12 @@ class ChatRef:
         """The id the store indexes tables by: one open table per chat or topic."""
         return f"{self.platform}:{self.chat_id}:{self.thread}"
 
+    @property
+    def group(self) -> str:
+        """The chat with all its forum topics (``platform:chat id``): what its lobbies are counted in,
+        its memory and its tournaments are kept under."""
+        return f"{self.platform}:{self.chat_id}"
+
 
 @dataclass(frozen=True)
 class UserRef:

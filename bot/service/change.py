@@ -196,7 +196,7 @@ class Tables:
             if saved:
                 SAVED.set(True)
                 if recorded and table.status == "finished":
-                    self._count(memory.group_key(table))
+                    self._count(table.chat.group)
                 self.recent.put(table_id, Record(version + 1, data, saved.rev), match.state)
                 if table.tourney and not table.open:  # its tournament reads the result at once
                     await self.store.schedule(table.tourney.partition(":")[0], 0, TOURNEY, now)

@@ -87,7 +87,7 @@ async def new(tables: Tables, cmd: Command, lang: str, args: tuple[str, ...], se
     log_saved(table, 1, cmd, "")
     await store.set_chat_setting(cmd.chat.key, "last", table.id)
     if table.status == "lobby" and not cmd.chat.private:
-        await store.note_in_chat(_chat_of(cmd.chat), table.id)
+        await store.note_in_chat(cmd.chat.group, table.id)
     if cmd.chat.private or seats is not None:
         return await tables.change(table.id, replace(cmd, update_id=""), start)  # create marked it
     out: list[Outgoing] = [render.table_message(table, None, 1, now)]
@@ -103,11 +103,6 @@ def _level(value) -> str:
     return level_from(value if isinstance(value, str) else "")
 
 
-def _chat_of(chat: ChatRef) -> str:
-    """The chat with all its forum topics: what the lobbies are counted in."""
-    return f"{chat.platform}:{chat.chat_id}"
-
-
 async def _room_for(tables: Tables, cmd: Command, lobby: bool) -> None:
     """Refuse a new table to a person at too many open tables, and a new ``lobby`` in a chat with too many."""
     store, settings = tables.store, tables.settings
@@ -115,7 +110,7 @@ async def _room_for(tables: Tables, cmd: Command, lobby: bool) -> None:
         raise Refused("too_many_tables", most=settings.max_tables_per_user)
     if not lobby:
         return
-    chat = _chat_of(cmd.chat)
+    chat = cmd.chat.group
     waiting, started = [], []
     for table_id in await store.tables_in_chat(chat):
         loaded = await store.load(table_id)

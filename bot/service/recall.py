@@ -28,8 +28,7 @@ from bot.words.buttons import MEMORY_BUTTONS
 from bot.words.i18n import game_name, t
 from bot.words.textcmd import Parsed, game_id, games_text
 
-__all__ = ["typed", "pressed", "needs_admin", "BUTTONS", "FILES_WINDOW_S", "CHARTS_AT_ONCE", "HISTORY_SHOWN",
-           "group_of"]
+__all__ = ["typed", "pressed", "needs_admin", "BUTTONS", "FILES_WINDOW_S", "CHARTS_AT_ONCE", "HISTORY_SHOWN"]
 
 BUTTONS = frozenset(MEMORY_BUTTONS)
 """The verbs of a finished table's memory buttons."""
@@ -46,11 +45,6 @@ _NEW = frozenset({"neu", "new", "neue", "start"})
 _ALL = frozenset({"alle", "all", "gesamt", "total"})
 _CHART = frozenset({"bild", "chart", "kurve", "grafik"})
 _charts = asyncio.Semaphore(CHARTS_AT_ONCE)
-
-
-def group_of(chat: ChatRef) -> str:
-    """The memory's key of ``chat``: ``platform:chat id`` (a group's topics share it)."""
-    return f"{chat.platform}:{chat.chat_id}"
 
 
 def needs_admin(cmd: Command, parsed: Parsed) -> bool:
@@ -94,7 +88,7 @@ def _refusal(exc: memory.Unknown) -> Refused:
 
 async def _run(tables: Tables, cmd: Command, name: str, args: tuple[str, ...], lang: str,
                game: str | None) -> list[Outgoing]:
-    chat, group, book = cmd.chat, group_of(cmd.chat), tables.book
+    chat, group, book = cmd.chat, cmd.chat.group, tables.book
     if name == "stats":
         return [Notice(chat, await _stats(tables, cmd, args, lang, game))]
     if name in ("ranking", "chart"):
@@ -151,7 +145,7 @@ async def _game(book: memory.Book, group: str, words: list[str]) -> str:
 
 async def _stats(tables: Tables, cmd: Command, args: tuple[str, ...], lang: str, game: str | None) -> str:
     """``statistik``: his own (here; in his private chat from every chat), someone's by name, or ``aus``/``an``."""
-    book, group, user = tables.book, group_of(cmd.chat), cmd.user
+    book, group, user = tables.book, cmd.chat.group, cmd.user
     if len(args) == 1 and args[0].lower() in _OFF | _ON:
         recorded = args[0].lower() in _ON
         await memory.set_recorded(book, group, user.key, recorded)
@@ -183,7 +177,7 @@ async def _named(book: memory.Book, group: str, args: tuple[str, ...], words: li
 
 async def _chart(tables: Tables, chat: ChatRef, game: str, season: int | None, lang: str) -> FileMessage:
     """The season's ratings of ``game`` as a PNG, drawn in a thread; one chart a minute per chat."""
-    series = await memory.rating_series(tables.book, group_of(chat), game, season)
+    series = await memory.rating_series(tables.book, chat.group, game, season)
     words = stats_words.chart_words(lang, game, series.season)
     if not series.lines:
         raise Refused("mem.no_chart", game=game_name(game, lang), least=memory.RANKED_AFTER,
@@ -198,7 +192,7 @@ async def _chart(tables: Tables, chat: ChatRef, game: str, season: int | None, l
 
 async def _files_allowed(tables: Tables, chat: ChatRef, kind: str) -> None:
     """One ``kind`` of file (``export``, ``chart``) a minute per chat, whoever asks."""
-    if await tables.store.limiter.wait_time(f"memfiles:{kind}:{group_of(chat)}", 1, FILES_WINDOW_S) > 0:
+    if await tables.store.limiter.wait_time(f"memfiles:{kind}:{chat.group}", 1, FILES_WINDOW_S) > 0:
         raise Refused("mem.files_later")
 
 
@@ -243,7 +237,7 @@ async def _season(tables: Tables, group: str, args: tuple[str, ...], lang: str, 
 
 async def _export(tables: Tables, chat: ChatRef, lang: str) -> list[Outgoing]:
     """The chat's history as CSV and JSON documents: one message, or one each if together they are too big."""
-    book, group = tables.book, group_of(chat)
+    book, group = tables.book, chat.group
     if not await memory.history(book, group, limit=1):
         raise Refused("mem.empty")
     await _files_allowed(tables, chat, "export")
@@ -262,9 +256,9 @@ async def _forget(book: memory.Book, cmd: Command, lang: str) -> str:
     """``vergessen``: remove the sender from this chat's memory; in his private chat from every chat's."""
     user, name = cmd.user, cmd.user.name or cmd.user.user_id
     if not cmd.chat.private:
-        found = await memory.forget(book, group_of(cmd.chat), user.key)
+        found = await memory.forget(book, cmd.chat.group, user.key)
         return t(lang, "mem.forgotten" if found else "mem.not_recorded", name=name)
-    chats = {own.chat for own in await memory.own_figures(book, user.key)} | {group_of(cmd.chat)}
+    chats = {own.chat for own in await memory.own_figures(book, user.key)} | {cmd.chat.group}
     forgotten = sum([await memory.forget(book, group, user.key) for group in sorted(chats)])
     if not forgotten:
         return t(lang, "mem.not_recorded", name=name)

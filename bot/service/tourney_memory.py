@@ -11,7 +11,6 @@ import logging
 
 from bot import memory
 from bot.service.change import Tables
-from bot.service.recall import group_of
 from bot.table.tourney import Entry, Tourney
 
 __all__ = ["remember", "outcome_of"]
@@ -27,7 +26,7 @@ def outcome_of(tourney: Tourney, ranked: list[Entry], at: float) -> memory.Tourn
         sides.append(list(range(len(seats), len(seats) + len(entry.users))))
         seats += [memory.SeatOutcome(user=user, name=name) if user else memory.SeatOutcome(level="normal")
                   for user, name in zip(entry.users, entry.names)]
-    return memory.TourneyOutcome(kind="tourney", table=tourney.id, chat=group_of(tourney.chat), game=tourney.game,
+    return memory.TourneyOutcome(kind="tourney", table=tourney.id, chat=tourney.chat.group, game=tourney.game,
                                  at=at, seats=seats, sides=sides, score=[], winners=[0])
 
 

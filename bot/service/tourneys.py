@@ -52,17 +52,13 @@ async def create(tables: Tables, tourney: Tourney) -> None:
     """Store a new tournament as its chat's (or topic's); refused if that one holds another or the chat is full."""
     store = TourneyStore(tables.store)
     ttl = lifetime(tourney, tables.clock())
-    noted = await store.index(tourney.chat.key, _chat_of(tourney), tourney.id, True, ttl, MAX_PER_CHAT)
+    noted = await store.index(tourney.chat.key, tourney.chat.group, tourney.id, True, ttl, MAX_PER_CHAT)
     if noted == 0:
         raise Refused("tn.exists")
     if noted < 0:
         raise Refused("tn.too_many", most=MAX_PER_CHAT)
     if not await store.save(tourney.id, 0, tourney.dump(), ttl):
         raise Refused("busy")
-
-
-def _chat_of(tourney: Tourney) -> str:
-    return f"{tourney.chat.platform}:{tourney.chat.chat_id}"
 
 
 async def change(tables: Tables, tourney_id: str, cmd: Command | None,
@@ -88,7 +84,7 @@ async def change(tables: Tables, tourney_id: str, cmd: Command | None,
         if await store.save(tourney_id, loaded.version, tourney.dump(), lifetime(tourney, step.now)):
             SAVED.set(True)
             if tourney.open or tourney.status != was:  # the index lives as long as the tournament
-                await store.index(tourney.chat.key, _chat_of(tourney), tourney_id, tourney.open,
+                await store.index(tourney.chat.key, tourney.chat.group, tourney_id, tourney.open,
                                   lifetime(tourney, step.now), MAX_PER_CHAT)
             return step.out, tourney
     raise Refused("busy")

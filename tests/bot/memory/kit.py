@@ -18,15 +18,10 @@ from bot.table.cpu import play_computers
 from bot.table.match import Match
 from bot.table.record import Seat, Table
 
-__all__ = ["Step", "played", "save_all", "GROUP", "group_of", "people"]
+__all__ = ["Step", "played", "save_all", "GROUP", "people"]
 
 GROUP = ChatRef("test", "g1", title="Stammtisch Lautern")
 NAMES = ["Anna", "Ben", "Cleo", "Dora", "Emil", "Fritz", "Gerd"]
-
-
-def group_of(chat: ChatRef) -> str:
-    """The memory's key of ``chat``."""
-    return f"{chat.platform}:{chat.chat_id}"
 
 
 def people(n: int, first: int = 0) -> list[Seat]:

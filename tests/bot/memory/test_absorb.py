@@ -9,9 +9,9 @@ from bot.memory import Book, absorb, history, ranking, set_recorded, stats, who_
 from bot.memory import scripts
 from bot.memory.absorb import HISTORY, _plan
 from bot.memory.journal import INBOX
-from tests.bot.memory.kit import GROUP, group_of, people, played, save_all
+from tests.bot.memory.kit import GROUP, people, played, save_all
 
-G = group_of(GROUP)
+G = GROUP.group
 
 
 async def _matches(store, book, game: str, count: int, seats=None) -> None:

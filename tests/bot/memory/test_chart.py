@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from bot.memory import RANKED_AFTER, UnknownGame, rating_png, rating_series
-from tests.bot.memory.kit import GROUP, group_of, people, played, save_all
+from tests.bot.memory.kit import GROUP, people, played, save_all
 
-G = group_of(GROUP)
+G = GROUP.group
 
 
 async def test_the_seasons_ratings_as_a_png(store, book):

@@ -8,9 +8,9 @@ from zoneinfo import ZoneInfo
 from bot.memory import KASSE, evening, who_of
 from bot.memory.evening import day_start
 from bot.table.record import Seat
-from tests.bot.memory.kit import GROUP, group_of, people, played, save_all
+from tests.bot.memory.kit import GROUP, people, played, save_all
 
-G = group_of(GROUP)
+G = GROUP.group
 ZONE = "Europe/Zurich"
 
 

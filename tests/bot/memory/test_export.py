@@ -11,9 +11,9 @@ from datetime import UTC, datetime
 from bot.memory import export_csv, export_json, forget, history
 from bot.memory.export import COLUMNS
 from bot.words.stats import seat_namer
-from tests.bot.memory.kit import GROUP, group_of, people, played, save_all
+from tests.bot.memory.kit import GROUP, people, played, save_all
 
-G = group_of(GROUP)
+G = GROUP.group
 NAME_OF = seat_namer("de")
 
 

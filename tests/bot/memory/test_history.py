@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from bot.memory import SHEETS, history
-from tests.bot.memory.kit import GROUP, group_of, people, played, save_all
+from tests.bot.memory.kit import GROUP, people, played, save_all
 
-G = group_of(GROUP)
+G = GROUP.group
 
 
 async def test_newest_first_by_game_and_with_sheets(store, book):

@@ -12,10 +12,10 @@ from bot.memory.journal import INBOX, decode
 from bot.protocol.outgoing import ChatRef
 from bot.store.connection import client_for
 from bot.store.tables import Store
-from tests.bot.memory.kit import GROUP, group_of, people, played, save_all
+from tests.bot.memory.kit import GROUP, people, played, save_all
 from tests.bot.store.test_cluster import Died, DiesAfterTheTablesScript, cluster  # noqa: F401  (a fixture)
 
-G = group_of(GROUP)
+G = GROUP.group
 
 
 async def test_every_finished_deal_and_the_match_are_in_the_inbox_once(store, book, redis):
@@ -76,7 +76,7 @@ async def test_on_cluster_a_death_before_the_delivery_loses_nothing_and_a_second
                                                                                                          key_prefix):
     store, book = on_cluster
     steps = played("bauernstoss", people(2), seed=5, chat=ChatRef("test", f"c{key_prefix}"))
-    group = group_of(steps[0].table.chat)
+    group = steps[0].table.chat.group
     version = await save_all(store, book, steps[:-1])
     last = steps[-1]
     dying = DiesAfterTheTablesScript(store.redis, prefix=key_prefix)

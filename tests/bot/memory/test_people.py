@@ -7,9 +7,9 @@ import pytest
 from bot.memory import UnknownPerson, find, who_of
 from bot.memory.people import names
 from bot.table.record import Seat
-from tests.bot.memory.kit import GROUP, group_of, people, played, save_all
+from tests.bot.memory.kit import GROUP, people, played, save_all
 
-G = group_of(GROUP)
+G = GROUP.group
 
 
 async def test_a_name_finds_its_person_a_clash_or_nobody_does_not(store, book):

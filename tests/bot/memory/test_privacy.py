@@ -12,10 +12,10 @@ from bot.memory.absorb import NAMES
 from bot.protocol.outgoing import ChatRef
 from bot.store.connection import client_for
 from bot.store.tables import Store
-from tests.bot.memory.kit import GROUP, group_of, people, played, save_all
+from tests.bot.memory.kit import GROUP, people, played, save_all
 from tests.bot.store.test_cluster import cluster  # noqa: F401  (a fixture)
 
-G = group_of(GROUP)
+G = GROUP.group
 
 
 async def _dump(redis, key_prefix) -> str:
@@ -87,7 +87,7 @@ async def cluster_book(cluster, key_prefix):
 async def test_on_cluster_counting_a_new_season_and_forgetting_stay_in_the_chats_slot(cluster_book, key_prefix):
     store, book = cluster_book
     chat = ChatRef("test", f"k{key_prefix}", title="Cluster")
-    group = group_of(chat)
+    group = chat.group
     await save_all(store, book, played("bauer", people(4), seed=3, chat=chat))
     await new_season(book, group, 2_000_000_000.0)
     await save_all(store, book, played("bauer", people(4), seed=4, chat=chat, table_id="T2", start=2_000_000_100.0))

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from bot.memory import UnknownSeason, current, history, new_season, ranking, seasons, stats, who_of
-from tests.bot.memory.kit import GROUP, group_of, people, played, save_all
+from tests.bot.memory.kit import GROUP, people, played, save_all
 
-G = group_of(GROUP)
+G = GROUP.group
 
 
 async def test_a_new_season_restarts_the_ranking_and_keeps_the_history(store, book):

@@ -7,9 +7,9 @@ import pytest
 
 from bot.memory import RANKED_AFTER, UnknownGame, UnknownPerson, history, pairs, ranking, stats, who_of
 from bot.table.record import Seat
-from tests.bot.memory.kit import GROUP, group_of, people, played, save_all
+from tests.bot.memory.kit import GROUP, people, played, save_all
 
-G = group_of(GROUP)
+G = GROUP.group
 
 
 async def test_stats_agree_with_the_history(store, book):

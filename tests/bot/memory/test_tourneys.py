@@ -7,9 +7,9 @@ from bot.memory import SeatOutcome, TourneyOutcome, history, record_tournament, 
 from bot.memory.absorb import TOURNEYS
 from bot.words.evening import history_text
 from bot.words.stats import person_text
-from tests.bot.memory.kit import GROUP, group_of, people, played, save_all
+from tests.bot.memory.kit import GROUP, people, played, save_all
 
-G = group_of(GROUP)
+G = GROUP.group
 
 
 def erfweiler(tid: str = "TN1", at: float = 1_800_000_000.0) -> TourneyOutcome:

@@ -146,7 +146,7 @@ async def test_draw_round_results_once_deadline_and_final(store):
     tourney = await load(store, tid)
     key = table.tourney.partition(":")[2]
     assert list(tourney.core["results"]) == [key]
-    (told,) = await memory.history(svc.tables.book, memory.group_key(table))  # the match is in the chat's memory
+    (told,) = await memory.history(svc.tables.book, table.chat.group)  # the match is in the chat's memory
     assert told.id == f"{tables[0]}:m"
     # a replayed finishing report and a second visit count nothing twice
     kept = await TourneyStore(store).results(tid)
@@ -190,7 +190,7 @@ async def test_the_final_ranking_goes_into_the_memory_once_even_after_a_failed_r
         await svc.tables.book.redis.aclose()
         svc.tables.book = book
     assert (await load(store, tid)).status == "finished"
-    group = recall.group_of(GROUP)
+    group = GROUP.group
     assert await memory.tournaments(book, group) == []
     assert tid in [d[0] for d in await store.due(now[0] + 600)]  # its timer stays, to record it
     for _ in range(3):  # the timer's visit records it; later visits (and a replayed end) count nothing twice

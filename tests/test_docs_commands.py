@@ -5,15 +5,18 @@ one command per line, maybe a comment after ``#``; no other shell fence (bash, c
 no ``$ `` prompt. A line holds a placeholder, and is not run, when it has ``<word>`` (``<lang>``),
 ``…``, ``...`` or a word starting with ``YOUR_`` (``YOUR_TOKEN``); except the token slot below.
 
-Each block runs in a fresh copy of the checkout: its files as they are in the working tree (tracked
-or new, not the ignored ones), with the suite's own installed ``.venv`` linked in (``pyproject.toml`` dated no later than that
-install, so the scripts install nothing). The cwd is the copy, HOME an empty temporary directory,
-the login name ``reader``; no ``REDIS_URL``, no platform token, no ``STAMMTISCH_*`` setting (each
-command uses the embedded Redis in the copy's ``./data``); pip may not reach an index and HTTP
-proxies point at a closed port (no network; 127.0.0.1 is exempt). Each line runs under bash with a
-timeout, stdin closed unless :data:`SCRIPTED` gives it input, and fails the test when it exits
-non-zero (or misses the text :data:`SCRIPTED` expects). A line starting with ``. `` or ``cd `` sets
-the shell's state: it runs, and prefixes the block's later lines.
+Each block runs in a fresh copy of the checkout: its files as they are in the working tree
+(tracked or new, not the ignored ones), with the suite's own installed ``.venv`` linked in
+(``pyproject.toml`` dated no later than that install, so the scripts install nothing; a suite run
+from another environment fails at once, saying so). The cwd is the copy, HOME an empty temporary
+directory, the login name ``reader``; no ``REDIS_URL``, no platform token, no ``STAMMTISCH_*``
+setting (each command uses the embedded Redis in the copy's ``./data``); pip may not reach an index
+and HTTP proxies point at a closed port (no network; 127.0.0.1 is exempt). Each line runs under
+bash with a timeout, stdin at its end (closed) unless :data:`SCRIPTED` gives it input, and fails the
+test when it exits non-zero (or misses the text :data:`SCRIPTED` expects). A line starting with
+``. `` or ``cd `` sets the shell's state: it runs, and prefixes the block's later lines. The README's
+length and quick start, the one shell convention and every relative link (file and heading) are
+checked too.
 
 Lines that would not end by themselves, or that would run the suite inside the suite:
 
@@ -133,6 +136,23 @@ def test_the_readme_is_short_and_starts_with_the_quick_start():
     assert len(lines) < 400, len(lines)
     assert "## Quick start" in lines[:40]
     assert any(b.doc == "README.md" and b.line <= 40 and "./scripts/run" in b.commands[0] for b in blocks())
+
+
+def anchors(doc: Path) -> set[str]:
+    """The anchors GitHub gives the headings of ``doc``."""
+    return {re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+            for heading in re.findall(r"^#+ (.+)$", doc.read_text(), re.MULTILINE)}
+
+
+def test_the_docs_links_lead_somewhere():
+    for doc in DOCS:
+        for target in re.findall(r"\]\(([^)\s]+)\)", (ROOT / doc).read_text()):
+            if target.startswith(("http://", "https://")):
+                continue
+            path, _, anchor = target.partition("#")
+            linked = (ROOT / doc).parent / path if path else ROOT / doc
+            assert linked.exists(), f"{doc}: {target}"
+            assert not anchor or anchor in anchors(linked), f"{doc}: {target}: no such heading"
 
 
 def checkout(where: Path) -> Path:

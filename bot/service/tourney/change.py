@@ -15,7 +15,7 @@ from bot.protocol.outgoing import Command, Outgoing
 from bot.service.change import SAVED, Tables
 from bot.store.tourneys import TourneyStore
 from bot.table.refused import Refused
-from bot.table.tourney import Tourney
+from bot.table.tourney_record import Tourney
 
 __all__ = ["Step", "change", "create", "lifetime", "MARGIN", "ATTEMPTS", "POLL_S", "MAX_PER_CHAT"]
 

@@ -1,7 +1,7 @@
 """A tournament's play in its chat: the draw, a table per pairing, results read from the tables, deadlines.
 
 Results are never typed in: when a tournament's table ends, its save nudges the tournament's timer
-(:mod:`bot.service.change`), and the timer also comes every :data:`~bot.service.tourneys.POLL_S`
+(:mod:`bot.service.change`), and the timer also comes every :data:`~bot.service.tourney.change.POLL_S`
 seconds; it reads every unreported table of the round from the store and keeps its result with a
 set-if-absent per pairing (:meth:`~bot.store.tourneys.TourneyStore.report`). The standings are
 then computed from the kept results by the tournament room's idempotent ``record``: a crash
@@ -28,21 +28,21 @@ from dataclasses import replace
 
 from bot.protocol.outgoing import Notice, OpenTopic, Outgoing, TableMessage
 from bot.service.answer import Ctx
-from bot.service import tourney_memory
 from bot.service.change import Tables
-from bot.service.tourneys import POLL_S, Step, change
+from bot.service.tourney import remember
+from bot.service.tourney.change import POLL_S, Step, change
 from bot.store.tables import Store
 from bot.store.tourneys import KIND, TourneyStore
 from bot.table import cpu, pace
 from bot.table.record import Seat, Table
 from bot.table.refused import Refused
-from bot.table.tourney import Entry, Tourney
+from bot.table.tourney_record import Entry, Tourney
 from bot.tournament import (Entrant, MatchResult, Outcome, SideResult, Tournament, TournamentError, draw, result_of,
                             teams_by_lot)
 from bot.tournament.results import deal_points
 from bot.words.i18n import t
 from bot.words.render import ago
-from bot.words.tourney import final_text, in_messages, pairing_line, registration, standings_message, team_name
+from bot.words.tourney_messages import final_text, in_messages, pairing_line, registration, standings_message, team_name
 
 __all__ = ["start", "withdraw", "message", "after_save", "poll", "move_to_topic", "core_of", "entrant_id",
            "REMIND_AT"]
@@ -165,13 +165,13 @@ async def after_save(tables: Tables, tourney: Tourney, out: list[Outgoing]) -> l
 async def _remember(tables: Tables, tourney: Tourney) -> bool:
     """Record the finished tournament's final ranking in its group's memory (once); false if that failed."""
     entries = {entrant_id(i): entry for i, entry in enumerate(tourney.entries)}
-    return await tourney_memory.remember(tables, tourney, [entries[row.entrant]
+    return await remember.remember(tables, tourney, [entries[row.entrant]
                                                            for row in core_of(tourney).final_ranking()])
 
 
 def _next_visit(tourney: Tourney, now: float, quiet_end: float | None = None) -> float:
     """When the tournament's timer comes next: at the deadline or the reminder, at the latest after
-    :data:`~bot.service.tourneys.POLL_S`; in the chat's quiet hours no later than their end."""
+    :data:`~bot.service.tourney.change.POLL_S`; in the chat's quiet hours no later than their end."""
     if quiet_end is not None:
         return min(now + POLL_S, quiet_end)
     due = min(now + POLL_S, tourney.round_end)

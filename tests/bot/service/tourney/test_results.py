@@ -12,14 +12,15 @@ from redis.asyncio import Redis
 from bot import memory
 from bot.protocol import tokens
 from bot.protocol.outgoing import Notice, TableMessage, UserRef
-from bot.service import recall, tourney_play
-from bot.service.tourneys import MAX_PER_CHAT
+from bot.service import recall
+from bot.service.tourney import results as tourney_play
+from bot.service.tourney.change import MAX_PER_CHAT
 from bot.store.tourneys import TourneyStore
 from bot.table.record import Table
-from bot.table.tourney import Tourney
+from bot.table.tourney_record import Tourney
 from bot.words import buttons as memory_buttons
 from bot.words.fit import TEXT_MAX
-from bot.words.tourney import final_text
+from bot.words.tourney_messages import final_text
 from tests.bot.service.test_service_timers import tick_in_two_processes
 from tests.servicekit import GROUP, of, press, say, service
 

@@ -22,7 +22,7 @@ from bot.ops.settings import Settings
 from bot.protocol.outgoing import ChatRef, Command, HandMessage, Outgoing, Toast, UserRef
 from bot.protocol.unavailable import UNAVAILABLE
 from bot.service import budget, lobby, presses, timers, typed
-from bot.service.tourney import results as tourney_results
+from bot.service.tourney import tables as tourney_tables
 from bot.service.answer import chosen_lang, refusal_lang, toast_lang
 from bot.service.change import SAVED, Tables, update_key
 from bot.store.counts import TableCounts
@@ -170,7 +170,7 @@ class Service:
         Not a typed command: only an adapter that opened the topic calls this. Idempotent.
         """
         try:
-            out = await tourney_results.move_to_topic(self.tables, table_id, thread)
+            out = await tourney_tables.move_to_topic(self.tables, table_id, thread)
         except Refused:  # the table is gone
             return []
         except UNAVAILABLE as exc:

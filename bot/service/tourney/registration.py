@@ -2,7 +2,7 @@
 
 The typed ``turnier ...`` command (:func:`typed`) and the buttons of the tournament's message
 (:func:`press`, verbs ``tn_*``) change the chat's tournament through :func:`bot.service.tourney.change.change`.
-The draw, the tables of the pairings, the results and the deadlines are :mod:`bot.service.tourney.results`.
+The draw is :mod:`bot.service.tourney.draw`, the results and the deadlines :mod:`bot.service.tourney.results`.
 """
 
 from __future__ import annotations
@@ -10,15 +10,17 @@ from __future__ import annotations
 from bot.protocol import tokens
 from bot.protocol.outgoing import Command, Notice, Outgoing
 from bot.service.change import Tables
-from bot.service.tourney import results
+from bot.service.tourney import draw, results
 from bot.service.tourney.change import Step, change, create
+from bot.service.tourney.draw import core_of, entrant_id
+from bot.service.tourney.message import message
 from bot.store.tourneys import TourneyStore
 from bot.table.record import user_ref
 from bot.table.refused import Refused
 from bot.table.tourney_record import Tourney
 from bot.words import tourney_command
 from bot.words.i18n import t
-from bot.words.tourney_messages import registration
+from bot.words.tourney_messages import registration, team_name
 
 __all__ = ["typed", "press", "needs_admin", "VERBS", "ADMIN_VERBS"]
 
@@ -137,11 +139,26 @@ def _leave(step: Step) -> None:
     """Before the draw the sender's team leaves; after it, it withdraws (its remaining matches are forfeits)."""
     tourney, user = step.tourney, step.cmd.user
     if tourney.status == "running":
-        results.withdraw(step, user.key)
+        _withdraw(step, user.key)
         return
     if tourney.unregister(user.key) is None and tourney.invite_of(user.key) is None:
         raise Refused("tn.not_registered")
     step.out.append(Notice(tourney.chat, t(tourney.lang, "tn.unregistered", name=user.name), table_id=tourney.id))
+
+
+def _withdraw(step: Step, user_key: str) -> None:
+    """The user's team withdraws during play: it is paired no more, its remaining matches are forfeits."""
+    tourney = step.tourney
+    i = tourney.entry_of(user_key)
+    if i is None or tourney.entries[i].withdrawn:
+        raise Refused("tn.not_registered")
+    tourney.entries[i].withdrawn = True
+    core = core_of(tourney)
+    for pairing in core.withdraw(entrant_id(i)):  # his match of this round: a forfeit now (its table closes)
+        core.forfeit(pairing.key, [entrant_id(i)])
+    tourney.core = core.model_dump(mode="json")
+    step.out.append(Notice(tourney.chat, t(tourney.lang, "tn.withdrew", name=team_name(tourney.entries[i].names)),
+                           table_id=tourney.id))
 
 
 def _organizer_only(step: Step) -> None:
@@ -151,11 +168,11 @@ def _organizer_only(step: Step) -> None:
 
 
 def _start(step: Step) -> None:
-    """The organizer closes the registration: the draw (:func:`bot.service.tourney.results.start`)."""
+    """The organizer closes the registration: the draw (:func:`bot.service.tourney.draw.start`)."""
     _organizer_only(step)
     if step.tourney.status != "open":
         raise Refused("tn.registration_closed")
-    results.start(step)
+    draw.start(step)
 
 
 def _abort(step: Step) -> None:
@@ -169,7 +186,7 @@ def _abort(step: Step) -> None:
 def _show(step: Step) -> None:
     """``turnier tabelle``: the tournament's message again (posted anew by the answer)."""
     step.quiet = True
-    step.out.append(results.message(step.tourney, step.version, step.now, repost=True))
+    step.out.append(message(step.tourney, step.version, step.now, repost=True))
 
 
 def _page(step: Step, arg: str) -> None:

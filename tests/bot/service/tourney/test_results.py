@@ -13,7 +13,10 @@ from bot import memory
 from bot.protocol import tokens
 from bot.protocol.outgoing import Notice, TableMessage, UserRef
 from bot.service import recall
-from bot.service.tourney import results as tourney_play
+from bot.service.tourney.draw import core_of
+from bot.service.tourney.message import message
+from bot.service.tourney.results import poll
+from bot.service.tourney.tables import computers_take_over
 from bot.service.tourney.change import MAX_PER_CHAT
 from bot.store.tourneys import TourneyStore
 from bot.table.record import Table
@@ -93,7 +96,7 @@ async def finish_table(svc, store, table_id: str, now: list[float], only: bool =
     """Let computers play the table to its end (the people's seats are taken over as at a deadline); ``only``:
     no other timer fires meanwhile (the tournament's neither). The table's last message."""
     def takeover(ctx):
-        tourney_play._computers_take_over(ctx)
+        computers_take_over(ctx)
     shown = of(await svc.tables.change(table_id, None, takeover), TableMessage)
     for _ in range(400):
         loaded = await store.load(table_id)
@@ -152,7 +155,7 @@ async def test_draw_round_results_once_deadline_and_final(store):
     # a replayed finishing report and a second visit count nothing twice
     kept = await TourneyStore(store).results(tid)
     assert not await TourneyStore(store).report(tid, key, kept[key])
-    await tourney_play.poll(svc.tables, tid, now[0])
+    await poll(svc.tables, tid, now[0])
     tourney = await load(store, tid)
     assert len(tourney.core["results"]) == 1 and tourney.round == 2
     # round 2: nobody plays; at the deadline the computers take over and finish it
@@ -174,7 +177,7 @@ async def test_draw_round_results_once_deadline_and_final(store):
         await svc.tick(now[0])
     assert tourney.status == "finished"
     assert len(tourney.core["results"]) == 3
-    shown = tourney_play.message(tourney, 1, now[0])
+    shown = message(tourney, 1, now[0])
     assert "Endstand" in shown.text and shown.text.count("Partien") == 3
 
 
@@ -197,7 +200,7 @@ async def test_the_final_ranking_goes_into_the_memory_once_even_after_a_failed_r
     for _ in range(3):  # the timer's visit records it; later visits (and a replayed end) count nothing twice
         now[0] += 600
         await svc.tick(now[0])
-        await tourney_play.poll(svc.tables, tid, now[0])
+        await poll(svc.tables, tid, now[0])
     (kept,) = await memory.tournaments(book, group)
     assert (kept.id, kept.entrants) == (tid, 2)
     winners = [p.name for p in kept.top[0]]
@@ -249,7 +252,7 @@ async def test_standings_of_64_teams_are_paged_within_limits(store):
     assert "Seite 2/4" in page2.text and len(page2.text) <= TEXT_MAX
     tourney = await load(store, tid)
     assert len(tourney.tables) == 32
-    final = final_text(tourney, tourney_play.core_of(tourney).standings())
+    final = final_text(tourney, core_of(tourney).standings())
     assert len(final) > 1 and all(len(text) <= TEXT_MAX for text in final)
     ranked = [line for text in final for line in text.splitlines() if re.match(r"(🥇 |🥈 |🥉 )?\d+\. ", line)]
     assert len(ranked) == 64 and ranked[0].startswith("🥇 1. ")
@@ -285,8 +288,8 @@ async def test_rams_is_played_by_individuals_at_tables_of_three_to_seven(store):
     now[0] += 1
     await svc.tick(now[0])
     tourney = await load(store, msg.table_id)
-    rows = tourney_play.core_of(tourney).standings()
-    assert sum(r.played for r in rows) == 9 and "Platzpunkte" in tourney_play.message(tourney, 1, now[0]).text
+    rows = core_of(tourney).standings()
+    assert sum(r.played for r in rows) == 9 and "Platzpunkte" in message(tourney, 1, now[0]).text
 
 
 async def test_a_result_counts_once_when_two_processes_visit(store, redis_url, key_prefix):

@@ -26,7 +26,8 @@ from bot.protocol import tokens
 from bot.protocol.outgoing import Command, Outgoing
 from bot.service.answer import Ctx, answer, notify_hand, refusal
 from bot.store.counts import TableCounts
-from bot.store.tables import Journal, Record, Store
+from bot.store.records import Journal, Record
+from bot.store.tables import Store
 from bot.store.tourneys import KIND as TOURNEY
 from bot.table import notify, window
 from bot.table.match import Match

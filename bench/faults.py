@@ -77,7 +77,7 @@ from bot.store.tables import Store  # noqa: E402
 from bot.store.tourneys import KIND as TOURNEY  # noqa: E402
 from bot.store.tourneys import TourneyStore  # noqa: E402
 from bot.table.record import Table  # noqa: E402
-from bot.table.tourney import Tourney  # noqa: E402
+from bot.table.tourney_record import Tourney  # noqa: E402
 from bot.tournament import Tournament, result_of  # noqa: E402
 from bot.tournament.results import deal_points  # noqa: E402
 from bot.words.i18n import TEXTS, t  # noqa: E402

@@ -43,3 +43,10 @@ def test_every_room_says_what_it_holds():
             assert init.exists(), f"{folder.relative_to(ROOT)} has no __init__.py"
             doc = ast.get_docstring(ast.parse(init.read_text()))
             assert doc and len(doc.split()) >= 4, f"{init.relative_to(ROOT)} does not say what the package holds"
+
+
+def test_no_module_is_longer_than_500_lines():
+    """Every module of bot/ and adapters/ holds one idea in at most 500 lines (a longer one is split by idea)."""
+    long = {str(path.relative_to(ROOT)): n for top in ("bot", "adapters") for path in sorted((ROOT / top).rglob("*.py"))
+            if (n := len(path.read_text(encoding="utf-8").splitlines())) > 500}
+    assert not long, long

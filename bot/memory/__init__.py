@@ -13,7 +13,7 @@ from bot.memory.people import Person, find, who_of
 from bot.memory.privacy import Own, forget, is_recorded, own_figures, set_recorded
 from bot.memory.ratings import RANKED_AFTER
 from bot.memory.seasons import Season, current, new_season, seasons
-from bot.memory.tourneys import Tournament, record_tournament, tournaments
+from bot.memory.tournaments import Tournament, record_tournament, tournaments
 from bot.memory.stats import Duo, GameStats, Pair, PersonStats, Ranked, Ranking, pairs, ranking, stats
 
 __all__ = [

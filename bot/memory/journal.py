@@ -15,7 +15,7 @@ from pydantic import TypeAdapter
 
 from bot.memory.book import Book
 from bot.memory.outcome import Outcome, outcomes
-from bot.store.tables import Journal
+from bot.store.records import Journal
 from bot.table.record import Table
 
 __all__ = ["journal", "encode", "decode", "INBOX", "INBOX_IDS"]

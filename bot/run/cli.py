@@ -69,7 +69,7 @@ def _arena(args: argparse.Namespace) -> int:
 
 
 def _tournament(args: argparse.Namespace) -> int:
-    from bot.tools.tournament import play_tournament
+    from bot.tools.computer_tournament import play_tournament
 
     try:
         count = _whole(args.teams, "--teams")

@@ -15,8 +15,9 @@ import logging
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
+from typing import Any, NamedTuple
 
 from bot import memory
 from bot.ops import metrics
@@ -25,7 +26,8 @@ from bot.protocol import tokens
 from bot.protocol.outgoing import Command, Outgoing
 from bot.service.answer import Ctx, answer, notify_hand, refusal
 from bot.store.counts import TableCounts
-from bot.store.tables import Journal, Record, Store
+from bot.store.records import Journal, Record
+from bot.store.tables import Store
 from bot.store.tourneys import KIND as TOURNEY
 from bot.table import notify, window
 from bot.table.match import Match
@@ -34,17 +36,43 @@ from bot.table.refused import Refused
 from bot.words import hand
 from engine.state import State
 
-__all__ = ["Tables", "Recent", "SAVED", "update_key", "log_saved", "seconds", "turn_timer", "ATTEMPTS", "RECENT"]
+__all__ = ["Tables", "Recent", "Again", "until_saved", "SAVED", "update_key", "log_saved", "seconds", "turn_timer",
+           "ATTEMPTS", "RECENT"]
 
 log = logging.getLogger(__package__)
 
 ATTEMPTS = 10
-"""How often a change is retried after losing a compare-and-set race."""
+"""How often a change is tried after losing a compare-and-set race (a table's or a tournament's)."""
 RECENT = 1024
 """How many tables a service remembers as it last saved them (see :class:`Recent`)."""
 
 SAVED: ContextVar[bool] = ContextVar("stammtisch_saved", default=False)
 """Whether the command this task is handling saved a table: what its update marker records."""
+
+
+class Again(NamedTuple):
+    """An attempt at a change to make again from ``record`` (``None``: the stored one, loaded anew): its save lost
+    the compare-and-set race, or it started from a remembered record that no refusal may be given from."""
+
+    record: Any = None
+
+
+async def until_saved(attempt: Callable[[Any, bool], Awaitable[Any]], start: Any = None) -> Any:
+    """Run ``attempt`` until it no longer loses a compare-and-set race; at most :data:`ATTEMPTS` times, then busy.
+
+    The one retry loop of every versioned record the service changes (a table's, :meth:`Tables.change`, and a
+    tournament's, :func:`bot.service.tourney.change.change`). ``attempt(record, fresh)`` starts from ``record``
+    (``None``: it loads the stored one; ``start`` at first, then what its :class:`Again` returned); ``fresh``
+    tells that ``record`` was just read from Redis (not remembered from an earlier save). It returns its
+    answer, or :class:`Again`; it raises :class:`~bot.table.refused.Refused` to refuse.
+    """
+    record, fresh = start, False
+    for _ in range(ATTEMPTS):
+        done = await attempt(record, fresh)
+        if not isinstance(done, Again):
+            return done
+        record, fresh = done.record, done.record is not None
+    raise Refused("busy")
 
 
 def seconds(value) -> int | None:
@@ -141,12 +169,12 @@ class Tables:
 
         ``fn`` raises :class:`Refused` to refuse, or sets ``ctx.quiet`` to answer without saving.
         A refusal or a quiet answer is only given from a record just read from Redis; a lost
-        compare-and-set tries again (at most :data:`ATTEMPTS` times) with the record it returned.
+        compare-and-set tries again with the record it returned (:func:`until_saved`).
         """
         update = update_key(cmd)
-        cached, fresh = self.recent.get(table_id), False
         started = time.perf_counter()
-        for _ in range(ATTEMPTS):
+
+        async def attempt(cached: tuple[Record, State | None] | None, fresh: bool) -> list[Outgoing] | Again:
             if cached is None:
                 loaded = await self.store.fetch(table_id)
                 if loaded is None:
@@ -174,13 +202,11 @@ class Tables:
                         SAVED.set(True)
                         return []  # a redelivered update whose save landed before a crash
                     return refusal(ctx, r)
-                cached = None
-                continue
+                return Again()
             if ctx.quiet and not reclaimed:
                 if fresh:
                     return answer(ctx, version, set())
-                cached = None
-                continue
+                return Again()
             match.save()
             _seen(ctx)
             changed = _hands_changed(ctx, before, version + 1)
@@ -214,8 +240,8 @@ class Tables:
                 return []
             if saved.current is None:
                 raise Refused("unknown_table")
-            cached, fresh = (saved.current, None), True
-        raise Refused("busy")
+            return Again((saved.current, None))
+        return await until_saved(attempt, self.recent.get(table_id))
 
     def _journal(self, table: Table, match: Match, now: float) -> Journal | None:
         """What the save records in the chat's memory; a record that cannot be built is logged, the move saved."""

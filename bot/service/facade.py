@@ -21,7 +21,8 @@ from bot.ops import metrics
 from bot.ops.settings import Settings
 from bot.protocol.outgoing import ChatRef, Command, HandMessage, Outgoing, Toast, UserRef
 from bot.protocol.unavailable import UNAVAILABLE
-from bot.service import budget, lobby, presses, timers, tourney_play, typed
+from bot.service import budget, lobby, presses, timers, typed
+from bot.service.tourney import tables as tourney_tables
 from bot.service.answer import chosen_lang, refusal_lang, toast_lang
 from bot.service.change import SAVED, Tables, update_key
 from bot.store.counts import TableCounts
@@ -169,7 +170,7 @@ class Service:
         Not a typed command: only an adapter that opened the topic calls this. Idempotent.
         """
         try:
-            out = await tourney_play.move_to_topic(self.tables, table_id, thread)
+            out = await tourney_tables.move_to_topic(self.tables, table_id, thread)
         except Refused:  # the table is gone
             return []
         except UNAVAILABLE as exc:

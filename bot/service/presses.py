@@ -14,7 +14,8 @@ from __future__ import annotations
 import engine
 from bot.protocol import actarg, tokens
 from bot.protocol.outgoing import Command, Outgoing
-from bot.service import lobby, recall, tourney
+from bot.service import lobby, recall
+from bot.service.tourney import registration
 from bot.service.answer import Ctx
 from bot.service.change import Tables, update_key
 from bot.service.moves import act, let_pass
@@ -38,8 +39,8 @@ async def press(tables: Tables, cmd: Command) -> list[Outgoing]:
         return await again(tables, cmd, tok)
     if tok.verb in recall.BUTTONS:
         return await recall.pressed(tables, cmd, tok)
-    if tok.verb in tourney.VERBS:
-        return await tourney.press(tables, cmd, tok)
+    if tok.verb in registration.VERBS:
+        return await registration.press(tables, cmd, tok)
     can_write = await lobby.reachable(tables.store, cmd) if tok.verb == "join" else True
     return await tables.change(tok.table, cmd, lambda ctx: _pressed(ctx, tok, can_write, tables))
 

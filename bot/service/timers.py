@@ -14,7 +14,7 @@ import engine
 from bot.protocol.outgoing import Notice, Outgoing
 from bot.protocol.unavailable import UNAVAILABLE
 from bot.service.answer import Ctx
-from bot.service import tourney_play
+from bot.service.tourney import results as tourney_results
 from bot.service.change import Tables, turn_timer
 from bot.store.tourneys import KIND
 from bot.table import cpu, notify, pace, window
@@ -45,7 +45,7 @@ async def fire(tables: Tables, now: float, out: list[Outgoing], only: str | None
             continue
         try:
             if kind == KIND:  # a tournament's visit sets its next one itself (a failed one comes again)
-                out += await tourney_play.poll(tables, table_id, now)
+                out += await tourney_results.poll(tables, table_id, now)
                 continue
             if kind == "remind":
                 out += await _remind(tables, table_id, version, now)

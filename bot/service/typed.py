@@ -13,7 +13,8 @@ import engine
 from bot.ops.clock import hhmm
 from bot.protocol import tokens
 from bot.protocol.outgoing import Command, Notice, Outgoing
-from bot.service import lobby, recall, tourney
+from bot.service import lobby, recall
+from bot.service.tourney import registration
 from bot.service.answer import Ctx, chat_lang
 from bot.service.change import Tables
 from bot.service.moves import act, let_pass
@@ -62,7 +63,7 @@ async def typed(tables: Tables, cmd: Command) -> list[Outgoing]:
         if parsed.name == "new":
             return await lobby.new(tables, cmd, lang, parsed.args)
         if parsed.name == "tournament":
-            return await tourney.typed(tables, cmd, parsed.args, lang)
+            return await registration.typed(tables, cmd, parsed.args, lang)
         if parsed.name == "rules" and parsed.args:
             game = textcmd.game_id(parsed.args[0])
             if game is None:
@@ -97,7 +98,7 @@ async def needs_admin(tables: Tables, cmd: Command, parsed: textcmd.Parsed | Non
     if parsed is not None and parsed.kind == "memory":
         return recall.needs_admin(cmd, parsed)
     if parsed is not None and parsed.kind == "table" and parsed.name == "tournament":
-        return await tourney.needs_admin(tables, cmd, parsed.args)
+        return await registration.needs_admin(tables, cmd, parsed.args)
     if parsed is None or parsed.kind != "table" or parsed.name not in _CHAT_SETTINGS or not parsed.args:
         return False
     table_id = await tables.store.table_for_chat(cmd.chat.key)

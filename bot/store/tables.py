@@ -1,5 +1,8 @@
 """The Redis store: versioned table records, move logs, indexes, message refs and turn timers.
 
+What a record and a save are: :mod:`bot.store.records`; the turn timers' part of :class:`Store`:
+:mod:`bot.store.timers`.
+
 The store knows nothing of the table model: a record is an opaque JSON string with a version.
 Key layout (``st`` is the prefix, ``<id>`` a table id, one hash tag per table so that a table's
 keys share one Redis Cluster slot):
@@ -21,7 +24,7 @@ keys share one Redis Cluster slot):
 ``st:{t:<id>}:out``             list    Cluster: a save's journal entries not yet delivered
 ==============================  ======  ===============================================================
 
-A save may carry a :class:`Journal`: entries appended to a list elsewhere (a chat's memory inbox,
+A save may carry a :class:`~bot.store.records.Journal`: entries appended to a list elsewhere (a chat's memory inbox,
 :mod:`bot.memory`) exactly once with the save. On one Redis they are appended in the save's script. On
 Cluster the table's script puts them in the table's ``out`` list, and the step after it (3, below)
 delivers them to their list, whose slot keeps the ids of the last entries delivered so that a second
@@ -34,11 +37,6 @@ leaves the chat and user indexes and loses its timers at once. Chat settings exp
 two deadline keys are shared by all tables and have no expiry; a member leaves them when a save of
 a newer version of its table (or its end) drops it, when it is done, or when it fires and finds its
 table gone, so none outlives its table by more than its due time.
-
-Turn timers are leases: :meth:`Store.claim` does not remove a due member but moves it
-``lease_s`` into the future, so a process that dies while acting on it loses nothing: the member
-comes due again. The save that consumes it (any save of a newer version of the table) drops it in
-the same script; a timer that turned out to have nothing to do is dropped with :meth:`Store.done`.
 
 Compare-and-set: every save writes a fresh random ``rev`` and is refused unless the caller names
 the stored ``rev`` (and version). A version number alone is not enough once Redis has lost
@@ -71,8 +69,7 @@ import secrets
 import string
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Literal, NamedTuple
+from typing import Literal
 
 from redis.asyncio import Redis
 from redis.asyncio.cluster import RedisCluster
@@ -80,69 +77,19 @@ from redis.asyncio.cluster import RedisCluster
 from bot.store import scripts
 from bot.store.feed import Feed, publish
 from bot.store.ratelimit import Limiter
+from bot.store.records import Journal, Record, Saved
+from bot.store.records import table_id as _table_id
+from bot.store.timers import Timers
 
-__all__ = ["Store", "Saved", "Record", "Journal", "MAX_LOG_PER_SAVE", "new_rev"]
+__all__ = ["Store", "MAX_LOG_PER_SAVE", "new_rev"]
 
 MAX_LOG_PER_SAVE = 1000
 """At most this many log entries per save (a Lua ``unpack`` limit, far above any real move)."""
 
 _BASE62 = string.digits + string.ascii_uppercase + string.ascii_lowercase
-_TABLE_ID = re.compile(r"[0-9A-Za-z]{1,16}")
 _USER_KEY = re.compile(r"\S+")
-_KIND = re.compile(r"[a-z_]{1,16}")
 _PREFIX = re.compile(r"[^{}\s]+")
 _UPDATE = re.compile(r"[^{}\s]{1,200}")
-
-
-class Record(NamedTuple):
-    """A stored table: its version, record and revision (``""`` for a record saved before revisions)."""
-
-    version: int
-    data: str
-    rev: str
-
-
-class Journal(NamedTuple):
-    """Entries a save appends to the list ``key`` exactly once, with the save (see the module's docstring).
-
-    Attributes:
-        key: the list (on Cluster in a slot of its own, shared with ``ids``).
-        ids: Cluster: the zset of the ids of the entries delivered to ``key`` lately.
-        entries: ``(id, text)`` pairs; the id is unique among the list's entries.
-        ttl: seconds ``key`` (and ``ids``) live after the append.
-    """
-
-    key: str
-    ids: str
-    entries: Sequence[tuple[str, str]]
-    ttl: int
-
-
-@dataclass(frozen=True)
-class Saved:
-    """What :meth:`Store.save` did; true if it saved.
-
-    Attributes:
-        ok: whether the record was replaced.
-        current: when it was not, the stored record (``None``: there is no such table, or the
-            update was applied already), so that the caller can try again without loading.
-        rev: when it was, the new revision.
-        duplicate: the save was refused because its update was applied already.
-    """
-
-    ok: bool
-    current: Record | None = None
-    rev: str = ""
-    duplicate: bool = False
-
-    def __bool__(self) -> bool:
-        return self.ok
-
-
-def _table_id(table_id: str) -> str:
-    if not _TABLE_ID.fullmatch(table_id):
-        raise ValueError(f"bad table id {table_id!r}")
-    return table_id
 
 
 def _users(user_keys: Sequence[str]) -> str:
@@ -170,7 +117,7 @@ def new_rev() -> str:
     return secrets.token_hex(8)
 
 
-class Store:
+class Store(Timers):
     """Tables in Redis: records with compare-and-set, move logs, indexes, message refs, timers.
 
     Args:
@@ -197,16 +144,11 @@ class Store:
         self._abandoned_ttl = abandoned_ttl
         self._settings_ttl = settings_ttl
         self._seen_ttl = seen_ttl
-        self._lease_s = lease_s
-        self._due = f"{prefix}:{{deadlines}}:due"
-        self._due_tables = f"{prefix}:{{deadlines}}:tables"
+        self._init_timers(redis, prefix, lease_s)
         self._create = redis.register_script(scripts.CREATE)
         self._save = redis.register_script(scripts.SAVE)
         self._release = redis.register_script(scripts.RELEASE)
         self._set_ref = redis.register_script(scripts.SET_REF)
-        self._schedule = redis.register_script(scripts.SCHEDULE)
-        self._claim = redis.register_script(scripts.CLAIM)
-        self._drop = redis.register_script(scripts.DROP)
         self._set_setting = redis.register_script(scripts.SET_SETTING)
         self.cluster = isinstance(redis, RedisCluster)
         """Whether the store runs on Redis Cluster (see the module's docstring)."""
@@ -498,53 +440,3 @@ class Store:
         """Remember a chat's setting; the chat's settings expire ``settings_ttl`` after the last one set."""
         await self._set_setting(keys=[f"{self._prefix}:chatcfg:{chat_key}"], args=[name, value, self._settings_ttl])
 
-    # -- timers ----------------------------------------------------------------------------
-
-    def _member(self, table_id: str, version: int, kind: str) -> str:
-        _table_id(table_id)
-        if not _KIND.fullmatch(kind) or version < 0:
-            raise ValueError(f"bad timer {kind!r} at version {version}")
-        return f"{table_id}:{int(version)}:{kind}"
-
-    async def schedule(self, table_id: str, version: int, kind: str, due_ts: float, replaces: str = "") -> bool:
-        """Set the table's ``kind`` timer for ``version`` to fire at ``due_ts`` (epoch seconds).
-
-        Timers of older versions of the table are dropped; timers of the same version stay (a
-        reminder and an automatic move may both wait) unless named by ``replaces`` (the kind of a
-        timer this one follows, dropped in the same step), and setting one again moves it.
-
-        Returns:
-            False, changing nothing, if the table already has a timer for a newer version.
-        """
-        member = self._member(table_id, version, kind)
-        also = self._member(table_id, version, replaces) if replaces else ""
-        args = [table_id, int(version), member, float(due_ts), also]
-        return bool(await self._schedule(keys=[self._due, self._due_tables], args=args))
-
-    async def due(self, now: float, limit: int = 100) -> list[tuple[str, int, str]]:
-        """Timers due at ``now`` (epoch seconds), earliest first: ``(table_id, version, kind)``."""
-        members = await self._r.zrangebyscore(self._due, "-inf", now, start=0, num=limit)
-        return [(t, int(v), k) for t, v, k in (m.split(":") for m in members)]
-
-    async def count_due(self, now: float) -> int:
-        """How many timers are due at ``now`` (epoch seconds) and not leased."""
-        return await self._r.zcount(self._due, "-inf", now)
-
-    async def claim(self, table_id: str, version: int, kind: str, now: float | None = None) -> bool:
-        """Lease a due timer to act on it: True for exactly one caller, however many race for it.
-
-        The timer stays stored, due again ``lease_s`` after ``now`` (default: the clock), until the
-        save that carries it out (a save of a newer version) or :meth:`done` drops it.
-        """
-        now = time.time() if now is None else now
-        member = self._member(table_id, version, kind)
-        return bool(await self._claim(keys=[self._due], args=[member, float(now), float(now) + self._lease_s]))
-
-    async def done(self, table_id: str, version: int, kind: str) -> bool:
-        """Drop a timer that had nothing (more) to do; True if it was there."""
-        member = self._member(table_id, version, kind)
-        return bool(await self._drop(keys=[self._due, self._due_tables], args=[table_id, member]))
-
-    async def cancel(self, table_id: str) -> int:
-        """Drop all of the table's timers; returns how many there were."""
-        return await self._drop(keys=[self._due, self._due_tables], args=[_table_id(table_id), ""])

@@ -23,7 +23,8 @@ from __future__ import annotations
 import secrets
 import string
 
-from bot.store.tables import Record, Store
+from bot.store.records import Record
+from bot.store.tables import Store
 
 __all__ = ["TourneyStore", "ID_LENGTH", "KIND"]
 

@@ -14,7 +14,7 @@ import time
 from bot.protocol import tokens
 from bot.store.tourneys import TourneyStore
 from bot.table.record import Table
-from bot.table.tourney import Tourney
+from bot.table.tourney_record import Tourney
 from tests.fakes.discord.harness import FAST, Players, fake_for, press, running_bot, table_message
 from tests.fakes.telegram.harness import until, watching
 

@@ -13,7 +13,7 @@ import time
 
 from bot.store.tourneys import TourneyStore
 from bot.table.record import Table
-from bot.table.tourney import Tourney
+from bot.table.tourney_record import Tourney
 from tests.fakes.telegram.harness import FAST, Players, fake_for, press_verb, running_bot, until, watching
 
 GROUP = -100777

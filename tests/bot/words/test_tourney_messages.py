@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from bot.protocol.outgoing import Notice
-from tests.bot.service.test_tourney import T0, load, opened, person, tourney_msg
+from tests.bot.service.tourney.kit import T0, load, opened, person, tourney_msg
 from tests.servicekit import GROUP, of, say, service
 
 

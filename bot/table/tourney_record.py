@@ -25,7 +25,7 @@ FORMATS = ("round-robin", "groups-ko", "swiss")
 
 Rule = Literal["computer", "forfeit"]
 """What decides a match its round's deadline finds unfinished: computer players take the missing
-people's seats and play it to the end, or it is scored as a forfeit (see :mod:`bot.service.tourney_play`)."""
+people's seats and play it to the end, or it is scored as a forfeit (see :mod:`bot.service.tourney.results`)."""
 TStatus = Literal["open", "running", "finished", "aborted"]
 
 

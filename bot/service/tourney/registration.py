@@ -1,24 +1,26 @@
 """Tournaments in a group: ``turnier neu``, registration (alone or naming a partner who confirms), the start.
 
 The typed ``turnier ...`` command (:func:`typed`) and the buttons of the tournament's message
-(:func:`press`, verbs ``tn_*``) change the chat's tournament through :func:`bot.service.tourneys.change`.
-The draw, the tables of the pairings, the results and the deadlines are :mod:`bot.service.tourney_play`.
+(:func:`press`, verbs ``tn_*``) change the chat's tournament through :func:`bot.service.tourney.change.change`.
+The draw is :mod:`bot.service.tourney.draw`, the results and the deadlines :mod:`bot.service.tourney.results`.
 """
 
 from __future__ import annotations
 
 from bot.protocol import tokens
 from bot.protocol.outgoing import Command, Notice, Outgoing
-from bot.service import tourney_play
 from bot.service.change import Tables
-from bot.service.tourneys import Step, change, create
+from bot.service.tourney import draw, results
+from bot.service.tourney.change import Step, change, create
+from bot.service.tourney.draw import core_of, entrant_id
+from bot.service.tourney.message import message
 from bot.store.tourneys import TourneyStore
 from bot.table.record import user_ref
 from bot.table.refused import Refused
-from bot.table.tourney import Tourney
-from bot.words import tourneycmd
+from bot.table.tourney_record import Tourney
+from bot.words import tourney_command
 from bot.words.i18n import t
-from bot.words.tourney import registration
+from bot.words.tourney_messages import registration, team_name
 
 __all__ = ["typed", "press", "needs_admin", "VERBS", "ADMIN_VERBS"]
 
@@ -30,7 +32,7 @@ async def typed(tables: Tables, cmd: Command, args: tuple[str, ...], lang: str) 
     """Carry out ``turnier ARGS`` in the command's chat (``lang``: the chat's language)."""
     if cmd.chat.private:
         raise Refused("tn.group_only")
-    name, rest = tourneycmd.parse(args)
+    name, rest = tourney_command.parse(args)
     if name == "new":
         return await _new(tables, cmd, rest, lang)
     tourney_id = await TourneyStore(tables.store).for_chat(cmd.chat.key)
@@ -53,7 +55,7 @@ async def needs_admin(tables: Tables, cmd: Command, args: tuple[str, ...]) -> bo
     """Whether ``turnier ARGS`` starts or aborts the group's tournament by someone not its organizer: he may
     if he is a chat admin, which the adapter then asks the platform (on Discord the command tells it always)."""
     try:
-        name, _ = tourneycmd.parse(args)
+        name, _ = tourney_command.parse(args)
     except Refused:
         return False
     if cmd.chat.private or name not in ADMIN_VERBS:
@@ -88,12 +90,12 @@ async def _run(tables: Tables, tourney_id: str, cmd: Command, fn) -> list[Outgoi
     out, saved = await change(tables, tourney_id, cmd, fn)
     if saved is None:
         return out
-    return await tourney_play.after_save(tables, saved, out)
+    return await results.after_save(tables, saved, out)
 
 
 async def _new(tables: Tables, cmd: Command, args: tuple[str, ...], lang: str) -> list[Outgoing]:
     """``turnier neu GAME [...]``: the sender opens a tournament in the chat and organizes it."""
-    chosen = tourneycmd.new_args(args)
+    chosen = tourney_command.new_args(args)
     store = TourneyStore(tables.store)
     tourney = Tourney(id=store.new_id(), chat=cmd.chat, game=chosen.game, lang=lang, organizer=cmd.user.key,
                       organizer_name=cmd.user.name or cmd.user.user_id, format=chosen.format, twice=chosen.twice,
@@ -137,11 +139,26 @@ def _leave(step: Step) -> None:
     """Before the draw the sender's team leaves; after it, it withdraws (its remaining matches are forfeits)."""
     tourney, user = step.tourney, step.cmd.user
     if tourney.status == "running":
-        tourney_play.withdraw(step, user.key)
+        _withdraw(step, user.key)
         return
     if tourney.unregister(user.key) is None and tourney.invite_of(user.key) is None:
         raise Refused("tn.not_registered")
     step.out.append(Notice(tourney.chat, t(tourney.lang, "tn.unregistered", name=user.name), table_id=tourney.id))
+
+
+def _withdraw(step: Step, user_key: str) -> None:
+    """The user's team withdraws during play: it is paired no more, its remaining matches are forfeits."""
+    tourney = step.tourney
+    i = tourney.entry_of(user_key)
+    if i is None or tourney.entries[i].withdrawn:
+        raise Refused("tn.not_registered")
+    tourney.entries[i].withdrawn = True
+    core = core_of(tourney)
+    for pairing in core.withdraw(entrant_id(i)):  # his match of this round: a forfeit now (its table closes)
+        core.forfeit(pairing.key, [entrant_id(i)])
+    tourney.core = core.model_dump(mode="json")
+    step.out.append(Notice(tourney.chat, t(tourney.lang, "tn.withdrew", name=team_name(tourney.entries[i].names)),
+                           table_id=tourney.id))
 
 
 def _organizer_only(step: Step) -> None:
@@ -151,11 +168,11 @@ def _organizer_only(step: Step) -> None:
 
 
 def _start(step: Step) -> None:
-    """The organizer closes the registration: the draw (:func:`bot.service.tourney_play.start`)."""
+    """The organizer closes the registration: the draw (:func:`bot.service.tourney.draw.start`)."""
     _organizer_only(step)
     if step.tourney.status != "open":
         raise Refused("tn.registration_closed")
-    tourney_play.start(step)
+    draw.start(step)
 
 
 def _abort(step: Step) -> None:
@@ -169,7 +186,7 @@ def _abort(step: Step) -> None:
 def _show(step: Step) -> None:
     """``turnier tabelle``: the tournament's message again (posted anew by the answer)."""
     step.quiet = True
-    step.out.append(tourney_play.message(step.tourney, step.version, step.now, repost=True))
+    step.out.append(message(step.tourney, step.version, step.now, repost=True))
 
 
 def _page(step: Step, arg: str) -> None:

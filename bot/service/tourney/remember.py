@@ -11,7 +11,7 @@ import logging
 
 from bot import memory
 from bot.service.change import Tables
-from bot.table.tourney import Entry, Tourney
+from bot.table.tourney_record import Entry, Tourney
 
 __all__ = ["remember", "outcome_of"]
 

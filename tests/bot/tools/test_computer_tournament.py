@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.tools.tournament import entrants, play_tournament
+from bot.tools.computer_tournament import entrants, play_tournament
 from bot.tournament import TournamentError
 
 

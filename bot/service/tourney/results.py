@@ -1,7 +1,7 @@
-"""A tournament's play in its chat: the draw, a table per pairing, results read from the tables, deadlines.
+"""A tournament's results and deadlines: its timer reads the tables' results, decides at the deadline, goes on.
 
 Results are never typed in: when a tournament's table ends, its save nudges the tournament's timer
-(:mod:`bot.service.change`), and the timer also comes every :data:`~bot.service.tourneys.POLL_S`
+(:mod:`bot.service.change`), and the timer also comes every :data:`~bot.service.tourney.change.POLL_S`
 seconds; it reads every unreported table of the round from the store and keeps its result with a
 set-if-absent per pairing (:meth:`~bot.store.tourneys.TourneyStore.report`). The standings are
 then computed from the kept results by the tournament room's idempotent ``record``: a crash
@@ -23,124 +23,27 @@ one by forfeit. Three quarters into a round the players of unfinished matches ar
 
 from __future__ import annotations
 
-import secrets
-from dataclasses import replace
-
-from bot.protocol.outgoing import Notice, OpenTopic, Outgoing, TableMessage
-from bot.service.answer import Ctx
-from bot.service import tourney_memory
+from bot.protocol.outgoing import Notice, Outgoing
 from bot.service.change import Tables
-from bot.service.tourneys import POLL_S, Step, change
-from bot.store.tables import Store
+from bot.service.tourney import remember
+from bot.service.tourney.change import POLL_S, Step, change
+from bot.service.tourney.draw import begin_round, core_of, entrant_id
+from bot.service.tourney.message import message
+from bot.service.tourney.tables import close, computers_take_over, open_tables
 from bot.store.tourneys import KIND, TourneyStore
-from bot.table import cpu, pace
-from bot.table.record import Seat, Table
-from bot.table.refused import Refused
-from bot.table.tourney import Entry, Tourney
-from bot.tournament import (Entrant, MatchResult, Outcome, SideResult, Tournament, TournamentError, draw, result_of,
-                            teams_by_lot)
+from bot.table import pace
+from bot.table.record import Table
+from bot.table.tourney_record import Tourney
+from bot.tournament import MatchResult, Outcome, SideResult, Tournament, result_of
 from bot.tournament.results import deal_points
 from bot.words.i18n import t
 from bot.words.render import ago
-from bot.words.tourney import final_text, in_messages, pairing_line, registration, standings_message, team_name
+from bot.words.tourney_messages import final_text, team_name
 
-__all__ = ["start", "withdraw", "message", "after_save", "poll", "move_to_topic", "core_of", "entrant_id",
-           "REMIND_AT"]
+__all__ = ["after_save", "poll", "REMIND_AT"]
 
 REMIND_AT = 0.75
 """How far into a round (its share of the round's time) the players of unfinished matches are reminded."""
-
-
-def entrant_id(index: int) -> str:
-    """The tournament room's id of the entry at ``index`` of :attr:`Tourney.entries`."""
-    return f"e{index}"
-
-
-def core_of(tourney: Tourney) -> Tournament:
-    """The tournament room's model of a drawn tournament."""
-    return Tournament.model_validate(tourney.core)
-
-
-# ---------------------------------------------------------------------- the draw
-def _teams_by_lot(tourney: Tourney, seed: int) -> None:
-    """Pair those registered alone by the tournament room's lot from ``seed``; the one left over when they are
-    odd plays with a computer partner."""
-    if tourney.team_size == 1:
-        return
-    alone = [e for e in tourney.entries if len(e.users) == 1]
-    names = {e.users[0]: e.names[0] for e in alone}
-    drawn, left = teams_by_lot([(e.users[0], e.names[0]) for e in alone], seed)
-    tourney.entries = [e for e in tourney.entries if len(e.users) == 2] + \
-        [Entry(users=list(team.members), names=[names[u] for u in team.members]) for team in drawn] + \
-        ([Entry(users=[left, ""], names=[names[left], ""])] if left else [])
-
-
-def start(step: Step) -> None:
-    """Close the registration and draw: the pairings of round 1, their tables' ids, the draw and its seed."""
-    tourney = step.tourney
-    seed = secrets.randbelow(2**31)
-    _teams_by_lot(tourney, seed)
-    entrants = [Entrant(id=entrant_id(i), name=team_name(e.names)[:100], members=[u for u in e.users if u][:2])
-                for i, e in enumerate(tourney.entries)]
-    try:
-        core = draw(tourney.game, tourney.format, entrants, seed=seed, options={"legs": 2 if tourney.twice else 1},
-                    table_options=tourney.options)
-    except TournamentError as exc:
-        raise Refused("tn.field_size" if exc.code == "field_size" else "tn.cannot_draw", n=len(entrants)) from None
-    tourney.core = core.model_dump(mode="json")
-    tourney.seed = seed
-    tourney.status = "running"
-    _begin_round(step, core, drawn=True)
-    step.out.append(Notice(tourney.chat, t(tourney.lang, "tn.seed", seed=seed), table_id=tourney.id))
-
-
-def _begin_round(step: Step, core, drawn: bool = False) -> None:
-    """Round ``core.round``: its deadline, a table id per pairing, the pairings posted."""
-    tourney = step.tourney
-    tourney.round = core.round
-    tourney.round_end = step.now + tourney.round_s
-    tourney.reminded = False
-    lines = []
-    for pairing in core.pairings_of(core.round):
-        if not pairing.bye:
-            tourney.tables.setdefault(pairing.key, Store.new_id())
-        lines.append(f"{pairing.key} " + pairing_line(tourney.lang, _names(tourney, pairing.sides), pairing.stage))
-    key = "tn.draw" if drawn else "tn.round"
-    head = t(tourney.lang, key, round=core.round, of=core.planned_rounds, left=ago(tourney.round_s, tourney.lang))
-    step.out += [Notice(tourney.chat, text, table_id=tourney.id) for text in in_messages([head], lines)]
-
-
-def _names(tourney: Tourney, sides: list[str]) -> list[str]:
-    return [team_name(tourney.entries[int(s[1:])].names) for s in sides]
-
-
-# ---------------------------------------------------------------------- withdrawals
-def withdraw(step: Step, user_key: str) -> None:
-    """The user's team withdraws during play: it is paired no more, its remaining matches are forfeits."""
-    tourney = step.tourney
-    i = tourney.entry_of(user_key)
-    if i is None or tourney.entries[i].withdrawn:
-        raise Refused("tn.not_registered")
-    tourney.entries[i].withdrawn = True
-    core = core_of(tourney)
-    for pairing in core.withdraw(entrant_id(i)):  # his match of this round: a forfeit now (its table closes)
-        core.forfeit(pairing.key, [entrant_id(i)])
-    tourney.core = core.model_dump(mode="json")
-    step.out.append(Notice(tourney.chat, t(tourney.lang, "tn.withdrew", name=team_name(tourney.entries[i].names)),
-                           table_id=tourney.id))
-
-
-# ---------------------------------------------------------------------- showing it
-def message(tourney: Tourney, version: int, now: float, repost: bool = False) -> TableMessage:
-    """The tournament's one message: the registration, then the standings (paged)."""
-    if tourney.status == "open":
-        shown = registration(tourney, version)
-    else:
-        core = core_of(tourney) if tourney.core else None
-        rows = (core.final_ranking() if core.is_over else core.standings()) if core else []
-        shown = standings_message(tourney, rows, version, tourney.page, now, final=tourney.status == "finished",
-                                  rounds=core.planned_rounds if core else 0)
-    return replace(shown, repost=True) if repost else shown
 
 
 async def after_save(tables: Tables, tourney: Tourney, out: list[Outgoing]) -> list[Outgoing]:
@@ -150,13 +53,13 @@ async def after_save(tables: Tables, tourney: Tourney, out: list[Outgoing]) -> l
     version = loaded.version if loaded else 0
     shown: list[Outgoing] = [message(tourney, version, now), *out]
     if tourney.status == "running":
-        shown += await _open_tables(tables, tourney)
+        shown += await open_tables(tables, tourney)
         await tables.store.schedule(tourney.id, 0, KIND, _next_visit(tourney, now))
     elif tourney.status in ("finished", "aborted"):
         if tourney.status == "aborted" and tourney.core:  # the round's tables close with it
             for pairing in core_of(tourney).open_pairings():
                 if table_id := tourney.tables.get(pairing.key):
-                    shown += await _close(tables, table_id)
+                    shown += await close(tables, table_id)
         if tourney.status == "aborted" or await _remember(tables, tourney):
             await tables.store.cancel(tourney.id)  # after the tables and the memory: the timer heals a crash before
     return shown
@@ -165,13 +68,13 @@ async def after_save(tables: Tables, tourney: Tourney, out: list[Outgoing]) -> l
 async def _remember(tables: Tables, tourney: Tourney) -> bool:
     """Record the finished tournament's final ranking in its group's memory (once); false if that failed."""
     entries = {entrant_id(i): entry for i, entry in enumerate(tourney.entries)}
-    return await tourney_memory.remember(tables, tourney, [entries[row.entrant]
-                                                           for row in core_of(tourney).final_ranking()])
+    return await remember.remember(tables, tourney, [entries[row.entrant]
+                                                     for row in core_of(tourney).final_ranking()])
 
 
 def _next_visit(tourney: Tourney, now: float, quiet_end: float | None = None) -> float:
     """When the tournament's timer comes next: at the deadline or the reminder, at the latest after
-    :data:`~bot.service.tourneys.POLL_S`; in the chat's quiet hours no later than their end."""
+    :data:`~bot.service.tourney.change.POLL_S`; in the chat's quiet hours no later than their end."""
     if quiet_end is not None:
         return min(now + POLL_S, quiet_end)
     due = min(now + POLL_S, tourney.round_end)
@@ -181,71 +84,6 @@ def _next_visit(tourney: Tourney, now: float, quiet_end: float | None = None) ->
     return max(due, now)
 
 
-async def _open_tables(tables: Tables, tourney: Tourney) -> list[Outgoing]:
-    """Open the table of every pairing of the round that has none yet (a crash before it: the timer's visit)."""
-    out: list[Outgoing] = []
-    core = core_of(tourney)
-    for pairing in core.pairings_of(tourney.round):
-        table_id = tourney.tables.get(pairing.key)
-        if table_id is None or pairing.key in core.results or await tables.store.fetch(table_id) is not None:
-            continue
-        out += await _open_table(tables, tourney, pairing, table_id)
-    return out
-
-
-def _seats(tourney: Tourney, sides: list[str]) -> list[Seat]:
-    """The seats of a pairing: Rams one per side; a team game side 0 in seats 0 and 2, side 1 in 1 and 3."""
-    entries = [tourney.entries[int(s[1:])] for s in sides]
-    order = [(e, 0) for e in entries] if tourney.team_size == 1 else [(entries[0], 0), (entries[1], 0),
-                                                                       (entries[0], 1), (entries[1], 1)]
-    return [Seat(user=e.users[k], name=e.names[k]) if e.users[k] else Seat(bot=True) for e, k in order]
-
-
-async def _open_table(tables: Tables, tourney: Tourney, pairing, table_id: str) -> list[Outgoing]:
-    """Create the pairing's table in the tournament's chat with its seats and options, and deal."""
-    settings, now = tables.settings, tables.clock()
-    seats = _seats(tourney, pairing.sides)
-    table = Table(id=table_id, chat=tourney.chat, game=tourney.game, n=len(seats), options=tourney.options,
-                  lang=tourney.lang, opener=tourney.organizer, seats=seats,
-                  remind=_secs(settings.reminder_after), auto=_secs(settings.autoplay_after), created=now, since=now,
-                  tourney=f"{tourney.id}:{pairing.key}")
-    if not await tables.store.create(table.id, table.index_key, table.dump(), table.user_keys()):
-        return []  # another process opened it
-    names = t(tourney.lang, "tn.versus").join(_names(tourney, pairing.sides))
-
-    def deal(ctx: Ctx) -> None:
-        ctx.lead.append(Notice(tourney.chat, t(tourney.lang, "tn.table_for", pairing=pairing.key, names=names),
-                               tuple(ctx.table.user(i) for i in ctx.table.humans()), table_id))
-        ctx.match.start()
-        cpu.play_computers(ctx.match)
-    out = await tables.change(table_id, None, deal)
-    if not tourney.chat.thread:  # where the chat has forum topics, the match gets one of its own
-        out.append(OpenTopic(tourney.chat, table_id, f"🏆 {pairing.key} {names}"[:128]))
-    return out
-
-
-async def move_to_topic(tables: Tables, table_id: str, thread: str) -> list[Outgoing]:
-    """A tournament's table moves into the forum topic opened for it (once: a table in a topic stays there)."""
-    moved: list[str] = []
-
-    def move(ctx: Ctx) -> None:
-        if ctx.table.chat.thread or not ctx.table.tourney or not ctx.table.open:
-            ctx.keep_table()
-            return
-        moved.append(ctx.table.index_key)
-        ctx.table.chat = replace(ctx.table.chat, thread=thread)
-        ctx.repost = True
-    out = await tables.change(table_id, None, move)
-    if moved:
-        await tables.store.release_chat(moved[0], table_id)
-    return out
-
-
-def _secs(value) -> int | None:
-    return None if value is None else int(value.total_seconds())
-
-
-# ---------------------------------------------------------------------- results and deadlines
 def _result_of_table(tourney: Tourney, core: Tournament, pairing, table: Table, deadline: bool) -> MatchResult | None:
     """The pairing's result read from its table: a finished match's; at the ``deadline`` (rule ``forfeit``) or
     for a table its people closed, a forfeit; ``None`` while it runs.
@@ -315,7 +153,7 @@ async def poll(tables: Tables, tourney_id: str, now: float) -> list[Outgoing]:
         table = Table.load(loaded_table[1])
         if pairing.key in core.results or pairing.key in kept:
             if pairing.key in core.results and table.open:  # decided without it (a withdrawal): it closes
-                out += await _close(tables, table.id)
+                out += await close(tables, table.id)
             continue
         result = _result_of_table(tourney, core, pairing, table, late and tourney.rule == "forfeit")
         if result is None:
@@ -323,11 +161,11 @@ async def poll(tables: Tables, tourney_id: str, now: float) -> list[Outgoing]:
             continue
         await store.report(tourney_id, pairing.key, result.model_dump_json())
         if table.open:  # a forfeit at the deadline: the table closes
-            out += await _close(tables, table.id)
+            out += await close(tables, table.id)
     if late and tourney.rule == "computer":
         for pairing, table in still_open:
             if any(s.human and not s.auto for s in table.seats):
-                out += await tables.change(table.id, None, _computers_take_over)
+                out += await tables.change(table.id, None, computers_take_over)
     kept = await store.results(tourney_id)
     saved_out, saved = await change(tables, tourney_id, None,
                                     lambda step: _apply(step, kept, still_open, late, quiet_end is not None))
@@ -336,27 +174,6 @@ async def poll(tables: Tables, tourney_id: str, now: float) -> list[Outgoing]:
         await tables.store.schedule(tourney_id, 0, KIND, _next_visit(tourney, now, quiet_end))
         return out
     return await after_save(tables, saved, out)
-
-
-def _computers_take_over(ctx: Ctx) -> None:
-    """The deadline passed: the computer plays for every person at the table until he comes back."""
-    for seat in ctx.table.seats:
-        if seat.human:
-            seat.auto = True
-    cpu.play_computers(ctx.match)
-
-
-async def _close(tables: Tables, table_id: str) -> list[Outgoing]:
-    """Close a table its tournament decided without it (a forfeit, a withdrawal, the tournament aborted)."""
-    def close(ctx: Ctx) -> None:
-        if not ctx.table.open:
-            ctx.keep_table()
-            return
-        ctx.table.status = "aborted"
-    try:
-        return await tables.change(table_id, None, close)
-    except Refused:
-        return []
 
 
 def _apply(step: Step, kept: dict[str, str], still_open: list[tuple], late: bool, hushed: bool) -> None:
@@ -382,7 +199,7 @@ def _apply(step: Step, kept: dict[str, str], still_open: list[tuple], late: bool
                                                outcome=_result_words(tourney, result)), table_id=tourney.id))
     while not core.open_pairings() and not core.is_over:
         if core.next_round():
-            _begin_round(step, core)
+            begin_round(step, core)
     tourney.core = core.model_dump(mode="json")
     if core.is_over:
         tourney.status = "finished"
@@ -411,4 +228,3 @@ def _result_words(tourney: Tourney, result: MatchResult) -> str:
     a, b = result.sides
     mark = t(tourney.lang, "tn.forfeit_mark") if result.forfeit else ""
     return f"{names[a.entrant]} {a.points_for}:{b.points_for} {names[b.entrant]}{mark}"
-

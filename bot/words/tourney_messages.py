@@ -13,7 +13,7 @@ from typing import Any
 
 from bot.protocol import tokens
 from bot.protocol.outgoing import Button, TableMessage
-from bot.table.tourney import Tourney
+from bot.table.tourney_record import Tourney
 from bot.words.fit import TEXT_MAX, shown_name
 from bot.words.i18n import TEXTS, game_name, t
 from bot.words.render import ago, options_text

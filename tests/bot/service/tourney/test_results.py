@@ -1,5 +1,5 @@
-"""Tournaments in a group, against a real Redis: registration, the partner's confirmation, the draw, results
-read from the tables exactly once, a round's deadline, withdrawals, the standings of 64 teams paged."""
+"""A tournament's play in a group, against a real Redis: the draw, results read from the tables exactly once, a
+round's deadline, withdrawals, the final ranking in the memory, the standings of 64 teams paged."""
 
 from __future__ import annotations
 
@@ -11,105 +11,18 @@ from redis.asyncio import Redis
 
 from bot import memory
 from bot.protocol import tokens
-from bot.protocol.outgoing import Notice, TableMessage, UserRef
-from bot.service import recall, tourney_play
-from bot.service.tourneys import MAX_PER_CHAT
+from bot.protocol.outgoing import Notice
+from bot.service.tourney.draw import core_of
+from bot.service.tourney.message import message
+from bot.service.tourney.results import poll
 from bot.store.tourneys import TourneyStore
 from bot.table.record import Table
-from bot.table.tourney import Tourney
 from bot.words import buttons as memory_buttons
 from bot.words.fit import TEXT_MAX
-from bot.words.tourney import final_text
+from bot.words.tourney_messages import final_text
 from tests.bot.service.test_service_timers import tick_in_two_processes
+from tests.bot.service.tourney.kit import T0, finish_table, load, opened, person, token, tourney_msg, two_teams_drawn
 from tests.servicekit import GROUP, of, press, say, service
-
-T0 = 1_800_000_000.0
-
-
-def person(i: int) -> UserRef:
-    return UserRef("test", f"p{i}", f"Spieler{i}")
-
-
-def tourney_msg(out) -> TableMessage:
-    (msg,) = [o for o in of(out, TableMessage) if len(o.table_id) == 10]
-    return msg
-
-
-def token(msg: TableMessage, verb: str, arg: str | None = None) -> str:
-    for row in msg.buttons:
-        for b in row:
-            tok = tokens.parse(b.token)
-            if tok and tok.verb == verb and (arg is None or tok.arg == arg):
-                return b.token
-    raise AssertionError(f"no {verb} button in {msg.text!r}")
-
-
-async def load(store, tourney_id: str) -> Tourney:
-    return Tourney.load((await TourneyStore(store).fetch(tourney_id)).data)
-
-
-async def opened(svc, store, teams: int, args: str = "bauernstoss target=5"):
-    """A tournament of ``teams`` teams registered by two people each: one names the partner, who confirms."""
-    organizer = person(0)
-    msg = tourney_msg(await svc.handle(say(GROUP, organizer, f"turnier neu {args}")))
-    for i in range(teams):
-        a, b = person(2 * i), person(2 * i + 1)
-        await svc.handle(say(GROUP, a, f"turnier anmelden {b.name}"))
-        msg = tourney_msg(await svc.handle(say(GROUP, a, "turnier tabelle")))
-        out = await svc.handle(press(GROUP, b, token(msg, "tn_ok")))
-        assert not [o for o in out if type(o).__name__ == "Toast"], out
-    return msg.table_id
-
-
-async def test_registration_partner_confirms_and_refusals(store):
-    svc = service(store, clock=lambda: T0)
-    anna, ben, cleo = person(0), person(1), person(2)
-    msg = tourney_msg(await svc.handle(say(GROUP, anna, "turnier neu bauernstoss gruppen target=20 runde=2d")))
-    tourney = await load(store, msg.table_id)
-    assert (tourney.format, tourney.options, tourney.round_s, tourney.organizer) == (
-        "groups-ko", {"target": 20}, 2 * 86400, anna.key)
-    await svc.handle(say(GROUP, anna, "turnier anmelden Spieler1"))
-    msg = tourney_msg(await svc.handle(say(GROUP, anna, "turnier")))
-    assert "Spieler1" in msg.text
-    out = await svc.handle(press(GROUP, anna, token(msg, "tn_ok")))  # his own invitation: refused, unchanged
-    assert of(out, type(out[0])) and "Partner" in out[0].text
-    await svc.handle(press(GROUP, ben, token(msg, "tn_ok")))
-    tourney = await load(store, msg.table_id)
-    assert [e.users for e in tourney.entries] == [[anna.key, ben.key]] and not tourney.invites
-    again = await svc.handle(say(GROUP, ben, "turnier anmelden"))
-    assert "schon angemeldet" in again[0].text
-    await svc.handle(say(GROUP, cleo, "turnier anmelden"))
-    refused = await svc.handle(say(GROUP, cleo, "turnier los"))
-    assert "Veranstalter" in refused[0].text
-    assert (await load(store, msg.table_id)).status == "open"
-    await svc.handle(say(GROUP, cleo, "turnier abmelden"))
-    assert len((await load(store, msg.table_id)).entries) == 1
-    second = await svc.handle(say(GROUP, cleo, "turnier neu rams"))
-    assert "schon ein Turnier" in second[0].text
-
-
-async def finish_table(svc, store, table_id: str, now: list[float], only: bool = False) -> TableMessage:
-    """Let computers play the table to its end (the people's seats are taken over as at a deadline); ``only``:
-    no other timer fires meanwhile (the tournament's neither). The table's last message."""
-    def takeover(ctx):
-        tourney_play._computers_take_over(ctx)
-    shown = of(await svc.tables.change(table_id, None, takeover), TableMessage)
-    for _ in range(400):
-        loaded = await store.load(table_id)
-        if Table.load(loaded[1]).status == "finished":
-            return [m for m in shown if m.table_id == table_id][-1]
-        now[0] += 1
-        shown += of(await svc.tick(now[0], table=table_id if only else None), TableMessage)
-    raise AssertionError("the table did not finish")
-
-
-async def two_teams_drawn(store, now: list[float]):
-    """A service, and a tournament of two teams to one Partie, drawn: its id and its one table's."""
-    svc = service(store, clock=lambda: now[0])
-    tid = await opened(svc, store, 2, "bauernstoss target=1 runde=1h")
-    await svc.handle(say(GROUP, person(0), "turnier los"))
-    (table_id,) = (await load(store, tid)).tables.values()
-    return svc, tid, table_id
 
 
 async def test_a_finished_tournament_match_offers_no_rematch(store):
@@ -151,7 +64,7 @@ async def test_draw_round_results_once_deadline_and_final(store):
     # a replayed finishing report and a second visit count nothing twice
     kept = await TourneyStore(store).results(tid)
     assert not await TourneyStore(store).report(tid, key, kept[key])
-    await tourney_play.poll(svc.tables, tid, now[0])
+    await poll(svc.tables, tid, now[0])
     tourney = await load(store, tid)
     assert len(tourney.core["results"]) == 1 and tourney.round == 2
     # round 2: nobody plays; at the deadline the computers take over and finish it
@@ -173,7 +86,7 @@ async def test_draw_round_results_once_deadline_and_final(store):
         await svc.tick(now[0])
     assert tourney.status == "finished"
     assert len(tourney.core["results"]) == 3
-    shown = tourney_play.message(tourney, 1, now[0])
+    shown = message(tourney, 1, now[0])
     assert "Endstand" in shown.text and shown.text.count("Partien") == 3
 
 
@@ -196,7 +109,7 @@ async def test_the_final_ranking_goes_into_the_memory_once_even_after_a_failed_r
     for _ in range(3):  # the timer's visit records it; later visits (and a replayed end) count nothing twice
         now[0] += 600
         await svc.tick(now[0])
-        await tourney_play.poll(svc.tables, tid, now[0])
+        await poll(svc.tables, tid, now[0])
     (kept,) = await memory.tournaments(book, group)
     assert (kept.id, kept.entrants) == (tid, 2)
     winners = [p.name for p in kept.top[0]]
@@ -248,7 +161,7 @@ async def test_standings_of_64_teams_are_paged_within_limits(store):
     assert "Seite 2/4" in page2.text and len(page2.text) <= TEXT_MAX
     tourney = await load(store, tid)
     assert len(tourney.tables) == 32
-    final = final_text(tourney, tourney_play.core_of(tourney).standings())
+    final = final_text(tourney, core_of(tourney).standings())
     assert len(final) > 1 and all(len(text) <= TEXT_MAX for text in final)
     ranked = [line for text in final for line in text.splitlines() if re.match(r"(🥇 |🥈 |🥉 )?\d+\. ", line)]
     assert len(ranked) == 64 and ranked[0].startswith("🥇 1. ")
@@ -284,8 +197,8 @@ async def test_rams_is_played_by_individuals_at_tables_of_three_to_seven(store):
     now[0] += 1
     await svc.tick(now[0])
     tourney = await load(store, msg.table_id)
-    rows = tourney_play.core_of(tourney).standings()
-    assert sum(r.played for r in rows) == 9 and "Platzpunkte" in tourney_play.message(tourney, 1, now[0]).text
+    rows = core_of(tourney).standings()
+    assert sum(r.played for r in rows) == 9 and "Platzpunkte" in message(tourney, 1, now[0]).text
 
 
 async def test_a_result_counts_once_when_two_processes_visit(store, redis_url, key_prefix):
@@ -299,37 +212,6 @@ async def test_a_result_counts_once_when_two_processes_visit(store, redis_url, k
     assert sum("Endwertung" in n["text"] for n in notices) == 1
     tourney = await load(store, tid)
     assert tourney.status == "finished" and len(tourney.core["results"]) == 1
-
-
-async def test_the_organizer_aborts_and_the_round_closes(store):
-    now = [T0]
-    svc = service(store, clock=lambda: now[0])
-    tid = await opened(svc, store, 2, "bauernstoss target=1 runde=1h")
-    await svc.handle(say(GROUP, person(0), "turnier los"))
-    refused = await svc.handle(say(GROUP, person(3), "turnier abbrechen"))
-    assert "Veranstalter" in refused[0].text
-    out = await svc.handle(say(GROUP, person(0), "turnier abbrechen"))
-    assert any("abgebrochen" in n.text for n in of(out, Notice))
-    (table_id,) = (await load(store, tid)).tables.values()
-    assert Table.load((await store.load(table_id))[1]).status == "aborted"
-    assert not [d for d in await store.due(now[0] + 10**7) if d[0] == tid]
-    again = await svc.handle(say(GROUP, person(0), "turnier neu bauer"))  # the chat is free again
-    assert tourney_msg(again).table_id != tid
-
-
-async def test_a_chat_admin_may_start_and_abort_a_tournament_he_did_not_open(store):
-    svc = service(store, clock=lambda: T0)
-    tid = await opened(svc, store, 2, "bauernstoss target=1 runde=1h")
-    organizer, member = person(0), person(3)
-    start, stand = say(GROUP, member, "turnier los"), say(GROUP, member, "turnier stand")
-    assert await svc.needs_admin(start) and await svc.needs_admin(say(GROUP, member, "turnier abbrechen"))
-    assert not await svc.needs_admin(say(GROUP, organizer, "turnier los")) and not await svc.needs_admin(stand)
-    assert "Veranstalter" in (await svc.handle(start))[0].text  # not an admin: refused, still open
-    assert (await load(store, tid)).status == "open"
-    await svc.handle(replace(start, admin=True))
-    assert (await load(store, tid)).status == "running"
-    await svc.handle(replace(say(GROUP, member, "turnier abbrechen"), admin=True))
-    assert (await load(store, tid)).status == "aborted"
 
 
 async def test_a_deadline_in_the_chats_quiet_hours_waits_for_their_end(store):
@@ -351,14 +233,3 @@ async def test_a_deadline_in_the_chats_quiet_hours_waits_for_their_end(store):
     await svc.tick(now[0])
     tourney = await load(store, tid)
     assert tourney.status == "finished" and tourney.core["results"]["1.1"]["forfeit"]
-
-
-async def test_a_chat_holds_a_bounded_number_of_tournaments_one_per_topic(store):
-    svc = service(store, clock=lambda: T0)
-    topics = [replace(GROUP, thread=str(n)) for n in range(MAX_PER_CHAT + 1)]
-    for topic in topics[:MAX_PER_CHAT]:
-        tourney_msg(await svc.handle(say(topic, person(0), "turnier neu bauer")))
-    refused = await svc.handle(say(topics[-1], person(0), "turnier neu bauer"))
-    assert f"schon {MAX_PER_CHAT} Turniere" in refused[0].text
-    for key in [k async for k in store.redis.scan_iter(match=f"{store.prefix}:*")]:
-        assert await store.redis.ttl(key) > 0 or ":{deadlines}:" in key, key

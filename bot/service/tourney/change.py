@@ -2,8 +2,9 @@
 
 Like a table's (:mod:`bot.service.change`) but lighter: a tournament changes a few times a round. A
 step raises :class:`~bot.table.refused.Refused` to refuse (nothing is saved) and appends what it
-shows to ``out``; a lost compare-and-set tries again from the stored record. A tournament's keys
-live as long as its round's deadline and :data:`MARGIN` more, refreshed by every save.
+shows to ``out``; a lost compare-and-set tries again from the stored record, in the retry loop a
+table's change runs in too (:func:`bot.service.change.until_saved`). A tournament's keys live as
+long as its round's deadline and :data:`MARGIN` more, refreshed by every save.
 """
 
 from __future__ import annotations
@@ -12,17 +13,15 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from bot.protocol.outgoing import Command, Outgoing
-from bot.service.change import SAVED, Tables
+from bot.service.change import SAVED, Again, Tables, until_saved
 from bot.store.tourneys import TourneyStore
 from bot.table.refused import Refused
-from bot.table.tourney import Tourney
+from bot.table.tourney_record import Tourney
 
-__all__ = ["Step", "change", "create", "lifetime", "MARGIN", "ATTEMPTS", "POLL_S", "MAX_PER_CHAT"]
+__all__ = ["Step", "change", "create", "lifetime", "MARGIN", "POLL_S", "MAX_PER_CHAT"]
 
 MARGIN = 7 * 86400
 """How long a tournament's keys outlive its round's deadline (a finished one: its final ranking)."""
-ATTEMPTS = 10
-"""How often a change is tried after losing a compare-and-set race."""
 POLL_S = 120.0
 """How often a running tournament's timer looks at its tables even if none told it of its end."""
 MAX_PER_CHAT = 3
@@ -69,7 +68,8 @@ async def change(tables: Tables, tourney_id: str, cmd: Command | None,
     when nothing was saved (a quiet step).
     """
     store = TourneyStore(tables.store)
-    for _ in range(ATTEMPTS):
+
+    async def attempt(_record: None, _fresh: bool) -> tuple[list[Outgoing], Tourney | None] | Again:
         loaded = await store.fetch(tourney_id)
         if loaded is None:
             raise Refused("tn.none")
@@ -87,4 +87,5 @@ async def change(tables: Tables, tourney_id: str, cmd: Command | None,
                 await store.index(tourney.chat.key, tourney.chat.group, tourney_id, tourney.open,
                                   lifetime(tourney, step.now), MAX_PER_CHAT)
             return step.out, tourney
-    raise Refused("busy")
+        return Again()
+    return await until_saved(attempt)

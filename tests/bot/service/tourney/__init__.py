@@ -1,0 +1,1 @@
+"""Tournaments in a group against a real Redis: registration, the draw, results, deadlines, the memory."""

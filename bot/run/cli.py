@@ -334,7 +334,7 @@ def _run(args: argparse.Namespace) -> int:
         chats = [name for name, token in (("telegram", settings.telegram_token), ("discord", settings.discord_token))
                  if token is not None]
         if not chats and settings.web_listen is None:
-            return await adapter("console").play(service, None, lang=settings.lang,
+            return await adapter("console").play(service, None, lang=settings.lang, command=_command(),
                                                  files_dir=settings.data_dir / "exports")
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()

@@ -58,7 +58,7 @@ def describe(tunings: dict[str, type]) -> str:
         tunings: each chat adapter's pydantic-settings class of its pacing and timings, by
             platform name (loaded by the caller: the bot layer imports no adapter).
     """
-    lines = ["environment (README: Settings reference; with neither token, a table in this terminal):"]
+    lines = ["environment (docs/operating.md: Settings reference; with neither token, a table in this terminal):"]
     for field in Settings.model_fields.values():
         lines.append(_entry(field.validation_alias, MEANINGS[field.validation_alias]))
     lines.append(_entry(COMMAND, "how you start stammtisch, named in the console's hints (scripts/run sets it)"))

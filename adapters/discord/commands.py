@@ -17,7 +17,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import Choice, locale_str
 
-from bot.words import GAME_WORDS, LANGS, TableOption, game_name, player_range, table_options
+from bot.words import GAME_WORDS, TableOption, game_name, languages, player_range, table_options
 
 from . import texts
 
@@ -142,7 +142,7 @@ def _language(handler: Handler) -> app_commands.Command:
         await handler(interaction, "language", (lang,))
     language.__discord_app_commands_param_description__ = {"lang": _desc("lang", "de or en")}
     language.__discord_app_commands_param_rename__ = {"lang": _name("lang")}
-    language.__discord_app_commands_param_choices__ = {"lang": [Choice(name=code, value=code) for code in LANGS]}
+    language.__discord_app_commands_param_choices__ = {"lang": [Choice(name=code, value=code) for code in languages()]}
     return app_commands.Command(name=_name("language"),
                                 description=_desc("language", texts.COMMANDS["language"][2]), callback=language)
 

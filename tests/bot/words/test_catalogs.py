@@ -16,6 +16,7 @@ import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import write_po
 
+from bot.ops.settings import load_settings
 from bot.words import catalogs, figures
 from bot.words.i18n import supported, t, tn
 
@@ -176,6 +177,7 @@ def extra_dir(tmp_path, monkeypatch):
 def test_a_third_language_is_only_a_catalog(extra_dir, caplog):
     _third(extra_dir, "fr", leave_out="btn.rules")
     assert catalogs.reload() == ("de", "en", "fr") == catalogs.languages() and supported("fr")
+    assert load_settings(lang="fr").lang == "fr", "STAMMTISCH_LANG takes it too"
     assert t("fr", "btn.hand") == "«fr» Meine Karten"
     assert [tn("fr", "web.cards_left", n) for n in (0, 1, 2)] == ["«fr» 0 Karte", "«fr» 1 Karte", "«fr» 2 Karten"], \
         "French counts 0 as one"

@@ -80,7 +80,8 @@ from bot.table.record import Table  # noqa: E402
 from bot.table.tourney_record import Tourney  # noqa: E402
 from bot.tournament import Tournament, result_of  # noqa: E402
 from bot.tournament.results import deal_points  # noqa: E402
-from bot.words.i18n import TEXTS, t  # noqa: E402
+from bot.words.catalogs import language, languages  # noqa: E402
+from bot.words.i18n import t  # noqa: E402
 from tests.redis_servers import Server  # noqa: E402
 from tests.renderkit import NAMES, fixed_messages, match_messages, over_limit, sizes  # noqa: E402
 from tests.servicekit import (  # noqa: E402
@@ -732,8 +733,8 @@ def _public_leaks(effects: list, data: Table | None, typed: str = "") -> int:
     if data is None or not data.state or data.status != "playing":
         return 0
     secret = secrets_of(data)[3]
-    echoed = {label for label in secret if label in typed or any(label in text for pair in TEXTS.values()
-                                                                   for text in pair)}
+    echoed = {label for label in secret if label in typed or any(label in text for lang in languages()
+                                                                   for text in language(lang).texts())}
     public = [e for e in effects if not e.chat.private and (isinstance(e, (TableMessage, Toast))
                                                             or isinstance(e, Notice) and e.table_id)]
     return sum(bool(leaks(public_text(e, data), secret - echoed if isinstance(e, Toast) else secret)) for e in public)

@@ -12,7 +12,7 @@ import re
 from urllib.parse import parse_qsl
 
 from adapters.common.webauth import MAX_CREDENTIAL
-from bot.words import LANGS
+from bot.words import languages
 
 __all__ = ["client_lang", "HEADER_MAX", "RANGES_MAX"]
 
@@ -30,7 +30,7 @@ def _primary(tag: object) -> str | None:
     if not isinstance(tag, str):
         return None
     primary = tag[:16].split("-")[0].strip().lower()
-    return primary if primary in LANGS else None
+    return primary if primary in languages() else None
 
 
 def _telegram(data: str) -> str | None:

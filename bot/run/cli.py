@@ -281,11 +281,11 @@ def _level(text: str | None) -> str | None:
 
 def _lang(text: str | None) -> str | None:
     """``--lang`` as one of the languages; ``ValueError`` for anything else."""
-    from bot.words import LANGS
+    from bot.words import languages
 
-    if text is None or text.lower() in LANGS:
+    if text is None or text.lower() in languages():
         return text and text.lower()
-    raise ValueError(f"--lang must be {' or '.join(LANGS)}, not {text[:20]!r}")
+    raise ValueError(f"--lang must be {', '.join(languages()[:-1])} or {languages()[-1]}, not {text[:20]!r}")
 
 
 def _command() -> str:

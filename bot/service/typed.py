@@ -24,7 +24,7 @@ from bot.table.computer import level_from
 from bot.table.record import Table
 from bot.table.refused import Refused
 from bot.words import story, textcmd
-from bot.words.i18n import LANGS, game_name, t
+from bot.words.i18n import game_name, supported, t
 
 __all__ = ["typed", "needs_admin"]
 
@@ -176,7 +176,7 @@ async def _chat_pref(tables: Tables, cmd: Command, parsed: textcmd.Parsed, lang:
 
 async def _language(tables: Tables, cmd: Command, args: tuple[str, ...]) -> list[Outgoing]:
     lang = args[0].lower() if args else ""
-    if lang not in LANGS:
+    if not supported(lang):
         raise Refused("lang_unknown")
     await tables.store.set_chat_setting(cmd.chat.key, "lang", lang)
     notice = Notice(cmd.chat, t(lang, "lang_set"))

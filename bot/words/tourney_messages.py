@@ -15,7 +15,7 @@ from bot.protocol import tokens
 from bot.protocol.outgoing import Button, TableMessage
 from bot.table.tourney_record import Tourney
 from bot.words.fit import TEXT_MAX, shown_name
-from bot.words.i18n import TEXTS, game_name, t
+from bot.words.i18n import game_name, has, t
 from bot.words.render import ago, options_text
 
 __all__ = ["PAGE_ROWS", "registration", "standings_message", "standings_pages", "standing_row", "pairing_line",
@@ -87,7 +87,7 @@ def standing_row(lang: str, game: str, row: Any) -> str:
 def _tie_break(lang: str, game: str, criterion: str) -> str:
     """What decided between two rows, in the game's own words where it has them (Striche, Brote)."""
     own = f"tn.by.{criterion}.{game}"
-    return t(lang, own if own in TEXTS else f"tn.by.{criterion}")
+    return t(lang, own if has(own) else f"tn.by.{criterion}")
 
 
 def standings_pages(tourney: Tourney, rows: Sequence[Any]) -> list[list[str]]:

@@ -28,7 +28,7 @@ from bot.service.why import rejection
 from bot.table import window
 from bot.table.record import Seat, Table
 from bot.words.hand import hand_message
-from bot.words.i18n import TEXTS, t
+from bot.words.i18n import has, t
 from bot.words.render import option_fields, table_message
 from engine.actions import PLAY, Action
 from engine.cards import parse_card
@@ -136,7 +136,7 @@ def _check_seat(table: Table, state: engine.State, seat: int, offered: list[tupl
             with pytest.raises(engine.Rejected) as rej:
                 engine.apply(state, seat, a)
             refused = rejection(rej.value, a, table, state, seat)
-            assert refused.key in TEXTS and t("de", refused.key, **refused.params), \
+            assert has(refused.key) and t("de", refused.key, **refused.params), \
                 f"{where}: seat {seat}'s {a} is refused with a reason"
 
 

@@ -11,7 +11,8 @@ from bot.protocol.outgoing import ChatRef, Command, HandMessage, Notice, TableMe
 from bot.table.computer import LEVEL_OPTION
 from bot.table.options import CURRENCY, DURATIONS
 from bot.table.record import Table
-from bot.words.i18n import TEXTS, t
+from bot.words.catalogs import language, languages
+from bot.words.i18n import t
 from tests.servicekit import (GROUP, act_buttons, button, let_windows_pass, of, playable, press, private, say, service,
                               table_msg, user)
 from tests.servicekit import typed as typed_action
@@ -124,7 +125,7 @@ async def test_the_bauer_rules_name_the_trump_lead_duty_and_why_a_brot_climbs(st
 def test_every_option_has_a_label_in_every_language():
     names = {n for game in engine.game_ids() for n in engine.option_specs(game)} | {*DURATIONS, LEVEL_OPTION, "pace",
                                                                                       CURRENCY}
-    assert sorted(n for n in names if f"opt.{n}" not in TEXTS or not all(TEXTS[f"opt.{n}"])) == []
+    assert sorted(n for n in names if not all(f"opt.{n}" in language(lang).ids for lang in languages())) == []
 
 
 async def test_a_re_posted_table_message_and_the_score_sheet_in_a_group(store):

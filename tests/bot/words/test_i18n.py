@@ -9,7 +9,7 @@ import pytest
 
 import engine
 from bot.table.refused import Refused
-from bot.words import i18n, textcmd
+from bot.words import catalogs, i18n, textcmd
 from bot.words.cards import card_label, parse_card_text, parse_suit_text
 from engine.actions import Action
 from engine.cards import ALL_CARDS, card, card_str
@@ -17,9 +17,15 @@ from engine.cards import ALL_CARDS, card, card_str
 PLACEHOLDER = re.compile(r"{(\w+)}")
 
 
-@pytest.mark.parametrize("key", sorted(i18n.TEXTS))
+def _forms(lang, key):
+    """The text ``key`` in ``lang``'s catalog, every plural form of it joined."""
+    message = catalogs.language(lang).catalog.get(key)
+    return " ".join(message.string) if isinstance(message.string, tuple) else message.string
+
+
+@pytest.mark.parametrize("key", sorted(catalogs.language("de").ids))
 def test_every_text_in_both_languages_with_the_same_placeholders(key):
-    de, en = i18n.TEXTS[key]
+    de, en = _forms("de", key), _forms("en", key)
     assert de.strip() and en.strip()
     assert set(PLACEHOLDER.findall(de)) == set(PLACEHOLDER.findall(en))
 
@@ -48,7 +54,7 @@ def test_every_restriction_the_engine_gives_has_its_own_words():
 
 
 def test_the_games_own_words():
-    texts = " ".join(de for de, _ in i18n.TEXTS.values())
+    texts = " ".join(catalogs.language("de").texts())
     for word in ("Kreide", "Striche", "Knoddel", "Brot", "Kartoffel", "Stein", "Trumpf", "Stich", "Spritzen",
                  "Stoßen", "Ledig", "Karten weg", "Blinden", "Abrechnung", "Gehampelter", "Augen", "Kehrer"):
         assert word in texts, word

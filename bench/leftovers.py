@@ -1,6 +1,6 @@
 """Redis memory per table, and what finished tables leave behind after the retention time.
 
-    .venv/bin/python bench/leftovers.py [--tables 10000] [--retention 5] [--on server|cluster|env]
+    .venv/bin/python bench/leftovers.py [--tables 10000] [--retention 5] [--on server|cluster|env] [--quick]
 
 Opens ``--tables`` group tables with four people each through the service (with the metrics'
 table counts on), deals them and plays a few moves, and prints the Redis memory per playing
@@ -28,6 +28,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import service as bench  # noqa: E402  (bench/service.py)
+
+from bench.quick import parse  # noqa: E402
 
 from bot.ops.settings import load_settings  # noqa: E402
 from bot.protocol.outgoing import Command  # noqa: E402
@@ -107,7 +109,7 @@ def main() -> None:
     p.add_argument("--tables", type=int, default=10000)
     p.add_argument("--retention", type=int, default=5, help="seconds every lifetime of the store is cut to")
     p.add_argument("--on", default="server", choices=["server", "cluster", "env"])
-    args = p.parse_args()
+    args = parse(p, tables=4, retention=1, on="env")
     with bench.redis_for(args.on) as name:
         print(f"Redis: {name}")
         asyncio.run(run(args.tables, args.retention))

@@ -1,6 +1,7 @@
 """Speed of the table service against a real Redis; prints figures, asserts nothing.
 
     .venv/bin/python bench/service.py [--moves 3000] [--tables 20] [--processes 1,2,4] [--on server,cluster]
+                                      [--decisions 400] [--quick]
 
 - a move through the service (load, check, engine, compare-and-set with the log, timers, render):
   p50 and p99 latency and moves per second with 1, 2 and 4 worker processes together, on one
@@ -32,6 +33,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import engine  # noqa: E402
+from bench.quick import parse  # noqa: E402
+from bench.stuck import STUCK_AFTER, stuck_at  # noqa: E402
 from bot.ops.settings import load_settings  # noqa: E402
 from bot.protocol.outgoing import ChatRef, Command, HandMessage, UserRef  # noqa: E402
 from bot.service import Service  # noqa: E402
@@ -39,7 +42,7 @@ from bot.store.connection import connect  # noqa: E402
 from bot.store.tables import Store  # noqa: E402
 from bot.table import cpu as computer  # noqa: E402
 from bot.table.record import Table  # noqa: E402
-from tests.servicekit import act_buttons, playable  # noqa: E402
+from tests.servicekit import awaited_press  # noqa: E402
 
 GAME = "bauerchen"
 
@@ -67,6 +70,7 @@ async def open_tables(svc: Service, tag: str, count: int) -> dict[str, dict]:
 
 
 def take(t: dict, effects: list) -> None:
+    """Keep the hands among ``effects`` as the last each person of table ``t`` was sent."""
     for e in effects:
         if isinstance(e, HandMessage):
             t["hands"][e.user.key] = e
@@ -74,34 +78,40 @@ def take(t: dict, effects: list) -> None:
 
 async def run_moves(svc: Service, tables: dict[str, dict], moves: int, rng: random.Random,
                     handle_cpu: list[float] | None = None) -> list[float]:
-    """Press ``moves`` legal buttons round-robin over the tables; the latency of each, in seconds.
+    """Press ``moves`` buttons round-robin over the tables; the latency of each, in seconds.
 
-    ``handle_cpu`` gets the process CPU seconds each ``Service.handle`` took (the bench's own work,
-    finding a legal button from the stored table, left out).
+    At each table the press it waits for (:func:`tests.servicekit.awaited_press`): the person to act plays,
+    and before the first lead each person whose window is open lets it pass (now and then declares). A
+    table that ended is replaced by a new one. Raises :class:`bench.stuck.Stuck` at a table where nobody
+    can press, or whose version did not change in :data:`~bench.stuck.STUCK_AFTER` presses. ``handle_cpu``
+    gets the process CPU seconds each ``Service.handle`` took (the bench's own work, finding a button, left out).
     """
     latencies: list[float] = []
-    ids = list(tables)
     while len(latencies) < moves:
-        for table_id in ids:
+        for table_id in list(tables):
             t = tables[table_id]
-            loaded = await svc.store.load(table_id)
-            key, allowed = playable(Table.load(loaded[1]))
-            hand = t["hands"].get(key)
-            buttons = act_buttons(hand, allowed) if hand else []
-            if not buttons:
+            version, data = await svc.store.load(table_id)
+            table = Table.load(data)
+            if table.status != "playing":
+                tables.pop(table_id)
+                tables.update(await open_tables(svc, secrets.token_hex(3), 1))
                 continue
-            cmd = Command(t["chat"], t["users"][key], token=rng.choice(buttons).token)
+            t["idle"] = t.get("idle", 0) + 1 if t.get("version") == version else 0
+            t["version"] = version
+            found = awaited_press(table, t["hands"], rng)
+            if found is None or t["idle"] >= STUCK_AFTER:
+                raise stuck_at(table_id, version, table, f"{STUCK_AFTER} presses changed nothing" if found else
+                               f"nobody can press (hands held for {sorted(t['hands'])})")
+            key, button = found
+            cmd = Command(t["chat"], t["users"][key], token=button.token)
             start, cpu = time.perf_counter(), time.process_time()
             effects = await svc.handle(cmd)
             latencies.append(time.perf_counter() - start)
             if handle_cpu is not None:
                 handle_cpu.append(time.process_time() - cpu)
             take(t, effects)
-            if "🏆" in effects[0].text:
-                tables.pop(table_id)
-                tables.update(await open_tables(svc, secrets.token_hex(3), 1))
+            if len(latencies) >= moves:
                 break
-        ids = list(tables)
     return latencies
 
 
@@ -197,7 +207,11 @@ def processes(prefix: str, count: int, moves: int, tables: int) -> list[dict]:
     procs = [subprocess.Popen([sys.executable, __file__, "--moves", str(moves), "--tables", str(tables),
                                "--worker", prefix, str(seed)], stdout=subprocess.PIPE, text=True)
              for seed in range(100 * count, 100 * count + count)]  # each run its own chats
-    return [json.loads(proc.communicate()[0]) for proc in procs]
+    out = [proc.communicate()[0] for proc in procs]
+    failed = [proc.returncode for proc in procs if proc.returncode]
+    if failed:
+        raise SystemExit(f"{len(failed)} of {count} worker processes failed (exit {failed}): see their errors above")
+    return [json.loads(line) for line in out]
 
 
 @contextlib.contextmanager
@@ -229,8 +243,9 @@ def main() -> None:
     p.add_argument("--tables", type=int, default=20, help="tables per process")
     p.add_argument("--processes", default="1,2,4", help="worker process counts to run, comma-separated")
     p.add_argument("--on", default="server,cluster", help="server, cluster and/or env (REDIS_URL or embedded)")
+    p.add_argument("--decisions", type=int, default=400, help="computer player decisions timed per game")
     p.add_argument("--worker", nargs=2, metavar=("PREFIX", "SEED"), help=argparse.SUPPRESS)
-    args = p.parse_args()
+    args = parse(p, moves=40, tables=2, processes="1", on="env", decisions=20)
     if args.worker:
         prefix, seed = args.worker
         print(json.dumps(asyncio.run(worker(prefix, args.moves, args.tables, int(seed)))))
@@ -253,8 +268,9 @@ def main() -> None:
                               f"JSON {m['json_bytes']} B")
             finally:
                 asyncio.run(cleanup(prefix))
-    for game, times in decisions().items():
-        print(f"computer player {game}: p50 {statistics.median(times) * 1000:.2f} ms  p95 {pct(times, 95) * 1000:.2f} ms")
+    for game, times in decisions(args.decisions).items():
+        print(f"computer player {game}: p50 {statistics.median(times) * 1000:.2f} ms  "
+              f"p95 {pct(times, 95) * 1000:.2f} ms")
 
 
 if __name__ == "__main__":

@@ -28,14 +28,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import engine  # noqa: E402
+from bench.quick import parse  # noqa: E402
+from bench.stuck import STUCK_AFTER, stuck_at  # noqa: E402
 from bot.ops.settings import load_settings  # noqa: E402
 from bot.protocol.outgoing import ChatRef, Command, UserRef  # noqa: E402
 from bot.service import Service  # noqa: E402
 from bot.store.connection import connect  # noqa: E402
 from bot.store.tables import Store  # noqa: E402
 from bot.table.record import Table  # noqa: E402
-from bench.quick import parse  # noqa: E402
-from bench.stuck import STUCK_AFTER, stuck_at  # noqa: E402
 
 T0 = 1_800_000_000.0
 SHORT = {"bauernstoss": ("target=5",), "alter_schafkopf": ("target=5",), "bauer": ("target_brote=1",),

@@ -44,7 +44,7 @@ group messages beyond the bound and 429 answers). In the finishing row, "moves l
 memory does not hold, "moves doubled" matches it holds twice (or a player's figures counting one twice).
 
 ``--quick`` runs the small counts the test suite runs (``tests/e2e/test_faults.py``): every row still
-starts real processes, so it takes a minute or more, not seconds.
+starts real processes, so it takes minutes, not seconds.
 """
 
 from __future__ import annotations

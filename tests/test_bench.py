@@ -3,10 +3,15 @@ the machine may be busy), as a user runs it: ``python bench/NAME --quick``."""
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
 
+from bench.service import open_tables, run_moves
+from bench.stuck import Stuck
+from bot.ops.settings import load_settings
+from bot.service import Service
 from tests.benchkit import BENCH, run_quick
 
 FIGURES = {
@@ -36,3 +41,12 @@ def test_the_quick_mode_ends_with_its_figures(name: str, tmp_path):
 
 def test_every_bench_is_run():
     assert {p.name for p in BENCH.glob("*.py")} == set(FIGURES) | set(ELSEWHERE)
+
+
+async def test_a_bench_stops_at_a_table_it_cannot_move_on(store):
+    svc = Service(store, load_settings())
+    tables = await open_tables(svc, "stuck", 1)
+    for t in tables.values():
+        t["hands"].clear()  # nobody the bench plays for holds a hand: nobody can press
+    with pytest.raises(Stuck, match=r"nobody can press .* status playing, .* windows before the first lead open"):
+        await run_moves(svc, tables, 10, random.Random(1))

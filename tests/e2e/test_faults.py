@@ -11,7 +11,7 @@ from tests.benchkit import run_quick
 from tests.redis_servers import skip_unless_installed
 
 HANG_S = 570.0
-"""The suite still running after this long hangs (its rows start real processes: a minute or more)."""
+"""The suite still running after this long hangs (its rows start real processes: minutes on a loaded machine)."""
 ROW = re.compile(r"^(\S.*?)" + r" +(\d+)" * 6 + "$", re.MULTILINE)
 """A row of its table: the name and a count per column (faults injected, moves lost, moves doubled, tables stuck
 or corrupted, crashes, leaks)."""

@@ -1,7 +1,7 @@
 """Computer player strength and speed: per game, paired deals of heuristic vs random and strong vs heuristic.
 
 Usage: ``.venv/bin/python bench/ai.py [--deals N] [--rams-matches N] [--samples S] [--seed N]
-[--game ID ...] [--pairing heuristic,random ...] [--jobs N]``
+[--game ID ...] [--pairing heuristic,random ...] [--jobs N] [--quick]``
 
 Each line is one ``stammtisch arena`` run (``bot.tools.arena.arena``): the first kind's share of the
 points (Striche, points; in Rams match wins, two seats of each kind at four seats) with its 95%
@@ -22,6 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.quick import parse  # noqa: E402
 from bot.tools.arena import arena  # noqa: E402
 
 GAMES = ("bauernstoss", "alter_schafkopf", "bauerchen", "bauer", "rams")
@@ -41,7 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--game", action="append", help="only this game (repeatable)")
     p.add_argument("--pairing", action="append", help="only this pairing, e.g. strong,heuristic (repeatable)")
     p.add_argument("--jobs", type=int, default=1, help="processes to spread each run's deals over (default 1)")
-    args = p.parse_args(argv)
+    args = parse(p, argv, deals=1, rams_matches=1, samples=1)
     if args.jobs == 1 and hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     print(f"{'game':<16} {'pairing':<18} {'units':>6} {'share':>7} {'±ci95':>7} {'p50 ms':>8} {'p95 ms':>8} "

@@ -9,7 +9,7 @@ under Discord's global limit of 50 a second) and the think times by that factor 
 real limits; 0.25 plays four times faster at the same ratios).
 
     .venv/bin/python bench/discord.py [--game bauerchen] [--tables 20] [--deals 1] [--scale 0.25]
-                                      [--think 1-5] [--seed 1] [--sensible]
+                                      [--think 1-5] [--seed 1] [--sensible] [--quick]
 
 Printed: REST calls per card played (every call but logging in and syncing the commands, the
 interaction responses included), by route, and those that count against Discord's global limit
@@ -36,6 +36,7 @@ sys.path[0] = str(Path(__file__).resolve().parents[1])  # not bench/, whose disc
 
 from adapters.common.gate import DISCORD_GLOBAL  # noqa: E402
 from adapters.discord.tuning import Tuning  # noqa: E402
+from bench.quick import parse  # noqa: E402
 from bench.telegram import behind, peak, scratch_store, spread, think_range  # noqa: E402
 from bot.ops.settings import load_settings  # noqa: E402
 from bot.protocol import tokens  # noqa: E402
@@ -178,7 +179,7 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=None, help="deal the same cards in every run")
     p.add_argument("--sensible", action="store_true",
                    help="people choose what the game's heuristic would (else any button at random)")
-    args = p.parse_args()
+    args = parse(p, tables=1, deals=1, scale=0.01)
     print(json.dumps(asyncio.run(bench(args.game, args.tables, args.deals, args.scale, args.think, args.seed,
                                        args.sensible)), indent=2))
 

@@ -1,6 +1,6 @@
 """Engine speed: card plays per second of random full deals for every registered game, on one core.
 
-Usage: ``.venv/bin/python bench/engine.py [--seconds S] [--repeat R] [--game ID ...] [--seed N]``
+Usage: ``.venv/bin/python bench/engine.py [--seconds S] [--repeat R] [--game ID ...] [--seed N] [--quick]``
 
 Two figures per game:
 
@@ -31,6 +31,7 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 sys.path.insert(0, str(_HERE.parent))
 
 import engine  # noqa: E402
+from bench.quick import parse  # noqa: E402
 from bot.tools.simulate import random_deal  # noqa: E402
 
 EXPECTED = ("bauernstoss", "alter_schafkopf", "bauerchen", "bauer", "rams")
@@ -112,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--repeat", type=int, default=3, help="runs per game and path, the best counts (default 3)")
     p.add_argument("--game", action="append", help="only this game (repeatable)")
     p.add_argument("--seed", type=int, default=1)
-    args = p.parse_args(argv)
+    args = parse(p, argv, seconds=0.05, repeat=1)
     games, problems = registered_games()
     if args.game:
         games = [g for g in games if g in args.game]

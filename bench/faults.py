@@ -1,7 +1,7 @@
 """Fault suite: real redis-server processes, real worker processes, faults injected; prints one table.
 
     .venv/bin/python bench/faults.py [--games 100] [--kills 25] [--presses 10000] [--fuzz 2000] [--flood 1000]
-                                     [--finishes 20]
+                                     [--finishes 20] [--deals 6] [--drain-s 600] [--seed 1] [--quick]
 
 Every row runs against a ``redis-server`` this script starts on 127.0.0.1 (ports 17000-17999, AOF
 with ``appendfsync everysec``) and throws away afterwards:
@@ -43,7 +43,8 @@ closed tables, hidden cards in group messages, messages over a platform's limit;
 group messages beyond the bound and 429 answers). In the finishing row, "moves lost" counts matches the
 memory does not hold, "moves doubled" matches it holds twice (or a player's figures counting one twice).
 
-``--quick`` runs small counts (the test suite runs :func:`run` with small counts too).
+``--quick`` runs the small counts the test suite runs (``tests/e2e/test_faults.py``): every row still
+starts real processes, so it takes minutes, not seconds.
 """
 
 from __future__ import annotations
@@ -68,6 +69,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:] = [str(ROOT), *(p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench")]
 
 import engine  # noqa: E402
+from bench.quick import parse  # noqa: E402
 from bot import memory  # noqa: E402
 from bot.protocol import actarg, tokens  # noqa: E402
 from bot.protocol.outgoing import ChatRef, Command, HandMessage, Notice, TableMessage, Toast  # noqa: E402
@@ -977,14 +979,13 @@ def main() -> None:
     p.add_argument("--fuzz", type=int, default=2000)
     p.add_argument("--flood", type=int, default=1000)
     p.add_argument("--finishes", type=int, default=20, help="matches killed at their finishing move")
+    p.add_argument("--deals", type=int, default=6, help="deals of every game the privacy scan plays")
+    p.add_argument("--drain-s", type=float, default=600.0, help="the longest wait for the tables to finish")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--quick", action="store_true", help="small counts")
-    a = p.parse_args()
-    if a.quick:
-        a.games, a.kills, a.presses, a.fuzz, a.flood, a.finishes = 6, 4, 400, 150, 200, 4
+    a = parse(p, games=6, kills=6, presses=400, fuzz=120, deals=2, drain_s=60.0, seed=7)
     started = time.monotonic()
-    rows = asyncio.run(run(a.games, a.kills, a.workers, a.presses, a.fuzz, seed=a.seed, flood=a.flood,
-                           finishes=a.finishes))
+    rows = asyncio.run(run(a.games, a.kills, a.workers, a.presses, a.fuzz, a.deals, a.seed, a.drain_s, a.flood,
+                           a.finishes))
     print(table(rows))
     print(f"({time.monotonic() - started:.0f} s; games {a.games}, kills {a.kills}, workers {a.workers}, "
           f"presses {a.presses}, fuzz examples {a.fuzz}, flood {a.flood}, finishes {a.finishes})")

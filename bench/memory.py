@@ -1,13 +1,14 @@
 """The group's memory: what recording costs a finishing move, queries on a full chat, Redis memory per match.
 
-    .venv/bin/python bench/memory.py [--matches 10000] [--people 12] [--saves 400] [--on server|env]
+    .venv/bin/python bench/memory.py [--matches 10000] [--people 12] [--saves 400] [--seeds 30] [--calls 200]
+                                     [--on server|env] [--quick]
 
 - the cost recording adds to a finishing move: the store's save of a finished table with its journal
   against the same save without one (p50 of ``--saves`` each, alternating), and building the journal;
 - counting (``absorb``) per match, with its deals, while ``--matches`` matches of all five games
   among ``--people`` people and the computers fill one chat (matches the engine played, their
   outcomes given new tables, people and times);
-- ``ranking`` and ``stats`` on that chat: p50 and p99 of 200 calls each;
+- ``ranking`` and ``stats`` on that chat: p50 and p99 of ``--calls`` calls each;
 - Redis memory of the chat (MEMORY USAGE of each key): the history and rating history per match, and
   everything over the matches.
 
@@ -31,6 +32,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import service as bench  # noqa: E402  (bench/service.py)
 
+from bench.quick import parse  # noqa: E402
+
 from bot import memory  # noqa: E402
 from bot.memory.journal import INBOX, decode  # noqa: E402
 from bot.ops.settings import load_settings  # noqa: E402
@@ -46,11 +49,11 @@ SEEDS = 30
 """Matches the engine plays per game; the chat's matches are these, given new people, tables and times."""
 
 
-def seed_matches() -> list[list]:
-    """Played matches (each its steps) of every game."""
+def seed_matches(seeds: int = SEEDS) -> list[list]:
+    """Played matches (each its steps) of every game, ``seeds`` of each."""
     out = []
     for game in memory.GAMES:
-        for seed in range(SEEDS):
+        for seed in range(seeds):
             seats = people(5 if game == "rams" else 2) + ([Seat(bot=True, level="normal")] if game == "rams" else [])
             out.append(played(game, seats, seed=seed, chat=CHAT, table_id=f"S{seed}"))
     return out
@@ -86,11 +89,14 @@ async def recording_cost(store: Store, book: memory.Book, matches: list[list], s
         if after_calls == calls + 1:
             server[with_journal].append(after_usec - usec)
     with_, without = statistics.median(times[True]), statistics.median(times[False])
-    in_redis = statistics.median(server[True]) - statistics.median(server[False])
+    if server[True] and server[False]:
+        in_redis = statistics.median(server[True]) - statistics.median(server[False])
+        counted = (f"in Redis's own count the script takes {in_redis:.0f} µs more (p50 "
+                   f"{statistics.median(server[True]):.0f} against {statistics.median(server[False]):.0f} µs)")
+    else:  # a Redis other clients use: their scripts ran between every save and its count
+        counted = "Redis's own count not taken (other clients' scripts ran meanwhile)"
     print(f"finishing save, {saves} each: p50 with journal {with_ * 1000:.3f} ms, without {without * 1000:.3f} ms "
-          f"(the client's clock); in Redis's own count the script takes {in_redis:.0f} µs more (p50 "
-          f"{statistics.median(server[True]):.0f} against {statistics.median(server[False]):.0f} µs); building the "
-          f"journal {statistics.median(built) * 1000:.3f} ms (p50)")
+          f"(the client's clock); {counted}; building the journal {statistics.median(built) * 1000:.3f} ms (p50)")
     await book.redis.delete(book.key(GROUP, INBOX))
 
 
@@ -128,15 +134,15 @@ async def fill(book: memory.Book, matches: list[list], count: int, people_count:
           f"{counted:.1f} s, {counted / count * 1000:.2f} ms per match with its deals")
 
 
-async def queries(book: memory.Book) -> None:
-    """p50 and p99 of ranking and stats on the full chat."""
+async def queries(book: memory.Book, calls: int) -> None:
+    """p50 and p99 of ranking and stats on the full chat, ``calls`` calls each."""
     who = await memory.who_of(book, GROUP, "bench:u0")
     for name, call in (("ranking bauer", lambda: memory.ranking(book, GROUP, "bauer")),
                        ("ranking rams", lambda: memory.ranking(book, GROUP, "rams")),
                        ("stats of one person, all games", lambda: memory.stats(book, GROUP, who)),
                        ("stats of one person, one game", lambda: memory.stats(book, GROUP, who, "bauerchen"))):
         times = []
-        for _ in range(200):
+        for _ in range(calls):
             t0 = time.perf_counter()
             await call()
             times.append(time.perf_counter() - t0)
@@ -157,17 +163,17 @@ async def usage(book: memory.Book, count: int) -> None:
           f"(by key: {', '.join(f'{k} {v / 1e3:.0f} kB' for k, v in sorted(sizes.items()))})")
 
 
-async def run(matches_count: int, people_count: int, saves: int) -> None:
+async def run(matches_count: int, people_count: int, saves: int, seeds: int, calls: int) -> None:
     prefix = f"bench{secrets.token_hex(4)}"
     redis = await connect(load_settings())
     store, book = Store(redis, prefix=prefix), memory.Book(redis, prefix)
     try:
         t0 = time.perf_counter()
-        matches = seed_matches()
+        matches = seed_matches(seeds)
         print(f"{len(matches)} matches played by the engine in {time.perf_counter() - t0:.1f} s")
         await recording_cost(store, book, matches, saves)
         await fill(book, matches, matches_count, people_count)
-        await queries(book)
+        await queries(book, calls)
         await usage(book, matches_count)
     finally:
         keys = [k async for k in redis.scan_iter(match=f"{prefix}:*", count=1000)]
@@ -181,11 +187,13 @@ def main() -> None:
     p.add_argument("--matches", type=int, default=10_000, help="matches recorded in the chat")
     p.add_argument("--people", type=int, default=12, help="people playing in the chat")
     p.add_argument("--saves", type=int, default=400, help="finishing saves timed with and without the journal")
+    p.add_argument("--seeds", type=int, default=SEEDS, help="matches the engine plays per game")
+    p.add_argument("--calls", type=int, default=200, help="calls timed per query")
     p.add_argument("--on", default="server", help="server (one started here) or env (REDIS_URL or embedded)")
-    args = p.parse_args()
+    args = parse(p, matches=20, people=6, saves=5, seeds=1, calls=5, on="env")
     with bench.redis_for(args.on) as name:
         print(f"on {name}")
-        asyncio.run(run(args.matches, args.people, args.saves))
+        asyncio.run(run(args.matches, args.people, args.saves, args.seeds, args.calls))
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """Speed of the table service against a real Redis; prints figures, asserts nothing.
 
     .venv/bin/python bench/service.py [--moves 3000] [--tables 20] [--processes 1,2,4] [--on server,cluster]
+                                      [--decisions 400] [--quick]
 
 - a move through the service (load, check, engine, compare-and-set with the log, timers, render):
   p50 and p99 latency and moves per second with 1, 2 and 4 worker processes together, on one
@@ -32,16 +33,20 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import engine  # noqa: E402
+from bench.quick import parse  # noqa: E402
+from bench.stuck import STUCK_AFTER, stuck_at  # noqa: E402
 from bot.ops.settings import load_settings  # noqa: E402
-from bot.protocol.outgoing import ChatRef, Command, HandMessage, UserRef  # noqa: E402
+from bot.protocol.outgoing import ChatRef, Command, HandMessage, Toast, UserRef  # noqa: E402
 from bot.service import Service  # noqa: E402
 from bot.store.connection import connect  # noqa: E402
 from bot.store.tables import Store  # noqa: E402
 from bot.table import cpu as computer  # noqa: E402
 from bot.table.record import Table  # noqa: E402
-from tests.servicekit import act_buttons, playable  # noqa: E402
+from tests.servicekit import awaited_press  # noqa: E402
 
 GAME = "bauerchen"
+TRIES = 5
+"""How often a person sends a command the service refused again (see :func:`ask`)."""
 
 
 def pct(values: list[float], p: float) -> float:
@@ -50,16 +55,27 @@ def pct(values: list[float], p: float) -> float:
     return values[min(len(values) - 1, int(len(values) * p / 100))]
 
 
-async def open_tables(svc: Service, tag: str, count: int) -> dict[str, dict]:
-    """``count`` group tables with four people each, started; returns each table's last hands by user."""
+async def ask(svc: Service, cmd: Command) -> list:
+    """``cmd``'s effects. Refused (a toast: on a loaded machine Redis may answer too late, "try again"), it is
+    sent again, as a person does, :data:`TRIES` times at most; then the bench stops with the answer."""
+    for _ in range(TRIES):
+        effects = await svc.handle(cmd)
+        if not (effects and isinstance(effects[0], Toast)):
+            return effects
+    raise RuntimeError(f"{cmd.verb} in {cmd.chat.key} refused {TRIES} times: {effects[0].text}")
+
+
+async def open_tables(svc: Service, tag: str, count: int, game: str = GAME, name: str = "P") -> dict[str, dict]:
+    """``count`` group tables of ``game`` with four people each (named ``name`` and their seat), started; each
+    table's chat, people by user key and their last hands (``hands``)."""
     tables: dict[str, dict] = {}
     for i in range(count):
         chat = ChatRef("bench", f"{tag}-{i}")
-        users = [UserRef("bench", f"{tag}-{i}-{k}", f"P{k}") for k in range(4)]
-        await svc.handle(Command(chat, users[0], verb="neu", args=(GAME,)))
+        users = [UserRef("bench", f"{tag}-{i}-{k}", f"{name}{k}") for k in range(4)]
+        await ask(svc, Command(chat, users[0], verb="neu", args=(game,)))
         for u in users[1:]:
-            await svc.handle(Command(chat, u, verb="mitspielen"))
-        effects = await svc.handle(Command(chat, users[0], verb="los"))
+            await ask(svc, Command(chat, u, verb="mitspielen"))
+        effects = await ask(svc, Command(chat, users[0], verb="los"))
         table_id = effects[0].table_id
         tables[table_id] = {"chat": chat, "users": {u.key: u for u in users}, "hands": {}}
         take(tables[table_id], effects)
@@ -67,6 +83,7 @@ async def open_tables(svc: Service, tag: str, count: int) -> dict[str, dict]:
 
 
 def take(t: dict, effects: list) -> None:
+    """Keep the hands among ``effects`` as the last each person of table ``t`` was sent."""
     for e in effects:
         if isinstance(e, HandMessage):
             t["hands"][e.user.key] = e
@@ -74,34 +91,40 @@ def take(t: dict, effects: list) -> None:
 
 async def run_moves(svc: Service, tables: dict[str, dict], moves: int, rng: random.Random,
                     handle_cpu: list[float] | None = None) -> list[float]:
-    """Press ``moves`` legal buttons round-robin over the tables; the latency of each, in seconds.
+    """Press ``moves`` buttons round-robin over the tables; the latency of each, in seconds.
 
-    ``handle_cpu`` gets the process CPU seconds each ``Service.handle`` took (the bench's own work,
-    finding a legal button from the stored table, left out).
+    At each table the press it waits for (:func:`tests.servicekit.awaited_press`): the person to act plays,
+    and before the first lead each person whose window is open lets it pass (now and then declares). A
+    table that ended is replaced by a new one. Raises :class:`bench.stuck.Stuck` at a table where nobody
+    can press, or whose version did not change in :data:`~bench.stuck.STUCK_AFTER` presses. ``handle_cpu``
+    gets the process CPU seconds each ``Service.handle`` took (the bench's own work, finding a button, left out).
     """
     latencies: list[float] = []
-    ids = list(tables)
     while len(latencies) < moves:
-        for table_id in ids:
+        for table_id in list(tables):
             t = tables[table_id]
-            loaded = await svc.store.load(table_id)
-            key, allowed = playable(Table.load(loaded[1]))
-            hand = t["hands"].get(key)
-            buttons = act_buttons(hand, allowed) if hand else []
-            if not buttons:
+            version, data = await svc.store.load(table_id)
+            table = Table.load(data)
+            if table.status != "playing":
+                tables.pop(table_id)
+                tables.update(await open_tables(svc, secrets.token_hex(3), 1))
                 continue
-            cmd = Command(t["chat"], t["users"][key], token=rng.choice(buttons).token)
+            t["idle"] = t.get("idle", 0) + 1 if t.get("version") == version else 0
+            t["version"] = version
+            found = awaited_press(table, t["hands"], rng)
+            if found is None or t["idle"] >= STUCK_AFTER:
+                raise stuck_at(table_id, version, table, f"{STUCK_AFTER} presses changed nothing" if found else
+                               f"nobody can press (hands held for {sorted(t['hands'])})")
+            key, button = found
+            cmd = Command(t["chat"], t["users"][key], token=button.token)
             start, cpu = time.perf_counter(), time.process_time()
             effects = await svc.handle(cmd)
             latencies.append(time.perf_counter() - start)
             if handle_cpu is not None:
                 handle_cpu.append(time.process_time() - cpu)
             take(t, effects)
-            if "🏆" in effects[0].text:
-                tables.pop(table_id)
-                tables.update(await open_tables(svc, secrets.token_hex(3), 1))
+            if len(latencies) >= moves:
                 break
-        ids = list(tables)
     return latencies
 
 
@@ -131,14 +154,7 @@ async def memory(prefix: str) -> dict:
     out = {}
     try:
         for game in engine.game_ids():
-            chat = ChatRef("bench", f"mem-{game}")
-            users = [UserRef("bench", f"mem-{game}-{k}", f"Spieler{k}") for k in range(4)]
-            await svc.handle(Command(chat, users[0], verb="neu", args=(game,)))
-            for u in users[1:]:
-                await svc.handle(Command(chat, u, verb="mitspielen"))
-            t = {"chat": chat, "users": {u.key: u for u in users}, "hands": {}}
-            take(t, await svc.handle(Command(chat, users[0], verb="los")))
-            table_id = await store.table_for_chat(chat.key)
+            ((table_id, t),) = (await open_tables(svc, f"mem-{game}", 1, game, "Spieler")).items()
             rng = random.Random(1)
             while Table.load((await store.load(table_id))[1]).deals < 1:
                 await run_moves(svc, {table_id: t}, 1, rng)
@@ -197,7 +213,11 @@ def processes(prefix: str, count: int, moves: int, tables: int) -> list[dict]:
     procs = [subprocess.Popen([sys.executable, __file__, "--moves", str(moves), "--tables", str(tables),
                                "--worker", prefix, str(seed)], stdout=subprocess.PIPE, text=True)
              for seed in range(100 * count, 100 * count + count)]  # each run its own chats
-    return [json.loads(proc.communicate()[0]) for proc in procs]
+    out = [proc.communicate()[0] for proc in procs]
+    failed = [proc.returncode for proc in procs if proc.returncode]
+    if failed:
+        raise SystemExit(f"{len(failed)} of {count} worker processes failed (exit {failed}): see their errors above")
+    return [json.loads(line) for line in out]
 
 
 @contextlib.contextmanager
@@ -229,8 +249,9 @@ def main() -> None:
     p.add_argument("--tables", type=int, default=20, help="tables per process")
     p.add_argument("--processes", default="1,2,4", help="worker process counts to run, comma-separated")
     p.add_argument("--on", default="server,cluster", help="server, cluster and/or env (REDIS_URL or embedded)")
+    p.add_argument("--decisions", type=int, default=400, help="computer player decisions timed per game")
     p.add_argument("--worker", nargs=2, metavar=("PREFIX", "SEED"), help=argparse.SUPPRESS)
-    args = p.parse_args()
+    args = parse(p, moves=40, tables=2, processes="1", on="env", decisions=20)
     if args.worker:
         prefix, seed = args.worker
         print(json.dumps(asyncio.run(worker(prefix, args.moves, args.tables, int(seed)))))
@@ -253,8 +274,9 @@ def main() -> None:
                               f"JSON {m['json_bytes']} B")
             finally:
                 asyncio.run(cleanup(prefix))
-    for game, times in decisions().items():
-        print(f"computer player {game}: p50 {statistics.median(times) * 1000:.2f} ms  p95 {pct(times, 95) * 1000:.2f} ms")
+    for game, times in decisions(args.decisions).items():
+        print(f"computer player {game}: p50 {statistics.median(times) * 1000:.2f} ms  "
+              f"p95 {pct(times, 95) * 1000:.2f} ms")
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ moves allows; ``--trace FILE`` writes every call made while they played, with ea
 
     .venv/bin/python bench/telegram.py [--game bauerchen] [--deals 2] [--scale 0.25] [--humans 4]
                                        [--think 1-5] [--tables 1] [--global-per-s 30] [--webhook]
-                                       [--trace calls.txt] [--seed 1] [--sensible]
+                                       [--trace calls.txt] [--seed 1] [--sensible] [--quick]
 
 Printed: ``calls_per_card``, the Bot API calls per card played that the bot made over HTTP
 (every call but getUpdates and the start-up calls), by method in ``by_method``; the methods that
@@ -50,6 +50,7 @@ from pathlib import Path
 sys.path[0] = str(Path(__file__).resolve().parents[1])  # not bench/, whose telegram.py would shadow the SDK
 
 from adapters.telegram import Tuning  # noqa: E402
+from bench.quick import parse  # noqa: E402
 from bot.ops.settings import load_settings  # noqa: E402
 from bot.protocol import tokens  # noqa: E402
 from bot.service import Service  # noqa: E402
@@ -280,7 +281,7 @@ def main() -> None:
     p.add_argument("--seed", type=int, help="deal the same cards and make the same choices in every run")
     p.add_argument("--sensible", action="store_true",
                    help="people choose what the game's heuristic would (else any allowed button at random)")
-    args = p.parse_args()
+    args = parse(p, deals=1, scale=0.01)
     print(json.dumps(asyncio.run(bench(args.game, args.deals, args.scale, args.humans, args.think, args.tables,
                                        args.global_per_s, args.webhook, args.trace, args.seed,
                                        args.sensible)), indent=2))

@@ -1,6 +1,7 @@
 """The web table's figures: first load in bytes, click-to-every-window time, memory per open connection.
 
-    .venv/bin/python bench/web.py [--clicks 200] [--connections 500,1000,2000,4000] [--seed 5] [--parts browser,connections]
+    .venv/bin/python bench/web.py [--clicks 200] [--connections 500,1000,2000,4000] [--seed 5]
+                                  [--parts browser,connections] [--quick]
 
 - **first load**: a seat's page opened afresh in headless chromium in the middle of a trick, every
   byte it loads as the browser's Resource Timing counts them (HTML, CSS, JS, the card pictures of
@@ -16,8 +17,9 @@
   own reading included) and the server's CPU time meanwhile. At most 4,000: a person may hold 1,000
   connections at most (``STAMMTISCH_WEB_CONNECTIONS_PER_USER``'s bound) and the table seats four.
 
-Needs Debian's chromium and chromium-driver. Uses ``REDIS_URL`` when set, else an embedded Redis in
-a temporary directory; keys get a prefix of their own and are deleted afterwards. Prints, asserts nothing.
+The browser part needs Debian's chromium and chromium-driver; ``--quick`` measures 20 connections and
+no browser. Uses ``REDIS_URL`` when set, else an embedded Redis in a temporary directory; keys get a
+prefix of their own and are deleted afterwards. Prints, asserts nothing.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from adapters.web import Tuning  # noqa: E402
 from adapters.web.server import STATIC  # noqa: E402
+from bench.quick import parse  # noqa: E402
 from bot.store.connection import embedded_url  # noqa: E402
 from tests.adapters.web.browser import MISSING, browser_missing, open_window, wait_for  # noqa: E402
 from tests.adapters.web.livetable import LiveTable, click, seen, tap_once  # noqa: E402
@@ -264,7 +267,7 @@ def main() -> None:
     parser.add_argument("--connections", default="500,1000,2000,4000", help="counts of open connections")
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--parts", default="browser,connections", help="which figures: browser, connections")
-    args = parser.parse_args()
+    args = parse(parser, parts="connections", connections="20")
     parts = set(args.parts.split(","))
     if "browser" in parts and browser_missing():
         sys.exit(MISSING)

@@ -187,6 +187,31 @@ DECLARE_CHANCE = 0.02
 """How often a scripted person declares playing alone when his window before the first lead is open."""
 
 
+def awaited_press(table: Table | None, hands: dict[str, HandMessage], rng: random.Random,
+                  shown: TableMessage | None = None) -> tuple[str, object] | None:
+    """The press ``table`` waits for, as ``(user key, button)``, by people who know the rules and hold ``hands``
+    (the last hand message each was sent, by user key; ``shown``: the table message, whose offers they see too).
+
+    Before the first lead a person whose window is open lets it pass (»Weiter«), now and then declares instead;
+    else the person to act presses a button he may, chosen at random. ``None``: none of them can press (the
+    table waits for a computer or a timer, or for someone whose hand is not among ``hands``).
+    """
+    if table is not None and table.declare:  # before the first lead: now and then declare, mostly let it pass
+        key = table.seats[table.declare[0]].user
+        if key not in hands:
+            return None
+        hand = hands[key]
+        (let_pass,) = hand.buttons[-1]  # »Weiter«; what he may declare is among his choices
+        declare = [b for row in hand.buttons[:-1] for b in row
+                   if (a := actarg.decode(tokens.parse(b.token).arg)) and a.kind in window.DECLARE_KINDS]
+        return key, (rng.choice(declare) if rng.random() < DECLARE_CHANCE else let_pass)
+    key, allowed = playable(table)
+    if key not in hands:
+        return None
+    buttons = act_buttons(hands[key], allowed) + (act_buttons(shown, allowed) if shown else [])
+    return (key, rng.choice(buttons)) if buttons else None
+
+
 async def let_windows_pass(svc: Service, store: Store, table_id: str, chat: ChatRef) -> list:
     """Every person whose window before the first lead is open lets it pass (``weiter``); the effects."""
     table = Table.load((await store.load(table_id))[1])
@@ -228,21 +253,8 @@ class Players:
         if not shown:
             return None
         loaded = await self.svc.store.load(shown[0].table_id)
-        table = Table.load(loaded[1]) if loaded else None
-        if table is not None and table.declare:  # before the first lead: now and then declare, mostly let it pass
-            key = table.seats[table.declare[0]].user
-            if key not in self.hands:
-                return None
-            hand = self.hands[key]
-            (let_pass,) = hand.buttons[-1]  # »Weiter«; what he may declare is among his choices
-            declare = [b for row in hand.buttons[:-1] for b in row
-                       if (a := actarg.decode(tokens.parse(b.token).arg)) and a.kind in window.DECLARE_KINDS]
-            return self.users[key], (self.rng.choice(declare) if self.rng.random() < DECLARE_CHANCE else let_pass)
-        key, allowed = playable(table)
-        if key not in self.hands:
-            return None
-        buttons = act_buttons(self.hands[key], allowed) + (act_buttons(self.table, allowed) if self.table else [])
-        return (self.users[key], self.rng.choice(buttons)) if buttons else None
+        found = awaited_press(Table.load(loaded[1]) if loaded else None, self.hands, self.rng, self.table)
+        return (self.users[found[0]], found[1]) if found else None
 
     async def step(self) -> list:
         """One move by the player to act (a pressed button, or the same action typed), or a tick of the

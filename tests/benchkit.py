@@ -1,0 +1,37 @@
+"""Run a bench of ``bench/`` as a user does: ``python bench/NAME --quick``, in a process group of its own.
+
+``REDIS_URL`` is passed on when set; else the bench starts an embedded Redis of its own, as it does
+for a user. A bench that hangs is killed with every process it started.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+__all__ = ["BENCH", "run_quick"]
+
+BENCH = Path(__file__).resolve().parents[1] / "bench"
+
+
+def run_quick(name: str, timeout: float, tmp: Path) -> str:
+    """What ``bench/NAME --quick`` printed; fails the test if it fails or still runs after ``timeout`` seconds.
+
+    Its temporary files (an embedded Redis's data directory ...) go to ``tmp``.
+    """
+    proc = subprocess.Popen([sys.executable, str(BENCH / name), "--quick"], cwd=BENCH.parent, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+                            env={**os.environ, "TMPDIR": str(tmp)})
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, err = proc.communicate()
+        pytest.fail(f"bench/{name} --quick did not end in {timeout:.0f} s (killed); it printed:\n{out}\n{err[-4000:]}")
+    assert proc.returncode == 0, f"bench/{name} --quick failed (exit {proc.returncode}):\n{out}\n{err[-4000:]}"
+    return out

@@ -1,0 +1,52 @@
+"""Every bench of ``bench/`` runs to its end in its quick mode and prints its figures (no figure is checked:
+the machine may be busy), as a user runs it: ``python bench/NAME --quick``."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from bench.service import open_tables, run_moves
+from bench.stuck import Stuck
+from bot.ops.settings import load_settings
+from bot.service import Service
+from tests.benchkit import BENCH, run_quick
+
+FIGURES = {
+    "ai.py": r"strong,heuristic +1 +[\d.]+ +[\d.]+ +[\d.]+",
+    "discord.py": r'"calls_per_card": [\d.]+',
+    "engine.py": r"bauerchen +[\d,]+ +[\d,]+ +[\d,]+",
+    "leftovers.py": r"Redis memory per playing table: -?\d+ B",
+    "loop_stall.py": r"bauerchen +\d+ +[\d.]+ +[\d.]+",
+    "memchat.py": r"rangliste bauer: p50 [\d.]+ ms",
+    "memory.py": r"ranking bauer: p50 [\d.]+ ms",
+    "service.py": r"\d+ moves/s together",
+    "telegram.py": r'"calls_per_card": [\d.]+',
+    "web.py": r"\n +20 +[\d.]+ +-?[\d.]+ +\d+ ms",
+}
+"""Per bench, a line of figures its quick mode prints."""
+ELSEWHERE = {"faults.py": "tests/e2e/test_faults.py", "quick.py": "not a bench", "stuck.py": "not a bench"}
+"""The files of ``bench/`` not run here: why."""
+HANG_S = 270.0
+"""A quick mode still running after this long hangs (it takes seconds of CPU; a loaded machine stretches them)."""
+
+
+@pytest.mark.parametrize("name", sorted(FIGURES))
+def test_the_quick_mode_ends_with_its_figures(name: str, tmp_path):
+    out = run_quick(name, HANG_S, tmp_path)
+    assert re.search(FIGURES[name], out), f"bench/{name} --quick printed no figures:\n{out}"
+
+
+def test_every_bench_is_run():
+    assert {p.name for p in BENCH.glob("*.py")} == set(FIGURES) | set(ELSEWHERE)
+
+
+async def test_a_bench_stops_at_a_table_it_cannot_move_on(store):
+    svc = Service(store, load_settings())
+    tables = await open_tables(svc, "stuck", 1)
+    for t in tables.values():
+        t["hands"].clear()  # nobody the bench plays for holds a hand: nobody can press
+    with pytest.raises(Stuck, match=r"nobody can press .* status playing, .* windows before the first lead open"):
+        await run_moves(svc, tables, 10, random.Random(1))

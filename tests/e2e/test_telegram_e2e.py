@@ -229,10 +229,10 @@ async def test_bad_presses_are_answered_and_change_nothing(store, redis, key_pre
             assert not (await tg.wait_answer(qid)).get("text")
             v1, _ = await stored(store, tid)
             assert v1 > v0
-            pressed = tg.delivered[-1]["update_id"]
-            tg.replay(pressed)
-            await tg.drained()
-            await asyncio.sleep(0.2)
+            pressed = tg.delivered[-1]
+            tg.replay(pressed["update_id"])
+            # the bot answers a press only after the service's verdict: a second answer means it decided the replay
+            await tg.wait_for(lambda: answered(tg, pressed["callback_query"]["id"]) == 2, what="the replay decided")
             assert (await stored(store, tid))[0] == v1
             stale = await tg.wait_answer(to_act.press(hand, data=data))
             assert stale.get("text")
@@ -244,16 +244,29 @@ def _act_buttons(tg: FakeTelegram, user: FakeUser, tid: str) -> list[str]:
     return [b["callback_data"] for b in (message.buttons if message else []) if ":act:" in b.get("callback_data", "")]
 
 
+def telling(tg: FakeTelegram, handled: list[str]) -> type[Service]:
+    """The real service, which also notes the update of each command it has handled and tells the fake: a
+    verdict that shows nothing (a replayed update) is waited for by that."""
+    class Telling(Service):
+        async def handle(self, cmd):
+            try:
+                return await super().handle(cmd)
+            finally:
+                handled.append(cmd.update_id)
+                tg.touch()
+    return Telling
+
+
 async def test_a_replayed_command_opens_one_table(store, redis, key_prefix):
+    handled: list[str] = []
     async with fake_for(FAST) as tg:
         tg.group(GROUP, "Stammtisch")
         anna = tg.user(11, "Anna", started=True)
-        async with running_bot(tg, store, redis, key_prefix):
+        async with running_bot(tg, store, redis, key_prefix, service=telling(tg, handled)):
             uid = anna.send(GROUP, "/neu bauerchen")
             await tg.wait_for(lambda: _table_id(tg, GROUP), what="a table")
             tg.replay(uid)
-            await tg.drained()
-            await asyncio.sleep(0.3)
+            await tg.wait_for(lambda: handled.count(str(uid)) == 2, what="the replay handled")
             assert len(tg.chat(GROUP)) == 1
 
 

@@ -302,10 +302,10 @@ async def test_reminders_and_autoplay_appear_in_the_group(store, redis, key_pref
                                autoplay_after="2m"):
             tid = await open_table(tg, GROUP, users[0], users[1:], "bauerchen")
             reminder = await tg.wait_for(lambda: next((m for m in tg.chat(GROUP) if m.text.startswith("⏰")), None),
-                                         timeout=15, what="a reminder")
+                                         what="a reminder")
             mentioned = reminder.entities[0]["user"]["id"]
             assert reminder.entities[0]["type"] == "text_mention" and mentioned in {u.id for u in users}
-            await tg.wait_for(lambda: any(m.text.startswith("⏱") for m in tg.chat(GROUP)), timeout=15,
+            await tg.wait_for(lambda: any(m.text.startswith("⏱") for m in tg.chat(GROUP)),
                               what="an automatic move")
             _ = tid
 
@@ -406,7 +406,7 @@ async def test_stammtisch_run_serves_telegram_by_long_polling(tmp_path):
                     "STAMMTISCH_DATA_DIR": str(tmp_path), "TELEGRAM_POLL_TIMEOUT_S": "1"})
         proc = subprocess.Popen([sys.executable, "-m", "bot.run.cli", "run"], cwd=ROOT, env=env)
         try:
-            await tg.wait_for(lambda: len(tg.commands) == 2, timeout=30, what="the bot to start")
+            await tg.wait_for(lambda: len(tg.commands) == 2, what="the bot to start")
             assert tg.commands["de"][0]["command"] == "neu" and tg.commands[""][0]["command"] == "new"
             anna.send(GROUP, "/neu bauerchen")
             message = await tg.wait_for(lambda: newest(tg, GROUP, _table_id(tg, GROUP) or "-"), what="the table")

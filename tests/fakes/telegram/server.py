@@ -188,7 +188,7 @@ class FakeTelegram:
 
     def __init__(self, token: str = "123456:TEST-TOKEN", username: str = "stammtisch_test_bot",
                  group_limit: tuple[int, float] = (20, 60.0), chat_limit: tuple[int, float] = (1, 1.0),
-                 global_limit: tuple[int, float] = (30, 1.0), patience: float = 10.0, port: int = 0):
+                 global_limit: tuple[int, float] = (30, 1.0), patience: float = 60.0, port: int = 0):
         self.token = token
         self.patience = patience
         self.username = username

@@ -601,6 +601,7 @@ class FakeTelegram:
         self.webhook = {"url": url, "secret_token": params.get("secret_token") or ""}
         if self._pusher is None:
             self._pusher = asyncio.get_running_loop().create_task(self._push_webhooks())
+        self._wake()  # updates that waited for a webhook go now
         return True
 
     async def _m_createForumTopic(self, params: dict) -> dict:
@@ -737,11 +738,10 @@ class FakeTelegram:
         turn = itertools.count()
         async with aiohttp.ClientSession() as http:
             while not self._closing:
-                async with self._new_update:
-                    while not self._pending() and not self._closing:
+                async with self._new_update:  # pending updates and a webhook to post them to (or closing)
+                    while not (self._pending() and self.webhook) and not self._closing:
                         await self._new_update.wait()
-                if not self.webhook:
-                    await asyncio.sleep(0.01)
+                if not self.webhook:  # closing
                     continue
                 batch = self._pending()
                 for u in batch:

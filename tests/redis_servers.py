@@ -3,7 +3,9 @@
 :class:`Server` runs one server in a directory of its own (AOF with ``appendfsync everysec``, as in
 production) and can be stopped, killed, paused (a hung server) and started again on the same
 port and data. :class:`Cluster` runs a Redis Cluster of ``masters`` servers created with
-``redis-cli --cluster create``. Ports come from 17000-17999 (the cluster bus uses port + 10000).
+``redis-cli --cluster create``. Ports come from 17000-17999 (the cluster bus uses port + 10000), a
+share of its own for each pytest-xdist worker; a server whose chosen port was taken meanwhile (by
+another test run on the machine) starts again on another.
 Both are context managers; :func:`skip_unless_installed` skips a test with a clear message where
 no ``redis-server`` is installed.
 """
@@ -19,12 +21,14 @@ import subprocess
 import tempfile
 import time
 from pathlib import Path
+from typing import NoReturn
 
 import redis
 
 __all__ = ["PORTS", "Server", "Cluster", "binary", "skip_unless_installed"]
 
 PORTS = range(17000, 18000)
+"""The ports of all servers; :func:`worker_ports` is the share of this process."""
 _START_S = 20.0
 
 
@@ -59,9 +63,20 @@ def _free(port: int) -> bool:
     return True
 
 
+def worker_ports() -> range:
+    """This process's share of :data:`PORTS`: a slice of its own for each pytest-xdist worker (``gw0`` ...)."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    count = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    if not worker.startswith("gw") or count < 2:
+        return PORTS
+    size = len(PORTS) // count
+    start = PORTS.start + int(worker[2:]) % count * size
+    return range(start, start + size)
+
+
 def free_ports(n: int, bus: bool = False) -> list[int]:
-    """``n`` ports of :data:`PORTS` free now (with ``bus``, port + 10000 free too)."""
-    candidates = list(PORTS)
+    """``n`` ports of :func:`worker_ports` free now (with ``bus``, port + 10000 free too)."""
+    candidates = list(worker_ports())
     random.shuffle(candidates)
     found = [p for p in candidates if _free(p) and (not bus or _free(p + 10000))][:n]
     if len(found) < n:
@@ -81,8 +96,11 @@ class Server:
     def __init__(self, directory: Path | None = None, port: int | None = None, extra: dict[str, str] | None = None):
         self._own_dir = directory is None
         self.dir = Path(directory or tempfile.mkdtemp(prefix="redis-"))
-        self.port = port or free_ports(1, bus=bool(extra and extra.get("cluster-enabled") == "yes"))[0]
         self.extra = extra or {}
+        self._bus = self.extra.get("cluster-enabled") == "yes"
+        self._may_move = port is None
+        """Whether a first start may move to another port (one chosen here, not yet used)."""
+        self.port = port or free_ports(1, bus=self._bus)[0]
         self.proc: subprocess.Popen | None = None
 
     @property
@@ -91,7 +109,19 @@ class Server:
         return f"redis://127.0.0.1:{self.port}/0"
 
     def start(self) -> "Server":
-        """Start it (on its port and data) and wait until it answers PING."""
+        """Start it (on its port and data) and wait until it answers.
+
+        A first start on a port chosen here that another process took meanwhile moves to another free one.
+        """
+        for _ in range(5 if self._may_move else 1):
+            if self._start():
+                self._may_move = False
+                return self
+            self.port = free_ports(1, bus=self._bus)[0]
+        self._failed()
+
+    def _start(self) -> bool:
+        """One try to start it; false if it exited at once on a taken port (and may move to another)."""
         exe = binary()
         if exe is None:
             raise RuntimeError("redis-server is not installed")
@@ -105,12 +135,19 @@ class Server:
         with redis.Redis(port=self.port, socket_connect_timeout=1, socket_timeout=1) as client:
             while True:
                 try:
-                    client.ping()
-                    return self
+                    if client.info("server")["process_id"] == self.proc.pid:
+                        return True
+                    self.proc.wait(_START_S)  # another process's server on the port: this one exits
+                    return False if self._may_move else self._failed()
                 except (redis.ConnectionError, redis.TimeoutError, redis.BusyLoadingError):
+                    if self.proc.poll() is not None and self._may_move:
+                        return False
                     if self.proc.poll() is not None or time.monotonic() > deadline:
-                        raise RuntimeError(f"redis-server on port {self.port} did not start; see {self.dir}/redis.log")
+                        self._failed()
                     time.sleep(0.02)
+
+    def _failed(self) -> NoReturn:
+        raise RuntimeError(f"redis-server on port {self.port} did not start; see {self.dir}/redis.log")
 
     def _signal(self, sig: int) -> None:
         if self.proc is not None and self.proc.poll() is None:

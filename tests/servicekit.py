@@ -6,7 +6,7 @@ import asyncio
 import json
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 import engine
 from bot.ops.settings import load_settings
@@ -115,6 +115,21 @@ def playable(table: Table | None) -> tuple[str | None, frozenset[str]]:
     return table.seats[seat].user, frozenset(actarg.encode(a) for a in engine.legal_actions(state))
 
 
+async def on_saves(store: Store, table_id: str, look: Callable[[], Awaitable[None]]) -> None:
+    """``await look()`` now and again whenever the store's feed tells a save of the table (or a break of
+    the feed, after which saves may have gone untold), until cancelled."""
+    news = asyncio.Event()
+    feed = store.feed(lambda saved, _: saved == table_id and news.set(), news.set)
+    await feed.start()
+    try:
+        while True:
+            news.clear()
+            await look()
+            await news.wait()
+    finally:
+        await feed.stop()
+
+
 class TurnWatch:
     """What a person who knows the rules reads off a table as it goes: whose turn it is and what he may do.
 
@@ -146,14 +161,15 @@ class TurnWatch:
         self.since = table.hand_since(table.seat_of(self.to_act)) if self.to_act else 0
         self.version = loaded[0] if loaded else -1
 
-    async def run(self, every: float = 0.02, changed: Callable[[], None] = lambda: None) -> None:
-        """Look again and again (until cancelled); ``changed()`` after each look that found a new version."""
-        while True:
+    async def run(self, changed: Callable[[], None] = lambda: None) -> None:
+        """Look again after every save of the table (:func:`on_saves`) until cancelled; ``changed()`` after
+        each look that found a new version."""
+        async def look() -> None:
             seen = self.version
             await self.look()
             if self.version != seen:
                 changed()
-            await asyncio.sleep(every)
+        await on_saves(self.store, self.table_id, look)
 
     def turn_of(self, user_id: object) -> bool:
         """Whether the person with platform id ``user_id`` is to act (or to declare before the first lead)."""

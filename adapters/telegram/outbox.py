@@ -91,6 +91,7 @@ class Pacer:
         self._next: dict[int, float] = {}
         self._recent: dict[int, deque[float]] = {}  # a group's last calls (their ends), at most group_messages
         self._tickets: dict[int, str] = {}  # the call in flight of each chat's sender
+        self._calls: dict[int, list[tuple[str, str]]] = {}  # its shared windows' keys and tickets
         self._sweep_at = _SWEEP_MIN
 
     async def wait(self, chat_id: int) -> None:
@@ -112,18 +113,41 @@ class Pacer:
 
     async def _window(self, chat_id: int) -> float:
         """The wait the shared windows ask for (the chat's first: a refusal there books nothing in the
-        group's window, and a group's refusal leaves at most one call's gap booked in the chat's)."""
+        group's window, and a group's refusal leaves at most one call's gap booked in the chat's).
+
+        A call they let go counts in them from its end (:meth:`sent`; in flight it counts as current, for
+        at most the gate's ``hold_s``), as in the bot-wide window: however late a call of one process
+        reaches Telegram, another process's next call to the chat leaves a window after it.
+        """
         if self.shared is None:
             return 0.0
         t = self.tuning
-        wait = await self.shared.wait_time(f"tg:{chat_id}", t.chat_messages, t.chat_window_s + t.slack_s)
-        if wait > 0 or chat_id > 0:
-            return wait
-        return await self.shared.wait_time(f"tg:group:{chat_id}", t.group_messages, t.group_window_s + t.slack_s)
+        windows = [(f"tg:{chat_id}", t.chat_messages, t.chat_window_s)]
+        if chat_id < 0:
+            windows.append((f"tg:group:{chat_id}", t.group_messages, t.group_window_s))
+        calls = self._calls.setdefault(chat_id, [])
+        try:
+            for key, limit, window_s in windows:
+                wait, ticket = await self.shared.begin(key, limit, window_s + t.slack_s, self.gate.hold_s)
+                if wait > 0:
+                    await self._ended(chat_id)  # what was let go counts from now: no call follows
+                    return wait
+                calls.append((key, ticket))
+        except BaseException:
+            await self._ended(chat_id)
+            raise
+        return 0.0
+
+    async def _ended(self, chat_id: int) -> None:
+        """The chat's call let go by the shared windows has ended (or does not go): it counts from now."""
+        for key, ticket in self._calls.pop(chat_id, ()):
+            if ticket:
+                await self.shared.end(key, ticket)
 
     async def sent(self, chat_id: int) -> None:
         """A call to ``chat_id`` has just finished: book the chat's next free moment."""
         await self.gate.done(self._tickets.pop(chat_id, ""))
+        await self._ended(chat_id)
         now = time.monotonic()
         at = now + self.tuning.chat_window_s / self.tuning.chat_messages
         if chat_id < 0:

@@ -229,10 +229,10 @@ async def test_bad_presses_are_answered_and_change_nothing(store, redis, key_pre
             assert not (await tg.wait_answer(qid)).get("text")
             v1, _ = await stored(store, tid)
             assert v1 > v0
-            pressed = tg.delivered[-1]["update_id"]
-            tg.replay(pressed)
-            await tg.drained()
-            await asyncio.sleep(0.2)
+            pressed = tg.delivered[-1]
+            tg.replay(pressed["update_id"])
+            # the bot answers a press only after the service's verdict: a second answer means it decided the replay
+            await tg.wait_for(lambda: answered(tg, pressed["callback_query"]["id"]) == 2, what="the replay decided")
             assert (await stored(store, tid))[0] == v1
             stale = await tg.wait_answer(to_act.press(hand, data=data))
             assert stale.get("text")
@@ -244,16 +244,29 @@ def _act_buttons(tg: FakeTelegram, user: FakeUser, tid: str) -> list[str]:
     return [b["callback_data"] for b in (message.buttons if message else []) if ":act:" in b.get("callback_data", "")]
 
 
+def telling(tg: FakeTelegram, handled: list[str]) -> type[Service]:
+    """The real service, which also notes the update of each command it has handled and tells the fake: a
+    verdict that shows nothing (a replayed update) is waited for by that."""
+    class Telling(Service):
+        async def handle(self, cmd):
+            try:
+                return await super().handle(cmd)
+            finally:
+                handled.append(cmd.update_id)
+                tg.touch()
+    return Telling
+
+
 async def test_a_replayed_command_opens_one_table(store, redis, key_prefix):
+    handled: list[str] = []
     async with fake_for(FAST) as tg:
         tg.group(GROUP, "Stammtisch")
         anna = tg.user(11, "Anna", started=True)
-        async with running_bot(tg, store, redis, key_prefix):
+        async with running_bot(tg, store, redis, key_prefix, service=telling(tg, handled)):
             uid = anna.send(GROUP, "/neu bauerchen")
             await tg.wait_for(lambda: _table_id(tg, GROUP), what="a table")
             tg.replay(uid)
-            await tg.drained()
-            await asyncio.sleep(0.3)
+            await tg.wait_for(lambda: handled.count(str(uid)) == 2, what="the replay handled")
             assert len(tg.chat(GROUP)) == 1
 
 
@@ -289,10 +302,10 @@ async def test_reminders_and_autoplay_appear_in_the_group(store, redis, key_pref
                                autoplay_after="2m"):
             tid = await open_table(tg, GROUP, users[0], users[1:], "bauerchen")
             reminder = await tg.wait_for(lambda: next((m for m in tg.chat(GROUP) if m.text.startswith("⏰")), None),
-                                         timeout=15, what="a reminder")
+                                         what="a reminder")
             mentioned = reminder.entities[0]["user"]["id"]
             assert reminder.entities[0]["type"] == "text_mention" and mentioned in {u.id for u in users}
-            await tg.wait_for(lambda: any(m.text.startswith("⏱") for m in tg.chat(GROUP)), timeout=15,
+            await tg.wait_for(lambda: any(m.text.startswith("⏱") for m in tg.chat(GROUP)),
                               what="an automatic move")
             _ = tid
 
@@ -393,7 +406,7 @@ async def test_stammtisch_run_serves_telegram_by_long_polling(tmp_path):
                     "STAMMTISCH_DATA_DIR": str(tmp_path), "TELEGRAM_POLL_TIMEOUT_S": "1"})
         proc = subprocess.Popen([sys.executable, "-m", "bot.run.cli", "run"], cwd=ROOT, env=env)
         try:
-            await tg.wait_for(lambda: len(tg.commands) == 2, timeout=30, what="the bot to start")
+            await tg.wait_for(lambda: len(tg.commands) == 2, what="the bot to start")
             assert tg.commands["de"][0]["command"] == "neu" and tg.commands[""][0]["command"] == "new"
             anna.send(GROUP, "/neu bauerchen")
             message = await tg.wait_for(lambda: newest(tg, GROUP, _table_id(tg, GROUP) or "-"), what="the table")

@@ -26,7 +26,6 @@ Every REST call is recorded in :attr:`FakeDiscord.calls` for the benchmarks and 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import itertools
 import json
 import secrets
@@ -37,6 +36,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from aiohttp import WSMsgType, web
+
+from tests.fakes.changes import Changes
 
 __all__ = ["FakeDiscord", "Member", "Msg", "Call", "CONTENT_MAX", "LABEL_MAX", "CUSTOM_ID_MAX", "FILES_MAX",
            "UPLOAD_MAX"]
@@ -237,7 +238,7 @@ class FakeDiscord:
         self.commands: dict[int | None, list[dict]] = {}
         self.interactions: dict[int, _Interaction] = {}
         self.sessions: list[_Session] = []
-        self._changed = asyncio.Event()
+        self._changes = Changes()
         self._sent: dict[int, deque[float]] = {}
         self._runner: web.AppRunner | None = None
         self.port = port
@@ -287,21 +288,11 @@ class FakeDiscord:
 
     async def wait_for(self, predicate: Callable[[], Any], what: str, timeout: float = 60.0) -> Any:
         """Wait until ``predicate()`` is truthy (re-checked on every change); its value."""
-        deadline = time.monotonic() + timeout
-        while True:
-            changed = self._changed
-            if value := predicate():
-                return value
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise AssertionError(f"timed out waiting for {what}")
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(changed.wait(), min(left, 1.0))
+        return await self._changes.until(predicate, timeout, what)
 
     def touch(self) -> None:
         """Wake everyone waiting in :meth:`wait_for`."""
-        changed, self._changed = self._changed, asyncio.Event()
-        changed.set()
+        self._changes.touch()
 
     async def answer(self, interaction_id: str, timeout: float = 60.0) -> dict:
         """The response the bot gave to an interaction (its callback body); ``{"type": None, "error": code}``

@@ -10,6 +10,7 @@ waiting for the answer.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import signal
 import subprocess
@@ -24,7 +25,7 @@ from bot.service import Service
 from bot.store.ratelimit import Limiter
 from bot.store.tables import Store
 from bot.table.record import Table
-from tests.servicekit import TurnWatch
+from tests.servicekit import TurnWatch, on_saves
 
 from .server import FakeTelegram, FakeUser, Sent
 
@@ -102,17 +103,16 @@ async def running_bot(tg: FakeTelegram, store: Store, redis, key_prefix: str, tu
 
 
 @asynccontextmanager
-async def watching(store: Store, table_id: str, every: float = 0.05) -> AsyncIterator[Callable[[], Table | None]]:
-    """While the block runs, a function that returns the table as last loaded from the store."""
+async def watching(store: Store, table_id: str) -> AsyncIterator[Callable[[], Table | None]]:
+    """While the block runs, a function that returns the table as last loaded from the store (loaded again
+    after every save of it)."""
     latest: list[Table | None] = [None]
 
-    async def watch() -> None:
-        while True:
-            loaded = await store.load(table_id)
-            latest[0] = Table.load(loaded[1]) if loaded else None
-            await asyncio.sleep(every)
+    async def look() -> None:
+        loaded = await store.load(table_id)
+        latest[0] = Table.load(loaded[1]) if loaded else None
 
-    task = asyncio.ensure_future(watch())
+    task = asyncio.ensure_future(on_saves(store, table_id, look))
     try:
         yield lambda: latest[0]
     finally:
@@ -269,7 +269,7 @@ class Players:
         """Everybody plays until ``until()`` holds (``AssertionError`` after ``timeout``)."""
         deadline = time.monotonic() + timeout
         await self.watch.look()
-        tasks = [asyncio.ensure_future(self.watch.run())]
+        tasks = [asyncio.ensure_future(self.watch.run(changed=self.tg.touch))]
         tasks += [asyncio.ensure_future(self._player(u, until, deadline)) for u in self.users]
         try:
             await asyncio.gather(*tasks[1:])
@@ -300,11 +300,18 @@ class Players:
 
     async def _player(self, user: FakeUser, until: Callable[[], bool], deadline: float) -> None:
         while not until() and time.monotonic() < deadline:
-            message = self._hand(user)
-            choices = self._choices(user, message)
-            if not choices:
-                await asyncio.sleep(0.005)
-                continue
+            def ready():
+                if until():
+                    return True
+                message = self._hand(user)
+                choices = self._choices(user, message)
+                return (message, choices) if choices else None
+            got = None
+            with contextlib.suppress(AssertionError):  # out of time: play() says what the game came to
+                got = await self.tg.wait_for(ready, deadline - time.monotonic(), f"a choice for {user.first_name}")
+            if not isinstance(got, tuple):
+                return
+            message, choices = got
             token, seen = self.watch.pick(choices, self.rng, self.sensible), self.watch.version
             if self.think[1] > 0:  # a person looks at the hand before pressing
                 await asyncio.sleep(self.rng.uniform(*self.think))

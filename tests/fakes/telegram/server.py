@@ -38,6 +38,8 @@ from urllib.parse import parse_qs, urlparse
 import aiohttp
 from aiohttp import web
 
+from tests.fakes.changes import Changes
+
 __all__ = ["FakeTelegram", "FakeUser", "Sent", "Upload", "Violation", "ApiError", "VIA_REPLY", "TEXT_MAX",
            "ANSWER_MAX", "CAPTION_MAX", "DOCUMENT_MAX", "PHOTO_MAX"]
 
@@ -186,7 +188,7 @@ class FakeTelegram:
 
     def __init__(self, token: str = "123456:TEST-TOKEN", username: str = "stammtisch_test_bot",
                  group_limit: tuple[int, float] = (20, 60.0), chat_limit: tuple[int, float] = (1, 1.0),
-                 global_limit: tuple[int, float] = (30, 1.0), patience: float = 10.0, port: int = 0):
+                 global_limit: tuple[int, float] = (30, 1.0), patience: float = 60.0, port: int = 0):
         self.token = token
         self.patience = patience
         self.username = username
@@ -221,6 +223,7 @@ class FakeTelegram:
         self._message_ids: dict[int, itertools.count] = defaultdict(lambda: itertools.count(1))
         self._callback_ids = itertools.count(1)
         self._new_update = asyncio.Condition()
+        self._changes = Changes()
         self._runner: web.AppRunner | None = None
         self._site: web.TCPSite | None = None
         self._pusher: asyncio.Task | None = None
@@ -336,15 +339,13 @@ class FakeTelegram:
         return [p for _, m, p, status in self.calls if m == method and status == 200]
 
     async def wait_for(self, predicate, timeout: float | None = None, what: str = "condition"):
-        """Wait until ``predicate()`` is truthy and return its value (``AssertionError`` on timeout)."""
-        deadline = time.monotonic() + (self.patience if timeout is None else timeout)
-        while True:
-            value = predicate()
-            if value:
-                return value
-            if time.monotonic() > deadline:
-                raise AssertionError(f"timed out waiting for {what}")
-            await asyncio.sleep(0.01)
+        """Wait until ``predicate()`` is truthy and return its value (``AssertionError`` on timeout); it is
+        checked again on every change of the fake (a call, an update, a delivery, :meth:`touch`)."""
+        return await self._changes.until(predicate, self.patience if timeout is None else timeout, what)
+
+    def touch(self) -> None:
+        """Wake everyone waiting in :meth:`wait_for` (something it may wait for changed outside the fake)."""
+        self._changes.touch()
 
     async def wait_answer(self, qid: str, timeout: float | None = None) -> dict:
         """Wait until callback query ``qid`` is answered; the answer's parameters."""
@@ -369,6 +370,8 @@ class FakeTelegram:
         return uid
 
     def _wake(self) -> None:
+        self._changes.touch()
+
         async def notify():
             async with self._new_update:
                 self._new_update.notify_all()
@@ -429,11 +432,13 @@ class FakeTelegram:
             result = await handler(params)
         except ApiError as exc:
             self.calls.append((time.monotonic(), method, params, exc.code))
+            self._changes.touch()
             body: dict[str, Any] = {"ok": False, "error_code": exc.code, "description": exc.description}
             if exc.parameters:
                 body["parameters"] = exc.parameters
             return exc.code, body
         self.calls.append((time.monotonic(), method, params, 200))
+        self._changes.touch()
         return 200, {"ok": True, "result": result}
 
     @staticmethod
@@ -538,6 +543,7 @@ class FakeTelegram:
         if offset:
             self._offset = max(self._offset, offset)
         self._updates = [u for u in self._updates if u["update_id"] >= self._offset or u["update_id"] in self._replayed]
+        self._changes.touch()  # the confirmed updates are gone: drained() may hold now
         limit = int(params.get("limit") or 100)
         timeout = float(params.get("timeout") or 0)
         deadline = time.monotonic() + timeout
@@ -595,6 +601,7 @@ class FakeTelegram:
         self.webhook = {"url": url, "secret_token": params.get("secret_token") or ""}
         if self._pusher is None:
             self._pusher = asyncio.get_running_loop().create_task(self._push_webhooks())
+        self._wake()  # updates that waited for a webhook go now
         return True
 
     async def _m_createForumTopic(self, params: dict) -> dict:
@@ -731,11 +738,10 @@ class FakeTelegram:
         turn = itertools.count()
         async with aiohttp.ClientSession() as http:
             while not self._closing:
-                async with self._new_update:
-                    while not self._pending() and not self._closing:
+                async with self._new_update:  # pending updates and a webhook to post them to (or closing)
+                    while not (self._pending() and self.webhook) and not self._closing:
                         await self._new_update.wait()
-                if not self.webhook:
-                    await asyncio.sleep(0.01)
+                if not self.webhook:  # closing
                     continue
                 batch = self._pending()
                 for u in batch:
@@ -765,6 +771,7 @@ class FakeTelegram:
         self._in_flight -= 1
         if status == 200:
             self._taken.append(update)
+            self._changes.touch()
         elif not self._closing:
             await asyncio.sleep(0.05)
             self._updates.append(update)

@@ -183,7 +183,7 @@ async def bench(game: str, deals: int, scale: float, humans: int = 4, think: tup
                 async def play(i: int, table_id: str, users) -> None:
                     players = Players(tg, users, table_id, store, careful=True, think=think, sensible=sensible,
                                       seed=len(users) + int(table_id, 36) % 997 if seed is None else seed + i)
-                    async with watching(store, table_id, every=0.2) as latest:
+                    async with watching(store, table_id) as latest:
                         await players.play(lambda: latest() is not None and (latest().deals >= deals or
                                                                              latest().status != "playing"),
                                            timeout=7200)

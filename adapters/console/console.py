@@ -25,56 +25,13 @@ from bot.protocol.outgoing import (
     Toast,
     UserRef,
 )
-from bot.words import game_id, parse_card_text, parse_typed
+from bot.words import game_id, languages, parse_card_text, parse_typed, t
 
 __all__ = ["Console", "play"]
 
 PLATFORM = "console"
 _QUIT = {"quit", "exit", "q", "ende", "tschüss"}
 _HELP = {"help", "hilfe", "?"}
-_TEXTS = {
-    "de": {
-        "help": "Nummer einer Wahl oder eine Karte tippen (B♣, JC, 10♥); eine Karte in Klammern darfst du gerade "
-                "nicht spielen. Die Wörter der Spiele gehen auch: »weg«, »mit«, »melde herz«, »trumpf herz«, "
-                "»gib mir eine«, »leg dich« (Bauernstoß), »lechdich« (Alter Schafkopf); »trumpf herz«, »die letzte«, "
-                "»spritzen«, »retour«, »zurück«, »ledig«, »melde K♥« (Bauerchen); »trumpf herz«, »stoß«, »zurück«, "
-                "»karten weg« (Bauer); »mit«, »passen«, »blind«, »rauben B♣« (Rams). Sonst: »hand« deine Karten, "
-                "»tisch« der Tisch, »zettel« alle Spiele der Partie, »regeln«, »sprache en«, »abbrechen«; was "
-                "der Tisch sich merkt: »statistik«, »rangliste«, »verlauf«, »abend«, »bild«, »export« (Dateien unter "
-                "{files}); »quit« beendet und hält den Tisch (weiter mit: {command} play --resume).",
-        "kept": "Der Tisch bleibt stehen. Weiter mit: {command} play --resume",
-        "which": "Welches Spiel? ({games}) ",
-        "none": "Hier ist kein Tisch offen. Neuer Tisch: {command} play SPIEL",
-        "other": "Hier läuft noch ein Tisch ({game}); es geht dort weiter (oder »abbrechen«).",
-        "prompt": "Deine Wahl> ",
-        "no_button": "Wahl {n} gibt es nicht.",
-        "no_game": "»{word}« kenne ich nicht. Welches Spiel? ({games}) ",
-        "no_choice": "Kein Spiel gewählt.",
-        "saved": "Gespeichert: {path}",
-        "title": "Konsole",
-    },
-    "en": {
-        "help": "Type the number of a choice or a card (J♣, JC, 10♥); a card in brackets may not be played now. "
-                "The games' words work too: \"pass\", \"mit\", \"meld hearts\", \"trump hearts\", \"solo small\", "
-                "\"solo grand\" (Bauernstoß), \"lechdich\" (Alter Schafkopf); \"trump hearts\", \"last\", "
-                "\"spritz\", \"re\", \"back\", \"alone\", \"meld K♥\" (Bauerchen); \"trump hearts\", \"knock\", "
-                "\"back\", \"cards away\" (Bauer); \"mit\", \"pass\", \"blind\", \"rob J♣\" (Rams). Besides: "
-                "\"hand\" your cards, \"table\" the table, \"sheet\" every deal so far, \"rules\", \"language de\", "
-                "\"abort\"; what the table remembers: \"stats\", \"ranking\", \"history\", \"tonight\", \"chart\", "
-                "\"export\" (files under {files}); \"quit\" leaves and keeps the table (go on with: "
-                "{command} play --resume).",
-        "kept": "The table stays. Go on with: {command} play --resume",
-        "which": "Which game? ({games}) ",
-        "none": "No table is open here. New table: {command} play GAME",
-        "other": "A table ({game}) is still open here; it goes on (or \"abort\").",
-        "prompt": "Your choice> ",
-        "no_button": "There is no choice {n}.",
-        "no_game": "I don't know \"{word}\". Which game? ({games}) ",
-        "no_choice": "No game chosen.",
-        "saved": "Saved: {path}",
-        "title": "Console",
-    },
-}
 
 
 def _verb(button: Button) -> str:
@@ -110,8 +67,8 @@ class Console:
         self.stdout = stdout
         user = user or getpass.getuser() or "player"
         self.user = UserRef(PLATFORM, user, name or user)
-        self.lang = lang if lang in _TEXTS else "de"
-        self.chat = ChatRef(PLATFORM, user, title=_TEXTS[self.lang]["title"], private=True)
+        self.lang = lang if lang in languages() else "de"
+        self.chat = ChatRef(PLATFORM, user, title=t(self.lang, "con.title"), private=True)
         self.command = command
         self._interrupted = False
         self._waiting: asyncio.Future[str] | None = None
@@ -122,8 +79,8 @@ class Console:
         self.playing = False
 
     def say(self, key: str, **values: str) -> None:
-        """Print one of the console's own texts."""
-        print(_TEXTS[self.lang][key].format(command=self.command, files=self.files_dir, **values), file=self.stdout,
+        """Print one of the console's own texts (the catalogs' ``con.*``)."""
+        print(t(self.lang, f"con.{key}", command=self.command, files=self.files_dir, **values), file=self.stdout,
               flush=True)
 
     async def leave(self) -> None:
@@ -245,7 +202,7 @@ class Console:
         verb, *args = text.split()
         await self.send(verb, tuple(args))
         parsed = parse_typed(verb, tuple(args))
-        if parsed is not None and parsed.name == "language" and parsed.args and parsed.args[0].lower() in _TEXTS:
+        if parsed is not None and parsed.name == "language" and parsed.args and parsed.args[0].lower() in languages():
             self.lang = parsed.args[0].lower()
         return True
 
@@ -285,7 +242,7 @@ class Console:
                    level: str | None, lang_chosen: bool) -> int:
         if not lang_chosen:  # what »sprache« chose here before, for the console's own prompts too
             chosen = await self.service.chat_lang(self.chat)
-            self.lang = chosen if chosen in _TEXTS else self.lang
+            self.lang = chosen if chosen in languages() else self.lang
         open_game = await self.service.open_game(self.chat)
         if open_game is not None:
             if (game is not None and game_id(game) != open_game) or players or options:
@@ -309,7 +266,7 @@ class Console:
             args = [game] + ([str(players)] if players else []) + ([json.dumps(options)] if options else [])
             await self.send("neu", tuple(args))
         while True:
-            text = await self._read(_TEXTS[self.lang]["prompt"])
+            text = await self._read(t(self.lang, "con.prompt"))
             if text is None:
                 await self.leave()
                 return 0
@@ -319,7 +276,7 @@ class Console:
     async def _which_game(self) -> str | None:
         """Ask for a game until one is named (a bare Enter asks again); ``None`` at the end of input."""
         games = ", ".join(self.service.games())
-        prompt = _TEXTS[self.lang]["which"].format(games=games)
+        prompt = t(self.lang, "con.which", games=games)
         while True:
             text = await self._read(prompt)
             if text is None:
@@ -328,7 +285,7 @@ class Console:
             if word and game_id(word) is not None:
                 return word
             if word:
-                prompt = _TEXTS[self.lang]["no_game"].format(word=word, games=games)
+                prompt = t(self.lang, "con.no_game", word=word, games=games)
 
     async def _read(self, prompt: str = "") -> str | None:
         """The next line of input, read in a daemon thread so that Ctrl-C never waits for one."""

@@ -3,8 +3,8 @@
 ``serve(settings, service, refs, shared)`` runs the bot until SIGINT/SIGTERM or a given stop
 event. Modules: :mod:`.commands` (slash commands, localized), :mod:`.translate` (interactions to
 commands), :mod:`.markup` (persistent buttons, mentions), :mod:`.outbox` (paced, coalescing
-per-channel senders), :mod:`.deliver` (outgoing effects to REST calls), :mod:`.texts`
-(Discord-only texts), :mod:`.tuning` (pacing and timings), :mod:`.app` (the running bot).
+per-channel senders), :mod:`.deliver` (outgoing effects to REST calls), :mod:`.tuning` (pacing
+and timings), :mod:`.app` (the running bot). Its own texts are the catalogs' ``dc.*``.
 """
 
 from .app import DiscordBot, serve

@@ -39,9 +39,9 @@ from bot.protocol.outgoing import (
     Toast,
     version_of,
 )
-from bot.words import web_text
+from bot.words import t, web_text
 
-from . import commands, markup, metered, texts, translate
+from . import commands, markup, metered, translate
 from .deliver import Delivery, attached
 from .translate import PLATFORM
 from .outbox import Outbox
@@ -223,7 +223,7 @@ class DiscordBot:
                     await self._reply(interaction, answer.text, answer.buttons)
                     self.delivery.keep(interaction, answer)
                 else:
-                    await self._reply(interaction, answer.text if answer else texts.text("done", cmd.lang))
+                    await self._reply(interaction, answer.text if answer else t(cmd.lang, "dc.done"))
             except discord.HTTPException as exc:
                 log.info("interaction %s not answered: %s", interaction.id, exc)
             self.delivery.carry_out(rest, None, outs)

@@ -17,48 +17,42 @@ import discord
 from discord import app_commands
 from discord.app_commands import Choice, locale_str
 
-from bot.words import GAME_WORDS, TableOption, game_name, languages, player_range, table_options
-
-from . import texts
+from bot.words import GAME_WORDS, TableOption, game_name, has, languages, player_range, table_options, t
 
 __all__ = ["Translator", "Handler", "build", "new_args", "tournament_args"]
 
 Handler = Callable[[discord.Interaction, str, tuple[str, ...]], Awaitable[None]]
 """Runs a command: (the interaction, the verb, its arguments)."""
 
-_GERMAN = {discord.Locale.german}
-_ENGLISH = {discord.Locale.american_english, discord.Locale.british_english}
-
-
 class Translator(app_commands.Translator):
-    """German and English names and descriptions of the commands, their parameters and choices."""
+    """The names and descriptions of the commands, their parameters and choices in every language with a
+    catalog (``dc.name.*``, ``dc.desc.*``, ``dc.choice.*``); English is the commands' own."""
 
     async def translate(self, string: locale_str, locale: discord.Locale,
                         context: app_commands.TranslationContext) -> str | None:
         """The text for ``locale``, ``None`` where the default (English) applies."""
         kind, word = string.extras.get("key", ("", ""))
-        if locale in _ENGLISH:
+        lang = str(locale.value).split("-")[0].lower()
+        if lang == "en":
             return string.message
-        if locale not in _GERMAN:
+        if lang not in languages():
             return None
         if kind == "game":
-            return game_name(word, "de")
-        if kind == "choice":
-            return (texts.german(word) or (word,))[0]
-        entry = texts.german(word)
-        if entry is None:
-            return None
-        if kind == "name":
-            return entry[0] or None
-        return entry[1]
+            return game_name(word, lang)
+        key = f"dc.{kind}.{word}"
+        return t(lang, key) if has(key) else None
 
 
 def _name(word: str) -> locale_str:
     return locale_str(word, key=("name", word))
 
 
-def _desc(word: str, english: str) -> locale_str:
-    return locale_str(english, key=("desc", word))
+def _desc(word: str) -> locale_str:
+    return locale_str(t("en", f"dc.desc.{word}"), key=("desc", word))
+
+
+def _choice(word: str, value: str) -> Choice:
+    return Choice(name=locale_str(t("en", f"dc.choice.{word}"), key=("choice", word)), value=value)
 
 
 def new_args(game: str, players: int | None, options: dict[str, object]) -> tuple[str, ...]:
@@ -120,11 +114,11 @@ def _new(handler: Handler) -> app_commands.Command:
 
     new.__signature__ = inspect.Signature(params)
     new.__discord_app_commands_param_description__ = {
-        "game": _desc("game", "Which game"), "players": _desc("players", "How many players"),
-        **{s.name: _desc("option", "Table option (only for games that have it)") for s in specs}}
+        "game": _desc("game"), "players": _desc("players"),
+        **{s.name: _desc("option") for s in specs}}
     new.__discord_app_commands_param_rename__ = {"game": _name("game"), "players": _name("players")}
     new.__discord_app_commands_param_choices__ = {"game": _game_choices()}
-    cmd = app_commands.Command(name=_name("new"), description=_desc("new", texts.COMMANDS["new"][2]), callback=new)
+    cmd = app_commands.Command(name=_name("new"), description=_desc("new"), callback=new)
     for option in specs:
         if option.spec.kind in _KINDS:
             cmd.autocomplete(option.name)(_suggest(option))
@@ -134,17 +128,17 @@ def _new(handler: Handler) -> app_commands.Command:
 def _plain(handler: Handler, verb: str) -> app_commands.Command:
     async def run(interaction: discord.Interaction) -> None:
         await handler(interaction, verb, ())
-    return app_commands.Command(name=_name(verb), description=_desc(verb, texts.COMMANDS[verb][2]), callback=run)
+    return app_commands.Command(name=_name(verb), description=_desc(verb), callback=run)
 
 
 def _language(handler: Handler) -> app_commands.Command:
     async def language(interaction: discord.Interaction, lang: str) -> None:
         await handler(interaction, "language", (lang,))
-    language.__discord_app_commands_param_description__ = {"lang": _desc("lang", "de or en")}
+    language.__discord_app_commands_param_description__ = {"lang": _desc("lang")}
     language.__discord_app_commands_param_rename__ = {"lang": _name("lang")}
     language.__discord_app_commands_param_choices__ = {"lang": [Choice(name=code, value=code) for code in languages()]}
     return app_commands.Command(name=_name("language"),
-                                description=_desc("language", texts.COMMANDS["language"][2]), callback=language)
+                                description=_desc("language"), callback=language)
 
 
 _NAME_MAX = 48
@@ -155,12 +149,12 @@ def _stats(handler: Handler) -> app_commands.Command:
     async def stats(interaction: discord.Interaction, player: Optional[app_commands.Range[str, 1, _NAME_MAX]] = None,  # noqa: UP007
                     count: Optional[str] = None) -> None:  # noqa: UP007
         await handler(interaction, "stats", (count,) if count else (player,) if player else ())
-    stats.__discord_app_commands_param_description__ = {"player": _desc("player", "Whose statistics (else yours)"),
-                                                        "count": _desc("count", "Count me from now on, or not")}
+    stats.__discord_app_commands_param_description__ = {"player": _desc("player"),
+                                                        "count": _desc("count")}
     stats.__discord_app_commands_param_rename__ = {"player": _name("player"), "count": _name("count")}
     stats.__discord_app_commands_param_choices__ = {
-        "count": [Choice(name=locale_str(word, key=("choice", word)), value=word) for word in ("on", "off")]}
-    return app_commands.Command(name=_name("stats"), description=_desc("stats", texts.COMMANDS["stats"][2]),
+        "count": [_choice(word, word) for word in ("on", "off")]}
+    return app_commands.Command(name=_name("stats"), description=_desc("stats"),
                                 callback=stats)
 
 
@@ -168,10 +162,10 @@ def _by_game(handler: Handler, verb: str) -> app_commands.Command:
     """``/rules``, ``/ranking`` and ``/chart``: an optional game (else the table's, or the chat's last match's)."""
     async def by_game(interaction: discord.Interaction, game: Optional[str] = None) -> None:  # noqa: UP007
         await handler(interaction, verb, (game,) if game else ())
-    by_game.__discord_app_commands_param_description__ = {"game": _desc("game", "Which game")}
+    by_game.__discord_app_commands_param_description__ = {"game": _desc("game")}
     by_game.__discord_app_commands_param_rename__ = {"game": _name("game")}
     by_game.__discord_app_commands_param_choices__ = {"game": _game_choices()}
-    return app_commands.Command(name=_name(verb), description=_desc(verb, texts.COMMANDS[verb][2]), callback=by_game)
+    return app_commands.Command(name=_name(verb), description=_desc(verb), callback=by_game)
 
 
 def _history(handler: Handler) -> app_commands.Command:
@@ -179,20 +173,20 @@ def _history(handler: Handler) -> app_commands.Command:
     async def history(interaction: discord.Interaction,
                       match: Optional[app_commands.Range[int, 1, 10**9]] = None) -> None:  # noqa: UP007
         await handler(interaction, "history", (str(match),) if match else ())
-    history.__discord_app_commands_param_description__ = {"match": _desc("match", "Which match's score sheet")}
+    history.__discord_app_commands_param_description__ = {"match": _desc("match")}
     history.__discord_app_commands_param_rename__ = {"match": _name("match")}
-    return app_commands.Command(name=_name("history"), description=_desc("history", texts.COMMANDS["history"][2]),
+    return app_commands.Command(name=_name("history"), description=_desc("history"),
                                 callback=history)
 
 
 def _season(handler: Handler) -> app_commands.Command:
     async def season(interaction: discord.Interaction, action: str) -> None:
         await handler(interaction, "season", (action,))
-    season.__discord_app_commands_param_description__ = {"action": _desc("action", "What to do")}
+    season.__discord_app_commands_param_description__ = {"action": _desc("action")}
     season.__discord_app_commands_param_rename__ = {"action": _name("action")}
     season.__discord_app_commands_param_choices__ = {
-        "action": [Choice(name=locale_str("new", key=("choice", "new_season")), value="new")]}
-    return app_commands.Command(name=_name("season"), description=_desc("season", texts.COMMANDS["season"][2]),
+        "action": [_choice("new_season", "new")]}
+    return app_commands.Command(name=_name("season"), description=_desc("season"),
                                 callback=season)
 def tournament_args(action: str, game: str | None = None, format: str | None = None, partner: str | None = None,
                     round: str | None = None, rule: str | None = None, twice: bool | None = None,
@@ -216,10 +210,10 @@ def _tournament(handler: Handler) -> app_commands.Command:
                                                                  options))
 
     def choices(words: tuple[str, ...], prefix: str = "") -> list[Choice]:
-        return [Choice(name=locale_str(w, key=("name", prefix + w)), value=w) for w in words]
+        return [_choice(prefix + w, w) for w in words]
     words = ("action", "game", "format", "partner", "round", "rule", "twice", "options")
     tournament.__discord_app_commands_param_description__ = {
-        w: _desc(w, texts.german(w)[2]) if w != "game" else _desc("game", "Which game") for w in words}
+        w: _desc(w) for w in words}
     tournament.__discord_app_commands_param_rename__ = {w: _name(w) for w in words}
     tournament.__discord_app_commands_param_choices__ = {
         "action": choices(("new", "join", "leave", "start", "standings", "abort"), "tn."),
@@ -227,7 +221,7 @@ def _tournament(handler: Handler) -> app_commands.Command:
         "format": choices(("round-robin", "groups-ko", "swiss")),
         "rule": choices(("computer", "forfeit"))}
     return app_commands.Command(name=_name("tournament"),
-                                description=_desc("tournament", texts.COMMANDS["tournament"][2]), callback=tournament)
+                                description=_desc("tournament"), callback=tournament)
 
 
 def build(tree: app_commands.CommandTree, handler: Handler) -> None:

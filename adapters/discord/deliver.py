@@ -42,8 +42,9 @@ from adapters.common.slots import table_may_wait
 from bot.protocol.outgoing import (Button, FileMessage, HandMessage, Notice, OpenTopic, Outgoing, TableMessage, Toast, UserRef,
                                    version_of)
 from bot.protocol.unavailable import UNAVAILABLE
+from bot.words import t
 
-from . import markup, texts
+from . import markup
 from .outbox import Job, Outbox
 from .translate import channel_of
 from .tuning import Tuning
@@ -256,7 +257,7 @@ class Delivery:
             return
         await self.refs.set_ref(out.table_id, _closed_ref(out.user), "1")
         lang = self.langs.get(out.user.user_id, "de")
-        text = texts.text("dms_closed", lang, mention=f"<@{out.user.user_id}>")
+        text = t(lang, "dc.dms_closed", mention=f"<@{out.user.user_id}>")
         self.post(channel_of(out.chat), text, [out.user])
         await self._ephemeral_hand(out)
 

@@ -34,7 +34,7 @@ from bot.ops import metrics
 from bot.ops.settings import Settings
 from bot.protocol import tokens
 from bot.protocol.outgoing import ChatRef, Command, JoinLink, Outgoing, Toast
-from bot.words import parse_typed
+from bot.words import languages, parse_typed
 
 from . import commands, markup
 from .deliver import Delivery, Refs
@@ -114,9 +114,10 @@ class TelegramBot:
                                         app_name=settings.telegram_webapp, base_url=settings.web_url)
         self.delivery = Delivery(self.app.bot, self.refs, self.outbox, self.service.join_payload, self.username,
                                  self.tuning.lazy_s, self.tuning.table_lazy_s, web_row, self.service.topic_opened)
-        for lang in ("de", "en"):
-            await self.app.bot.set_my_commands([BotCommand(n, d) for n, d in commands.menu(lang)],
-                                               language_code="de" if lang == "de" else None)
+        for lang in languages():  # English is the menu of every language without its own
+            if lang == "en" or len(lang) == 2 and lang.isalpha():  # Telegram takes ISO 639-1 codes only
+                await self.app.bot.set_my_commands([BotCommand(n, d) for n, d in commands.menu(lang)],
+                                                   language_code=None if lang == "en" else lang)
         await self.app.start()
         url = self.settings.telegram_webhook_url
         if url:

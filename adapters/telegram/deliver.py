@@ -55,8 +55,9 @@ from bot.protocol.outgoing import (
     UserRef,
     version_of,
 )
+from bot.words import t
 
-from . import markup, texts
+from . import markup
 from .outbox import LAST, REPLY, Job, Outbox
 
 __all__ = ["Refs", "Delivery", "not_modified"]
@@ -213,7 +214,7 @@ class Delivery:
             reason = "blocked" if "blocked" in exc.message.lower() else "cannot_dm"
             lang = self.langs.get(out.user.user_id, "de")
             self.join_link(out.user, out.chat, self.join_payload(out.table_id),
-                           texts.text(reason, lang, name=out.user.name or out.user.user_id))
+                           t(lang, f"tg.{reason}", name=out.user.name or out.user.user_id))
 
         def reached() -> None:
             self._unreachable.pop(unreachable, None)
@@ -269,8 +270,8 @@ class Delivery:
         only knows who wrote to the bot since it keeps track; Telegram knows better).
         """
         lang = self.langs.get(user.user_id, "de")
-        body, entities = markup.mentions(text or texts.text("cannot_dm", lang, name=user.name), [user])
-        kb = markup.keyboard([[Button(texts.text("open", lang), url=markup.deep_link(self.username, payload))]])
+        body, entities = markup.mentions(text or t(lang, "tg.cannot_dm", name=user.name), [user])
+        kb = markup.keyboard([[Button(t(lang, "tg.open"), url=markup.deep_link(self.username, payload))]])
         self.post(chat, body, entities, kb, unless_reachable=user if check else None)
 
     async def reachable(self, user: UserRef) -> bool:

@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 from pydantic import AfterValidator, BeforeValidator, Field, SecretStr, ValidationError, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from bot.ops import locales
 from bot.ops.clock import hhmm, quiet_from_text, zone_from_text
 
 __all__ = ["Settings", "SettingsError", "HostPort", "load_settings", "parse_duration", "short", "LEAST", "LONGEST"]
@@ -134,6 +135,14 @@ def _timezone(value: str) -> str:
     return zone_from_text(value)
 
 
+def _lang(value: str) -> str:
+    """A language there is a catalog for (the bot's own or ``STAMMTISCH_LOCALE_DIR``'s)."""
+    known = [repr(code) for code in locales.found()]
+    if value not in locales.found():
+        raise ValueError("Input should be " + " or ".join(filter(None, [", ".join(known[:-1]), known[-1]])))
+    return value
+
+
 
 class Settings(BaseSettings):
     """Everything Stammtisch reads from the environment. Empty variables count as unset.
@@ -162,7 +171,8 @@ class Settings(BaseSettings):
         redis_timeout_s: ``STAMMTISCH_REDIS_TIMEOUT_S`` -- seconds a Redis call may take before it
             counts as failed (a hung server): the command is answered "try again". Default 0.8,
             below the adapters' one-second wait for a button's verdict.
-        lang: ``STAMMTISCH_LANG`` -- language of a chat that has not chosen one: ``de`` or ``en``.
+        lang: ``STAMMTISCH_LANG`` -- language of a chat that has not chosen one: ``de``, ``en`` or one
+            more catalog's (:mod:`bot.ops.locales`).
             Default ``de``.
         quiet_hours: ``STAMMTISCH_QUIET_HOURS`` -- when no reminder is sent and no turn timer runs
             out, in a chat that has not chosen its own (``ruhezeit``): ``23-7``, ``22:30-06:30``
@@ -228,7 +238,7 @@ class Settings(BaseSettings):
     autoplay_after: Annotated[timedelta | None, _duration("autoplay_after")] = Field(
         timedelta(hours=48), validation_alias="STAMMTISCH_AUTOPLAY_AFTER")
     redis_timeout_s: float = Field(0.8, gt=0, le=60, validation_alias="STAMMTISCH_REDIS_TIMEOUT_S")
-    lang: Literal["de", "en"] = Field("de", validation_alias="STAMMTISCH_LANG")
+    lang: Annotated[str, AfterValidator(_lang)] = Field(locales.DEFAULT, validation_alias="STAMMTISCH_LANG")
     quiet_hours: Annotated[str, AfterValidator(_quiet_hours)] = Field("23:00-07:00",
                                                                       validation_alias="STAMMTISCH_QUIET_HOURS")
     timezone: Annotated[str, AfterValidator(_timezone)] = Field("Europe/Berlin", validation_alias="STAMMTISCH_TIMEZONE")

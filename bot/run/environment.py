@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import textwrap
 
+from bot.ops import locales
 from bot.ops.settings import Settings
 
 __all__ = ["COMMAND", "MEANINGS", "describe"]
@@ -19,7 +20,7 @@ MEANINGS = {
     "STAMMTISCH_REMINDER_AFTER": "remind the player to act after 15m, 12h, 2d (1m to 30d) or off (default 12h)",
     "STAMMTISCH_AUTOPLAY_AFTER": "the computer plays for him after this long (2m to 30d), or off (default 48h)",
     "STAMMTISCH_REDIS_TIMEOUT_S": "seconds a Redis call may take before it counts as failed (default 0.8)",
-    "STAMMTISCH_LANG": "the language of a new chat: de or en (default de)",
+    "STAMMTISCH_LANG": "the language of a new chat: de, en or one of STAMMTISCH_LOCALE_DIR's (default de)",
     "STAMMTISCH_QUIET_HOURS": "no reminder and no timer then: 23-7, 22:30-06:30 (16 h at most) or off (default 23:00-07:00)",
     "STAMMTISCH_TIMEZONE": "the IANA time zone of the quiet hours (default Europe/Berlin)",
     "STAMMTISCH_MAX_TABLES_PER_USER": "a person at this many open tables cannot open another (default 10)",
@@ -62,6 +63,8 @@ def describe(tunings: dict[str, type]) -> str:
     for field in Settings.model_fields.values():
         lines.append(_entry(field.validation_alias, MEANINGS[field.validation_alias]))
     lines.append(_entry(COMMAND, "how you start stammtisch, named in the console's hints (scripts/run sets it)"))
+    lines.append(_entry(locales.ENV, "a directory of further text catalogs, <lang>/LC_MESSAGES/stammtisch.po: each adds "
+                                     "(or replaces) a language"))
     for platform, tuning in tunings.items():
         lines.append(f"{platform} pacing and timings:")
         prefix = tuning.model_config["env_prefix"]

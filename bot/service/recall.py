@@ -25,7 +25,7 @@ from bot.table.refused import Refused
 from bot.words import evening as evening_words
 from bot.words import stats as stats_words
 from bot.words.buttons import MEMORY_BUTTONS
-from bot.words.i18n import game_name, t
+from bot.words.i18n import game_name, t, tn
 from bot.words.textcmd import Parsed, game_id, games_text
 
 __all__ = ["typed", "pressed", "needs_admin", "BUTTONS", "FILES_WINDOW_S", "CHARTS_AT_ONCE", "HISTORY_SHOWN"]
@@ -262,4 +262,4 @@ async def _forget(book: memory.Book, cmd: Command, lang: str) -> str:
     forgotten = sum([await memory.forget(book, group, user.key) for group in sorted(chats)])
     if not forgotten:
         return t(lang, "mem.not_recorded", name=name)
-    return t(lang, "mem.forgotten_all" if forgotten > 1 else "mem.forgotten_all_one", name=name, n=forgotten)
+    return tn(lang, "mem.forgotten_all", forgotten, name=name)

@@ -11,7 +11,6 @@ the catalog's ``Plural-Forms``. A third language needs only its catalog dropped 
 from __future__ import annotations
 
 import logging
-import os
 from dataclasses import dataclass
 from io import BytesIO
 from pathlib import Path
@@ -22,16 +21,9 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import Translations
 
-__all__ = ["DEFAULT", "DOMAIN", "LOCALE_DIR", "ENV", "Language", "languages", "language", "reload"]
+from bot.ops.locales import DEFAULT, DOMAIN, ENV, LOCALE_DIR, found
 
-DEFAULT = "de"
-"""The language every chat starts in, and the one a missing text falls back to."""
-DOMAIN = "stammtisch"
-"""The catalogs' file name (without ``.po``)."""
-LOCALE_DIR = Path(__file__).with_name("locale")
-"""The catalogs that ship with the bot."""
-ENV = "STAMMTISCH_LOCALE_DIR"
-"""The environment variable naming a directory of further catalogs."""
+__all__ = ["DEFAULT", "DOMAIN", "LOCALE_DIR", "ENV", "Language", "languages", "language", "reload"]
 
 _log = logging.getLogger(__name__)
 
@@ -77,27 +69,16 @@ def _key(message) -> str:
     return message.id[0] if isinstance(message.id, tuple) else message.id
 
 
-def _found(directory: Path) -> dict[str, Path]:
-    """The catalogs in ``directory`` by language code."""
-    if not directory.is_dir():
-        return {}
-    return {po.parent.parent.name: po for po in sorted(directory.glob(f"*/LC_MESSAGES/{DOMAIN}.po"))}
-
-
 _loaded: dict[str, Language] = {}
 
 
 def reload() -> tuple[str, ...]:
     """Read the catalogs again (the built-in ones and ``STAMMTISCH_LOCALE_DIR``'s); the languages found."""
-    paths = _found(LOCALE_DIR)
-    extra = os.environ.get(ENV, "")
-    if extra:
-        paths.update(_found(Path(extra)))
-    read = {code: _read(code, path) for code, path in paths.items()}
+    read = {code: _read(code, path) for code, path in found().items()}
     if DEFAULT not in read:
         raise RuntimeError(f"no {DEFAULT} catalog under {LOCALE_DIR}")
     _loaded.clear()
-    _loaded.update(sorted(read.items(), key=lambda item: (item[0] != DEFAULT, item[0])))
+    _loaded.update(read)
     _log.debug("text catalogs: %s", ", ".join(_loaded))
     return languages()
 

@@ -14,27 +14,18 @@ from zoneinfo import ZoneInfo
 from bot.memory import KASSE, Evening, MatchOutcome, Tournament
 from bot.protocol.outgoing import ChatRef
 from bot.table.record import Seat, Table
-from bot.words import story
+from bot.words import figures, story
 from bot.table.refused import clip
 from bot.words.fit import TEXT_MAX, fit_head
 from bot.words.stats import TITLE_SHOWN
-from bot.words.i18n import game_name, t
+from bot.words.i18n import game_name, t, tn
 from bot.words.stats import counted, money_text, who_name
 
-__all__ = ["history_text", "sheet_text", "tonight_text", "export_caption", "when", "day_label"]
-
-_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
-
-
-def day_label(lang: str, day: datetime) -> str:
-    """A day as the language writes it short: ``3.12.`` in German, ``3 Dec`` in English."""
-    return f"{day.day}.{day.month}." if lang == "de" else f"{day.day} {_MONTHS[day.month - 1]}"
-
+__all__ = ["history_text", "sheet_text", "tonight_text", "export_caption", "when"]
 
 def when(lang: str, at: float, zone: str) -> str:
     """When something finished, in the chat's time zone: ``3.12. 21:14`` (``3 Dec 21:14``)."""
-    local = datetime.fromtimestamp(at, ZoneInfo(zone))
-    return f"{day_label(lang, local)} {local:%H:%M}"
+    return figures.moment(lang, datetime.fromtimestamp(at, ZoneInfo(zone)))
 
 
 def _table(lang: str, match: MatchOutcome) -> Table:
@@ -79,7 +70,7 @@ def _tourney_line(lang: str, tourney: Tournament, zone: str) -> str:
     top = " ".join(f"{place}. " + "+".join("🤖" if p.computer else who_name(lang, p) for p in side)
                    for place, side in enumerate(tourney.top, start=1))
     return t(lang, "mem.tourney_line", when=when(lang, tourney.at, zone), game=game_name(tourney.game, lang),
-             entrants=t(lang, teams, n=tourney.entrants), top=top)
+             entrants=tn(lang, teams, tourney.entrants), top=top)
 
 
 def sheet_text(lang: str, match: MatchOutcome, zone: str) -> str:
@@ -90,7 +81,7 @@ def sheet_text(lang: str, match: MatchOutcome, zone: str) -> str:
 
 def tonight_text(lang: str, evening: Evening) -> str:
     """Today's matches: who won how many, Rams' settlement (who pays whom), and the matches themselves."""
-    day = day_label(lang, datetime.fromisoformat(evening.day))
+    day = figures.day(lang, datetime.fromisoformat(evening.day))
     lines = [t(lang, "mem.tonight_title", day=day, matches=counted(lang, len(evening.matches), "matches"))]
     lines += [t(lang, "mem.tonight_line", name=who_name(lang, line.person), won=line.won, matches=line.matches)
               for line in evening.lines]

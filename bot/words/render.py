@@ -19,14 +19,15 @@ from bot.table.record import Table
 from bot.words import story
 from bot.words.buttons import MEMORY_BUTTONS, Rows, button_token, declare_label, in_rows
 from bot.words.cards import card_label, cards_label, suit_label
-from bot.words.i18n import game_name, option_label, t
+from bot.words.figures import money, short
+from bot.words.i18n import game_name, option_label, t, tn
 from bot.words.story import seat_name, team_name
 from engine.bauerchen import round_end
 from engine.state import State
 
 __all__ = ["table_message", "declaring", "seat_name", "team_name", "deal_line", "result_text", "last_deal_lines",
            "score_lines", "info_line",
-           "summary", "ago", "option_fields", "money", "options_text"]
+           "summary", "ago", "option_fields", "options_text"]
 
 
 # ----------------------------------------------------------------- names and small pieces
@@ -61,7 +62,7 @@ def _option_value(lang: str, name: str, value: Any) -> str:
     if isinstance(value, bool):
         return t(lang, "on" if value else "off")
     if isinstance(value, float):  # 2,5 in German
-        return f"{value:g}".replace(".", ",") if lang == "de" else f"{value:g}"
+        return short(lang, value)
     if isinstance(value, str):
         return t(lang, f"opt.{name}.{value}")
     return str(value)
@@ -205,14 +206,8 @@ def summary(table: Table, match: dict[str, Any]) -> list[str]:
         lines.append(t(lang, "rounds", items=" · ".join(items)))
     if table.best:
         lines.append(t(lang, "best_trick", name=seat_name(table, table.best[0]), eyes=table.best[1]))
-    lines.append(t(lang, "deals_played_one" if table.deals == 1 else "deals_played", n=table.deals))
+    lines.append(tn(lang, "deals_played", table.deals))
     return lines
-
-
-def money(lang: str, amount: float, currency: str) -> str:
-    """An amount as the table writes it: ``3,00 Fr.`` in German (decimal comma), ``3.00 Fr.`` in English."""
-    figure = f"{amount:.2f}"
-    return f"{figure.replace('.', ',') if lang == 'de' else figure} {currency}"
 
 
 def _settlement(table: Table, match: dict[str, Any]) -> list[str]:
@@ -224,7 +219,7 @@ def _settlement(table: Table, match: dict[str, Any]) -> list[str]:
         potatoes = match["kartoffeln"][s]
         why = [t(lang, "pay.place", place=place + 1, amount=cash(place * opts.unit))] if place else []
         if potatoes:
-            why.append(t(lang, "pay.potato" if potatoes == 1 else "pay.potatoes", n=potatoes,
+            why.append(tn(lang, "pay.potatoes", potatoes,
                          amount=cash(potatoes * opts.kartoffel_fee)))
         pays = match["settlement"][s]
         if pays:

@@ -14,9 +14,10 @@ from bot.memory import RANKED_AFTER, GameStats, Person, PersonStats, Ranking, Se
 from bot.memory.privacy import Own
 from bot.table.refused import clip
 from bot.words.fit import fit_head, shown_name
-from bot.words.i18n import game_name, t
+from bot.words.figures import decimal, money, percent, short
+from bot.words.i18n import game_name, t, tn
 
-__all__ = ["person_text", "own_text", "ranking_text", "chart_words", "season_label", "number", "who_name",
+__all__ = ["person_text", "own_text", "ranking_text", "chart_words", "season_label", "who_name",
            "seat_namer", "counted", "money_text", "tick_text", "DUOS_SHOWN", "RANKED_SHOWN", "TITLE_SHOWN"]
 
 DUOS_SHOWN = 3
@@ -29,16 +30,9 @@ _ALONE = {"bauernstoss": "solo", "alter_schafkopf": "solo", "bauerchen": "ledig"
 """Each team game's figure of playing alone (or a solo), which has a count of those won beside it."""
 
 
-def number(lang: str, value: float, digits: int = 1) -> str:
-    """A figure as the language writes it: ``27,4`` in German, ``27.4`` in English, ``−0,7`` below zero."""
-    text = f"{value:.{digits}f}".replace("-", "−")  # a minus as the score sheet writes it
-    return text.replace(".", ",") if lang == "de" else text
-
-
 def money_text(lang: str, cents: int, currency: str = "") -> str:
     """An amount of cents: ``3,50 Fr.`` in German, ``3.50 Fr.`` in English (no currency: the figure alone)."""
-    figure = number(lang, cents / 100, 2)
-    return f"{figure} {currency}" if currency else figure
+    return money(lang, cents / 100, currency)
 
 
 def season_label(lang: str, season: int) -> str:
@@ -67,11 +61,7 @@ def seat_namer(lang: str) -> Callable[[SeatOutcome, int], str]:
 
 def counted(lang: str, n: int, what: str) -> str:
     """``1 Partie``, ``12 Partien``, ``1 Spiel``, ``5 Spiele`` (``what``: ``matches`` or ``deals``)."""
-    return t(lang, f"mem.{what}_one") if n == 1 else t(lang, f"mem.{what}", n=n)
-
-
-def _percent(lang: str, share: float) -> str:
-    return f"{round(share * 100)} %" if lang == "de" else f"{round(share * 100)}%"
+    return tn(lang, f"mem.{what}", n)
 
 
 def _figures(lang: str, game: str, stats: GameStats) -> str:
@@ -89,7 +79,7 @@ def _figures(lang: str, game: str, stats: GameStats) -> str:
         items.append(text)
     if game == "rams" and stats.matches:
         if f.get("place"):
-            items.append(t(lang, "mem.figure.place", place=number(lang, f["place"] / stats.matches)))
+            items.append(t(lang, "mem.figure.place", place=decimal(lang, f["place"] / stats.matches)))
         if f.get("paid"):
             items.append(t(lang, "mem.figure.paid", amount=money_text(lang, f["paid"])))
         if f.get("won_money"):
@@ -106,7 +96,7 @@ def _game_lines(lang: str, stats: GameStats) -> list[str]:
     """One game's block: the counts, the game's own figures, the rating, partners and opponents."""
     head = t(lang, "mem.games_line", game=game_name(stats.game, lang), matches=counted(lang, stats.matches, "matches"),
              won=stats.won, deals=counted(lang, stats.deals, "deals"), deals_won=stats.deals_won,
-             share=_percent(lang, stats.share))
+             share=percent(lang, stats.share))
     lines = [head]
     own = _figures(lang, stats.game, stats)
     if own:
@@ -114,7 +104,7 @@ def _game_lines(lang: str, stats: GameStats) -> list[str]:
     if stats.tourneys:
         lines.append("  " + t(lang, "mem.tourneys", n=stats.tourneys, won=stats.tourneys_won))
     if stats.rating is not None:
-        rating = number(lang, stats.rating)
+        rating = decimal(lang, stats.rating)
         lines.append("  " + (t(lang, "mem.rating_place", rating=rating, place=stats.place) if stats.place
                              else t(lang, "mem.rating", rating=rating)))
     lines += ["  " + text for text in (_duos(lang, "mem.partners", stats.partners),
@@ -153,7 +143,7 @@ def ranking_text(lang: str, ranking: Ranking) -> str:
     """A game's ranking in a season: the people ranked, how many are not yet, the computers apart."""
     game, season = game_name(ranking.game, lang), season_label(lang, ranking.season)
     lines = [t(lang, "mem.ranking_title", game=game, season=season)]
-    rows = [t(lang, "mem.ranked", place=r.place, name=who_name(lang, r.person), rating=number(lang, r.rating),
+    rows = [t(lang, "mem.ranked", place=r.place, name=who_name(lang, r.person), rating=decimal(lang, r.rating),
               matches=counted(lang, r.matches, "matches")) for r in ranking.people[:RANKED_SHOWN]]
     if not rows:
         lines.append(t(lang, "mem.ranking_empty", least=RANKED_AFTER, game=game, season=season))
@@ -162,7 +152,7 @@ def ranking_text(lang: str, ranking: Ranking) -> str:
         tail.append(t(lang, "mem.unranked", least=RANKED_AFTER, n=ranking.unranked))
     if ranking.computers:
         tail.append(t(lang, "mem.computers", items=" · ".join(
-            f"{t(lang, f'level.{c.person.level}')} {number(lang, c.rating)}" for c in ranking.computers)))
+            f"{t(lang, f'level.{c.person.level}')} {decimal(lang, c.rating)}" for c in ranking.computers)))
     tail.append(t(lang, "mem.ranking_hint", game=ranking.game))
     return fit_head(lines + rows, tail, cut=len(ranking.people) > RANKED_SHOWN)
 
@@ -171,7 +161,7 @@ def tick_text(lang: str) -> Callable[[float], str]:
     """How the chart writes an axis' tick value: as short as it is exact, ``2,5`` and ``−1`` in German."""
     def text(value: float) -> str:
         value = round(value, 6) + 0.0  # a tick at 0 may come as 1e-16, or as −0
-        return number(lang, value, len(f"{value:g}".partition(".")[2]))
+        return short(lang, value)
     return text
 
 

@@ -17,7 +17,7 @@ from bot.table.match import round_total
 from bot.table.record import Table
 from bot.words.cards import card_label, suit_label
 from bot.words.fit import TEXT_MAX, fit_rows, shown_name
-from bot.words.i18n import game_name, t
+from bot.words.i18n import game_name, t, tn
 from engine.bauerchen import TRICKS
 from engine.cards import EYES, parse_card
 
@@ -152,10 +152,6 @@ def result_lines(table: Table, record: dict) -> list[str]:
     return _rams(table, record)
 
 
-def _plural(lang: str, n: int, one: str, many: str) -> str:
-    return t(lang, one if n == 1 else many, n=n)
-
-
 def _facts(record: dict) -> tuple[dict, dict, dict]:
     """A deal record's result, public facts and match before the deal."""
     return record["result"], record.get("public") or {}, record.get("before") or {}
@@ -175,7 +171,7 @@ def _bauernstoss(table: Table, record: dict) -> list[str]:
         else:
             lines.append(t(lang, "st.solo_won" if won else "st.solo_lost", name=seat_name(table, solo["seat"]),
                            solo=solo_name(table, solo["kind"]), team=team_name(table, team),
-                           gain=_plural(lang, gains[team], "st.strich", "st.striche")))
+                           gain=tn(lang, "st.striche", gains[team])))
         return lines
     scorer = result["chalk"]
     jack = _jack_team(table, record)
@@ -189,7 +185,7 @@ def _bauernstoss(table: Table, record: dict) -> list[str]:
     how = "st.keep_chalk" if held == scorer else "st.take_chalk"
     if held == scorer and eyes[scorer] < eyes[1 - scorer]:
         why.append(t(lang, "st.chalk_enough"))
-    line = t(lang, how, team=team_name(table, scorer)) + ": " + _plural(lang, base, "st.plus_strich", "st.plus_striche")
+    line = t(lang, how, team=team_name(table, scorer)) + ": " + tn(lang, "st.plus_striche", base)
     if why:
         line += f" ({', '.join(why)})"
     lines.append(line)
@@ -229,7 +225,7 @@ def _bauerchen(table: Table, record: dict) -> list[str]:
         if eyes[0] == eyes[1]:
             lines.append(t(lang, "st.tie_away", team=team_name(table, win)))
         spritz = public.get("spritz") or 0
-        gain = _plural(lang, points[win], "st.point", "st.points")
+        gain = tn(lang, "st.points", points[win])
         if away or spritz:
             calc = t(lang, why, n=base) + (" + " + t(lang, "st.away") if away else "")
             if spritz:
@@ -260,7 +256,7 @@ def _bauer(table: Table, record: dict) -> list[str]:
         win = result["brot"]
         n = 2 ** stoss
         lines.append(t(lang, "st.alone_won" if win == alone % 2 else "st.alone_lost", name=seat_name(table, alone),
-                       team=team_name(table, win), brote=_plural(lang, n, "st.brot_n", "st.brote_n")) + stake)
+                       team=team_name(table, win), brote=tn(lang, "st.brote_n", n)) + stake)
         return lines
     win = 0 if change[0] < 0 else 1
     caller = public.get("caller")
@@ -369,7 +365,7 @@ def _team_row(table: Table, record: dict) -> tuple[list[tuple[str, int, int]], l
         if result.get("brot") is not None:
             won, brote = result["brot"], after.get("brote") or [0, 0]
             n = brote[won] - (before.get("brote") or [0, 0])[won]
-            marks.append(t(lang, "sheet.brot", brote=_plural(lang, n, "st.brot_n", "st.brote_n"),
+            marks.append(t(lang, "sheet.brot", brote=tn(lang, "st.brote_n", n),
                            team=team_name(table, won), a=brote[0], b=brote[1]))
         return parts, _add(before.get("score") or [8, 8], parts), marks
     melds = result.get("melds") or [0, 0]

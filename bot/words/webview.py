@@ -20,7 +20,7 @@ from bot.table.record import Table
 from bot.words import render, story
 from bot.words.cards import card_label
 from bot.words.hand import CARD_CHOICES, hand_message
-from bot.words.i18n import game_name, hint, t
+from bot.words.i18n import game_name, hint, t, tn
 from engine.state import State
 
 __all__ = ["web_view", "web_text", "LABELS", "STORY_MAX", "END_VERBS"]
@@ -62,8 +62,8 @@ def _seats(table: Table, view: dict[str, Any] | None, me: int | None) -> list[di
                                 "computer": table.seats[i].computer, "turn": False, "active": True, "cards": 0}
         if view is not None:
             seat.update(turn=view["to_act"] == i, active=view["active"][i], cards=view["hand_sizes"][i])
-            seat["note"] = (web_text(lang, "sits_out") if not seat["active"] else web_text(lang, "card_left")
-                            if seat["cards"] == 1 else web_text(lang, "cards_left", n=seat["cards"]))
+            seat["note"] = web_text(lang, "sits_out") if not seat["active"] else tn(lang, "web.cards_left",
+                                                                                          seat["cards"])
         out.append(seat)
     return out
 

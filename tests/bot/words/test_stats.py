@@ -8,7 +8,8 @@ import pytest
 from bot.memory import FIGURES, GAMES, Duo, GameStats, Person, PersonStats, Ranked, Ranking
 from bot.memory.privacy import Own
 from bot.words.fit import NAME_SHOWN, TEXT_MAX
-from bot.words.stats import chart_words, number, own_text, person_text, ranking_text
+from bot.words.figures import decimal as number
+from bot.words.stats import chart_words, own_text, person_text, ranking_text
 
 LONG = "Maximilian-Alexander von Hohenzollern-Sigmaringen"
 

@@ -43,6 +43,8 @@ ARG_OPEN, ARG_CLOSE = "⟪", "⟫"
 """The markers of what a text was given for a placeholder."""
 _CARD = re.compile(r"(?:10|[2-9AKDBQJ])[♣♠♥♦]")
 """A card label (``B♣``, ``10♥``): the cards' own notation, which no catalog holds."""
+_POINTED = re.compile(r"\d+\.\d+")
+"""A number written with a decimal point: by hand, not by Babel (:data:`CODE` writes a decimal comma)."""
 
 
 def catalog_path(directory: Path, lang: str) -> Path:
@@ -150,11 +152,13 @@ def _leaves(data: object) -> list[str]:
 
 
 def fallbacks(text: str, names: frozenset[str]) -> list[str]:
-    """The words of ``text`` no catalog gave: every word with a letter that lies outside every catalog text
-    or in what a text was given (:func:`outside`) and is neither one of ``names`` (players, chats, what a
-    player typed), nor a card label, nor one of Babel's words (:func:`babel_words`); and a marker without its
-    mate (a catalog text cut in two). Numbers, emoji, punctuation, symbols and separators may stand there."""
+    """What of ``text`` neither a catalog nor Babel gave: every word with a letter that lies outside every
+    catalog text or in what a text was given (:func:`outside`) and is neither one of ``names`` (players,
+    chats, what a player typed), nor a card label, nor one of Babel's words (:func:`babel_words`); a number
+    there with a decimal point (Babel writes :data:`CODE`'s decimal comma); and a marker without its mate
+    (a catalog text cut in two). Other numbers, emoji, punctuation, symbols and separators may stand there."""
     rest, paired = outside(text)
     allowed = names | babel_words()
     found = [w for w in re.findall(r"[^\W\d_]\w*", _CARD.sub(" ", rest)) if w not in allowed]
+    found += [f"number {n} not in the language's format" for n in _POINTED.findall(rest)]
     return found + ([] if paired else [f"unbalanced markers in {text[:80]!r}"])

@@ -7,8 +7,9 @@ chooses it (``sprache``, ``/language``), and in each a person plays a deal of on
 players (Bauernstoß and Rams to the match's end), and asks for the sheet (Telegram's ``zettel``; Discord
 shows a match's sheet in ``/history``); in the chats of the finished matches he asks the memory everything
 it answers. Then every message the fakes received, every version of it, every button and every toast is
-checked: no call was refused (too long, too many buttons, a label over 80 ...), and no word stands where
-a catalog text should have stood (:func:`tests.pseudo.fallbacks`).
+checked, and Telegram's command menu in the language: no call was refused (too long, too many buttons, a
+label over 80 ...), and no word stands where a catalog text should have stood
+(:func:`tests.pseudo.fallbacks`).
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ the group) and the games' words a player types (the help lists them)."""
 SETTINGS = {"answers_per_minute": 100}
 """The memory is asked everything in a minute: the answers' budget must not hold any back."""
 TELEGRAM_SENDS = {"sendMessage", "editMessageText", "editMessageReplyMarkup", "answerCallbackQuery", "sendDocument",
-                  "sendPhoto", "editMessageCaption"}
+                  "sendPhoto", "editMessageCaption", "setMyCommands"}
 
 
 @pytest.fixture
@@ -69,6 +70,8 @@ async def test_every_game_and_the_memory_on_telegram(store, redis, key_prefix, p
         assert refused == [], refused[:3]
         found = {text: bad for text in _telegram_texts(tg) if (bad := fallbacks(text, ALLOWED))}
         assert found == {}, list(found.items())[:5]
+        menu = [c["description"] for c in tg.commands[pseudo]]
+        assert menu and {text: bad for text in menu if (bad := fallbacks(text, ALLOWED))} == {}
 
 
 async def _telegram_game(tg: FakeTelegram, store, group: int, user, game: str, lang: str) -> None:

@@ -48,11 +48,13 @@ def test_the_pseudo_catalog_keeps_every_id_placeholder_and_plural_form(tmp_path)
             assert len(form) - 2 >= len(text) * 4 / 3 and _fields(form) == _fields(text), key
 
 
-def test_the_check_reads_nested_texts_names_cards_and_cut_markers():
+def test_the_check_reads_nested_texts_names_cards_numbers_and_cut_markers():
     names = frozenset({"Anna"})
     assert fallbacks("🃏 Anna: ⟦spielt ⟪B♣⟫ mit ⟪⟦Herz~~⟧⟫~~~~⟧ 10♥ · 3 : 2 ×2", names) == []
     assert fallbacks("⟦Stich~~⟧ an Anna", names) == ["an"]
     assert fallbacks("⟦Tisch von ⟪Rams⟫~~~⟧", names) == ["Rams"]
+    assert fallbacks("⟦Wertung ⟪2,4⟫ am ⟪⟦3.12.~~⟧⟫~~~~⟧", names) == []
+    assert fallbacks("⟦Wertung ⟪2.4⟫~~~~~⟧", names) == ["number 2.4 not in the language's format"]
     assert fallbacks("⟦Stich an Ann…", names) == ["unbalanced markers in '⟦Stich an Ann…'"]
     assert fallbacks("⟦Stich ⟪Anna⟧⟫", names) == ["unbalanced markers in '⟦Stich ⟪Anna⟧⟫'"]
 

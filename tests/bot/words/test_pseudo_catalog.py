@@ -37,11 +37,12 @@ def _fields(text: str) -> set[str]:
 def test_the_pseudo_catalog_keeps_every_id_placeholder_and_plural_form(tmp_path):
     german, pseudo = _read(GERMAN), _read(write_catalog(tmp_path))
     assert pseudo.keys() == german.keys()
+    plurals = {key for key, m in german.items() if isinstance(m.string, tuple)}
+    assert plurals and plurals == {key for key, m in pseudo.items() if isinstance(m.string, tuple)}
     for key, message in pseudo.items():
-        source = german[key].string
-        forms = message.string if isinstance(message.string, tuple) else (message.string,)
-        sources = source if isinstance(source, tuple) else (source,)
-        assert len(forms) == 2 and len(sources) in (1, 2) or not isinstance(source, tuple), key
+        forms = message.string if key in plurals else (message.string,)
+        sources = german[key].string if key in plurals else (german[key].string,)
+        assert len(forms) == len(sources), key  # German and Esperanto: one and other
         for form, text in zip(forms, sources):
             assert form.replace(ARG_OPEN, "").replace(ARG_CLOSE, "").startswith(OPEN + text), key
             assert form.endswith(CLOSE), key

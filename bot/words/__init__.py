@@ -1,5 +1,6 @@
-"""The words players see: texts in two languages, the table message and hands, the story of a deal,
-card labels, and the parsing of typed commands. It reads tables, never the store.
+"""The words players see: texts from the gettext catalogs (``locale/<lang>/LC_MESSAGES/stammtisch.po``),
+the table message and hands, the story of a deal, card labels, numbers and dates, and the parsing of
+typed commands. It reads tables, never the store.
 
 What adapters may use is exported here; the modules behind it are the room's own.
 """

@@ -67,9 +67,9 @@ def _sources() -> tuple[tuple[str, ast.AST], ...]:
     return tuple((str(path.relative_to(ROOT)), ast.parse(path.read_text())) for path in paths)
 
 
-def _named_keys() -> set[tuple[str, int, str]]:
+def _named_keys() -> set[tuple[str, int, str, bool]]:
     """Every text key the code names as a literal: ``t(lang, "key")``, ``tn(lang, "key", n)``, ``Refused("key")``,
-    ``Text("key")``, ``web_text(lang, "key")``."""
+    ``Text("key")``, ``web_text(lang, "key")``; and whether it is asked for in a plural form (``tn``)."""
     found = set()
     for where, tree in _sources():
         for node in ast.walk(tree):
@@ -80,14 +80,15 @@ def _named_keys() -> set[tuple[str, int, str]]:
                           }.get(name, (-1, ""))
             if 0 <= at < len(node.args) and isinstance(node.args[at], ast.Constant) and isinstance(node.args[at].value,
                                                                                                      str):
-                found.add((where, node.lineno, prefix + node.args[at].value))
+                found.add((where, node.lineno, prefix + node.args[at].value, name == "tn"))
     return found
 
 
-def test_every_key_the_code_names_is_in_the_catalogs():
+def test_every_key_the_code_names_is_in_the_catalogs_as_plural_as_it_is_asked_for():
     named = _named_keys()
-    assert len(named) > 300
-    assert sorted((where, line, key) for where, line, key in named if key not in GERMAN.ids) == []
+    assert len(named) > 300 and any(plural for *_, plural in named)
+    assert sorted((where, line, key) for where, line, key, _ in named if key not in GERMAN.ids) == []
+    assert sorted((where, line, key) for where, line, key, plural in named if plural != (key in GERMAN.plurals)) == []
 
 
 PROSE = re.compile(r"[^\W\d_]{2,}[,:;]? [^\W\d_]+[,:;]? [^\W\d_]{2,}")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from bot.words.i18n import t
 from engine.cards import SUITS
 
 __all__ = ["SYMBOLS", "card_label", "cards_label", "suit_label", "suit_name", "parse_card_text",
@@ -20,10 +21,6 @@ SYMBOLS = "♣♠♥♦"
 _RANK_LABELS = {
     "de": {"A": "A", "T": "10", "K": "K", "Q": "D", "J": "B"},
     "en": {"A": "A", "T": "10", "K": "K", "Q": "Q", "J": "J"},
-}
-_SUIT_NAMES = {
-    "de": ("Kreuz", "Pik", "Herz", "Karo"),
-    "en": ("clubs", "spades", "hearts", "diamonds"),
 }
 _SUIT_WORDS = {
     "c": 0, "♣": 0, "♧": 0, "kreuz": 0, "eichel": 0, "clubs": 0, "club": 0,
@@ -47,9 +44,8 @@ def suit_label(suit: str | int) -> str:
 
 
 def suit_name(suit: str | int, lang: str) -> str:
-    """The suit's name in ``lang`` (``Herz``, ``hearts``)."""
-    i = SUITS.index(suit) if isinstance(suit, str) else suit
-    return _SUIT_NAMES.get(lang, _SUIT_NAMES["de"])[i]
+    """The suit's name in ``lang`` (``Herz``, ``hearts``), from the language's catalog."""
+    return t(lang, f"suit.{suit if isinstance(suit, str) else SUITS[suit]}")
 
 
 @lru_cache(maxsize=None)

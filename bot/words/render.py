@@ -57,17 +57,20 @@ def option_fields(game: str) -> list[tuple[str, tuple]]:
     return out
 
 
-def _option_value(lang: str, value: Any) -> str:
+def _option_value(lang: str, name: str, value: Any) -> str:
+    """An option's value in ``lang``: on or off, a number, a choice in words (``opt.partners.seats``)."""
     if isinstance(value, bool):
         return t(lang, "on" if value else "off")
     if isinstance(value, float):  # 2,5 in German
         return short(lang, value)
+    if isinstance(value, str):
+        return t(lang, f"opt.{name}.{value}")
     return str(value)
 
 
 def options_text(lang: str, options: dict[str, Any]) -> str:
     """A table's options by their names in ``lang``, ``Ziel 30 · Sechser an``, in the order given."""
-    return " · ".join(f"{option_label(lang, k)} {_option_value(lang, v)}" for k, v in options.items())
+    return " · ".join(f"{option_label(lang, k)} {_option_value(lang, k, v)}" for k, v in options.items())
 
 
 # ----------------------------------------------------------------- game lines
@@ -279,7 +282,7 @@ def _lobby(table: Table, version: int) -> tuple[str, Rows]:
     if table.show_opts:
         lines.append(t(lang, "options_help"))
         opts = _options(table.game, json.dumps(table.options, sort_keys=True))
-        buttons = [Button(f"{option_label(lang, name)}: {_option_value(lang, getattr(opts, name))}",
+        buttons = [Button(f"{option_label(lang, name)}: {_option_value(lang, name, getattr(opts, name))}",
                           button_token(table, version, "opt", str(i)))
                    for i, (name, _) in enumerate(option_fields(table.game))]
         buttons.append(Button(t(lang, "btn.pace", pace=pace), button_token(table, version, "pace")))

@@ -982,7 +982,7 @@ def main() -> None:
     p.add_argument("--deals", type=int, default=6, help="deals of every game the privacy scan plays")
     p.add_argument("--drain-s", type=float, default=600.0, help="the longest wait for the tables to finish")
     p.add_argument("--seed", type=int, default=1)
-    a = parse(p, games=6, kills=6, presses=400, fuzz=120, deals=2, drain_s=60.0, seed=7)
+    a = parse(p, games=6, kills=6, presses=400, fuzz=120, deals=2, drain_s=60.0, seed=7, finishes=4)
     started = time.monotonic()
     rows = asyncio.run(run(a.games, a.kills, a.workers, a.presses, a.fuzz, a.deals, a.seed, a.drain_s, a.flood,
                            a.finishes))

@@ -19,12 +19,15 @@ import logging
 import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import TYPE_CHECKING
 
-from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, Counter, Gauge, Histogram, generate_latest
 from redis.exceptions import RedisError
 
 from bot.ops.settings import HostPort
+
+if TYPE_CHECKING:  # aiohttp's server is imported when the endpoint starts: a process without one never pays for it
+    from aiohttp import web
 
 __all__ = ["MetricsServer", "moved", "refused", "api_call", "redis_error", "failed", "serving", "PLATFORM_CALLS",
            "MOVES", "REFUSALS", "MOVE_SECONDS", "RATE_LIMITED", "REDIS_ERRORS", "TABLES", "TIMERS_DUE", "LOOP_LAG",
@@ -118,6 +121,8 @@ class MetricsServer:
 
     async def start(self) -> None:
         """Listen, and start the loop heartbeat."""
+        from aiohttp import web
+
         app = web.Application()
         app.router.add_get("/metrics", self._metrics)
         app.router.add_get("/healthz", self._healthz)
@@ -160,8 +165,7 @@ class MetricsServer:
             for state, count in tables.items():
                 TABLES.labels(state).set(count)
             TIMERS_DUE.set(due)
-        body = generate_latest(REGISTRY)
-        return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE_LATEST})
+        return _response(body=generate_latest(REGISTRY), headers={"Content-Type": CONTENT_TYPE_LATEST})
 
     async def _healthz(self, request: web.Request) -> web.Response:
         problems = []
@@ -173,8 +177,15 @@ class MetricsServer:
             redis_error("healthz")
             problems.append("redis unreachable")
         if problems:
-            return web.Response(status=503, text="; ".join(problems) + "\n")
-        return web.Response(text="ok\n")
+            return _response(status=503, text="; ".join(problems) + "\n")
+        return _response(text="ok\n")
+
+
+def _response(**kwargs: object) -> web.Response:
+    """An aiohttp response (aiohttp's server is imported only by a process that serves the endpoint)."""
+    from aiohttp import web
+
+    return web.Response(**kwargs)
 
 
 @contextlib.asynccontextmanager

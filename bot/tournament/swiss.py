@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-import networkx as nx
 
 __all__ = ["pair"]
 
@@ -36,6 +35,8 @@ def pair(ranked: list[str], met: Collection[frozenset[str]], had_bye: Collection
     bye_cost = gap_max * len(nodes)
     rematch_cost = bye_cost * len(nodes)
     ceiling = rematch_cost * 2
+    import networkx as nx  # 0.3 s to import: only a Swiss round's draw needs it, not every process
+
     graph = nx.Graph()
     for i, a in enumerate(nodes):
         for b in nodes[i + 1:]:

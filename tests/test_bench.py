@@ -34,8 +34,8 @@ HANG_S = 270.0
 
 
 @pytest.mark.parametrize("name", sorted(FIGURES))
-def test_the_quick_mode_ends_with_its_figures(name: str, tmp_path):
-    out = run_quick(name, HANG_S, tmp_path)
+def test_the_quick_mode_ends_with_its_figures(name: str):
+    out = run_quick(name, HANG_S)
     assert re.search(FIGURES[name], out), f"bench/{name} --quick printed no figures:\n{out}"
 
 

@@ -40,6 +40,7 @@ from bot.protocol.outgoing import ChatRef, Command, Outgoing, TableMessage, Toas
 from bot.words import web_text
 
 from .bucket import Buckets
+from .files import Files
 from .language import client_lang
 from .tuning import Tuning
 from .viewers import CLOSE_POLICY, Connection, Viewers, close
@@ -103,7 +104,7 @@ class WebServer:
         app.router.add_get("/", self._page)
         app.router.add_get("/api/view", self._view)
         app.router.add_get("/ws", self._socket)
-        app.router.add_static("/static/", STATIC, follow_symlinks=False, append_version=False)
+        app.router.add_get("/static/{name:.*}", Files(STATIC).handle)
         app.on_response_prepare.append(self._headers)
         return app
 
@@ -126,7 +127,7 @@ class WebServer:
     @staticmethod
     async def _headers(request: web.Request, response: web.StreamResponse) -> None:
         """The page's security headers on every answer; the files may be kept a day, nothing else at all."""
-        if request.path.startswith("/static/"):
+        if request.path.startswith("/static/") and response.status == 200:
             response.headers.setdefault("Cache-Control", "public, max-age=86400")
         for name, value in _HEADERS.items():
             response.headers.setdefault(name, value)

@@ -24,6 +24,7 @@ Close codes later: 4401 when the credential ran out, 4403 or 4404 when the seat 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
@@ -33,6 +34,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from adapters.common.slowclients import Door
 from adapters.common.webauth import Viewer, init_data, read, sign
 from bot.ops.settings import HostPort
 from bot.protocol import tokens
@@ -96,11 +98,14 @@ class WebServer:
         self.viewers = Viewers(service, self.tuning)
         self._views = Buckets(self.tuning.views_per_second, _PEOPLE_KEPT, clock)
         self._runner: web.AppRunner | None = None
+        self._listener: asyncio.AbstractServer | None = None
+        self.door = Door(self.tuning.waiting_per_ip, self.tuning.waiting, self.tuning.header_timeout_s,
+                         web_text(lang, "busy"))
         self.port = 0
 
     def app(self) -> web.Application:
         """The routes (also for aiohttp's test client)."""
-        app = web.Application(client_max_size=self.tuning.message_bytes)
+        app = web.Application(client_max_size=self.tuning.message_bytes, middlewares=[self._arrived])
         app.router.add_get("/", self._page)
         app.router.add_get("/api/view", self._view)
         app.router.add_get("/ws", self._socket)
@@ -109,24 +114,44 @@ class WebServer:
         return app
 
     async def start(self) -> None:
-        """Subscribe to the saves, then listen."""
+        """Subscribe to the saves, then listen: every connection through :attr:`door`.
+
+        The door gives a new connection ``header_timeout_s`` for its first request; aiohttp gives a kept-alive
+        one as long between requests (``keepalive_timeout``) and a request ``body_timeout_s`` for the rest of
+        a body its answer did not need (``lingering_time``).
+        """
         await self.viewers.start()
-        self._runner = web.AppRunner(self.app(), access_log=None, handle_signals=False, shutdown_timeout=2.0)
+        self._runner = web.AppRunner(self.app(), access_log=None, handle_signals=False, shutdown_timeout=2.0,
+                                     keepalive_timeout=self.tuning.header_timeout_s,
+                                     lingering_time=self.tuning.body_timeout_s)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, self._listen.host, self._listen.port)
-        await site.start()
-        self.port = site._server.sockets[0].getsockname()[1]
+        assert self._runner.server is not None
+        self._listener = await asyncio.get_running_loop().create_server(
+            self.door.protocol(self._runner.server), self._listen.host, self._listen.port)
+        self.port = self._listener.sockets[0].getsockname()[1]
         log.info("web table on %s", HostPort(self._listen.host, self.port))
 
     async def stop(self) -> None:
-        """Close every connection and stop listening."""
+        """Stop listening and close every connection."""
+        if self._listener is not None:
+            self._listener.close()
         await self.viewers.stop()
         if self._runner is not None:
             await self._runner.cleanup()
 
-    @staticmethod
-    async def _headers(request: web.Request, response: web.StreamResponse) -> None:
-        """The page's security headers on every answer; the files may be kept a day, nothing else at all."""
+    @web.middleware
+    async def _arrived(self, request: web.Request, handler) -> web.StreamResponse:
+        """A request is in: the door's time for it no longer runs."""
+        self.door.arrived(request.transport)
+        return await handler(request)
+
+    async def _headers(self, request: web.Request, response: web.StreamResponse) -> None:
+        """The page's security headers on every answer; the files may be kept a day, nothing else at all.
+
+        A live feed that opens leaves the door's count (its own limits count it).
+        """
+        if isinstance(response, web.WebSocketResponse):
+            self.door.opened(request.transport)
         if request.path.startswith("/static/") and response.status == 200:
             response.headers.setdefault("Cache-Control", "public, max-age=86400")
         for name, value in _HEADERS.items():

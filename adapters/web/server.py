@@ -18,7 +18,7 @@ with its reason, "not so fast") and ``{"type": "follow", "query": …}`` (a rema
 tap is open: the query string of the page at it, with a fresh link token where he came with one); the page sends ``{"verb", "arg", "v"}``, a tap on a card or an
 offer, which goes to the service as the button press ``st1:<table>:<v>:<verb>:<arg>`` of the
 viewer, with his identity: the service checks it as any press (a stale one is "already played").
-Close codes later: 4401 when the credential ran out, 4403 or 4404 when the seat or the table is gone,
+Close codes later: 4401 the moment the credential runs out (the reason says how to get a new link), 4403 or 4404 when the seat or the table is gone,
 1008 for a message that is not a tap, 1009 for one too large.
 """
 
@@ -67,6 +67,8 @@ _HEADERS = {
 _REFUSED = {"no_table": 404, "not_seated": 403}
 _PEOPLE_KEPT = 10_000
 """How many people's ``/api/view`` rates are kept (one left out starts afresh)."""
+_EXPIRY_CHECK_S = 60.0
+"""How often an open live feed's credential is held to the clock, at least."""
 
 
 class WebServer:
@@ -203,6 +205,7 @@ class WebServer:
                           self._lang_of(request),
                           linked="t" in request.query)
         self.viewers.add(conn)  # before the view is read: a save after it is pushed
+        expiry: asyncio.Task | None = None
         try:
             view = await self._service.web_view(viewer.table, user)
             await ws.prepare(request)
@@ -210,17 +213,29 @@ class WebServer:
             if ws.closed:
                 return ws
             self.viewers.opened(conn)
+            expiry = asyncio.create_task(self._expire(conn))
             async for message in ws:
                 if message.type != WSMsgType.TEXT:
                     await ws.close(code=CLOSE_POLICY, message=b"text only")
                     break
                 if conn.expires < self._clock():
-                    await close(ws, "denied", conn.lang)
+                    await close(ws, "expired", conn.lang)
                     break
                 await self._tap(conn, conn.lang, message.data)
         finally:
             self.viewers.remove(conn)
+            if expiry is not None:
+                expiry.cancel()
         return ws
+
+    async def _expire(self, conn: Connection) -> None:
+        """Close ``conn`` with 4401, and how to get a new link, once its credential runs out.
+
+        It looks at the clock again at least every :data:`_EXPIRY_CHECK_S`: a clock set forward is noticed.
+        """
+        while (left := conn.expires - self._clock()) >= 0:
+            await asyncio.sleep(min(left + 0.01, _EXPIRY_CHECK_S))
+        await close(conn.ws, "expired", conn.lang)
 
     async def _tap(self, conn: Connection, lang: str, data: str) -> None:
         """One message of the page: a tap, carried out as the viewer's button press."""

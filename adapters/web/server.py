@@ -18,8 +18,9 @@ with its reason, "not so fast") and ``{"type": "follow", "query": …}`` (a rema
 tap is open: the query string of the page at it, with a fresh link token where he came with one); the page sends ``{"verb", "arg", "v"}``, a tap on a card or an
 offer, which goes to the service as the button press ``st1:<table>:<v>:<verb>:<arg>`` of the
 viewer, with his identity: the service checks it as any press (a stale one is "already played").
-Close codes later: 4401 the moment the credential runs out (the reason says how to get a new link), 4403 or 4404 when the seat or the table is gone,
-1008 for a message that is not a tap, 1009 for one too large.
+Close codes later: 4401 the moment the credential runs out (the reason says how to get a new link),
+4403 or 4404 when the seat or the table is gone, 1008 for a message that is not a tap, 1009 for one
+too large.
 """
 
 from __future__ import annotations

@@ -120,7 +120,8 @@ class _Guarded(asyncio.Protocol):
             transport.write(self._door.refusal)  # type: ignore[attr-defined]
             transport.close()
             return
-        self._timer = asyncio.get_running_loop().call_later(self._door.header_timeout_s, transport.abort)  # type: ignore[attr-defined]
+        loop = asyncio.get_running_loop()
+        self._timer = loop.call_later(self._door.header_timeout_s, transport.abort)  # type: ignore[attr-defined]
         self._inner = self._factory()
         self._inner.connection_made(transport)
 

@@ -15,8 +15,9 @@ class Tuning(BaseSettings):
 
     Every one is a hard bound: a message over the size closes its connection, taps over the rate
     are answered "not so fast" and dropped, a connection over the counts is refused before it opens.
-A connection that is not (yet) a live feed (the page, its files, ``/api/view``, the feed's opening
-request) is counted per client address and in all, and has its time for its headers and body.
+    A connection that is not (yet) a live feed (the page, its files, ``/api/view``, the feed's
+    opening request) is counted per client address and in all, and has its time for its headers
+    and body.
     """
 
     model_config = SettingsConfigDict(env_prefix="STAMMTISCH_WEB_", extra="ignore")

@@ -9,6 +9,7 @@ import time
 import aiohttp
 import pytest
 
+from adapters.common.slowclients import client_of
 from adapters.web import Tuning
 from bot.words.webview import web_text
 from tests.adapters.web.webkit import link, person, started, table_of_four
@@ -145,3 +146,9 @@ async def test_live_feeds_leave_the_count_and_outlive_the_time_for_a_request(ser
         for ws in feeds:
             await ws.close()
         held[1].close()
+
+
+def test_an_ipv6_client_counts_by_its_64_and_a_mapped_ipv4_one_by_its_address():
+    one, same, other = ("2001:db8:1:2:aaaa::1", 5, 0, 0), ("2001:db8:1:2:bbbb::9", 6, 0, 0), ("2001:db8:1:3::1", 5, 0, 0)
+    assert client_of(one) == client_of(same) == "2001:db8:1:2::/64" != client_of(other)
+    assert client_of(("::ffff:10.0.0.1", 5, 0, 0)) == client_of(("10.0.0.1", 5)) == "10.0.0.1"

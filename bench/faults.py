@@ -1,7 +1,8 @@
 """Fault suite: real redis-server processes, real worker processes, faults injected; prints one table.
 
     .venv/bin/python bench/faults.py [--games 100] [--kills 25] [--presses 10000] [--fuzz 2000] [--flood 1000]
-                                     [--finishes 20] [--deals 6] [--drain-s 600] [--seed 1] [--quick]
+                                     [--finishes 20] [--deals 6] [--drain-s 600] [--seed 1]
+                                     [--slow-clients 300] [--slow-timeout-s 10] [--quick]
 
 Every row runs against a ``redis-server`` this script starts on 127.0.0.1 (ports 17000-17999, AOF
 with ``appendfsync everysec``) and throws away afterwards:
@@ -33,6 +34,11 @@ with ``appendfsync everysec``) and throws away afterwards:
   table, against the real Telegram adapter and the fake Telegram server (limits compressed 100x);
   the group may get at most his answers and one note, and a card played meanwhile must edit the
   table before the flood's messages.
+- **web port slow clients**: the web table's server, with its times for headers and for a body set to
+  ``--slow-timeout-s``, gets ``--slow-clients`` connections that send part of a request's headers and then
+  nothing, and a third as many that trickle a byte every half of that time (their headers, or a body it
+  does not read), from several addresses; meanwhile a page is loaded from another one. Every connection
+  must be closed by the server within 1.5 times its time (the webhook port's 15 s for its 10).
 
 Columns: faults injected; moves lost (an update answered as applied, or dropped as a duplicate,
 whose save is not in its table); moves doubled (an update applied twice, or a log entry twice);
@@ -40,7 +46,8 @@ tables stuck or corrupted (stored state != replay of its log, a playing table wi
 table not finished once the faults stop; in the flood row, a table edit that waited behind the
 flood); crashes (tracebacks, workers that died by themselves); leaks (keys without expiry, timers of
 closed tables, hidden cards in group messages, messages over a platform's limit; in the flood row,
-group messages beyond the bound and 429 answers). In the finishing row, "moves lost" counts matches the
+group messages beyond the bound and 429 answers; in the web port's rows, connections open past the bound,
+and as stuck the page that did not come meanwhile). In the finishing row, "moves lost" counts matches the
 memory does not hold, "moves doubled" matches it holds twice (or a player's figures counting one twice).
 
 ``--quick`` runs the small counts the test suite runs (``tests/e2e/test_faults.py``): every row still
@@ -927,9 +934,96 @@ async def _flood(server: Server, prefix: str, commands: int) -> Row:
     return row
 
 
+# ---------------------------------------------------------------------------------------- web port
+async def _slow_web(server: Server, prefix: str, held: int, timeout_s: float) -> list[Row]:
+    """Slow clients of the web port, with its times for headers and for a body set to ``timeout_s``: ``held``
+    connections that send part of a request's headers and then nothing, and a third as many that trickle a
+    byte every half ``timeout_s`` (half of them their headers, half a body the server does not read), from
+    several addresses, each under its count of waiting connections; meanwhile a page is loaded from another.
+
+    Leaks: connections still open 1.5 ``timeout_s`` after they opened (the webhook port's 15 s for its 10).
+    Stuck: the page loaded meanwhile did not come (200). Crashes: answers with a status of 500 or more.
+    """
+    from adapters.web import Tuning, WebServer
+    from bot.ops.settings import HostPort
+
+    tuning = Tuning(header_timeout_s=timeout_s, body_timeout_s=timeout_s)
+    bound_s, every_s = 1.5 * timeout_s, timeout_s / 2
+    client = client_for(server.url)
+    web = WebServer(service(Store(client, prefix=prefix)), HostPort("127.0.0.1", 0), os.urandom(32), tuning=tuning)
+    rows = {"partial": Row(f"web port: {held} partial headers"),
+            "trickle": Row(f"web port: {held // 3} clients trickling")}
+    closed: dict[str, list[float | None]] = {kind: [] for kind in rows}
+
+    async def one(kind: str, address: str, sent: bytes, trickled: bytes) -> None:
+        """A connection from ``address`` that sends ``sent`` at once and ``trickled`` a byte every ``every_s``."""
+        reader, writer = await asyncio.open_connection("127.0.0.1", web.port, local_addr=(address, 0))
+        opened = time.monotonic()
+
+        async def trickle() -> None:
+            writer.write(sent)
+            for i in range(len(trickled)):
+                await asyncio.sleep(every_s)
+                writer.write(trickled[i:i + 1])
+                await writer.drain()
+        feeding = asyncio.create_task(trickle())
+        answer = b""
+        try:
+            async with asyncio.timeout(bound_s):
+                while chunk := await reader.read(65536):
+                    answer += chunk
+            closed[kind].append(time.monotonic() - opened)
+        except ConnectionResetError:
+            closed[kind].append(time.monotonic() - opened)
+        except TimeoutError:
+            closed[kind].append(None)
+        finally:
+            feeding.cancel()
+            writer.close()
+        rows[kind].crashes += answer[9:10] == b"5" and answer[9:12] != b"503"
+
+    async def page() -> tuple[int, float]:
+        """The page's script loaded from an address of its own: its status and milliseconds."""
+        started = time.monotonic()
+        reader, writer = await asyncio.open_connection("127.0.0.1", web.port, local_addr=("127.0.0.250", 0))
+        writer.write(b"GET /static/table.js HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        answer = await asyncio.wait_for(reader.read(), bound_s)
+        writer.close()
+        return int(answer.split(b" ", 2)[1]), (time.monotonic() - started) * 1000
+
+    each = tuning.waiting_per_ip - 4
+    partial = [("partial", f"127.0.0.{2 + i // each}", b"GET / HTTP/1.1\r\nHost: x\r\n", b"") for i in range(held)]
+    at = 3 + held // each
+    trickling = [("trickle", f"127.0.0.{at + i % 2}", b"", b"GET / HTTP/1.1\r\nX-Slow: " + b"a" * 1000) if i % 4 < 2
+                 else ("trickle", f"127.0.0.{at + i % 2}",
+                       b"POST /api/view HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n", b"a" * 1000)
+                 for i in range(held // 3)]
+    await web.start()
+    try:
+        attack = [asyncio.create_task(one(*c)) for c in partial + trickling]
+        while web.door.count < len(attack) and not all(t.done() for t in attack):
+            await asyncio.sleep(0.01)  # every slow connection is in: now the page
+        status, ms = await page()
+        await asyncio.gather(*attack)
+    finally:
+        await web.stop()
+        await client.aclose()
+    for kind, row in rows.items():
+        times = [t for t in closed[kind] if t is not None]
+        row.faults = len(closed[kind])
+        row.leaks = len(closed[kind]) - len(times)
+        row.stuck = int(status != 200)
+        spread = f"after {min(times):.1f} to {max(times):.1f} s" if times else "none"
+        row.notes.append(f"{len(times)} of {row.faults} closed by the server, {spread} (bound {bound_s:.1f} s: the "
+                         f"times for headers and body {timeout_s:g} s); meanwhile the page from another address: "
+                         f"{status} in {ms:.0f} ms")
+    return list(rows.values())
+
+
 # ---------------------------------------------------------------------------------------- the run
 async def run(games: int = 100, kills: int = 25, workers: int = 3, presses: int = 10_000, fuzz: int = 2000,
-              deals: int = 6, seed: int = 1, drain_s: float = 600.0, flood: int = 1000, finishes: int = 20) -> list[Row]:
+              deals: int = 6, seed: int = 1, drain_s: float = 600.0, flood: int = 1000, finishes: int = 20,
+              slow_clients: int = 300, slow_timeout_s: float = 10.0) -> list[Row]:
     """Run every fault row against a redis-server of its own; returns the rows."""
     with Server() as server:
         rows = await _kills(server, "fk", games, kills, workers, seed, drain_s)
@@ -939,6 +1033,7 @@ async def run(games: int = 100, kills: int = 25, workers: int = 3, presses: int 
         rows.append(await _privacy(server, "fv", deals, seed))
         rows.append(await _flood(server, "fl", flood))
         rows.append(await _tourney(server, "ft", min(16, max(4, games // 4)), kills, workers, seed, drain_s))
+        rows += await _slow_web(server, "fw", slow_clients, slow_timeout_s)
     rows.append(_limits(games, seed))
     return rows
 
@@ -982,13 +1077,17 @@ def main() -> None:
     p.add_argument("--deals", type=int, default=6, help="deals of every game the privacy scan plays")
     p.add_argument("--drain-s", type=float, default=600.0, help="the longest wait for the tables to finish")
     p.add_argument("--seed", type=int, default=1)
-    a = parse(p, games=6, kills=6, presses=400, fuzz=120, deals=2, drain_s=60.0, seed=7, finishes=4)
+    p.add_argument("--slow-clients", type=int, default=300, help="web port connections that send half a request")
+    p.add_argument("--slow-timeout-s", type=float, default=10.0, help="the web port's times for headers and body")
+    a = parse(p, games=6, kills=6, presses=400, fuzz=120, deals=2, drain_s=60.0, seed=7, finishes=4,
+              slow_clients=30, slow_timeout_s=1.0)
     started = time.monotonic()
     rows = asyncio.run(run(a.games, a.kills, a.workers, a.presses, a.fuzz, a.deals, a.seed, a.drain_s, a.flood,
-                           a.finishes))
+                           a.finishes, a.slow_clients, a.slow_timeout_s))
     print(table(rows))
     print(f"({time.monotonic() - started:.0f} s; games {a.games}, kills {a.kills}, workers {a.workers}, "
-          f"presses {a.presses}, fuzz examples {a.fuzz}, flood {a.flood}, finishes {a.finishes})")
+          f"presses {a.presses}, fuzz examples {a.fuzz}, flood {a.flood}, finishes {a.finishes}, "
+          f"slow clients {a.slow_clients} with {a.slow_timeout_s:g} s)")
 
 
 if __name__ == "__main__":

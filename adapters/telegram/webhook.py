@@ -6,7 +6,8 @@ path and the secret header as soon as the headers are in, refuses a declared bod
 :data:`MAX_BODY` before reading it, stops reading any body at that size, keeps nothing of a
 body without the right secret (it is read and dropped, so the client gets its 403), and gives a client
 :data:`HEADER_TIMEOUT_S` for its headers (and between requests on a kept-alive connection) and
-:data:`BODY_TIMEOUT_S` for its body. Accepted updates go to the application's update queue, as
+:data:`BODY_TIMEOUT_S` for its body (the web table's port has the same bounds:
+:mod:`adapters.common.slowclients`). Accepted updates go to the application's update queue, as
 with PTB's server. The response to a button press is held until the adapter has decided its
 answer (at most ``hold_s``) and then carries it (see :mod:`.replies`); every other update gets
 an empty 200 at once.
@@ -24,6 +25,8 @@ import tornado.web
 from telegram import Bot, Update
 from tornado.httpserver import HTTPServer
 
+from adapters.common.slowclients import BODY_TIMEOUT_S, HEADER_TIMEOUT_S
+
 from .replies import Replies
 
 __all__ = ["WebhookServer", "MAX_BODY", "HEADER_TIMEOUT_S", "BODY_TIMEOUT_S", "SECRET_HEADER"]
@@ -32,10 +35,6 @@ log = logging.getLogger(__name__)
 
 MAX_BODY = 1024 * 1024
 """The largest request body accepted (Telegram's updates are a few kilobytes)."""
-HEADER_TIMEOUT_S = 10.0
-"""How long a client may take to send its headers, or keep an idle connection open."""
-BODY_TIMEOUT_S = 10.0
-"""How long a client may take to send its body."""
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 
 

@@ -18,12 +18,14 @@ with its reason, "not so fast") and ``{"type": "follow", "query": …}`` (a rema
 tap is open: the query string of the page at it, with a fresh link token where he came with one); the page sends ``{"verb", "arg", "v"}``, a tap on a card or an
 offer, which goes to the service as the button press ``st1:<table>:<v>:<verb>:<arg>`` of the
 viewer, with his identity: the service checks it as any press (a stale one is "already played").
-Close codes later: 4401 when the credential ran out, 4403 or 4404 when the seat or the table is gone,
-1008 for a message that is not a tap, 1009 for one too large.
+Close codes later: 4401 the moment the credential runs out (the reason says how to get a new link),
+4403 or 4404 when the seat or the table is gone, 1008 for a message that is not a tap, 1009 for one
+too large.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
@@ -33,6 +35,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from adapters.common.slowclients import Door
 from adapters.common.webauth import Viewer, init_data, read, sign
 from bot.ops.settings import HostPort
 from bot.protocol import tokens
@@ -40,6 +43,7 @@ from bot.protocol.outgoing import ChatRef, Command, Outgoing, TableMessage, Toas
 from bot.words import web_text
 
 from .bucket import Buckets
+from .files import Files
 from .language import client_lang
 from .tuning import Tuning
 from .viewers import CLOSE_POLICY, Connection, Viewers, close
@@ -64,6 +68,8 @@ _HEADERS = {
 _REFUSED = {"no_table": 404, "not_seated": 403}
 _PEOPLE_KEPT = 10_000
 """How many people's ``/api/view`` rates are kept (one left out starts afresh)."""
+_EXPIRY_CHECK_S = 60.0
+"""How often an open live feed's credential is held to the clock, at least."""
 
 
 class WebServer:
@@ -95,38 +101,61 @@ class WebServer:
         self.viewers = Viewers(service, self.tuning)
         self._views = Buckets(self.tuning.views_per_second, _PEOPLE_KEPT, clock)
         self._runner: web.AppRunner | None = None
+        self._listener: asyncio.AbstractServer | None = None
+        self.door = Door(self.tuning.waiting_per_ip, self.tuning.waiting, self.tuning.header_timeout_s,
+                         web_text(lang, "busy"))
         self.port = 0
 
     def app(self) -> web.Application:
         """The routes (also for aiohttp's test client)."""
-        app = web.Application(client_max_size=self.tuning.message_bytes)
+        app = web.Application(client_max_size=self.tuning.message_bytes, middlewares=[self._arrived])
         app.router.add_get("/", self._page)
         app.router.add_get("/api/view", self._view)
         app.router.add_get("/ws", self._socket)
-        app.router.add_static("/static/", STATIC, follow_symlinks=False, append_version=False)
+        app.router.add_get("/static/{name:.*}", Files(STATIC).handle)
         app.on_response_prepare.append(self._headers)
         return app
 
     async def start(self) -> None:
-        """Subscribe to the saves, then listen."""
+        """Subscribe to the saves, then listen: every connection through :attr:`door`.
+
+        The door gives a new connection ``header_timeout_s`` for its first request; aiohttp gives a kept-alive
+        one as long between requests (``keepalive_timeout``) and a request ``body_timeout_s`` for the rest of
+        a body its answer did not need (``lingering_time``).
+        """
         await self.viewers.start()
-        self._runner = web.AppRunner(self.app(), access_log=None, handle_signals=False, shutdown_timeout=2.0)
+        self._runner = web.AppRunner(self.app(), access_log=None, handle_signals=False, shutdown_timeout=2.0,
+                                     keepalive_timeout=self.tuning.header_timeout_s,
+                                     lingering_time=self.tuning.body_timeout_s)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, self._listen.host, self._listen.port)
-        await site.start()
-        self.port = site._server.sockets[0].getsockname()[1]
+        assert self._runner.server is not None
+        self._listener = await asyncio.get_running_loop().create_server(
+            self.door.protocol(self._runner.server), self._listen.host, self._listen.port)
+        self.port = self._listener.sockets[0].getsockname()[1]
         log.info("web table on %s", HostPort(self._listen.host, self.port))
 
     async def stop(self) -> None:
-        """Close every connection and stop listening."""
+        """Stop listening and close every connection."""
+        if self._listener is not None:
+            self._listener.close()
         await self.viewers.stop()
         if self._runner is not None:
             await self._runner.cleanup()
 
-    @staticmethod
-    async def _headers(request: web.Request, response: web.StreamResponse) -> None:
-        """The page's security headers on every answer; the files may be kept a day, nothing else at all."""
-        if request.path.startswith("/static/"):
+    @web.middleware
+    async def _arrived(self, request: web.Request, handler) -> web.StreamResponse:
+        """A request is in: the door's time for it no longer runs."""
+        self.door.arrived(request.transport)
+        return await handler(request)
+
+    async def _headers(self, request: web.Request, response: web.StreamResponse) -> None:
+        """The page's security headers on every answer; the files may be kept a day, nothing else at all.
+
+        A live feed that opens leaves the door's count (its own limits count it).
+        """
+        if isinstance(response, web.WebSocketResponse):
+            self.door.opened(request.transport)
+        if request.path.startswith("/static/") and response.status == 200:
             response.headers.setdefault("Cache-Control", "public, max-age=86400")
         for name, value in _HEADERS.items():
             response.headers.setdefault(name, value)
@@ -177,6 +206,7 @@ class WebServer:
                           self._lang_of(request),
                           linked="t" in request.query)
         self.viewers.add(conn)  # before the view is read: a save after it is pushed
+        expiry: asyncio.Task | None = None
         try:
             view = await self._service.web_view(viewer.table, user)
             await ws.prepare(request)
@@ -184,17 +214,29 @@ class WebServer:
             if ws.closed:
                 return ws
             self.viewers.opened(conn)
+            expiry = asyncio.create_task(self._expire(conn))
             async for message in ws:
                 if message.type != WSMsgType.TEXT:
                     await ws.close(code=CLOSE_POLICY, message=b"text only")
                     break
                 if conn.expires < self._clock():
-                    await close(ws, "denied", conn.lang)
+                    await close(ws, "expired", conn.lang)
                     break
                 await self._tap(conn, conn.lang, message.data)
         finally:
             self.viewers.remove(conn)
+            if expiry is not None:
+                expiry.cancel()
         return ws
+
+    async def _expire(self, conn: Connection) -> None:
+        """Close ``conn`` with 4401, and how to get a new link, once its credential runs out.
+
+        It looks at the clock again at least every :data:`_EXPIRY_CHECK_S`: a clock set forward is noticed.
+        """
+        while (left := conn.expires - self._clock()) >= 0:
+            await asyncio.sleep(min(left + 0.01, _EXPIRY_CHECK_S))
+        await close(conn.ws, "expired", conn.lang)
 
     async def _tap(self, conn: Connection, lang: str, data: str) -> None:
         """One message of the page: a tap, carried out as the viewer's button press."""

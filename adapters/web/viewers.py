@@ -37,7 +37,7 @@ CLOSE_GONE = 4404
 """The close code of a connection whose table is gone or which holds no seat there any more."""
 CLOSE_POLICY = 1008
 """The close code of a connection that broke the rules (a message that is not one)."""
-CLOSE_CODES = {"denied": CLOSE_AUTH, "not_seated": 4403, "no_table": CLOSE_GONE}
+CLOSE_CODES = {"denied": CLOSE_AUTH, "expired": CLOSE_AUTH, "not_seated": 4403, "no_table": CLOSE_GONE}
 """The close code of each refusal (a ``web.*`` text key): like HTTP's 401, 403 and 404."""
 _REASON_BYTES = 123
 """The longest close reason WebSocket allows."""

@@ -13,6 +13,7 @@ import time
 import pytest
 
 import engine
+from adapters.common.webauth import LINK_TTL_S
 from bot.table.record import Table
 from bot.words.cards import card_label
 from bot.words.i18n import t
@@ -108,6 +109,10 @@ def test_forged_expired_foreign_and_tampered_credentials_are_refused_on_the_page
     window.get(live.mini_app(init_data(1002, start_param=live.table)))  # the real thing, for contrast
     wait_for(window, lambda w: seen(w)["me"] == 1 and seen(w)["hand"], "Ben's hand")
     assert BOT_TOKEN not in seen(window)["html"]
+    window.get(live.page(0, now=time.time() - (LINK_TTL_S - 3)))  # a link that runs out in a few seconds
+    wait_for(window, lambda w: seen(w)["me"] == 0 and seen(w)["hand"], "Anna's hand")
+    wait_for(window, lambda w: seen(w)["notice"] == web_text("de", "expired"), "how to get a new link")
+    assert "closed" in window.find_element("tag name", "body").get_attribute("class").split()
 
 
 @pytest.mark.parametrize("lang", ["de", "en"])

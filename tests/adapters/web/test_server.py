@@ -15,6 +15,7 @@ import pytest
 from prometheus_client import REGISTRY
 
 import engine
+from adapters.common.webauth import LINK_TTL_S
 from adapters.web import Tuning
 from bot.table.record import Table
 from bot.words.i18n import t
@@ -131,8 +132,25 @@ async def test_a_connection_whose_link_ran_out_is_closed_with_4401(setup):
         await ws.send_json(tap_of(view))  # a tap he could make, but his link ran out
         message = await asyncio.wait_for(ws.receive(), WAIT_S)
         assert message.type == aiohttp.WSMsgType.CLOSE and ws.close_code == 4401
-        assert message.extra == web_text("de", "denied")
+        assert message.extra == web_text("de", "expired")
     assert (await state_of(svc, table))[0] == version
+
+
+async def test_an_open_connection_is_closed_with_4401_the_moment_its_link_runs_out(setup):
+    """No tap needed: the feed stops pushing his seat's views when his link expires (here a second or two
+    after it opens, on the wall clock), and says how to get a new one."""
+    svc, table, _, http, _ = setup
+    server = await started(svc)
+    signed = time.time() - (LINK_TTL_S - 2)  # 12 hours less two seconds ago
+    try:
+        async with http.ws_connect(socket_url(link(server, table, person(0), now=signed))) as ws:
+            await next_view(ws)
+            message = await asyncio.wait_for(ws.receive(), WAIT_S)
+            assert message.type == aiohttp.WSMsgType.CLOSE and ws.close_code == 4401, message
+            assert message.extra == web_text("de", "expired")
+            assert time.time() >= int(signed + LINK_TTL_S)  # not before it ran out
+    finally:
+        await server.stop()
 
 
 # ----------------------------------------------------------------- views

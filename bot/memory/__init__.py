@@ -10,7 +10,7 @@ from bot.memory.history import history
 from bot.memory.journal import journal
 from bot.memory.outcome import FIGURES, GAMES, DealOutcome, MatchOutcome, SeatOutcome, TourneyOutcome
 from bot.memory.people import Person, find, who_of
-from bot.memory.privacy import Own, forget, is_recorded, own_figures, set_recorded
+from bot.memory.privacy import CONFIRM_S, Own, confirmed, forget, is_recorded, own_figures, set_recorded
 from bot.memory.ratings import RANKED_AFTER
 from bot.memory.seasons import Season, current, new_season, seasons
 from bot.memory.tournaments import Tournament, record_tournament, tournaments
@@ -24,7 +24,7 @@ __all__ = [
     "stats", "ranking", "pairs", "Pair", "PersonStats", "GameStats", "Duo", "Ranking", "Ranked", "RANKED_AFTER",
     "history", "evening", "settle", "Evening", "Settlement", "Transfer", "KASSE",
     "Season", "seasons", "current", "new_season",
-    "forget", "set_recorded", "is_recorded", "own_figures", "Own",
+    "forget", "confirmed", "CONFIRM_S", "set_recorded", "is_recorded", "own_figures", "Own",
     "export_csv", "export_json", "rating_series", "rating_png", "RatingSeries",
     "Unknown", "UnknownGame", "UnknownPerson", "UnknownSeason",
 ]

@@ -5,6 +5,9 @@ figures keep of him as partner or opponent, his rating history, and his number f
 records (his seats there read as nobody's): the history keeps the matches, not him. Opting out keeps him
 out of everything recorded from then on (his seats are recorded as nobody's); he can opt in again.
 A person's own figures across chats come from the index of the chats that recorded him.
+
+Forgetting cannot be undone, so it waits for his word: :func:`confirmed` notes a first request for
+:data:`CONFIRM_S` seconds, and only a second one within that time lets it happen.
 """
 
 from __future__ import annotations
@@ -17,7 +20,22 @@ from bot.memory.people import who_of
 from bot.memory.seasons import current
 from bot.memory.stats import PersonStats, stats
 
-__all__ = ["forget", "set_recorded", "is_recorded", "own_figures", "Own"]
+__all__ = ["forget", "confirmed", "set_recorded", "is_recorded", "own_figures", "Own", "CONFIRM_S", "ASKED"]
+
+CONFIRM_S = 60
+"""Seconds in which a request to forget someone waits for its confirmation."""
+ASKED = "fg"
+"""The part of the chat's keys noting a person's request to be forgotten (``fg:<user key>``)."""
+
+
+async def confirmed(book: Book, group: str, user: str) -> bool:
+    """Whether the person already asked to be forgotten in the chat within :data:`CONFIRM_S` seconds (the request
+    is then used up); else his request is noted and False returned."""
+    key = book.key(group, f"{ASKED}:{user}")
+    if await book.redis.delete(key):
+        return True
+    await book.redis.set(key, "1", ex=CONFIRM_S)
+    return False
 
 
 async def forget(book: Book, group: str, user: str) -> bool:

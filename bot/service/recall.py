@@ -55,6 +55,8 @@ def needs_admin(cmd: Command, parsed: Parsed) -> bool:
 async def typed(tables: Tables, cmd: Command, parsed: Parsed, lang: str) -> list[Outgoing]:
     """Carry out the typed memory command ``parsed`` in the command's chat, answering in ``lang``."""
     args = tuple(a[:_NAME_MAX] for a in parsed.args[:6])
+    if not cmd.chat.private and (held := await budget.charge(tables.store, tables.settings, cmd)) is not None:
+        return held  # counted before the work: a person held back makes the bot read nothing
     try:
         return await _run(tables, cmd, parsed.name, args, lang, None)
     except memory.Unknown as exc:
@@ -69,13 +71,12 @@ async def pressed(tables: Tables, cmd: Command, tok: tokens.Token) -> list[Outgo
     table = Table.load(loaded[1])
     if table.chat.key != cmd.chat.key or tok.verb not in BUTTONS:
         raise Refused("forged")
+    if not cmd.chat.private and (held := await budget.charge(tables.store, tables.settings, cmd)) is not None:
+        return held  # a press posts in the group: bounded too, and counted before the work
     try:
-        out = await _run(tables, cmd, tok.verb, (), table.lang, table.game)
+        return await _run(tables, cmd, tok.verb, (), table.lang, table.game)
     except memory.Unknown as exc:
         raise _refusal(exc) from None
-    if cmd.chat.private:
-        return out
-    return await budget.spend(tables.store, tables.settings, cmd, out)  # a press posts in the group: bounded too
 
 
 def _refusal(exc: memory.Unknown) -> Refused:
@@ -111,7 +112,7 @@ async def _run(tables: Tables, cmd: Command, name: str, args: tuple[str, ...], l
     if name == "export":
         return await _export(tables, chat, lang)
     if name == "forget":
-        return [Notice(chat, await _forget(book, cmd, lang))]
+        return [Notice(chat, await _forget(book, cmd, args, lang))]
     raise Refused("unknown_command", verb=name)
 
 
@@ -146,7 +147,9 @@ async def _game(book: memory.Book, group: str, words: list[str]) -> str:
 async def _stats(tables: Tables, cmd: Command, args: tuple[str, ...], lang: str, game: str | None) -> str:
     """``statistik``: his own (here; in his private chat from every chat), someone's by name, or ``aus``/``an``."""
     book, group, user = tables.book, cmd.chat.group, cmd.user
-    if len(args) == 1 and args[0].lower() in _OFF | _ON:
+    if args and args[0].lower() in _OFF | _ON:
+        if len(args) > 1:  # »statistik aus Anna«: nobody switches another off
+            raise Refused("mem.which_stats")
         recorded = args[0].lower() in _ON
         await memory.set_recorded(book, group, user.key, recorded)
         return t(lang, "mem.opted_in" if recorded else "mem.opted_out", name=user.name or user.user_id)
@@ -252,9 +255,17 @@ async def _export(tables: Tables, chat: ChatRef, lang: str) -> list[Outgoing]:
     return [FileMessage(chat, files[:1], caption), FileMessage(chat, files[1:])]
 
 
-async def _forget(book: memory.Book, cmd: Command, lang: str) -> str:
-    """``vergessen``: remove the sender from this chat's memory; in his private chat from every chat's."""
+async def _forget(book: memory.Book, cmd: Command, args: tuple[str, ...], lang: str) -> str:
+    """``vergessen``: remove the sender from this chat's memory; in his private chat from every chat's.
+
+    Only himself (a name given must be his own), and only when he says it a second time within a minute.
+    """
     user, name = cmd.user, cmd.user.name or cmd.user.user_id
+    if args and " ".join(args).casefold() not in {name.casefold(), user.user_id.casefold()}:
+        raise Refused("mem.forget_own", name=name)
+    if not await memory.confirmed(book, cmd.chat.group, user.key):
+        return t(lang, "mem.forget_all_confirm" if cmd.chat.private else "mem.forget_confirm", name=name,
+                 seconds=memory.CONFIRM_S)
     if not cmd.chat.private:
         found = await memory.forget(book, cmd.chat.group, user.key)
         return t(lang, "mem.forgotten" if found else "mem.not_recorded", name=name)

@@ -927,9 +927,89 @@ async def _flood(server: Server, prefix: str, commands: int) -> Row:
     return row
 
 
+# ---------------------------------------------------------------------------------------- the memory's commands
+STALL_GOAL_S = 0.05
+"""The longest the memory's commands may hold the event loop (every table waits meanwhile)."""
+MEMORY_COMMANDS = ("abend", "export", "statistik", "statistik Person 3", "rangliste bauer", "verlauf",
+                   "verlauf bauer", "bild bauer", "saison", "statistik aus", "statistik an")
+
+
+class LoopLag:
+    """A task that sleeps 5 ms again and again and keeps its longest overshoot (a stall of the event loop), with
+    the CPU time the loop's own thread spent in it: a stall the bot caused, not a busy machine's scheduling."""
+
+    def __init__(self) -> None:
+        self.longest, self.busy, self.over_goal = 0.0, 0.0, 0
+        self._task: asyncio.Task | None = None
+
+    async def _probe(self) -> None:
+        while True:
+            wall, cpu = time.perf_counter(), time.thread_time()
+            await asyncio.sleep(0.005)
+            lag, spent = time.perf_counter() - wall - 0.005, time.thread_time() - cpu
+            if lag > self.longest:
+                self.longest, self.busy = lag, spent
+            self.over_goal += min(lag, spent) > STALL_GOAL_S
+
+    def __enter__(self) -> LoopLag:
+        self._task = asyncio.get_running_loop().create_task(self._probe())
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        assert self._task is not None
+        self._task.cancel()
+
+
+async def _memory_commands(server: Server, prefix: str, matches: int, seed: int) -> Row:
+    """The memory's commands (``abend``, ``export``, ``statistik`` …) typed in a group whose history holds
+    ``matches`` matches, while a probe measures the event loop's longest stall. Faults: the commands; stuck:
+    commands during which the loop stalled longer than :data:`STALL_GOAL_S`; leaks: keys without expiry."""
+    from tests.bot.memory.kit import people, played, save_all, write_history
+
+    client = client_for(server.url)
+    store = Store(client, prefix=prefix)
+    svc = service(store, seed=seed, answers_per_minute=1000, memory_matches=max(100, matches))
+    book, chat = svc.tables.book, ChatRef("bench", "memory", title="Stammtisch Lautern")
+    row = Row(f"memory's commands on {matches:,} matches")
+    try:
+        built = time.perf_counter()
+        first = [played(game, people(5 if game == "rams" else 4), seed=seed + i, chat=chat, table_id=f"R{i}",
+                        start=time.time() - 3600, options=opts)
+                 for i, (game, opts) in enumerate([("bauer", {"short_deck": True, "target_brote": 1}),
+                                                   ("rams", {"target": 6})])]
+        for steps in first:
+            await save_all(store, book, steps)
+        await memory.absorb(book, chat.group)
+        records = [json.loads(text) for text in await client.lrange(book.key(chat.group, "h"), 0, -1)]
+        await client.delete(book.key(chat.group, "h"))
+        await write_history(book, chat.group, records, matches, time.time(), spacing=30)  # ~2,880 a day
+        built = time.perf_counter() - built
+        worst: dict[str, float] = {}
+        for line in MEMORY_COMMANDS:
+            with LoopLag() as lag:
+                took = time.perf_counter()
+                effects = await svc.handle(say(chat, user(0), line))
+                took = time.perf_counter() - took
+            row.faults += 1
+            row.stuck += lag.over_goal > 0
+            row.crashes += any(isinstance(e, Toast) and e.text in SORRY | {t("de", "failed")} for e in effects)
+            worst[line] = lag.longest
+            row.notes.append(f"{line}: {took * 1000:.0f} ms, longest stall {lag.longest * 1000:.1f} ms "
+                             f"({lag.busy * 1000:.1f} ms of it the loop's own CPU)")
+        row.leaks, notes = await _leaks(store, client, prefix)
+        row.notes += notes
+        line, stall = max(worst.items(), key=lambda kv: kv[1])
+        row.notes.append(f"longest stall {stall * 1000:.1f} ms ({line}; goal {STALL_GOAL_S * 1000:.0f} ms); "
+                         f"history of {matches:,} matches written in {built:.1f} s")
+    finally:
+        await client.aclose()
+    return row
+
+
 # ---------------------------------------------------------------------------------------- the run
 async def run(games: int = 100, kills: int = 25, workers: int = 3, presses: int = 10_000, fuzz: int = 2000,
-              deals: int = 6, seed: int = 1, drain_s: float = 600.0, flood: int = 1000, finishes: int = 20) -> list[Row]:
+              deals: int = 6, seed: int = 1, drain_s: float = 600.0, flood: int = 1000, finishes: int = 20,
+              history: int = 100_000) -> list[Row]:
     """Run every fault row against a redis-server of its own; returns the rows."""
     with Server() as server:
         rows = await _kills(server, "fk", games, kills, workers, seed, drain_s)
@@ -939,6 +1019,7 @@ async def run(games: int = 100, kills: int = 25, workers: int = 3, presses: int 
         rows.append(await _privacy(server, "fv", deals, seed))
         rows.append(await _flood(server, "fl", flood))
         rows.append(await _tourney(server, "ft", min(16, max(4, games // 4)), kills, workers, seed, drain_s))
+        rows.append(await _memory_commands(server, "fm", history, seed))
     rows.append(_limits(games, seed))
     return rows
 
@@ -982,13 +1063,14 @@ def main() -> None:
     p.add_argument("--deals", type=int, default=6, help="deals of every game the privacy scan plays")
     p.add_argument("--drain-s", type=float, default=600.0, help="the longest wait for the tables to finish")
     p.add_argument("--seed", type=int, default=1)
-    a = parse(p, games=6, kills=6, presses=400, fuzz=120, deals=2, drain_s=60.0, seed=7, finishes=4)
+    p.add_argument("--history", type=int, default=100_000, help="matches in the history the memory's commands read")
+    a = parse(p, games=6, kills=6, presses=400, fuzz=120, deals=2, drain_s=60.0, seed=7, finishes=4, history=2000)
     started = time.monotonic()
     rows = asyncio.run(run(a.games, a.kills, a.workers, a.presses, a.fuzz, a.deals, a.seed, a.drain_s, a.flood,
-                           a.finishes))
+                           a.finishes, a.history))
     print(table(rows))
     print(f"({time.monotonic() - started:.0f} s; games {a.games}, kills {a.kills}, workers {a.workers}, "
-          f"presses {a.presses}, fuzz examples {a.fuzz}, flood {a.flood}, finishes {a.finishes})")
+          f"presses {a.presses}, fuzz examples {a.fuzz}, flood {a.flood}, finishes {a.finishes}, history {a.history})")
 
 
 if __name__ == "__main__":

@@ -5,7 +5,7 @@ from bot.memory.book import CAP, SHEETS, TTL, Book
 from bot.memory.chart import RatingSeries, rating_png, rating_series
 from bot.memory.errors import Unknown, UnknownGame, UnknownPerson, UnknownSeason
 from bot.memory.evening import KASSE, Evening, Settlement, Transfer, evening, settle
-from bot.memory.export import export_csv, export_json
+from bot.memory.export import Export, export
 from bot.memory.history import history
 from bot.memory.journal import journal
 from bot.memory.outcome import FIGURES, GAMES, DealOutcome, MatchOutcome, SeatOutcome, TourneyOutcome
@@ -25,6 +25,6 @@ __all__ = [
     "history", "evening", "settle", "Evening", "Settlement", "Transfer", "KASSE",
     "Season", "seasons", "current", "new_season",
     "forget", "confirmed", "CONFIRM_S", "set_recorded", "is_recorded", "own_figures", "Own",
-    "export_csv", "export_json", "rating_series", "rating_png", "RatingSeries",
+    "export", "Export", "rating_series", "rating_png", "RatingSeries",
     "Unknown", "UnknownGame", "UnknownPerson", "UnknownSeason",
 ]

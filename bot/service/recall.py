@@ -244,11 +244,10 @@ async def _export(tables: Tables, chat: ChatRef, lang: str) -> list[Outgoing]:
     if not await memory.history(book, group, limit=1):
         raise Refused("mem.empty")
     await _files_allowed(tables, chat, "export")
-    name_of = stats_words.seat_namer(lang)
-    csv_bytes = await memory.export_csv(book, group, name_of)
-    json_bytes = await memory.export_json(book, group, name_of)
+    files = await memory.export(book, group, stats_words.seat_namer(lang))
+    csv_bytes, json_bytes = files.csv, files.json
     day = datetime.fromtimestamp(tables.clock(), UTC).date().isoformat()
-    caption = evening_words.export_caption(lang, chat.title, csv_bytes.count(b"\n") - 1)
+    caption = evening_words.export_caption(lang, chat.title, files.matches)
     files = (Attachment(f"stammtisch-{day}.csv", csv_bytes), Attachment(f"stammtisch-{day}.json", json_bytes))
     if len(csv_bytes) + len(json_bytes) <= FILES_MAX_BYTES:
         return [FileMessage(chat, files, caption)]

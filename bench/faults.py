@@ -1,7 +1,8 @@
 """Fault suite: real redis-server processes, real worker processes, faults injected; prints one table.
 
     .venv/bin/python bench/faults.py [--games 100] [--kills 25] [--presses 10000] [--fuzz 2000] [--flood 1000]
-                                     [--finishes 20] [--deals 6] [--drain-s 600] [--seed 1] [--quick]
+                                     [--finishes 20] [--deals 6] [--history 100000] [--drain-s 600] [--seed 1]
+                                     [--quick]
 
 Every row runs against a ``redis-server`` this script starts on 127.0.0.1 (ports 17000-17999, AOF
 with ``appendfsync everysec``) and throws away afterwards:
@@ -29,6 +30,12 @@ with ``appendfsync everysec``) and throws away afterwards:
   with the longest names a player may have (letters, or emoji of two UTF-16 units each), played
   to their end with random moves; every message and button at every position is checked
   against Discord's 2,000 characters and 80 per label and Telegram's 4,096 UTF-16 units.
+- **the memory's commands**: a group's history holds ``--history`` matches (100,000, the most the setting
+  allows; 30 s apart, so the day of the run holds some 2,880), written as the memory keeps them in pipelined
+  pieces; a member types ``abend``, ``export``, ``statistik``, ``rangliste``, ``verlauf``, ``bild``, ``saison``,
+  ``statistik aus``/``an`` and ``vergessen`` (asked and confirmed) while a probe (a task sleeping 5 ms again
+  and again) takes the event loop's longest stall; stuck counts commands that stalled it longer than 50 ms
+  with the loop's own thread busy that long (a loaded machine's scheduling is not the bot's).
 - **flood**: one member types ``--flood`` refused or answered commands in the group of a playing
   table, against the real Telegram adapter and the fake Telegram server (limits compressed 100x);
   the group may get at most his answers and one note, and a card played meanwhile must edit the
@@ -930,8 +937,9 @@ async def _flood(server: Server, prefix: str, commands: int) -> Row:
 # ---------------------------------------------------------------------------------------- the memory's commands
 STALL_GOAL_S = 0.05
 """The longest the memory's commands may hold the event loop (every table waits meanwhile)."""
-MEMORY_COMMANDS = ("abend", "export", "statistik", "statistik Person 3", "rangliste bauer", "verlauf",
-                   "verlauf bauer", "bild bauer", "saison", "statistik aus", "statistik an")
+MEMORY_COMMANDS = ("abend", "export", "statistik", "statistik Anna", "rangliste bauer", "verlauf", "verlauf bauer",
+                   "bild bauer", "saison", "statistik aus", "statistik an", "vergessen", "vergessen")
+"""Anna's commands, the last two forgetting her (asked, then confirmed)."""
 
 
 class LoopLag:

@@ -15,12 +15,14 @@ from bot.memory.book import Book
 from bot.memory.outcome import MatchOutcome, SeatOutcome, sides_of
 from bot.memory.people import COMPUTER, names
 
-__all__ = ["history", "records", "chunks", "since", "named", "outcome_of", "seat_of", "CHUNK", "MAX_LIMIT"]
+__all__ = ["history", "records", "chunks", "since", "named", "outcome_of", "seat_of", "CHUNK", "MAX_LIMIT", "LATE_S"]
 
 CHUNK = 100
 """Records read per step when going back through the history."""
 MAX_LIMIT = 100
 """The most matches :func:`history` gives at once."""
+LATE_S = 3600
+"""How much later than it finished a match may have been counted (its record placed after younger ones)."""
 
 
 def seat_of(who: str, people: dict) -> SeatOutcome:
@@ -61,13 +63,14 @@ async def records(book: Book, group: str) -> AsyncIterator[dict[str, Any]]:
 
 async def since(book: Book, group: str, start: float) -> AsyncIterator[list[dict[str, Any]]]:
     """The records of the matches that finished at or after ``start`` (epoch seconds), newest first, in chunks:
-    the history is kept in the order the matches finished, so the reading stops at the first older one."""
+    the history is kept in the order the matches were counted, which is the order they finished but for one
+    counted late (on Cluster, after a crash), so the reading stops at a match :data:`LATE_S` older."""
     await absorb(book, group)
     async for chunk in chunks(book, group):
         kept = [rec for rec in chunk if rec["at"] >= start]
         if kept:
             yield kept
-        if len(kept) < len(chunk):
+        if any(rec["at"] < start - LATE_S for rec in chunk):
             return
 
 

@@ -4,7 +4,7 @@ from bot.memory.absorb import absorb
 from bot.memory.book import CAP, SHEETS, TTL, Book
 from bot.memory.chart import RatingSeries, rating_png, rating_series
 from bot.memory.errors import Unknown, UnknownGame, UnknownPerson, UnknownSeason
-from bot.memory.evening import KASSE, Evening, Settlement, Transfer, evening, settle
+from bot.memory.evening import KASSE, Evening, Settlement, Transfer, evening
 from bot.memory.export import Export, export
 from bot.memory.history import history
 from bot.memory.journal import journal
@@ -22,7 +22,7 @@ __all__ = [
     "record_tournament", "tournaments", "Tournament",
     "Person", "who_of", "find",
     "stats", "ranking", "pairs", "Pair", "PersonStats", "GameStats", "Duo", "Ranking", "Ranked", "RANKED_AFTER",
-    "history", "evening", "settle", "Evening", "Settlement", "Transfer", "KASSE",
+    "history", "evening", "Evening", "Settlement", "Transfer", "KASSE",
     "Season", "seasons", "current", "new_season",
     "forget", "confirmed", "CONFIRM_S", "set_recorded", "is_recorded", "own_figures", "Own",
     "export", "Export", "rating_series", "rating_png", "RatingSeries",

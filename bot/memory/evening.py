@@ -29,10 +29,10 @@ from pydantic import BaseModel, Field
 
 from bot.memory.book import Book
 from bot.memory.history import named, since
-from bot.memory.outcome import MatchOutcome, sides_of
+from bot.memory.outcome import MatchOutcome, seat_of_each, sides_of
 from bot.memory.people import Person, names
 
-__all__ = ["Transfer", "Settlement", "Line", "Evening", "KASSE", "Mode", "SHOWN", "evening", "settle", "day_start"]
+__all__ = ["Transfer", "Settlement", "Line", "Evening", "KASSE", "Mode", "SHOWN", "evening", "day_start"]
 
 SHOWN = 100
 """The most of an evening's matches it gives one by one: the newest (a message has room for fewer)."""
@@ -128,14 +128,10 @@ class _Tally:
         self.balances: dict[str, defaultdict[str, int]] = {}
         self.rams: defaultdict[str, int] = defaultdict(int)
 
-    def add(self, game: str, whos: Sequence[str], won: Sequence[bool], places: Sequence[int],
-            money: Sequence[int], currency: str) -> None:
+    def add(self, game: str, whos: list[str], won: Sequence[bool], places: Sequence[int], money: Sequence[int],
+            currency: str) -> None:
         """Count one match."""
-        each: dict[str, int] = {}
-        for seat, who in enumerate(whos):  # a computer level seated twice: its first winning seat, else its first
-            if who and (who not in each or (won[seat] and not won[each[who]])):
-                each[who] = seat
-        for who, seat in each.items():
+        for who, seat in seat_of_each(whos, won).items():
             line = self.lines.setdefault(who, [0, 0, defaultdict(int)])
             line[0] += 1
             line[1] += won[seat]
@@ -164,15 +160,6 @@ class _Tally:
             out.append(Settlement(currency=currency, mode=self.mode, balances=balances, transfers=transfers,
                                   matches=self.rams[currency]))
         return out
-
-
-def settle(matches: list[MatchOutcome], mode: Mode = "kasse") -> list[Settlement]:
-    """The settlements of the Rams ``matches`` (their seats' ``who`` name the people), one per currency."""
-    tally = _Tally(mode)
-    for m in matches:
-        tally.add(m.game, [seat.who for seat in m.seats], [m.won(i) for i in range(len(m.seats))], m.places,
-                  m.money, m.currency)
-    return tally.settlements()
 
 
 async def evening(book: Book, group: str, now: float, zone: str = "UTC", mode: Mode = "kasse") -> Evening:

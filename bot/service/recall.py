@@ -5,8 +5,10 @@ What a chat remembers is read in that chat only: a group's commands read the gro
 topics together), a private chat's read the private chat's own (its tables against the computer), and
 only there does ``statistik`` show the sender's own figures from every chat that counts him. A name,
 game or season the chat does not know is answered in the chat's words; nothing of another chat is
-reached from here. Every answer fits one message; the export and the chart are sent at most once a
-minute each per chat, the chart drawn in a thread (:data:`CHARTS_AT_ONCE` at a time).
+reached from here. Every answer fits one message; in a group each command is counted against its sender's
+answers a minute before the bot reads anything (:func:`bot.service.budget.charge`). The export and the chart
+are sent at most once a minute each per chat, the chart drawn in a thread (:data:`CHARTS_AT_ONCE` at a time).
+``vergessen`` forgets only the sender, once he said it twice within a minute.
 """
 
 from __future__ import annotations
@@ -244,10 +246,10 @@ async def _export(tables: Tables, chat: ChatRef, lang: str) -> list[Outgoing]:
     if not await memory.history(book, group, limit=1):
         raise Refused("mem.empty")
     await _files_allowed(tables, chat, "export")
-    files = await memory.export(book, group, stats_words.seat_namer(lang))
-    csv_bytes, json_bytes = files.csv, files.json
+    made = await memory.export(book, group, stats_words.seat_namer(lang))
+    csv_bytes, json_bytes = made.csv, made.json
     day = datetime.fromtimestamp(tables.clock(), UTC).date().isoformat()
-    caption = evening_words.export_caption(lang, chat.title, files.matches)
+    caption = evening_words.export_caption(lang, chat.title, made.matches)
     files = (Attachment(f"stammtisch-{day}.csv", csv_bytes), Attachment(f"stammtisch-{day}.json", json_bytes))
     if len(csv_bytes) + len(json_bytes) <= FILES_MAX_BYTES:
         return [FileMessage(chat, files, caption)]

@@ -79,3 +79,16 @@ async def test_an_evening_of_many_matches_counts_them_all_and_gives_only_the_new
     (kasse,) = tonight.settlements
     assert kasse.matches == today and sum(kasse.balances.values()) == 0
     assert kasse.balances[KASSE] == today * sum(record["mo"])
+
+
+async def test_a_match_counted_late_does_not_end_the_evening_at_a_chunks_edge(store, book):
+    """150 of today's matches, one of yesterday counted among them (at the end of the first chunk read): the
+    evening reads on past it and counts all 150."""
+    await save_all(store, book, played("bauer", people(4), seed=5, table_id="L1", start=at(12, 30)))
+    await absorb(book, G)
+    (record,) = [json.loads(text) for text in await book.redis.lrange(book.key(G, "h"), 0, -1)]
+    await book.redis.delete(book.key(G, "h"))
+    await write_history(book, G, [record], 151, at(23, 31), spacing=60)
+    late = json.loads(await book.redis.lindex(book.key(G, "h"), 51)) | {"at": at(0, 31) - 120}
+    await book.redis.lset(book.key(G, "h"), 51, json.dumps(late))  # the 100th read, newest first
+    assert (await evening(book, G, at(23, 31), ZONE)).count == 150

@@ -1,7 +1,7 @@
 """Fault suite: real redis-server processes, real worker processes, faults injected; prints one table.
 
     .venv/bin/python bench/faults.py [--games 100] [--kills 25] [--presses 10000] [--fuzz 2000] [--flood 1000]
-                                     [--finishes 20] [--deals 6] [--drain-s 600] [--seed 1]
+                                     [--finishes 20] [--deals 6] [--history 100000] [--drain-s 600] [--seed 1]
                                      [--slow-clients 300] [--slow-timeout-s 10] [--quick]
 
 Every row runs against a ``redis-server`` this script starts on 127.0.0.1 (ports 17000-17999, AOF
@@ -30,6 +30,12 @@ with ``appendfsync everysec``) and throws away afterwards:
   with the longest names a player may have (letters, or emoji of two UTF-16 units each), played
   to their end with random moves; every message and button at every position is checked
   against Discord's 2,000 characters and 80 per label and Telegram's 4,096 UTF-16 units.
+- **the memory's commands**: a group's history holds ``--history`` matches (100,000, the most the setting
+  allows; 30 s apart, so the day of the run holds some 2,880), written as the memory keeps them in pipelined
+  pieces; a member types ``abend``, ``export``, ``statistik``, ``rangliste``, ``verlauf``, ``bild``, ``saison``,
+  ``statistik aus``/``an`` and ``vergessen`` (asked and confirmed) while a probe (a task sleeping 5 ms again
+  and again) takes the event loop's longest stall; stuck counts commands that stalled it longer than 50 ms
+  with the loop's own thread busy that long (a loaded machine's scheduling is not the bot's).
 - **flood**: one member types ``--flood`` refused or answered commands in the group of a playing
   table, against the real Telegram adapter and the fake Telegram server (limits compressed 100x);
   the group may get at most his answers and one note, and a card played meanwhile must edit the
@@ -1020,10 +1026,90 @@ async def _slow_web(server: Server, prefix: str, held: int, timeout_s: float) ->
     return list(rows.values())
 
 
+# ---------------------------------------------------------------------------------------- the memory's commands
+STALL_GOAL_S = 0.05
+"""The longest the memory's commands may hold the event loop (every table waits meanwhile)."""
+MEMORY_COMMANDS = ("abend", "export", "statistik", "statistik Anna", "rangliste bauer", "verlauf", "verlauf bauer",
+                   "bild bauer", "saison", "statistik aus", "statistik an", "vergessen", "vergessen")
+"""Anna's commands, the last two forgetting her (asked, then confirmed)."""
+
+
+class LoopLag:
+    """A task that sleeps 5 ms again and again and keeps its longest overshoot (a stall of the event loop), with
+    the CPU time the loop's own thread spent in it: a stall the bot caused, not a busy machine's scheduling."""
+
+    def __init__(self) -> None:
+        self.longest, self.busy, self.over_goal = 0.0, 0.0, 0
+        self._task: asyncio.Task | None = None
+
+    async def _probe(self) -> None:
+        while True:
+            wall, cpu = time.perf_counter(), time.thread_time()
+            await asyncio.sleep(0.005)
+            lag, spent = time.perf_counter() - wall - 0.005, time.thread_time() - cpu
+            if lag > self.longest:
+                self.longest, self.busy = lag, spent
+            self.over_goal += min(lag, spent) > STALL_GOAL_S
+
+    def __enter__(self) -> LoopLag:
+        self._task = asyncio.get_running_loop().create_task(self._probe())
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        assert self._task is not None
+        self._task.cancel()
+
+
+async def _memory_commands(server: Server, prefix: str, matches: int, seed: int) -> Row:
+    """The memory's commands (``abend``, ``export``, ``statistik`` …) typed in a group whose history holds
+    ``matches`` matches, while a probe measures the event loop's longest stall. Faults: the commands; stuck:
+    commands during which the loop stalled longer than :data:`STALL_GOAL_S`; leaks: keys without expiry."""
+    from tests.bot.memory.kit import people, played, save_all, write_history
+
+    client = client_for(server.url)
+    store = Store(client, prefix=prefix)
+    svc = service(store, seed=seed, answers_per_minute=1000, memory_matches=max(100, matches))
+    book, chat = svc.tables.book, ChatRef("bench", "memory", title="Stammtisch Lautern")
+    row = Row(f"memory's commands on {matches:,} matches")
+    try:
+        built = time.perf_counter()
+        first = [played(game, people(5 if game == "rams" else 4), seed=seed + i, chat=chat, table_id=f"R{i}",
+                        start=time.time() - 3600, options=opts)
+                 for i, (game, opts) in enumerate([("bauer", {"short_deck": True, "target_brote": 1}),
+                                                   ("rams", {"target": 6})])]
+        for steps in first:
+            await save_all(store, book, steps)
+        await memory.absorb(book, chat.group)
+        records = [json.loads(text) for text in await client.lrange(book.key(chat.group, "h"), 0, -1)]
+        await client.delete(book.key(chat.group, "h"))
+        await write_history(book, chat.group, records, matches, time.time(), spacing=30)  # ~2,880 a day
+        built = time.perf_counter() - built
+        worst: dict[str, float] = {}
+        for line in MEMORY_COMMANDS:
+            with LoopLag() as lag:
+                took = time.perf_counter()
+                effects = await svc.handle(say(chat, user(0), line))
+                took = time.perf_counter() - took
+            row.faults += 1
+            row.stuck += lag.over_goal > 0
+            row.crashes += any(isinstance(e, Toast) and e.text in SORRY | {t("de", "failed")} for e in effects)
+            worst[line] = lag.longest
+            row.notes.append(f"{line}: {took * 1000:.0f} ms, longest stall {lag.longest * 1000:.1f} ms "
+                             f"({lag.busy * 1000:.1f} ms of it the loop's own CPU)")
+        row.leaks, notes = await _leaks(store, client, prefix)
+        row.notes += notes
+        line, stall = max(worst.items(), key=lambda kv: kv[1])
+        row.notes.append(f"longest stall {stall * 1000:.1f} ms ({line}; goal {STALL_GOAL_S * 1000:.0f} ms); "
+                         f"history of {matches:,} matches written in {built:.1f} s")
+    finally:
+        await client.aclose()
+    return row
+
+
 # ---------------------------------------------------------------------------------------- the run
 async def run(games: int = 100, kills: int = 25, workers: int = 3, presses: int = 10_000, fuzz: int = 2000,
               deals: int = 6, seed: int = 1, drain_s: float = 600.0, flood: int = 1000, finishes: int = 20,
-              slow_clients: int = 300, slow_timeout_s: float = 10.0) -> list[Row]:
+              slow_clients: int = 300, slow_timeout_s: float = 10.0, history: int = 100_000) -> list[Row]:
     """Run every fault row against a redis-server of its own; returns the rows."""
     with Server() as server:
         rows = await _kills(server, "fk", games, kills, workers, seed, drain_s)
@@ -1034,6 +1120,7 @@ async def run(games: int = 100, kills: int = 25, workers: int = 3, presses: int 
         rows.append(await _flood(server, "fl", flood))
         rows.append(await _tourney(server, "ft", min(16, max(4, games // 4)), kills, workers, seed, drain_s))
         rows += await _slow_web(server, "fw", slow_clients, slow_timeout_s)
+        rows.append(await _memory_commands(server, "fm", history, seed))
     rows.append(_limits(games, seed))
     return rows
 
@@ -1079,15 +1166,16 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--slow-clients", type=int, default=300, help="web port connections that send half a request")
     p.add_argument("--slow-timeout-s", type=float, default=10.0, help="the web port's times for headers and body")
+    p.add_argument("--history", type=int, default=100_000, help="matches in the history the memory's commands read")
     a = parse(p, games=6, kills=6, presses=400, fuzz=120, deals=2, drain_s=60.0, seed=7, finishes=4,
-              slow_clients=30, slow_timeout_s=1.0)
+              slow_clients=30, slow_timeout_s=1.0, history=2000)
     started = time.monotonic()
     rows = asyncio.run(run(a.games, a.kills, a.workers, a.presses, a.fuzz, a.deals, a.seed, a.drain_s, a.flood,
-                           a.finishes, a.slow_clients, a.slow_timeout_s))
+                           a.finishes, a.slow_clients, a.slow_timeout_s, a.history))
     print(table(rows))
     print(f"({time.monotonic() - started:.0f} s; games {a.games}, kills {a.kills}, workers {a.workers}, "
           f"presses {a.presses}, fuzz examples {a.fuzz}, flood {a.flood}, finishes {a.finishes}, "
-          f"slow clients {a.slow_clients} with {a.slow_timeout_s:g} s)")
+          f"slow clients {a.slow_clients} with {a.slow_timeout_s:g} s, history {a.history})")
 
 
 if __name__ == "__main__":

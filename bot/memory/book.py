@@ -15,6 +15,7 @@ shares the hash tag ``{m:<g>}`` and so one Redis Cluster slot):
 ``st:{m:<g>}:who``                hash    user key -> the person's number in this chat
 ``st:{m:<g>}:nm``                 hash    person's number -> the name last shown
 ``st:{m:<g>}:out``                set     user keys of people who asked not to be recorded
+``st:{m:<g>}:fg:<user key>``      string  his request to be forgotten, waiting 60 s for his confirmation
 ``st:{m:<g>}:a:<s>:<game>:<w>``   hash    the figures of ``<w>`` (a number, ``cpu-<level>``) in season
                                           ``<s>`` (``0``: all seasons)
 ``st:{m:<g>}:r:<s>:<game>``       hash    ratings in season ``<s>``: ``<w>`` -> ``mu sigma matches``

@@ -10,23 +10,32 @@ into the Kasse. With ``winner`` each match's payments go to its winner, and the 
 settled with the fewest transfers the greedy rule finds (largest debtor to largest creditor). Either way
 the balances of everyone (the Kasse included) sum to zero. Amounts are cents of the table's currency;
 matches in different currencies are settled apart.
+
+An evening is read from the history's records as they are stored, in chunks: only that day's (the history is
+kept in the order the matches finished), counted as plain data, and only the newest :data:`SHOWN` of them
+become :class:`~bot.memory.outcome.MatchOutcome` (a message shows fewer), however many matches the day had.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from datetime import datetime
-from typing import Literal
+from functools import lru_cache
+from typing import Any, Literal
 from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel, Field
 
 from bot.memory.book import Book
-from bot.memory.history import matches_since
-from bot.memory.outcome import MatchOutcome
-from bot.memory.people import Person
+from bot.memory.history import named, since
+from bot.memory.outcome import MatchOutcome, seat_of_each, sides_of
+from bot.memory.people import Person, names
 
-__all__ = ["Transfer", "Settlement", "Line", "Evening", "KASSE", "Mode", "evening", "settle", "day_start"]
+__all__ = ["Transfer", "Settlement", "Line", "Evening", "KASSE", "Mode", "SHOWN", "evening", "day_start"]
+
+SHOWN = 100
+"""The most of an evening's matches it gives one by one: the newest (a message has room for fewer)."""
 
 KASSE = "kasse"
 """The Kasse's identity in transfers and balances."""
@@ -69,7 +78,10 @@ class Evening(BaseModel):
     day: str
     """The day, ``YYYY-MM-DD`` in ``zone``."""
     zone: str
+    count: int
+    """How many matches finished that day."""
     matches: list[MatchOutcome]
+    """The newest :data:`SHOWN` of them, oldest first."""
     lines: list[Line]
     settlements: list[Settlement]
     people: dict[str, Person]
@@ -100,46 +112,73 @@ def _fewest(balances: dict[str, int]) -> list[Transfer]:
     return out
 
 
-def settle(matches: list[MatchOutcome], mode: Mode = "kasse") -> list[Settlement]:
-    """The settlements of the Rams ``matches`` (their seats' ``who`` name the people), one per currency."""
-    by_currency: dict[str, list[MatchOutcome]] = defaultdict(list)
-    for match in matches:
-        if match.game == "rams" and match.money:
-            by_currency[match.currency].append(match)
-    out = []
-    for currency, found in sorted(by_currency.items()):
-        balances: defaultdict[str, int] = defaultdict(int)
-        for match in found:
-            winner = match.places[0] if match.places else None
-            for seat, cents in enumerate(match.money):
-                who = match.seats[seat].who or NOBODY
-                balances[who] -= cents
-                payee = KASSE if mode == "kasse" or winner is None else (match.seats[winner].who or NOBODY)
-                balances[payee] += cents
-        balances = defaultdict(int, {w: b for w, b in balances.items() if b})
-        transfers = ([Transfer(payer=w, payee=KASSE, cents=-b) for w, b in sorted(balances.items()) if b < 0]
-                     if mode == "kasse" else _fewest(dict(balances)))
-        out.append(Settlement(currency=currency, mode=mode, balances=dict(balances), transfers=transfers,
-                              matches=len(found)))
-    return out
+@lru_cache(maxsize=256)
+def _won(game: str, seats: int, winners: tuple[int, ...]) -> tuple[bool, ...]:
+    """Whether each seat of a match of ``game`` with ``seats`` seats won, its winning sides ``winners``."""
+    return tuple(any(seat in side for side in (sides_of(game, seats)[w] for w in winners)) for seat in range(seats))
+
+
+class _Tally:
+    """An evening counted match by match from plain data: each identity's line, and the Rams balances per
+    currency (a match: its game, who sat where, who won, places and money)."""
+
+    def __init__(self, mode: Mode) -> None:
+        self.mode = mode
+        self.lines: dict[str, list[Any]] = {}
+        self.balances: dict[str, defaultdict[str, int]] = {}
+        self.rams: defaultdict[str, int] = defaultdict(int)
+
+    def add(self, game: str, whos: list[str], won: Sequence[bool], places: Sequence[int], money: Sequence[int],
+            currency: str) -> None:
+        """Count one match."""
+        for who, seat in seat_of_each(whos, won).items():
+            line = self.lines.setdefault(who, [0, 0, defaultdict(int)])
+            line[0] += 1
+            line[1] += won[seat]
+            line[2][game] += 1
+        if game != "rams" or not money:
+            return
+        self.rams[currency] += 1
+        balances = self.balances.setdefault(currency, defaultdict(int))
+        payee = KASSE if self.mode == "kasse" or not places else (whos[places[0]] or NOBODY)
+        for seat, cents in enumerate(money):
+            balances[whos[seat] or NOBODY] -= cents
+            balances[payee] += cents
+
+    def record(self, rec: dict[str, Any]) -> None:
+        """Count one history record."""
+        self.add(rec["g"], rec["w"], _won(rec["g"], len(rec["w"]), tuple(rec["win"])), rec.get("pl", ()),
+                 rec.get("mo", ()), rec.get("cu", ""))
+
+    def settlements(self) -> list[Settlement]:
+        """The settlements, one per currency."""
+        out = []
+        for currency, counted in sorted(self.balances.items()):
+            balances = {w: b for w, b in counted.items() if b}
+            transfers = ([Transfer(payer=w, payee=KASSE, cents=-b) for w, b in sorted(balances.items()) if b < 0]
+                         if self.mode == "kasse" else _fewest(balances))
+            out.append(Settlement(currency=currency, mode=self.mode, balances=balances, transfers=transfers,
+                                  matches=self.rams[currency]))
+        return out
 
 
 async def evening(book: Book, group: str, now: float, zone: str = "UTC", mode: Mode = "kasse") -> Evening:
     """The chat's evening: its matches since midnight of ``now``'s day in ``zone``, and their settlement."""
     start, day = day_start(now, zone)
-    matches = await matches_since(book, group, start)
-    lines: dict[str, Line] = {}
-    people: dict[str, Person] = {}
-    for match in matches:
-        for seat in match.seats:
-            people[seat.who] = Person(who=seat.who, name=seat.name, level=seat.level or "")
-        for who, i in match.seat_of_each([seat.who for seat in match.seats]).items():
-            line = lines.setdefault(who, Line(person=people[who]))
-            line.matches += 1
-            line.won += int(match.won(i))
-            line.games[match.game] = line.games.get(match.game, 0) + 1
+    tally, newest, count = _Tally(mode), [], 0
+    async for chunk in since(book, group, start):  # one chunk's counting, then the loop is free again
+        for rec in chunk:
+            tally.record(rec)
+        count += len(chunk)
+        newest += chunk[:SHOWN - len(newest)]
+    matches = await named(book, group, newest[::-1])
+    people = await names(book, group, tally.lines)
     people[KASSE] = Person(who=KASSE)
-    order = sorted(lines.values(), key=lambda line: (line.person.computer, -line.won, -line.matches, line.person.who))
-    return Evening(day=day, zone=zone, matches=matches, lines=order, settlements=settle(matches, mode),
+    lines = [Line(person=people[who], matches=n, won=won, games=dict(games))
+             for who, (n, won, games) in tally.lines.items()]
+    order = sorted(lines, key=lambda line: (line.person.computer, -line.won, -line.matches, line.person.who))
+    settlements = tally.settlements()
+    for who in {w for s in settlements for w in s.balances} - people.keys():  # NOBODY
+        people[who] = Person(who=who)
+    return Evening(day=day, zone=zone, count=count, matches=matches, lines=order, settlements=settlements,
                    people=people)
-

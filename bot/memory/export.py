@@ -1,7 +1,9 @@
 """A chat's history as files for people to read: CSV (one row per match) and JSON (one object per match).
 
-Newest match first; at most the matches the history keeps and at most :data:`MAX_BYTES` (the oldest
-are left out beyond). Made for a person opening them: seats are named as players read them at the table
+Newest match first; at most the matches the history keeps and at most :data:`MAX_BYTES` per file (the
+oldest are left out beyond, from both files alike). Both files are built in one reading, a chunk of records
+at a time straight from the stored records (no object per match), so the event loop is free between chunks
+and the reading stops once a file is full. Made for a person opening them: seats are named as players read them at the table
 (``Computer 2``, ``jemand`` for a forgotten person: the caller's words name them), the memory's identity
 beside each name; times ISO 8601 UTC in both files, money in cents. Per-seat figures are not kept in the
 history, so the export has none (the statistics hold them).
@@ -9,7 +11,6 @@ history, so the export has none (the statistics hold them).
 
 from __future__ import annotations
 
-import asyncio
 import csv
 import io
 import json
@@ -19,11 +20,11 @@ from typing import Any
 
 from bot.memory.absorb import absorb
 from bot.memory.book import Book
-from bot.memory.history import outcome_of, records
+from bot.memory.history import chunks, seat_of
 from bot.memory.people import names
-from bot.memory.outcome import MatchOutcome, SeatOutcome
+from bot.memory.outcome import SeatOutcome, sides_of
 
-__all__ = ["export_csv", "export_json", "COLUMNS", "MAX_BYTES", "SeatNamer"]
+__all__ = ["export", "Export", "COLUMNS", "MAX_BYTES", "SeatNamer"]
 
 MAX_BYTES = 8_000_000
 """The most bytes an export holds (Discord's and Telegram's document limits are higher)."""
@@ -42,74 +43,91 @@ def _utc(at: float) -> str:
     return datetime.fromtimestamp(at, UTC).isoformat(timespec="seconds")
 
 
-def _row(match: MatchOutcome, name_of: SeatNamer) -> list[str]:
-    """One match as a CSV row."""
-    names = [name_of(seat, i) for i, seat in enumerate(match.seats)]
-    winners = " + ".join("|".join(names[s] for s in match.sides[side]) for side in match.winners)
-    return [str(match.no), _utc(match.at), match.game, match.table, str(match.deals), "|".join(names),
-            "|".join(seat.who for seat in match.seats), ":".join(map(str, match.score)), winners,
-            "|".join(names[s] for s in match.places), "|".join(map(str, match.money)), match.currency]
+class _Match:
+    """A history record as the files name it: its seats' names and identities, and its sides."""
+
+    def __init__(self, rec: dict[str, Any], seats: dict[str, SeatOutcome], name_of: SeatNamer) -> None:
+        self.rec = rec
+        self.seats = [seats[w] for w in rec["w"]]
+        self.names = [name_of(seat, i) for i, seat in enumerate(self.seats)]
+        self.sides = sides_of(rec["g"], len(self.seats))
+
+    def winners(self) -> list[list[str]]:
+        """The winning sides' players by name."""
+        return [[self.names[s] for s in self.sides[side]] for side in self.rec["win"]]
+
+    def row(self) -> str:
+        """The match as a CSV line."""
+        rec, out = self.rec, io.StringIO()
+        csv.writer(out, lineterminator="\n").writerow([
+            str(rec["no"]), _utc(rec["at"]), rec["g"], rec["t"], str(rec["d"]), "|".join(self.names),
+            "|".join(seat.who for seat in self.seats), ":".join(map(str, rec["sc"])),
+            " + ".join("|".join(side) for side in self.winners()),
+            "|".join(self.names[s] for s in rec.get("pl", [])), "|".join(map(str, rec.get("mo", []))),
+            rec.get("cu", "")])
+        return out.getvalue()
+
+    def entry(self) -> str:
+        """The match as a JSON object: names, sides and winners as the table showed them, times in ISO UTC."""
+        rec = self.rec
+        side_of = {s: i for i, side in enumerate(self.sides) for s in side}
+        entry: dict[str, Any] = {
+            "no": rec["no"], "game": rec["g"], "table": rec["t"], "finished_utc": _utc(rec["at"]),
+            "started_utc": _utc(rec["st"]) if rec.get("st") else None, "deals": rec["d"],
+            "players": [{"name": self.names[i], "who": seat.who, "side": side_of[i]} | ({"level": seat.level}
+                        if seat.level else {}) for i, seat in enumerate(self.seats)],
+            "score": rec["sc"], "winners": self.winners()}
+        if rec.get("pl"):
+            entry.update(places=[self.names[s] for s in rec["pl"]], paid_cents=rec.get("mo", []),
+                         currency=rec.get("cu", ""))
+        return json.dumps(entry, ensure_ascii=False, separators=(",", ":"))
 
 
-def _entry(match: MatchOutcome, name_of: SeatNamer) -> dict[str, Any]:
-    """One match as a JSON object: names, sides and winners as the table showed them, times in ISO UTC."""
-    names = [name_of(seat, i) for i, seat in enumerate(match.seats)]
-    entry: dict[str, Any] = {
-        "no": match.no, "game": match.game, "table": match.table, "finished_utc": _utc(match.at),
-        "started_utc": _utc(match.started) if match.started else None, "deals": match.deals,
-        "players": [{"name": names[i], "who": seat.who, "side": match.side_of(i)} | ({"level": seat.level}
-                    if seat.level else {}) for i, seat in enumerate(match.seats)],
-        "score": match.score, "winners": [[names[s] for s in match.sides[side]] for side in match.winners]}
-    if match.places:
-        entry.update(places=[names[s] for s in match.places], paid_cents=match.money, currency=match.currency)
-    return entry
+class Export:
+    """The two files of a chat's history, and how many matches they hold."""
+
+    def __init__(self) -> None:
+        head = io.StringIO()
+        csv.writer(head, lineterminator="\n").writerow(COLUMNS)
+        self._csv, self._json = [head.getvalue().encode()], []
+        self._sizes = [len(self._csv[0]), 2]
+        self.matches = 0
+
+    def add(self, row: str, entry: str) -> bool:
+        """Add one match to both files; False (and nothing added) when either would exceed :data:`MAX_BYTES`."""
+        row_bytes, entry_bytes = row.encode(), entry.encode()
+        sizes = [self._sizes[0] + len(row_bytes), self._sizes[1] + len(entry_bytes) + 1]
+        if max(sizes) > MAX_BYTES:
+            return False
+        self._sizes = sizes
+        self._csv.append(row_bytes)
+        self._json.append(entry_bytes)
+        self.matches += 1
+        return True
+
+    @property
+    def csv(self) -> bytes:
+        """The CSV file: UTF-8, a header row, newest match first."""
+        return b"".join(self._csv)
+
+    @property
+    def json(self) -> bytes:
+        """The JSON file: a list of matches (see :meth:`_Match.entry`), newest first."""
+        return b"[" + b",".join(self._json) + b"]"
 
 
-async def _export(book: Book, group: str, build: Callable[[list[MatchOutcome], SeatNamer], bytes],
-                  name_of: SeatNamer) -> bytes:
-    """Read the chat's whole kept history (newest first) and let ``build`` make the file of it in a thread:
-    thousands of matches are CPU work the event loop must not wait for."""
+async def export(book: Book, group: str, name_of: SeatNamer) -> Export:
+    """The chat's history as CSV and JSON, seats named by ``name_of``: built a chunk of records at a time, the
+    loop free between chunks, until the history or a file's room (:data:`MAX_BYTES`) ends."""
     await absorb(book, group)
-    found = [rec async for rec in records(book, group)]
-    people = await names(book, group, (w for rec in found for w in rec["w"]))
-    return await asyncio.to_thread(lambda: build([outcome_of(rec, people, group) for rec in found], name_of))
-
-
-def _bounded(parts: list[str], head: str, sep: str, tail: str) -> bytes:
-    """``head``, the ``parts`` that fit in :data:`MAX_BYTES` joined by ``sep``, and ``tail``, as UTF-8."""
-    size, kept = len(head) + len(tail), []
-    for part in parts:
-        size += len(part.encode()) + len(sep)
-        if size > MAX_BYTES:
-            break
-        kept.append(part)
-    return (head + sep.join(kept) + tail).encode()
-
-
-def _csv(matches: list[MatchOutcome], name_of: SeatNamer) -> bytes:
-    """The CSV file of ``matches``."""
-    rows = []
-    for match in matches:
-        out = io.StringIO()
-        csv.writer(out, lineterminator="\n").writerow(_row(match, name_of))
-        rows.append(out.getvalue())
-    head = io.StringIO()
-    csv.writer(head, lineterminator="\n").writerow(COLUMNS)
-    return _bounded(rows, head.getvalue(), "", "")
-
-
-def _json(matches: list[MatchOutcome], name_of: SeatNamer) -> bytes:
-    """The JSON file of ``matches``."""
-    return _bounded([json.dumps(_entry(m, name_of), ensure_ascii=False, separators=(",", ":")) for m in matches],
-                    "[", ",", "]")
-
-
-async def export_csv(book: Book, group: str, name_of: SeatNamer) -> bytes:
-    """The chat's history as CSV bytes (UTF-8, a header row, newest match first), seats named by ``name_of``."""
-    return await _export(book, group, _csv, name_of)
-
-
-async def export_json(book: Book, group: str, name_of: SeatNamer) -> bytes:
-    """The chat's history as JSON bytes: a list of matches (see :func:`_entry`), newest first, seats named by
-    ``name_of``."""
-    return await _export(book, group, _json, name_of)
+    files, seats = Export(), {}
+    async for chunk in chunks(book, group):
+        new = {w for rec in chunk for w in rec["w"]} - seats.keys()
+        if new:
+            people = await names(book, group, new)
+            seats.update({w: seat_of(w, people) for w in new})
+        for rec in chunk:
+            match = _Match(rec, seats, name_of)
+            if not files.add(match.row(), match.entry()):
+                return files
+    return files

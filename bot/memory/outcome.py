@@ -13,13 +13,14 @@ Money is in cents of the table's currency, what each seat pays by the Rams settl
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from bot.table.record import Level, Table
 
-__all__ = ["SeatOutcome", "DealOutcome", "MatchOutcome", "TourneyOutcome", "Outcome", "FIGURES", "TEAM_GAMES", "GAMES",
+__all__ = ["seat_of_each", "SeatOutcome", "DealOutcome", "MatchOutcome", "TourneyOutcome", "Outcome", "FIGURES", "TEAM_GAMES", "GAMES",
            "sides_of", "deal_outcome", "match_outcome", "outcomes"]
 
 TEAM_GAMES = frozenset({"bauernstoss", "alter_schafkopf", "bauerchen", "bauer"})
@@ -76,6 +77,16 @@ class SeatOutcome(BaseModel):
         return self.level is not None
 
 
+def seat_of_each(whos: list[str], won: Sequence[bool]) -> dict[str, int]:
+    """One seat for each identity in ``whos`` (one per seat; ``""`` skipped), ``won`` telling which seats won: a
+    computer level seated twice counts once, by its first winning seat, else its first seat."""
+    out: dict[str, int] = {}
+    for seat, who in enumerate(whos):
+        if who and (who not in out or (won[seat] and not won[out[who]])):
+            out[who] = seat
+    return out
+
+
 class _Finished(BaseModel):
     """What deals and matches share: where, which game, who, the sides, their scores and the winners."""
 
@@ -102,13 +113,8 @@ class _Finished(BaseModel):
         return self.side_of(seat) in self.winners
 
     def seat_of_each(self, whos: list[str]) -> dict[str, int]:
-        """One seat for each identity in ``whos`` (one per seat; ``""`` skipped): a computer level seated
-        twice counts once, by its first winning seat, else its first seat."""
-        out: dict[str, int] = {}
-        for seat, who in enumerate(whos):
-            if who and (who not in out or (self.won(seat) and not self.won(out[who]))):
-                out[who] = seat
-        return out
+        """One seat for each identity in ``whos`` (one per seat), as :func:`seat_of_each` picks it."""
+        return seat_of_each(whos, [self.won(seat) for seat in range(len(whos))])
 
 
 class DealOutcome(_Finished):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["COMMIT", "NEW_SEASON", "FORGET", "ENQUEUE_ONCE"]
+__all__ = ["COMMIT", "NEW_SEASON", "FORGET", "FORGET_PIECE", "ENQUEUE_ONCE"]
 
 # Count the inbox's first entries in: only if the inbox still starts with the entry the plan was made
 # from (else another process counted them first: 0). KEYS: the inbox. ARGV: that first entry, how many
@@ -59,32 +59,15 @@ redis.call('EXPIRE', KEYS[1], ARGV[2])
 return n
 """
 
-# Forget a person. KEYS: the chat's ``who`` hash. ARGV: the chat's key base, his user key, his number,
-# the last season, ttl, the games... His number and name go, his figures and ratings in every season
-# and game, what others' figures keep of him as partner or opponent, his rating history points, and
-# his number in the history's records (his seats there become nobody's).
+# Forget a person's number and name, his figures and ratings, and what others' figures keep of him. KEYS: the
+# chat's ``who`` hash. ARGV: the chat's key base, his user key, his number, the last season, ttl, the games...
+# The lists that keep his number (the history, the rating histories) are rewritten apart, in pieces (FORGET_PIECE).
 FORGET = r"""
-local base, user, who, seasons, ttl = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5]
+local base, user, who, seasons = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
 local others = redis.call('HVALS', KEYS[1])
 for _, level in ipairs({'leicht', 'normal', 'stark'}) do others[#others + 1] = 'cpu-' .. level end
 redis.call('HDEL', KEYS[1], user)
 redis.call('HDEL', base .. 'nm', who)
-
-local function rewrite(key, fn)
-  local items = redis.call('LRANGE', key, 0, -1)
-  if #items == 0 then return end
-  local kept = {}
-  for _, item in ipairs(items) do
-    local new = fn(item)
-    if new then kept[#kept + 1] = new end
-  end
-  redis.call('DEL', key)
-  for i = 1, #kept, 1000 do
-    redis.call('RPUSH', key, unpack(kept, i, math.min(i + 999, #kept)))
-  end
-  if #kept > 0 then redis.call('EXPIRE', key, ttl) end
-end
-
 for g = 6, #ARGV do
   local game = ARGV[g]
   for s = 0, seasons do
@@ -94,17 +77,34 @@ for g = 6, #ARGV do
     for _, other in ipairs(others) do
       redis.call('HDEL', base .. 'a' .. part .. ':' .. other, 'p:' .. who, 'pw:' .. who, 'h:' .. who, 'hw:' .. who)
     end
-    rewrite(base .. 'rh' .. part, function(item)
-      if string.match(item, '^%d+ (%S+) ') == who then return nil end
-      return item
-    end)
   end
 end
-rewrite(base .. 'h', function(item)
-  local s, e, seats = string.find(item, '"w":(%b[])')
-  if not s then return item end
-  local nobody = string.gsub(seats, '"' .. who .. '"', '""')
-  return string.sub(item, 1, s - 1) .. '"w":' .. nobody .. string.sub(item, e + 1)
-end)
 return 1
+"""
+
+# One piece of forgetting a person in a list. KEYS: the list (the history ``h``, or a rating history ``rh:...``).
+# ARGV: the first index, how many items, his number, the list's kind (``h``: his seats in each record become
+# nobody's ""; ``rh``: his points go). Returns {items changed, items removed, the list's length after}.
+FORGET_PIECE = r"""
+local first, who, kind, gone = tonumber(ARGV[1]), ARGV[3], ARGV[4], '\0forgotten'
+local items = redis.call('LRANGE', KEYS[1], first, first + tonumber(ARGV[2]) - 1)
+local changed, removed = 0, 0
+for i, item in ipairs(items) do
+  local new = item
+  if kind == 'h' then
+    local s, e, seats = string.find(item, '"w":(%b[])')
+    if s then
+      new = string.sub(item, 1, s - 1) .. '"w":' .. string.gsub(seats, '"' .. who .. '"', '""') .. string.sub(item, e + 1)
+    end
+  elseif string.match(item, '^%d+ (%S+) ') == who then
+    new = gone
+    removed = removed + 1
+  end
+  if new ~= item then
+    redis.call('LSET', KEYS[1], first + i - 1, new)
+    changed = changed + 1
+  end
+end
+if removed > 0 then redis.call('LREM', KEYS[1], 0, gone) end
+return {changed, removed, redis.call('LLEN', KEYS[1])}
 """

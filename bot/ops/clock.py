@@ -49,14 +49,14 @@ def zone_from_text(name: str) -> str:
     """The IANA time zone ``name`` (``Europe/Zurich``), checked.
 
     Raises:
-        ValueError: no such zone.
+        ValueError: no such zone (a region such as ``Europe`` or ``Etc`` is a directory of zones, not one).
     """
     name = name.strip()
     if not _ZONE.match(name):
         raise ValueError(f"expected a time zone like Europe/Berlin, got {name[:40]!r}")
     try:
         ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
+    except (ZoneInfoNotFoundError, ValueError, OSError):  # a region's directory: IsADirectoryError
         raise ValueError(f"unknown time zone {name!r}") from None
     return name
 

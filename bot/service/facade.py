@@ -116,9 +116,10 @@ class Service:
             if update and await self.store.seen(update):
                 return []
             SAVED.set(False)
+            budget.SPENT.set(False)
             out = await self._handle(cmd)
             answered = not (cmd.token or cmd.chat.private or SAVED.get())  # a typed command in a group, no change
-            if answered and not all(isinstance(o, HandMessage) for o in out):
+            if answered and not budget.SPENT.get() and not all(isinstance(o, HandMessage) for o in out):
                 out = await budget.spend(self.store, self.settings, cmd, out)
             if update:
                 await self.store.mark_seen(update, saved=SAVED.get())

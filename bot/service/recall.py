@@ -5,8 +5,10 @@ What a chat remembers is read in that chat only: a group's commands read the gro
 topics together), a private chat's read the private chat's own (its tables against the computer), and
 only there does ``statistik`` show the sender's own figures from every chat that counts him. A name,
 game or season the chat does not know is answered in the chat's words; nothing of another chat is
-reached from here. Every answer fits one message; the export and the chart are sent at most once a
-minute each per chat, the chart drawn in a thread (:data:`CHARTS_AT_ONCE` at a time).
+reached from here. Every answer fits one message; in a group each command is counted against its sender's
+answers a minute before the bot reads anything (:func:`bot.service.budget.charge`). The export and the chart
+are sent at most once a minute each per chat, the chart drawn in a thread (:data:`CHARTS_AT_ONCE` at a time).
+``vergessen`` forgets only the sender, once he said it twice within a minute.
 """
 
 from __future__ import annotations
@@ -55,6 +57,8 @@ def needs_admin(cmd: Command, parsed: Parsed) -> bool:
 async def typed(tables: Tables, cmd: Command, parsed: Parsed, lang: str) -> list[Outgoing]:
     """Carry out the typed memory command ``parsed`` in the command's chat, answering in ``lang``."""
     args = tuple(a[:_NAME_MAX] for a in parsed.args[:6])
+    if not cmd.chat.private and (held := await budget.charge(tables.store, tables.settings, cmd)) is not None:
+        return held  # counted before the work: a person held back makes the bot read nothing
     try:
         return await _run(tables, cmd, parsed.name, args, lang, None)
     except memory.Unknown as exc:
@@ -69,13 +73,12 @@ async def pressed(tables: Tables, cmd: Command, tok: tokens.Token) -> list[Outgo
     table = Table.load(loaded[1])
     if table.chat.key != cmd.chat.key or tok.verb not in BUTTONS:
         raise Refused("forged")
+    if not cmd.chat.private and (held := await budget.charge(tables.store, tables.settings, cmd)) is not None:
+        return held  # a press posts in the group: bounded too, and counted before the work
     try:
-        out = await _run(tables, cmd, tok.verb, (), table.lang, table.game)
+        return await _run(tables, cmd, tok.verb, (), table.lang, table.game)
     except memory.Unknown as exc:
         raise _refusal(exc) from None
-    if cmd.chat.private:
-        return out
-    return await budget.spend(tables.store, tables.settings, cmd, out)  # a press posts in the group: bounded too
 
 
 def _refusal(exc: memory.Unknown) -> Refused:
@@ -111,7 +114,7 @@ async def _run(tables: Tables, cmd: Command, name: str, args: tuple[str, ...], l
     if name == "export":
         return await _export(tables, chat, lang)
     if name == "forget":
-        return [Notice(chat, await _forget(book, cmd, lang))]
+        return [Notice(chat, await _forget(book, cmd, args, lang))]
     raise Refused("unknown_command", verb=name)
 
 
@@ -146,7 +149,9 @@ async def _game(book: memory.Book, group: str, words: list[str]) -> str:
 async def _stats(tables: Tables, cmd: Command, args: tuple[str, ...], lang: str, game: str | None) -> str:
     """``statistik``: his own (here; in his private chat from every chat), someone's by name, or ``aus``/``an``."""
     book, group, user = tables.book, cmd.chat.group, cmd.user
-    if len(args) == 1 and args[0].lower() in _OFF | _ON:
+    if args and args[0].lower() in _OFF | _ON:
+        if len(args) > 1:  # »statistik aus Anna«: nobody switches another off
+            raise Refused("mem.which_stats")
         recorded = args[0].lower() in _ON
         await memory.set_recorded(book, group, user.key, recorded)
         return t(lang, "mem.opted_in" if recorded else "mem.opted_out", name=user.name or user.user_id)
@@ -241,20 +246,27 @@ async def _export(tables: Tables, chat: ChatRef, lang: str) -> list[Outgoing]:
     if not await memory.history(book, group, limit=1):
         raise Refused("mem.empty")
     await _files_allowed(tables, chat, "export")
-    name_of = stats_words.seat_namer(lang)
-    csv_bytes = await memory.export_csv(book, group, name_of)
-    json_bytes = await memory.export_json(book, group, name_of)
+    made = await memory.export(book, group, stats_words.seat_namer(lang))
+    csv_bytes, json_bytes = made.csv, made.json
     day = datetime.fromtimestamp(tables.clock(), UTC).date().isoformat()
-    caption = evening_words.export_caption(lang, chat.title, csv_bytes.count(b"\n") - 1)
+    caption = evening_words.export_caption(lang, chat.title, made.matches)
     files = (Attachment(f"stammtisch-{day}.csv", csv_bytes), Attachment(f"stammtisch-{day}.json", json_bytes))
     if len(csv_bytes) + len(json_bytes) <= FILES_MAX_BYTES:
         return [FileMessage(chat, files, caption)]
     return [FileMessage(chat, files[:1], caption), FileMessage(chat, files[1:])]
 
 
-async def _forget(book: memory.Book, cmd: Command, lang: str) -> str:
-    """``vergessen``: remove the sender from this chat's memory; in his private chat from every chat's."""
+async def _forget(book: memory.Book, cmd: Command, args: tuple[str, ...], lang: str) -> str:
+    """``vergessen``: remove the sender from this chat's memory; in his private chat from every chat's.
+
+    Only himself (a name given must be his own), and only when he says it a second time within a minute.
+    """
     user, name = cmd.user, cmd.user.name or cmd.user.user_id
+    if args and " ".join(args).casefold() not in {name.casefold(), user.user_id.casefold()}:
+        raise Refused("mem.forget_own", name=name)
+    if not await memory.confirmed(book, cmd.chat.group, user.key):
+        return t(lang, "mem.forget_all_confirm" if cmd.chat.private else "mem.forget_confirm", name=name,
+                 seconds=memory.CONFIRM_S)
     if not cmd.chat.private:
         found = await memory.forget(book, cmd.chat.group, user.key)
         return t(lang, "mem.forgotten" if found else "mem.not_recorded", name=name)

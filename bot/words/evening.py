@@ -82,7 +82,7 @@ def sheet_text(lang: str, match: MatchOutcome, zone: str) -> str:
 def tonight_text(lang: str, evening: Evening) -> str:
     """Today's matches: who won how many, Rams' settlement (who pays whom), and the matches themselves."""
     day = figures.day(lang, datetime.fromisoformat(evening.day))
-    lines = [t(lang, "mem.tonight_title", day=day, matches=counted(lang, len(evening.matches), "matches"))]
+    lines = [t(lang, "mem.tonight_title", day=day, matches=counted(lang, evening.count, "matches"))]
     lines += [t(lang, "mem.tonight_line", name=who_name(lang, line.person), won=line.won, matches=line.matches)
               for line in evening.lines]
     settled: list[str] = []

@@ -95,7 +95,7 @@ def _done(table, game: str) -> bool:
 
 async def _telegram_memory(tg: FakeTelegram, group: int, user, game: str) -> None:
     """``user`` asks the memory everything in ``group``, where he finished a match of ``game``; he is made an
-    admin and starts a season, and asks to be forgotten; each answer awaited."""
+    admin and starts a season, and asks to be forgotten (and confirms); each answer awaited."""
     lines = ["/statistik", f"/statistik {user.first_name}", f"/statistik {STRANGER}", f"/rangliste {game}",
              "/rangliste bauerchen", "/verlauf", "/verlauf 1", "/abend", "/export", f"/bild {game}", "/saison neu",
              "/statistik aus", "/statistik an", "/hilfe", f"/regeln {game}"]
@@ -104,6 +104,7 @@ async def _telegram_memory(tg: FakeTelegram, group: int, user, game: str) -> Non
     tg.make_admin(group, user)
     await _telegram_answer(tg, group, user, "/saison neu")
     await _telegram_answer(tg, group, user, "/vergessen")
+    await _telegram_answer(tg, group, user, "/vergessen")  # confirmed
 
 
 async def _telegram_answer(tg: FakeTelegram, group: int, user, line: str) -> None:
@@ -173,6 +174,7 @@ async def _discord_memory(fake: FakeDiscord, channel: int, member, game: str) ->
     member.admin = True
     await _discord_answer(fake, channel, member, "season", action="new")
     await _discord_answer(fake, channel, member, "forget")
+    await _discord_answer(fake, channel, member, "forget")  # confirmed
 
 
 async def _discord_answer(fake: FakeDiscord, channel: int, member, command: str, **options) -> None:

@@ -8,6 +8,7 @@ store, each save carrying its journal, as the service does.
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import dataclass
 
@@ -18,7 +19,7 @@ from bot.table.cpu import play_computers
 from bot.table.match import Match
 from bot.table.record import Seat, Table
 
-__all__ = ["Step", "played", "save_all", "GROUP", "people"]
+__all__ = ["Step", "played", "save_all", "write_history", "GROUP", "people"]
 
 GROUP = ChatRef("test", "g1", title="Stammtisch Lautern")
 NAMES = ["Anna", "Ben", "Cleo", "Dora", "Emil", "Fritz", "Gerd"]
@@ -70,3 +71,19 @@ async def save_all(store: Store, book: Book, steps: list[Step], version: int = 1
         assert saved
         version += 1
     return version
+
+
+async def write_history(book: Book, group: str, records: list[dict], matches: int, now: float,
+                        spacing: float = 600) -> None:
+    """``matches`` matches in the chat's history as the memory keeps them (its records in the order they finished,
+    the count in its meta), written in pipelined pieces: copies of ``records`` (real ones), ``spacing`` seconds
+    apart up to ``now``."""
+    key, start = book.key(group, "h"), now - matches * spacing
+    for first in range(0, matches, 5000):
+        texts = [json.dumps(records[n % len(records)] | {"no": n + 1, "t": f"H{n}", "at": round(start + n * spacing)},
+                            separators=(",", ":")) for n in range(first, min(matches, first + 5000))]
+        async with book.redis.pipeline(transaction=False) as pipe:
+            pipe.rpush(key, *texts)
+            pipe.expire(key, book.ttl)
+            await pipe.execute()
+    await book.redis.hset(book.key(group, "meta"), "matches", str(matches))

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from bot.memory import KASSE, evening, who_of
-from bot.memory.evening import day_start
+from bot.memory import KASSE, absorb, evening, who_of
+from bot.memory.evening import SHOWN, day_start
 from bot.table.record import Seat
-from tests.bot.memory.kit import GROUP, people, played, save_all
+from tests.bot.memory.kit import GROUP, people, played, save_all, write_history
 
 G = GROUP.group
 ZONE = "Europe/Zurich"
@@ -57,3 +58,37 @@ async def test_a_computer_level_seated_three_times_plays_one_match_per_match(sto
     tonight = await evening(book, G, at(23), ZONE)
     assert {line.person.who: line.matches for line in tonight.lines} == {await who_of(book, G, "test:u0"): 3,
                                                                          "cpu-leicht": 3}
+
+
+async def test_an_evening_of_many_matches_counts_them_all_and_gives_only_the_newest(store, book):
+    """300 Rams matches today after 200 of yesterday: all 300 counted, only :data:`SHOWN` made match objects, and
+    nothing before the day read (the oldest record, broken, is never reached)."""
+    await save_all(store, book, played("rams", people(4), seed=4, table_id="R1", start=at(12, 30)))
+    await absorb(book, G)
+    (record,) = [json.loads(text) for text in await book.redis.lrange(book.key(G, "h"), 0, -1)]
+    await book.redis.delete(book.key(G, "h"))
+    now, spacing = at(23, 31), 276
+    await write_history(book, G, [record], 500, now, spacing)
+    await book.redis.lset(book.key(G, "h"), 0, "{broken")
+    today = sum(round(now - 500 * spacing + n * spacing) >= day_start(now, ZONE)[0] for n in range(500))
+    assert today == 300
+    tonight = await evening(book, G, now, ZONE)
+    assert tonight.count == today and len(tonight.matches) == SHOWN
+    assert [m.no for m in tonight.matches] == list(range(501 - SHOWN, 501))  # the newest, oldest first
+    assert sorted(line.matches for line in tonight.lines) == [today] * 4
+    (kasse,) = tonight.settlements
+    assert kasse.matches == today and sum(kasse.balances.values()) == 0
+    assert kasse.balances[KASSE] == today * sum(record["mo"])
+
+
+async def test_a_match_counted_late_does_not_end_the_evening_at_a_chunks_edge(store, book):
+    """150 of today's matches, one of yesterday counted among them (at the end of the first chunk read): the
+    evening reads on past it and counts all 150."""
+    await save_all(store, book, played("bauer", people(4), seed=5, table_id="L1", start=at(12, 30)))
+    await absorb(book, G)
+    (record,) = [json.loads(text) for text in await book.redis.lrange(book.key(G, "h"), 0, -1)]
+    await book.redis.delete(book.key(G, "h"))
+    await write_history(book, G, [record], 151, at(23, 31), spacing=60)
+    late = json.loads(await book.redis.lindex(book.key(G, "h"), 51)) | {"at": at(0, 31) - 120}
+    await book.redis.lset(book.key(G, "h"), 51, json.dumps(late))  # the 100th read, newest first
+    assert (await evening(book, G, at(23, 31), ZONE)).count == 150

@@ -12,7 +12,8 @@ from bot.memory.absorb import NAMES
 from bot.protocol.outgoing import ChatRef
 from bot.store.connection import client_for
 from bot.store.tables import Store
-from tests.bot.memory.kit import GROUP, people, played, save_all
+from bot.memory.privacy import PIECE
+from tests.bot.memory.kit import GROUP, people, played, save_all, write_history
 from tests.bot.store.test_cluster import cluster  # noqa: F401  (a fixture)
 
 G = GROUP.group
@@ -49,6 +50,19 @@ async def test_forgetting_removes_his_name_figures_rating_and_number(store, book
     assert anna.matches == 3 and not any(d.other.who == ben for d in anna.opponents)
     assert await own_figures(book, "test:u1") == []
     assert not await forget(book, G, "test:u1")
+
+
+async def test_a_long_history_forgets_him_in_every_piece(store, book, redis):
+    """2.5 pieces of history records, every one with Ben: none keeps his number, everyone else's stays."""
+    await save_all(store, book, played("bauer", people(4), seed=40, table_id="F0"))
+    await absorb(book, G)
+    (record,) = [json.loads(text) for text in await redis.lrange(book.key(G, "h"), 0, -1)]
+    await redis.delete(book.key(G, "h"))
+    await write_history(book, G, [record], PIECE * 5 // 2, 1_750_000_000.0)
+    ben = await who_of(book, G, "test:u1")
+    assert await forget(book, G, "test:u1")
+    seats = [json.loads(text)["w"] for text in await redis.lrange(book.key(G, "h"), 0, -1)]
+    assert len(seats) == PIECE * 5 // 2 and all(w == record["w"][:1] + [""] + record["w"][2:] for w in seats), ben
 
 
 async def test_a_person_who_opts_out_is_kept_out_from_then_on(store, book, redis):

@@ -13,11 +13,13 @@ from dataclasses import replace
 import pytest
 
 import engine
+from bot import memory
 from bot.protocol.outgoing import ChatRef, FileMessage, Notice, TableMessage, Toast
 from bot.table.record import Table
 from bot.words.fit import TEXT_MAX
 from bot.words.i18n import t
 from bot.words.textcmd import games_text
+from tests.bot.memory.kit import people, played, save_all
 from tests.servicekit import GROUP, Players, button, of, press, private, say, service, table_msg, user
 
 OTHER = ChatRef("test", "g2", title="Skatrunde Bonn")
@@ -203,23 +205,62 @@ async def test_statistik_aus_keeps_him_out_from_then_on(evening):
     assert said(await svc.handle(say(GROUP, user(1), "statistik an"))) == "Ben wird hier wieder mitgezählt."
 
 
+async def forget(svc, chat: ChatRef, who) -> str:
+    """``vergessen`` typed twice, asked and confirmed: the answer to the second."""
+    assert said(await svc.handle(say(chat, who, "vergessen"))).startswith(f"{who.name}, wirklich?")
+    return said(await svc.handle(say(chat, who, "vergessen")))
+
+
 async def test_vergessen_removes_him_from_the_chats_memory(evening):
     svc, _, _ = evening
-    assert said(await svc.handle(say(GROUP, user(1), "vergessen"))) == \
-        "Ben ist aus Statistik, Wertung und Verlauf dieses Chats gelöscht."
+    assert await forget(svc, GROUP, user(1)) == "Ben ist aus Statistik, Wertung und Verlauf dieses Chats gelöscht."
     history = said(await svc.handle(say(GROUP, user(0), "verlauf")))
     assert "Ben" not in history and "jemand" in history
     assert "Ben" not in said(await svc.handle(say(GROUP, user(0), "rangliste bauer")))
     assert refused(await svc.handle(say(GROUP, user(0), "statistik Ben"))).startswith("»Ben« hat hier keine Partie")
-    assert said(await svc.handle(say(GROUP, user(1), "vergessen"))) == "Von Ben ist hier nichts gespeichert."
+    assert await forget(svc, GROUP, user(1)) == "Von Ben ist hier nichts gespeichert."
     # in his private chat: from every chat that counts him
     await play(svc, OTHER, "bauer", 4, 30)
     await svc.tables.counted()
-    assert said(await svc.handle(say(private(user(2)), user(2), "vergessen"))) == \
-        "Cleo ist aus Statistik, Wertung und Verlauf von 2 Chats gelöscht."
-    assert said(await svc.handle(say(private(user(1)), user(1), "vergessen"))) == \
+    assert await forget(svc, private(user(2)), user(2)) == "Cleo ist aus Statistik, Wertung und Verlauf von 2 Chats gelöscht."
+    assert await forget(svc, private(user(1)), user(1)) == \
         "Ben ist aus Statistik, Wertung und Verlauf eines Chats gelöscht."  # this chat forgot him before
     assert said(await svc.handle(say(private(user(2)), user(2), "statistik"))).startswith("Du hast noch an keinem Tisch")
+
+
+@pytest.fixture
+async def recorded(store):
+    """One Bauer match of Anna, Ben, Cleo and Dora recorded in the group (the computer played it): the service."""
+    svc = service(store, seed=1, answers_per_minute=1000)
+    await save_all(store, svc.tables.book, played("bauer", people(4), seed=3, options={"short_deck": True,
+                                                                                     "target_brote": 1}))
+    return svc
+
+
+async def test_ben_cannot_forget_anna_and_forgets_himself_only_when_he_confirms(recorded):
+    svc, group = recorded, GROUP.group
+    book = svc.tables.book
+    assert refused(await svc.handle(say(GROUP, user(1), "vergessen Anna"))) == \
+        "Ben, vergessen lässt sich jeder nur selbst: vergessen, ohne Namen."
+    assert refused(await svc.handle(say(GROUP, user(1), "forget Anna"))).startswith("Ben, vergessen lässt sich")
+    asked = said(await svc.handle(say(GROUP, user(1), "vergessen")))
+    assert asked == ("Ben, wirklich? Das löscht dich für immer aus Statistik, Wertung und Verlauf dieses Chats. "
+                     "Zum Bestätigen innerhalb von 60 Sekunden nochmal: vergessen")
+    assert await memory.who_of(book, group, "test:u0") and await memory.who_of(book, group, "test:u1")
+    assert 0 < await book.redis.ttl(book.key(group, "fg:test:u1")) <= 60  # the request waits a minute, no longer
+    assert said(await svc.handle(say(GROUP, user(1), "vergessen ben"))) == \
+        "Ben ist aus Statistik, Wertung und Verlauf dieses Chats gelöscht."  # his own name is his own
+    assert await memory.who_of(book, group, "test:u1") is None and await memory.who_of(book, group, "test:u0")
+    assert said(await svc.handle(say(GROUP, user(0), "vergessen"))).startswith("Anna, wirklich?")  # asked anew
+
+
+async def test_statistik_aus_with_a_name_is_answered_with_the_usage(recorded):
+    svc, book = recorded, recorded.tables.book
+    usage = "So geht's: statistik, statistik NAME, statistik aus, statistik an (aus und an gelten für dich selbst)."
+    assert refused(await svc.handle(say(GROUP, user(1), "statistik aus Anna"))) == usage
+    assert refused(await svc.handle(say(GROUP, user(1), "statistik an Anna"))) == usage
+    assert await memory.is_recorded(book, GROUP.group, "test:u0") and await memory.is_recorded(book, GROUP.group,
+                                                                                               "test:u1")
 
 
 async def test_a_rematch_records_the_finished_match_no_second_time(evening):

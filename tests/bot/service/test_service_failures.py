@@ -54,3 +54,15 @@ async def test_a_refused_command_keeps_the_stored_state_equal_to_its_log(store):
     assert again.table_id != table_id and not of(effects, Toast)
     assert Table.load((await store.load(again.table_id))[1]).options == {"unit": 1000, "kartoffel_fee": 1000, "target": 1}
     await audit(store, again.table_id)
+
+
+async def test_a_region_for_a_time_zone_is_refused_as_a_typo_and_is_no_redis_outage(store, caplog):
+    """``zeitzone Europe`` named a directory of zones (IsADirectoryError, an OSError): it was taken for Redis down."""
+    svc = service(store, seed=1)
+    caplog.clear()
+    with caplog.at_level(logging.WARNING):
+        for region in ("Europe", "America", "Etc"):
+            (toast,) = of(await svc.handle(say(GROUP, user(0), f"zeitzone {region}")), Toast)
+            assert toast.text == "Zeitzone bitte als Name wie Europe/Berlin oder Europe/Zurich."
+    assert not svc._outage.down and not caplog.records
+    assert await store.get_chat_setting(GROUP.key, "tz") is None

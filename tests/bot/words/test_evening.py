@@ -86,7 +86,8 @@ def evening(mode: str) -> Evening:
     lines = [Line(person=people["1"], matches=2, won=1, games={"rams": 2}),
              Line(person=people["2"], matches=2, won=1, games={"rams": 2}),
              Line(person=people["3"], matches=2, won=0, games={"rams": 2})]
-    return Evening(day="2025-12-03", zone=ZONE, matches=matches, lines=lines, settlements=[settled], people=people)
+    return Evening(day="2025-12-03", zone=ZONE, count=len(matches), matches=matches, lines=lines, settlements=[settled],
+                   people=people)
 
 
 def test_the_evening_settles_into_the_kasse_or_between_the_players():

@@ -8,7 +8,7 @@ __all__ = ["COMMIT", "NEW_SEASON", "FORGET", "ENQUEUE_ONCE"]
 # from (else another process counted them first: 0). KEYS: the inbox. ARGV: that first entry, how many
 # entries the plan counts, ttl, the chat's key base, then the plan's operations on keys below the base:
 # I part field n (HINCRBY), S part field value (HSET), R part value (RPUSH), T part n (keep the last n
-# of a list). Every key touched lives ttl seconds from now.
+# of a list), H part field (HDEL). Every key touched lives ttl seconds from now.
 COMMIT = r"""
 if redis.call('LINDEX', KEYS[1], 0) ~= ARGV[1] then return 0 end
 redis.call('LTRIM', KEYS[1], tonumber(ARGV[2]), -1)
@@ -29,6 +29,9 @@ while i <= #ARGV do
     i = i + 3
   elseif op == 'T' then
     redis.call('LTRIM', key, -tonumber(ARGV[i + 2]), -1)
+    i = i + 3
+  elseif op == 'H' then
+    redis.call('HDEL', key, ARGV[i + 2])
     i = i + 3
   else
     return redis.error_reply('bad memory operation ' .. op)
@@ -61,14 +64,15 @@ return n
 
 # Forget a person. KEYS: the chat's ``who`` hash. ARGV: the chat's key base, his user key, his number,
 # the last season, ttl, the games... His number and name go, his figures and ratings in every season
-# and game, what others' figures keep of him as partner or opponent, his rating history points, and
-# his number in the history's records (his seats there become nobody's).
+# and game, his running matches' deals, what others' figures keep of him as partner or opponent, his rating
+# history points, and his number in the history's records (his seats there become nobody's).
 FORGET = r"""
 local base, user, who, seasons, ttl = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5]
 local others = redis.call('HVALS', KEYS[1])
 for _, level in ipairs({'leicht', 'normal', 'stark'}) do others[#others + 1] = 'cpu-' .. level end
 redis.call('HDEL', KEYS[1], user)
 redis.call('HDEL', base .. 'nm', who)
+redis.call('DEL', base .. 'run:' .. who)
 
 local function rewrite(key, fn)
   local items = redis.call('LRANGE', key, 0, -1)

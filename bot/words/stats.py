@@ -103,11 +103,11 @@ def _game_lines(lang: str, stats: GameStats) -> list[str]:
              won=stats.won, deals=counted(lang, stats.deals, "deals"), deals_won=stats.deals_won,
              share=percent(lang, stats.share))
     lines = [head]
-    if stats.running:
-        lines.append("  " + running)
     own = _figures(lang, stats.game, stats)
     if own:
         lines.append("  " + own)
+    if stats.running:
+        lines.append("  " + running)
     if stats.tourneys:
         lines.append("  " + t(lang, "mem.tourneys", n=stats.tourneys, won=stats.tourneys_won))
     if stats.rating is not None:

@@ -18,7 +18,8 @@
 - :class:`~bot.protocol.outgoing.JoinLink`: nothing; a bot may write to any member of its servers.
 - :class:`~bot.protocol.outgoing.FileMessage`: one message with the files attached, the caption its content.
 - :class:`~bot.protocol.outgoing.OpenTopic`: a public thread in the channel (a tournament's match), reported with
-  ``topic_opened`` so the table moves there; where Discord refuses threads the table stays in the channel.
+  ``topic_opened`` so the table moves there; what the table would show in the channel meanwhile waits and goes
+  to the thread (:class:`~adapters.common.topics.TopicWait`); where Discord refuses threads, to the channel.
 
 A :class:`~bot.protocol.outgoing.ChatRef` naming a ``thread`` is posted to the thread (a channel of its own).
 """
@@ -39,6 +40,7 @@ import discord
 from adapters.common.bounded import Bounded
 from adapters.common.refs import MessageRef, Refs, fingerprint
 from adapters.common.slots import table_may_wait
+from adapters.common.topics import TopicWait
 from bot.protocol.outgoing import (Button, FileMessage, HandMessage, Notice, OpenTopic, Outgoing, TableMessage, Toast, UserRef,
                                    version_of)
 from bot.protocol.unavailable import UNAVAILABLE
@@ -99,6 +101,7 @@ class Delivery:
         self.client = client
         self.topic_opened = topic_opened
         self._flat: Bounded[int, bool] = Bounded()  # channels where Discord refused a thread
+        self._topics = TopicWait()
         self.link = link
         """The button that opens a hand on the web table (``None``: no web table is configured)."""
         self.refs = refs
@@ -117,7 +120,12 @@ class Delivery:
         every = outs if of is None else of
         versions = {tid: version_of(every, tid) if version is None else version
                     for tid in {getattr(out, "table_id", "") for out in outs}}
-        for out in outs:
+        if self.topic_opened is not None:
+            self._topics.expect([o for o in outs if isinstance(o, OpenTopic) and channel_of(o.chat) not in self._flat])
+        for each in outs:
+            out = self._topics.route(each)
+            if out is None:
+                continue  # its table waits for its thread
             shown = versions[getattr(out, "table_id", "")]
             if isinstance(out, TableMessage):
                 self.table(out, shown, table_may_wait(out, every))
@@ -151,8 +159,10 @@ class Delivery:
                     log.info("no thread for table %s in %s: %s", out.table_id, channel_id, exc)
             if opened is None:
                 self._flat[channel_id] = True
+                self.carry_out(self._topics.failed(out.table_id))
                 return
-            self.carry_out(await self.topic_opened(out.table_id, str(opened.id)))
+            thread = str(opened.id)
+            self.carry_out(self._topics.opened(out.table_id, thread) + await self.topic_opened(out.table_id, thread))
 
         self.outbox.put(Job(channel_id, f"thread:{out.table_id}", send))
 

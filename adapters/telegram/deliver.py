@@ -40,6 +40,7 @@ from telegram.error import BadRequest, Forbidden, TelegramError
 from adapters.common.bounded import Bounded
 from adapters.common.refs import MessageRef, Refs, fingerprint
 from adapters.common.slots import table_may_wait
+from adapters.common.topics import TopicWait
 from bot.protocol.outgoing import (
     Attachment,
     Button,
@@ -133,11 +134,17 @@ class Delivery:
         self._notices = itertools.count()
         self.topic_opened = topic_opened
         self._flat: Bounded[str, bool] = Bounded()  # chats that turned out to have no forum topics
+        self._topics = TopicWait()
 
     def carry_out(self, outs: list[Outgoing], resend_hand_of: UserRef | None = None) -> None:
         """Queue every effect; the hand of ``resend_hand_of`` is posted anew instead of edited."""
         versions = {tid: version_of(outs, tid) for tid in {getattr(out, "table_id", "") for out in outs}}
-        for out in outs:
+        if self.topic_opened is not None:
+            self._topics.expect([o for o in outs if isinstance(o, OpenTopic) and o.chat.key not in self._flat])
+        for shown in outs:
+            out = self._topics.route(shown)
+            if out is None:
+                continue  # its table waits for its forum topic
             version = versions[getattr(out, "table_id", "")]
             if isinstance(out, TableMessage):
                 self.table(out, version, table_may_wait(out, outs))
@@ -176,7 +183,9 @@ class Delivery:
         return send
 
     def topic(self, out: OpenTopic) -> None:
-        """Open the forum topic a table asked for and move the table there (a chat without topics: nothing)."""
+        """Open the forum topic a table asked for and move the table there; what the table would have shown in
+        the group meanwhile was held (:class:`~adapters.common.topics.TopicWait`) and goes to the topic (a chat
+        without topics: to the group)."""
         if self.topic_opened is None or out.chat.key in self._flat:
             return
 
@@ -186,8 +195,10 @@ class Delivery:
             except BadRequest as exc:  # not a forum, or the bot may not manage its topics
                 self._flat[out.chat.key] = True
                 log.info("no forum topic for table %s in %s: %s", out.table_id, chat_id, exc.message)
+                self.carry_out(self._topics.failed(out.table_id))
                 return
-            self.carry_out(await self.topic_opened(out.table_id, str(opened.message_thread_id)))
+            thread = str(opened.message_thread_id)
+            self.carry_out(self._topics.opened(out.table_id, thread) + await self.topic_opened(out.table_id, thread))
         self.outbox.put(Job(int(out.chat.chat_id), f"topic:{out.table_id}", send, rank=REPLY))
 
     def table(self, out: TableMessage, version: int | None, lazy: bool = False) -> None:

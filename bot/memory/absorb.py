@@ -23,12 +23,14 @@ from dataclasses import dataclass, field
 from bot.memory import scripts
 from bot.memory.book import CHATS_PER_USER, RATING_POINTS, SHEETS, Book
 from bot.memory.journal import INBOX, decode
-from bot.memory.outcome import TEAM_GAMES, DealOutcome, MatchOutcome, Outcome, SeatOutcome, TourneyOutcome
+from bot.memory.outcome import (TEAM_GAMES, AbortedOutcome, DealOutcome, MatchOutcome, Outcome, SeatOutcome,
+                                TourneyOutcome)
 from bot.memory.ratings import Rating, rate
 from bot.memory.seasons import META, season_at, starts
 
 __all__ = ["absorb", "BATCH", "ident", "HISTORY", "SHEET_LIST", "WHO", "NAMES", "OPTED_OUT", "TOURNEYS",
-           "TOURNEYS_KEPT", "TOURNEY_TOP", "figures_key", "ratings_key", "history_key"]
+           "TOURNEYS_KEPT", "TOURNEY_TOP", "RUNNING_KEPT_S", "figures_key", "ratings_key", "history_key",
+           "running_key", "running_tables"]
 
 log = logging.getLogger(__package__)
 
@@ -42,6 +44,9 @@ TOURNEYS_KEPT = 1_000
 """How many finished tournaments the chat's list keeps (the oldest go first; their counts stay)."""
 TOURNEY_TOP = 3
 """How many of a tournament's first places its record names."""
+RUNNING_KEPT_S = 60 * 86400
+"""How long the deals of a match that neither finished nor was aborted stay counted as running after its last
+deal (a table given up without an abort): longer than any turn timer, so a slow match stays."""
 _ATTEMPTS = 50
 
 
@@ -60,6 +65,22 @@ def history_key(season: int, game: str) -> str:
     return f"rh:{season}:{game}"
 
 
+def running_key(who: str) -> str:
+    """The part of the key of ``who``'s running matches: per table ``<table>:<figure>`` counts, ``<table>:g`` its
+    game and ``<table>:at`` its last deal's time; moved into his figures when the match ends."""
+    return f"run:{who}"
+
+
+def running_tables(stored: dict[str, str], now: float) -> dict[str, tuple[str, dict[str, int]]]:
+    """A running hash (:func:`running_key`) as table -> (game, figures), without the tables stale at ``now``."""
+    found: dict[str, dict[str, str]] = defaultdict(dict)
+    for name, value in stored.items():
+        table, _, figure = name.partition(":")
+        found[table][figure] = value
+    return {table: (f.get("g", ""), {k: int(v) for k, v in f.items() if k not in ("g", "at")})
+            for table, f in found.items() if float(f.get("at") or 0) > now - RUNNING_KEPT_S}
+
+
 def ident(seat: SeatOutcome, numbers: dict[str, str]) -> str:
     """The seat's identity in the chat's memory: the person's number, ``cpu-<level>``, or ``""`` (not recorded)."""
     if seat.level is not None:
@@ -75,6 +96,7 @@ class _Plan:
     sets: dict[tuple[str, str], str] = field(default_factory=dict)
     pushes: list[tuple[str, str]] = field(default_factory=list)
     trims: dict[str, int] = field(default_factory=dict)
+    drops: set[tuple[str, str]] = field(default_factory=set)
     users: set[str] = field(default_factory=set)
 
     def add(self, part: str, counts: dict[str, int]) -> None:
@@ -99,6 +121,8 @@ class _Plan:
             out += ["R", part, value]
         for part, keep in self.trims.items():
             out += ["T", part, keep]
+        for part, name in sorted(self.drops):  # last: a field counted and dropped in one batch goes
+            out += ["H", part, name]
         return out
 
 
@@ -106,7 +130,7 @@ class _Counter:
     """Plans the counting of a batch of entries of one chat, with what it read of the chat's memory."""
 
     def __init__(self, book: Book, group: str, meta: dict[str, str], numbers: dict[str, str],
-                 opted_out: set[str]) -> None:
+                 opted_out: set[str], running: dict[str, dict[str, str]]) -> None:
         self.book, self.group = book, group
         self.begun = starts(meta)
         self.matches = int(meta.get("matches") or 0)
@@ -114,6 +138,9 @@ class _Counter:
         self.numbers = numbers
         self.opted_out = opted_out
         self.ratings: dict[str, dict[str, Rating]] = {}
+        self.running = running
+        """Who -> his running hash as stored (read for the identities of the batch's ended matches), and as
+        this batch's deals add to it."""
         self.plan = _Plan()
 
     def number(self, seat: SeatOutcome) -> None:
@@ -135,9 +162,12 @@ class _Counter:
         season = season_at(self.begun, outcome.at)
         whos = ["" if seat.user in self.opted_out else ident(seat, self.numbers) for seat in outcome.seats]
         if isinstance(outcome, DealOutcome):
-            self._deal(outcome, season, whos)
+            self._deal(outcome, whos)
         elif isinstance(outcome, TourneyOutcome):
             self._tourney(outcome, season, whos)
+        elif isinstance(outcome, AbortedOutcome):
+            for who in outcome.seat_of_each(whos):
+                self._ended(outcome.table, who, outcome.at)
         else:
             self._match(outcome, season, whos, ratings)
 
@@ -152,14 +182,33 @@ class _Counter:
                 for s in (season, 0):
                     self.plan.add(figures_key(s, tourney.game, who), {"tn": 1, "tnw": int(tourney.won(i))})
 
-    def _deal(self, deal: DealOutcome, season: int, whos: list[str]) -> None:
+    def _deal(self, deal: DealOutcome, whos: list[str]) -> None:
+        """A deal counts as running until its match ends (:meth:`_ended`): a finished match's figures hold its
+        deals, a running match's are shown apart."""
         total = sum(deal.score)
         for who, i in deal.seat_of_each(whos).items():
             side = deal.side_of(i)
             counts = {"d": 1, "dw": int(side in deal.winners), "pf": deal.score[side], "pt": total,
                       **deal.seats[i].figures}
-            for s in (season, 0):
-                self.plan.add(figures_key(s, deal.game, who), counts)
+            part, mine = running_key(who), self.running.setdefault(who, {})
+            for name, n in counts.items():
+                if n:
+                    field_name = f"{deal.table}:{name}"
+                    self.plan.add(part, {field_name: n})
+                    mine[field_name] = str(int(mine.get(field_name, 0)) + n)
+            for name, value in (("g", deal.game), ("at", str(round(deal.at)))):
+                self.plan.sets[(part, f"{deal.table}:{name}")] = mine[f"{deal.table}:{name}"] = value
+
+    def _ended(self, table: str, who: str, at: float) -> dict[str, int]:
+        """The running deals' figures of ``who`` at ``table``, whose match ended; dropped from his running hash,
+        with every stale table's (:data:`RUNNING_KEPT_S`)."""
+        mine = self.running.get(who, {})
+        kept = running_tables(mine, at)
+        for name in list(mine):
+            if name.partition(":")[0] == table or name.partition(":")[0] not in kept:
+                self.plan.drops.add((running_key(who), name))
+                del mine[name]
+        return kept.get(table, ("", {}))[1]
 
     def _match(self, match: MatchOutcome, season: int, whos: list[str],
                ratings: dict[str, dict[str, Rating]]) -> None:
@@ -178,7 +227,9 @@ class _Counter:
         self.plan.push(SHEET_LIST, json.dumps({"no": no, "sheet": match.sheet}, separators=(",", ":")), SHEETS)
         team = match.game in TEAM_GAMES
         for who, i in match.seat_of_each(whos).items():
-            counts = {"m": 1, "mw": int(match.won(i)), **match.seats[i].figures}
+            counts = {**self._ended(match.table, who, match.at), "m": 1, "mw": int(match.won(i))}
+            for name, n in match.seats[i].figures.items():
+                counts[name] = counts.get(name, 0) + n
             met = {("p" if match.side_of(j) == match.side_of(i) else "h", other)
                    for j, other in enumerate(whos) if team and other and other != who}
             for tag, other in met:
@@ -222,7 +273,13 @@ async def _plan(book: Book, group: str, texts: list[str]) -> _Counter:
         got = await pipe.execute()
     meta, opted_out = got[0], set(got[1])
     numbers = {u: n for u, n in zip(users, got[2]) if n is not None} if users else {}
-    counter = _Counter(book, group, meta, numbers, opted_out)
+    ended = sorted({ident(seat, numbers) for o in found if isinstance(o, MatchOutcome | AbortedOutcome)
+                    for seat in o.seats} - {""})
+    async with r.pipeline(transaction=False) as pipe:
+        for who in ended:
+            pipe.hgetall(book.key(group, running_key(who)))
+        running = dict(zip(ended, await pipe.execute()))
+    counter = _Counter(book, group, meta, numbers, opted_out, running)
     wanted = sorted({ratings_key(season_at(counter.begun, o.at), o.game) for o in found
                      if isinstance(o, MatchOutcome)})
     ratings: dict[str, dict[str, Rating]] = {}

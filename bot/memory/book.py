@@ -18,6 +18,9 @@ shares the hash tag ``{m:<g>}`` and so one Redis Cluster slot):
 ``st:{m:<g>}:fg:<user key>``      string  his request to be forgotten, waiting 60 s for his confirmation
 ``st:{m:<g>}:a:<s>:<game>:<w>``   hash    the figures of ``<w>`` (a number, ``cpu-<level>``) in season
                                           ``<s>`` (``0``: all seasons)
+``st:{m:<g>}:run:<w>``            hash    the deals of ``<w>``'s running matches, per table (``<table>:<figure>``,
+                                          ``<table>:g`` its game, ``<table>:at`` its last deal): moved into
+                                          his figures when the match ends, dropped when it is aborted
 ``st:{m:<g>}:r:<s>:<game>``       hash    ratings in season ``<s>``: ``<w>`` -> ``mu sigma matches``
 ``st:{m:<g>}:rh:<s>:<game>``      list    the season's rating history (``no w mu sigma``), the last
                                           :data:`RATING_POINTS`

@@ -1,7 +1,7 @@
 """The season's ratings over time as a PNG chart: the data (:func:`rating_series`) and the picture (:func:`rating_png`).
 
-The picture is drawn with matplotlib's Agg backend, imported only when a chart is asked for;
-:func:`rating_png` is CPU work of some 100 ms, so the caller runs it in a thread
+The picture (:func:`rating_figure`, :func:`rating_png`) is drawn with matplotlib's Agg backend, imported only
+when a chart is asked for; :func:`rating_png` is CPU work of some 100 ms, so the caller runs it in a thread
 (``asyncio.to_thread``). Its words (title, axis labels) are the caller's.
 """
 
@@ -19,7 +19,7 @@ from bot.memory.ratings import RANKED_AFTER
 from bot.memory.seasons import checked
 from bot.memory.stats import checked_game
 
-__all__ = ["Line", "RatingSeries", "rating_series", "rating_png", "MAX_LINES", "MAX_POINTS"]
+__all__ = ["Line", "RatingSeries", "rating_series", "rating_figure", "rating_png", "MAX_LINES", "MAX_POINTS"]
 
 MAX_LINES = 8
 """The most people a chart shows (the best ranked)."""
@@ -71,17 +71,20 @@ def _thinned(points: list[tuple[int, float]]) -> list[tuple[int, float]]:
     return [points[int(i * step)] for i in range(MAX_POINTS - 1)] + [points[-1]]
 
 
-def rating_png(series: RatingSeries, title: str, xlabel: str, ylabel: str, nobody: str = "?",
-               tick: Callable[[float], str] = str) -> bytes:
-    """The chart of ``series`` as PNG bytes (800 × 450 pixels); ``nobody`` labels a line without a name,
-    ``tick`` writes the ratings' ticks as the chat's language does (``2,5`` in German)."""
+def rating_figure(series: RatingSeries, title: str, xlabel: str, ylabel: str, nobody: str = "?",
+                  tick: Callable[[float], str] = str):
+    """The chart of ``series`` as a matplotlib ``Figure`` on an Agg canvas (800 × 450 pixels).
+
+    ``nobody`` labels a line without a name; ``tick`` writes every tick of both axes as the chat's language
+    does (``2,5`` in German). The x axis counts matches: its ticks are whole numbers only.
+    """
     # loaded only when a chart is asked for; the Agg canvas draws without pyplot's global state (thread-safe)
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
-    from matplotlib.ticker import FuncFormatter
+    from matplotlib.ticker import FuncFormatter, MaxNLocator
 
     fig = Figure(figsize=(8, 4.5), dpi=100)
-    canvas = FigureCanvasAgg(fig)
+    FigureCanvasAgg(fig)
     ax = fig.add_subplot()
     for line in series.lines:
         xs, ys = zip(*line.points) if line.points else ((), ())
@@ -89,10 +92,18 @@ def rating_png(series: RatingSeries, title: str, xlabel: str, ylabel: str, nobod
     ax.set_title(title[:80])
     ax.set_xlabel(xlabel[:40])
     ax.set_ylabel(ylabel[:40])
-    ax.yaxis.set_major_formatter(FuncFormatter(lambda value, _: tick(value)))
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    for axis in (ax.xaxis, ax.yaxis):
+        axis.set_major_formatter(FuncFormatter(lambda value, _: tick(value)))
     ax.grid(True, alpha=0.3)
     if series.lines:
         ax.legend(loc="best", fontsize="small")
+    return fig
+
+
+def rating_png(series: RatingSeries, title: str, xlabel: str, ylabel: str, nobody: str = "?",
+               tick: Callable[[float], str] = str) -> bytes:
+    """The chart of ``series`` (:func:`rating_figure`) as PNG bytes."""
     out = io.BytesIO()
-    canvas.print_png(out)
+    rating_figure(series, title, xlabel, ylabel, nobody, tick).canvas.print_png(out)
     return out.getvalue()

@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from bot.table.record import Level, Table
 
-__all__ = ["seat_of_each", "SeatOutcome", "DealOutcome", "MatchOutcome", "TourneyOutcome", "Outcome", "FIGURES", "TEAM_GAMES", "GAMES",
+__all__ = ["seat_of_each", "SeatOutcome", "DealOutcome", "MatchOutcome", "AbortedOutcome", "TourneyOutcome", "Outcome", "FIGURES", "TEAM_GAMES", "GAMES",
            "sides_of", "deal_outcome", "match_outcome", "outcomes"]
 
 TEAM_GAMES = frozenset({"bauernstoss", "alter_schafkopf", "bauerchen", "bauer"})
@@ -156,6 +156,18 @@ class MatchOutcome(_Finished):
         return f"{self.table}:m"
 
 
+class AbortedOutcome(_Finished):
+    """A match aborted after some deals: its deals, counted as running (:mod:`bot.memory.absorb`), are dropped
+    (``score`` and ``winners`` empty)."""
+
+    kind: Literal["aborted"]
+
+    @property
+    def id(self) -> str:
+        """The abort's unique id: ``<table>:x``."""
+        return f"{self.table}:x"
+
+
 class TourneyOutcome(_Finished):
     """A finished tournament: ``table`` is its id, ``sides`` its entrants (their seats) in the order of the final
     ranking, winner first (``winners`` is ``[0]``, ``score`` empty); a computer partner's seat is a computer's."""
@@ -168,8 +180,8 @@ class TourneyOutcome(_Finished):
         return f"{self.table}:t"
 
 
-Outcome = Annotated[DealOutcome | MatchOutcome | TourneyOutcome, Field(discriminator="kind")]
-"""A deal's, a match's or a tournament's outcome (told apart by ``kind``)."""
+Outcome = Annotated[DealOutcome | MatchOutcome | AbortedOutcome | TourneyOutcome, Field(discriminator="kind")]
+"""A deal's, a match's, an aborted match's or a tournament's outcome (told apart by ``kind``)."""
 
 
 def _seats(table: Table) -> list[SeatOutcome]:
@@ -303,9 +315,13 @@ def match_outcome(table: Table, at: float) -> MatchOutcome:
 def outcomes(table: Table, news: list[dict[str, Any]], at: float) -> list[Outcome]:
     """Every deal a change finished (from :attr:`bot.table.match.Match.news`) and, if it finished the match,
     the match: what the save of that change records. A later save of the finished table (the rematch's claim)
-    finishes no deal, so it records nothing again."""
+    finishes no deal, so it records nothing again. A table aborted after a deal records that its match will not
+    finish (dropping its deals from the running ones twice drops nothing more)."""
     ended = [ev for ev in news if ev.get("type") == "deal_over"]
     out: list[Outcome] = [d for ev in ended if (d := deal_outcome(table, ev, at)) is not None]
     if table.status == "finished" and ended:
         out.append(match_outcome(table, at))
+    elif table.status == "aborted" and table.deals:
+        out.append(AbortedOutcome(kind="aborted", table=table.id, chat=table.chat.group, game=table.game, at=at,
+                                  seats=_seats(table), sides=sides_of(table.game, table.n), score=[], winners=[]))
     return out

@@ -8,7 +8,7 @@ __all__ = ["COMMIT", "NEW_SEASON", "FORGET", "FORGET_PIECE", "ENQUEUE_ONCE"]
 # from (else another process counted them first: 0). KEYS: the inbox. ARGV: that first entry, how many
 # entries the plan counts, ttl, the chat's key base, then the plan's operations on keys below the base:
 # I part field n (HINCRBY), S part field value (HSET), R part value (RPUSH), T part n (keep the last n
-# of a list). Every key touched lives ttl seconds from now.
+# of a list), H part field (HDEL). Every key touched lives ttl seconds from now.
 COMMIT = r"""
 if redis.call('LINDEX', KEYS[1], 0) ~= ARGV[1] then return 0 end
 redis.call('LTRIM', KEYS[1], tonumber(ARGV[2]), -1)
@@ -29,6 +29,9 @@ while i <= #ARGV do
     i = i + 3
   elseif op == 'T' then
     redis.call('LTRIM', key, -tonumber(ARGV[i + 2]), -1)
+    i = i + 3
+  elseif op == 'H' then
+    redis.call('HDEL', key, ARGV[i + 2])
     i = i + 3
   else
     return redis.error_reply('bad memory operation ' .. op)
@@ -59,8 +62,9 @@ redis.call('EXPIRE', KEYS[1], ARGV[2])
 return n
 """
 
-# Forget a person's number and name, his figures and ratings, and what others' figures keep of him. KEYS: the
-# chat's ``who`` hash. ARGV: the chat's key base, his user key, his number, the last season, ttl, the games...
+# Forget a person's number and name, his figures and ratings, his running matches' deals, and what others'
+# figures keep of him. KEYS: the chat's ``who`` hash. ARGV: the chat's key base, his user key, his number, the
+# last season, ttl, the games...
 # The lists that keep his number (the history, the rating histories) are rewritten apart, in pieces (FORGET_PIECE).
 FORGET = r"""
 local base, user, who, seasons = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
@@ -68,6 +72,7 @@ local others = redis.call('HVALS', KEYS[1])
 for _, level in ipairs({'leicht', 'normal', 'stark'}) do others[#others + 1] = 'cpu-' .. level end
 redis.call('HDEL', KEYS[1], user)
 redis.call('HDEL', base .. 'nm', who)
+redis.call('DEL', base .. 'run:' .. who)
 for g = 6, #ARGV do
   local game = ARGV[g]
   for s = 0, seasons do

@@ -6,9 +6,11 @@ are one hash per game, a ranking one hash of ratings, whatever the length of the
 
 from __future__ import annotations
 
+import time
+
 from pydantic import BaseModel, Field
 
-from bot.memory.absorb import WHO, absorb, figures_key, ratings_key
+from bot.memory.absorb import WHO, absorb, figures_key, ratings_key, running_key, running_tables
 from bot.memory.book import Book
 from bot.memory.errors import UnknownGame, UnknownPerson
 from bot.memory.outcome import FIGURES, GAMES
@@ -32,7 +34,7 @@ class Duo(BaseModel):
 
 
 class GameStats(BaseModel):
-    """One identity's figures in one game and season.
+    """One identity's figures in one game and season: his finished matches and their deals.
 
     ``points``/``points_total``: the points (the game's unit, see :mod:`bot.memory.outcome`) his side made
     in his deals, and all sides together: ``share`` is his side's share. ``figures`` are the game's own
@@ -55,6 +57,10 @@ class GameStats(BaseModel):
     tourneys: int = 0
     """Tournaments of this game he played to their end (a team's computer partner not counted)."""
     tourneys_won: int = 0
+    running: int = 0
+    """Matches of this game he is playing now (their deals count in the figures once they end)."""
+    running_deals: int = 0
+    """The deals played so far in those matches."""
 
     @property
     def share(self) -> float:
@@ -140,7 +146,7 @@ async def ranking(book: Book, group: str, game: str, season: int | None = None) 
 
 
 def _game_stats(game: str, stored: dict[str, str], people: dict[str, Person], rating: Rating | None,
-                place: int | None) -> GameStats:
+                place: int | None, running: list[dict[str, int]]) -> GameStats:
     """One game's figures from the stored hash."""
     counts = {k: int(v) for k, v in stored.items()}
     duos: dict[str, list[Duo]] = {"p": [], "h": []}
@@ -154,11 +160,15 @@ def _game_stats(game: str, stored: dict[str, str], people: dict[str, Person], ra
                      deals_won=counts.get("dw", 0), points=counts.get("pf", 0), points_total=counts.get("pt", 0),
                      figures={f: counts.get(f, 0) for f in FIGURES[game]}, partners=duos["p"], opponents=duos["h"],
                      rating=None if rating is None else round(rating.ordinal, 2), place=place,
-                     tourneys=counts.get("tn", 0), tourneys_won=counts.get("tnw", 0))
+                     tourneys=counts.get("tn", 0), tourneys_won=counts.get("tnw", 0), running=len(running),
+                     running_deals=sum(f.get("d", 0) for f in running))
 
 
 async def stats(book: Book, group: str, who: str, game: str | None = None, season: int | None = None) -> PersonStats:
     """``who``'s statistics in the chat: every game he played (or ``game`` alone) in ``season``.
+
+    The figures are his finished matches'; the matches he is playing now are counted apart (``running``), in the
+    current season and all seasons together.
 
     Args:
         who: a person's number (:func:`bot.memory.people.who_of`, :func:`~bot.memory.people.find`) or a
@@ -171,6 +181,7 @@ async def stats(book: Book, group: str, who: str, game: str | None = None, seaso
     """
     games = [checked_game(game)] if game else list(GAMES)
     await absorb(book, group)
+    current = await checked(book, group, None)
     season = await checked(book, group, season)
     r = book.redis
     async with r.pipeline(transaction=False) as pipe:
@@ -178,20 +189,25 @@ async def stats(book: Book, group: str, who: str, game: str | None = None, seaso
             pipe.hgetall(book.key(group, figures_key(season, g, who)))
         for g in games:
             pipe.hgetall(book.key(group, ratings_key(season, g)))
+        pipe.hgetall(book.key(group, running_key(who)))
         got = await pipe.execute()
-    figures, ratings = got[:len(games)], got[len(games):]
+    figures, ratings = got[:len(games)], got[len(games):-1]
+    running: dict[str, list[dict[str, int]]] = {}
+    if season in (0, current):
+        for g, counts in running_tables(got[-1], time.time()).values():
+            running.setdefault(g, []).append(counts)
     others = {name.partition(":")[2] for stored in figures for name in stored if ":" in name}
     people = await names(book, group, others | {who} | {w for rated in ratings for w in rated})
     if not people[who].computer and not people[who].name:
         raise UnknownPerson(who)
     out = []
     for g, stored, rated in zip(games, figures, ratings):
-        if not stored and game is None:
+        if not stored and g not in running and game is None:
             continue
         table = {w: Rating.decode(text) for w, text in rated.items()}
         mine = table.get(who) if season else None
         place = next((line.place for line in _ranked(table, people)[0] if line.person.who == who), None)
-        out.append(_game_stats(g, stored, people, mine, place))
+        out.append(_game_stats(g, stored, people, mine, place, running.get(g, [])))
     return PersonStats(person=people[who], season=season, games=out)
 
 

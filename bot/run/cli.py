@@ -69,16 +69,20 @@ def _arena(args: argparse.Namespace) -> int:
 
 
 def _tournament(args: argparse.Namespace) -> int:
+    """``stammtisch tournament``: the final standings as a table (``--json``: one JSON object)."""
+    from bot.ops.settings import SettingsError
     from bot.tools.computer_tournament import play_tournament
+    from bot.words.tourney_table import tournament_table
 
     try:
+        lang = None if args.json else (_lang(args.lang) or _settings().lang)
         count = _whole(args.teams, "--teams")
         seed = _whole(args.seed, "--seed")
         out = play_tournament(args.game, args.format, count, seed, _options(args.options),
                               _options(args.format_options, flag="--format-options"), args.kind)
-    except ValueError as exc:
+    except (ValueError, SettingsError) as exc:
         return _fail(str(exc))
-    print(json.dumps(out, ensure_ascii=False))
+    print(json.dumps(out, ensure_ascii=False) if lang is None else tournament_table(lang, out))
     return 0
 
 
@@ -409,7 +413,7 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--samples", type=int, help="sampled deals per strong decision (default: the game's)")
     a.add_argument("--jobs", type=int, default=1, help="processes to spread the deals over (default 1)")
     a.set_defaults(func=_arena)
-    t = sub.add_parser("tournament", help="a whole tournament of computer teams; prints the final standings as JSON")
+    t = sub.add_parser("tournament", help="a whole tournament of computer teams; prints the final standings as a table")
     t.__class__ = _OneLineErrors  # bad arguments: one line and status 2, as the issue asks
     t.add_argument("--game", required=True)
     t.add_argument("--format", required=True, help="round-robin, groups-ko or swiss")
@@ -418,8 +422,10 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--options", help="every match's table options as a JSON object")
     t.add_argument("--format-options", help='the format\'s options as a JSON object, e.g. {"legs": 2}, {"groups": 3, '
                    '"knockout": 4}, {"rounds": 5}, {"table_size": 5}')
-    t.add_argument("--kind", default="random",
-                   help="the computer players: random (default), leicht, normal (heuristic) or stark (strong)")
+    t.add_argument("--kind", default="normal",
+                   help="the computer players: normal (heuristic, default), leicht, stark (strong) or random")
+    t.add_argument("--json", action="store_true", help="print one JSON object (for scripts)")
+    t.add_argument("--lang", help="the table's language, de or en (default: STAMMTISCH_LANG)")
     t.set_defaults(func=_tournament)
     pl = sub.add_parser("play", help="play a table in this terminal against computer players")
     pl.add_argument("game", nargs="?", help="bauernstoss, alter_schafkopf, bauerchen, bauer or rams")

@@ -9,6 +9,7 @@ table's; one hash tag per tournament, so its keys share one Redis Cluster slot):
 ``st:{t:<id>}:res``               hash    pairing id -> its result (JSON), written once (``HSETNX``)
 ``st:{t:<id>}:msg``               hash    message refs (the standings message), as a table's
 ``st:tourchat:<chat key>``        string  the chat's (or topic's) open tournament
+``st:tourdone:<chat key>``        string  the chat's (or topic's) last finished tournament, as long as it is kept
 ``st:tourin:<platform:chat>``     set     the open tournaments of a chat and all its topics
 ================================  ======  ==========================================================
 
@@ -163,3 +164,11 @@ class TourneyStore:
     async def for_chat(self, chat_key: str) -> str | None:
         """The open tournament of the chat or topic, if any."""
         return await self._r.get(f"{self._prefix}:tourchat:{chat_key}")
+
+    async def keep_finished(self, chat_key: str, tourney_id: str, ttl: int) -> None:
+        """Note the tournament that finished in the chat or topic, for ``ttl`` seconds (as long as it is kept)."""
+        await self._r.set(f"{self._prefix}:tourdone:{chat_key}", tourney_id, ex=max(1, int(ttl)))
+
+    async def finished_for(self, chat_key: str) -> str | None:
+        """The tournament that finished last in the chat or topic, while it is kept."""
+        return await self._r.get(f"{self._prefix}:tourdone:{chat_key}")

@@ -11,6 +11,7 @@ import random
 from typing import Any
 
 import engine
+from engine.rams import settlement
 from bot.table.computer import kind_of
 from bot.tools.simulate import kind_deal, random_deal
 from bot.tournament import Entrant, MatchResult, Pairing, Tournament, draw, result_of
@@ -47,9 +48,36 @@ def play_match(t: Tournament, pairing: Pairing, kind: str) -> MatchResult:
         state = engine.next_deal(state, rng)
 
 
+def _paid(t: Tournament) -> dict[str, float]:
+    """Rams: what each player paid over all his tables by the settlement (his place and his Kartoffeln)."""
+    options = engine.parse_options("rams", t.table_options)
+    paid: dict[str, float] = {e.id: 0.0 for e in t.entrants}
+    for result in t.results.values():
+        ranking = sorted(range(len(result.sides)), key=lambda s: result.sides[s].place or 0)
+        money = settlement(options, ranking, [side.kartoffeln for side in result.sides])
+        for side, amount in zip(result.sides, money):
+            paid[side.entrant] += amount
+    return {e: round(amount, 2) for e, amount in paid.items()}
+
+
+def _row(t: Tournament, row: Any, paid: dict[str, float]) -> dict[str, Any]:
+    """One row of the final standings with its game's columns (Rams: places, tricks, Kartoffeln, money)."""
+    if t.rams:
+        figures = {"played": row.played, "won": row.won, "place_points": row.place_points, "tricks": row.points_for,
+                   "kartoffeln": row.kartoffeln, "paid": paid[row.entrant]}
+    else:
+        figures = {f: getattr(row, f) for f in ("played", "won", "drawn", "lost", "points_for", "points_against")}
+    return {"rank": row.rank, "team": row.name, **figures, "decided_by": row.decided_by}
+
+
 def play_tournament(game: str, format: str, count: int, seed: int = 0, table_options: dict | None = None,
-                    format_options: dict | None = None, kind: str = "random") -> dict[str, Any]:
+                    format_options: dict | None = None, kind: str = "normal") -> dict[str, Any]:
     """Draw and play a whole tournament of ``count`` computer entrants; its final standings as a JSON-ready dict.
+
+    Each row of ``standings`` holds ``rank``, ``team``, the game's figures and ``decided_by``: in the team games
+    ``played``, ``won``, ``drawn``, ``lost``, ``points_for``, ``points_against`` (Striche, points or Brote); in
+    Rams ``played``, ``won`` (first places), ``place_points``, ``tricks``, ``kartoffeln`` and ``paid`` (by the
+    settlement, in the table's unit).
 
     ``ValueError`` (a :class:`~bot.tournament.TournamentError` among them) for a bad argument.
     """
@@ -62,8 +90,7 @@ def play_tournament(game: str, format: str, count: int, seed: int = 0, table_opt
             t.record(play_match(t, pairing, kind))
             matches += 1
         t.next_round()
-    figures = ("played", "won", "lost", "place_points", "points_for", "kartoffeln") if t.rams else \
-        ("played", "won", "drawn", "lost", "points_for", "points_against")
+    paid = _paid(t) if t.rams else {}
     return {
         "game": game,
         "format": format,
@@ -74,6 +101,5 @@ def play_tournament(game: str, format: str, count: int, seed: int = 0, table_opt
         "format_options": t.options.model_dump(),
         "rounds": t.round,
         "matches": matches,
-        "standings": [{"rank": row.rank, "team": row.name, **{f: getattr(row, f) for f in figures},
-                       "decided_by": row.decided_by} for row in t.final_ranking()],
+        "standings": [_row(t, row, paid) for row in t.final_ranking()],
     }

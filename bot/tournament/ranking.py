@@ -52,7 +52,8 @@ class Standing(BaseModel):
         place_points: Rams: players finished behind, over every table.
         kartoffeln: Rams' penalty marks.
         decided_by: the criterion that put this row below the row above (``None`` for the first
-            row; ``"knockout"`` where a knockout game decided it; ``"group"`` where the group
+            row; ``"knockout"`` where a knockout game decided it, ``"knockout_lot"`` where that game ended
+            level and the lot decided it; ``"group"`` where the group
             placing did).
         group: the group's letter during a group phase.
         withdrawn: the entrant withdrew.

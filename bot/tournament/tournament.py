@@ -237,9 +237,22 @@ class Tournament(BaseModel):
         if self.format != Format.GROUPS_KO:
             return self.standings()
         counted = figures(self.lot, self.results.values())
-        return [Standing(rank=place, entrant=e, name=self.entrant(e).name, decided_by="knockout" if place > 1 else None,
-                         withdrawn=self.entrant(e).withdrawn, **counted[e])
-                for place, e in enumerate(_places(self), start=1)]
+        by_lot = {p.stage.places[1] for p in self.pairings  # the worse place of a level game for two places
+                  if p.stage.places and p.stage.places[1] == p.stage.places[0] + 1 and self.level(p.key)}
+        return [Standing(rank=place, entrant=e, name=self.entrant(e).name, withdrawn=self.entrant(e).withdrawn,
+                         decided_by=("knockout_lot" if place in by_lot else "knockout") if place > 1 else None,
+                         **counted[e]) for place, e in enumerate(_places(self), start=1)]
+
+    def level(self, key: str) -> bool:
+        """Whether the decided knockout game ``key`` ended level (a draw, or both sides lost by forfeit): the lot of
+        the draw then sends on the side it lists first (:meth:`advancing`)."""
+        pairing = self.pairing(key)
+        return (not self.rams and not pairing.bye and pairing.stage.places is not None and key in self.results
+                and len(self.results[key].winners()) != 1)
+
+    def advancing(self, key: str) -> str:
+        """The side the decided knockout game ``key`` sends on (or gives the better place)."""
+        return _advancing(self, self.pairing(key))[0]
 
     def _results(self, group: str | None = None) -> list[MatchResult]:
         """The results of the pairings of ``group`` (a letter), in the order they were made."""

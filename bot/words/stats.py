@@ -93,14 +93,21 @@ def _duos(lang: str, key: str, duos: list) -> str:
 
 
 def _game_lines(lang: str, stats: GameStats) -> list[str]:
-    """One game's block: the counts, the game's own figures, the rating, partners and opponents."""
-    head = t(lang, "mem.games_line", game=game_name(stats.game, lang), matches=counted(lang, stats.matches, "matches"),
+    """One game's block: the counts of his finished matches, the game's own figures, the matches he is playing
+    now, the rating, partners and opponents."""
+    game = game_name(stats.game, lang)
+    running = tn(lang, "mem.running", stats.running, deals=counted(lang, stats.running_deals, "deals"))
+    if not stats.matches and stats.running:
+        return [t(lang, "mem.running_only", game=game, running=running)]
+    head = t(lang, "mem.games_line", game=game, matches=counted(lang, stats.matches, "matches"),
              won=stats.won, deals=counted(lang, stats.deals, "deals"), deals_won=stats.deals_won,
              share=percent(lang, stats.share))
     lines = [head]
     own = _figures(lang, stats.game, stats)
     if own:
         lines.append("  " + own)
+    if stats.running:
+        lines.append("  " + running)
     if stats.tourneys:
         lines.append("  " + t(lang, "mem.tourneys", n=stats.tourneys, won=stats.tourneys_won))
     if stats.rating is not None:
@@ -115,7 +122,7 @@ def _game_lines(lang: str, stats: GameStats) -> list[str]:
 def person_text(lang: str, stats: PersonStats) -> str:
     """One person's statistics in this chat, game by game (the games he played in the season)."""
     name, season = who_name(lang, stats.person), season_label(lang, stats.season)
-    played = [g for g in stats.games if g.matches or g.deals or g.tourneys]
+    played = [g for g in stats.games if g.matches or g.deals or g.tourneys or g.running]
     if not played:
         return t(lang, "mem.no_matches", name=name, season=season)
     lines = [t(lang, "mem.stats_title", name=name, season=season)]
@@ -128,7 +135,7 @@ def own_text(lang: str, name: str, owns: list[Own]) -> str:
     """A person's own figures at every table that counts him (his private chat only), chat by chat."""
     lines = [t(lang, "mem.own_title", name=shown_name(name))]
     for own in owns:
-        played = [g for g in own.games if g.matches or g.deals or g.tourneys]
+        played = [g for g in own.games if g.matches or g.deals or g.tourneys or g.running]
         if not played:
             continue
         lines.append(t(lang, "mem.own_chat", chat=clip(own.title, TITLE_SHOWN) if own.title

@@ -94,6 +94,8 @@ async def test_a_tournament_in_a_channel(store, redis, key_prefix):
             assert (table.chat.chat_id, table.chat.thread) == (str(CHANNEL), str(thread_id))
             await fake.wait_for(lambda: table_message(fake, CHANNEL, table_id) is None,
                                 what="the channel's table message gone with the move")
+            assert not [m for m in fake.messages.values() if m.channel_id == CHANNEL  # never posted there
+                        and any(table_id in cid for cid in m.custom_ids())]
             seated = {seat.user for seat in table.seats}
             at_table = [p for p in people if f"discord:{p.id}" in seated]
             players = Players(fake, at_table, thread_id, table_id, store, careful=True, sensible=True)

@@ -4,7 +4,7 @@ forum group a topic of its own for each match.
 Six people register (two teams naming a partner who confirms by a button, two alone, paired by
 lot), the organizer draws; round 1's match is played by pressing the buttons, round 2's is decided
 at its deadline (the service's clock is moved past it), and round 3's too; the standings message is
-edited in place and the final ranking is posted.
+edited in place and the final ranking is posted. In a forum group each match is shown in a topic of its own.
 """
 
 from __future__ import annotations
@@ -94,12 +94,21 @@ async def test_a_tournament_in_a_group(store, redis, key_prefix):
             assert any("gewertet" in x for x in texts(tg))  # a match decided at its deadline
 
 
-async def test_in_a_forum_each_match_gets_a_topic_of_its_own(store, redis, key_prefix):
+def shows_table(m, table_id: str) -> bool:
+    """Whether the message ever carried the table's buttons or named its match."""
+    return any(table_id in str(markup) or "Turnierspiel" in text for text, markup in m.history)
+
+
+async def test_in_a_forum_each_match_is_shown_in_its_own_topic_only_and_the_end_stays_readable(store, redis,
+                                                                                               key_prefix):
+    """Each match's table and its players' notice go only to its topic; a level knockout game says that the lot
+    decided it; after the end ``/turnier tabelle`` shows the final standings."""
+    offset = [0.0]
     async with fake_for(FAST) as tg:
         tg.group(GROUP, "Stammtisch Erfweiler", forum=True)
         people = [tg.user(60 + i, n, started=True) for i, n in enumerate(["Bertl", "Merk", "Äppel", "Klaus"])]
-        async with running_bot(tg, store, redis, key_prefix):
-            people[0].send(GROUP, "/turnier neu bauernstoss target=1")
+        async with running_bot(tg, store, redis, key_prefix, clock=lambda: time.time() + offset[0]):
+            people[0].send(GROUP, "/turnier neu bauernstoss gruppen target=1 runde=1h regel=wertung")
             tid = await tg.wait_for(lambda: tourney_id(tg), what="the tournament message")
             for person in people:
                 assert not (await press_verb(tg, person, GROUP, tid, "tn_join")).get("text")
@@ -108,24 +117,42 @@ async def test_in_a_forum_each_match_gets_a_topic_of_its_own(store, redis, key_p
                 return len((await stored(store, tid)).entries) == 4
             await until(registered, "four registered")
             await press_verb(tg, people[0], GROUP, tid, "tn_start")
+            for round_no, key in ((1, "1.1"), (2, "2.1")):  # the group's game, then the final
+                async def opened(key=key) -> bool:
+                    t = await stored(store, tid)
+                    return key in t.tables and bool(await store.load(t.tables[key]))
+                await until(opened, f"the table of {key}")
+                table_id = (await stored(store, tid)).tables[key]
 
-            async def opened() -> bool:
-                t = await stored(store, tid)
-                return bool(t.tables) and bool(await store.load(next(iter(t.tables.values()))))
-            await until(opened, "the match's table")
-            (table_id,) = (await stored(store, tid)).tables.values()
+                async def moved(table_id=table_id) -> bool:
+                    return Table.load((await store.load(table_id))[1]).chat.thread != ""
+                await until(moved, "the table in its topic")
+                thread = int(Table.load((await store.load(table_id))[1]).chat.thread)
+                assert tg.topics[thread][0] == GROUP and key in tg.topics[thread][1]
+                await tg.wait_for(lambda: any(m.thread == thread and any(table_id in b.get("callback_data", "")
+                                                                         for b in m.buttons) for m in tg.chat(GROUP)),
+                                  what="the table message in the topic")
+                await tg.wait_for(lambda: any(m.thread == thread and f"Turnierspiel {key}" in m.text
+                                              for m in tg.chat(GROUP)), what="the notice to its players")
+                assert not [m.history for m in tg.chat(GROUP) if m.thread is None and shows_table(m, table_id)]
+                offset[0] += 3601 * round_no  # nobody plays: the deadline scores it, both sides lose 0:0
 
-            async def moved() -> bool:
-                return Table.load((await store.load(table_id))[1]).chat.thread != ""
-            await until(moved, "the table in its topic")
-            thread = int(Table.load((await store.load(table_id))[1]).chat.thread)
-            assert tg.topics[thread][0] == GROUP and "1.1" in tg.topics[thread][1]
-            await tg.wait_for(lambda: any(m.thread == thread and any(table_id in b.get("callback_data", "")
-                                                                     for b in m.buttons) for m in tg.chat(GROUP)),
-                              what="the table message in the topic")
-            await tg.wait_for(lambda: not any(m.thread is None and any(table_id in b.get("callback_data", "")
-                                                                       for b in m.buttons) for m in tg.chat(GROUP)),
-                              what="the table message in the group without its buttons")
+                async def next_round(round_no=round_no) -> bool:
+                    t = await stored(store, tid)
+                    return t.round > round_no or t.status == "finished"
+                await until(next_round, f"the deadline of round {round_no}")
+            await tg.wait_for(lambda: any("die Endwertung" in x for x in texts(tg)), what="the final ranking")
+            result = next(x for x in texts(tg) if x.startswith("🏆 Ergebnis 2.1"))
+            assert "Gleichstand: das Los der Auslosung entscheidet für" in result
+            final = next(x for x in texts(tg) if "die Endwertung" in x)
+            assert "(K.-o.-Spiel, bei Gleichstand das Los)" in final.splitlines()[2]
+
+            def standings() -> int:
+                return sum(any("Endstand" in text for text, _ in m.history) for m in tg.chat(GROUP))
+            assert standings() == 1
+            people[1].send(GROUP, "/turnier tabelle")  # the tournament is over: its final standings again
+            await tg.wait_for(lambda: standings() == 2, what="the final standings posted again")
+            assert not any("kein Turnier" in m.text for p in people for m in tg.chat(p.id))
 
 
 async def test_a_group_admin_aborts_a_tournament_he_did_not_open(store, redis, key_prefix):

@@ -86,6 +86,8 @@ async def change(tables: Tables, tourney_id: str, cmd: Command | None,
             if tourney.open or tourney.status != was:  # the index lives as long as the tournament
                 await store.index(tourney.chat.key, tourney.chat.group, tourney_id, tourney.open,
                                   lifetime(tourney, step.now), MAX_PER_CHAT)
+            if tourney.status == "finished" and was != "finished":  # its final standings are shown while kept
+                await store.keep_finished(tourney.chat.key, tourney_id, lifetime(tourney, step.now))
             return step.out, tourney
         return Again()
     return await until_saved(attempt)

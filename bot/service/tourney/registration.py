@@ -35,7 +35,10 @@ async def typed(tables: Tables, cmd: Command, args: tuple[str, ...], lang: str) 
     name, rest = tourney_command.parse(args)
     if name == "new":
         return await _new(tables, cmd, rest, lang)
-    tourney_id = await TourneyStore(tables.store).for_chat(cmd.chat.key)
+    store = TourneyStore(tables.store)
+    tourney_id = await store.for_chat(cmd.chat.key)
+    if tourney_id is None and name == "standings":  # a finished tournament's final standings, while it is kept
+        tourney_id = await store.finished_for(cmd.chat.key)
     if tourney_id is None:
         raise Refused("tn.none")
     if name == "join" and rest:

@@ -196,7 +196,7 @@ def _apply(step: Step, kept: dict[str, str], still_open: list[tuple], late: bool
     for result in new:
         core.record(result)
         step.out.append(Notice(tourney.chat, t(tourney.lang, "tn.result", pairing=result.pairing,
-                                               outcome=_result_words(tourney, result)), table_id=tourney.id))
+                                               outcome=_result_words(tourney, core, result)), table_id=tourney.id))
     while not core.open_pairings() and not core.is_over:
         if core.next_round():
             begin_round(step, core)
@@ -221,10 +221,13 @@ def _remind(step: Step, still_open: list[tuple], late: bool) -> bool:
     return True
 
 
-def _result_words(tourney: Tourney, result: MatchResult) -> str:
+def _result_words(tourney: Tourney, core: Tournament, result: MatchResult) -> str:
+    """A recorded match's result: the score (a forfeit marked), and for a level knockout game who goes on by lot."""
     names = {s.entrant: team_name(tourney.entries[int(s.entrant[1:])].names) for s in result.sides}
     if tourney.game == "rams":
         return ", ".join(f"{s.place}. {names[s.entrant]}" for s in sorted(result.sides, key=lambda s: s.place or 9))
     a, b = result.sides
     mark = t(tourney.lang, "tn.forfeit_mark") if result.forfeit else ""
+    if core.level(result.pairing):
+        mark += t(tourney.lang, "tn.level_lot", name=names[core.advancing(result.pairing)])
     return f"{names[a.entrant]} {a.points_for}:{b.points_for} {names[b.entrant]}{mark}"

@@ -24,6 +24,22 @@ async def test_the_seasons_ratings_as_a_png(store, book):
     assert ticks and min(finals) - 5 <= min(ticks) and max(ticks) <= max(finals) + 5  # the ratings' axis
 
 
+def test_the_match_axis_counts_whole_matches_and_both_axes_write_the_chats_numbers():
+    from bot.memory.chart import Line, RatingSeries, rating_figure
+    from bot.memory.people import Person
+    from bot.words.stats import chart_words
+
+    series = RatingSeries(game="bauer", season=1, lines=[
+        Line(person=Person(who="1", name="Anna"), points=[(1, 0.1), (2, 0.55), (3, 0.9)])])
+    fig = rating_figure(series, **chart_words("de", "bauer", 1))
+    fig.canvas.draw()
+    ax = fig.axes[0]
+    xs = [label.get_text() for label in ax.get_xticklabels() if label.get_text()]
+    ys = [label.get_text() for label in ax.get_yticklabels() if label.get_text()]
+    assert xs and all(x.isdecimal() for x in xs) and {"1", "2", "3"} <= set(xs)  # no 1.25, no 1.00
+    assert any("," in y for y in ys) and not any("." in y for y in ys + xs)  # German: 0,5, never 0.5
+
+
 def test_an_empty_chart_is_a_png_too():
     from bot.memory.chart import RatingSeries
     assert rating_png(RatingSeries(game="rams", season=1, lines=[]), "", "", "").startswith(b"\x89PNG")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.memory import RANKED_AFTER, UnknownGame, UnknownPerson, history, pairs, ranking, stats, who_of
+from bot.memory import RANKED_AFTER, UnknownGame, UnknownPerson, history, journal, pairs, ranking, stats, who_of
 from bot.table.record import Seat
 from tests.bot.memory.kit import GROUP, people, played, save_all
 
@@ -76,3 +76,32 @@ async def test_stats_of_nobody_known_here_are_refused(store, book):
         await stats(book, G, "99")
     with pytest.raises(UnknownPerson):
         await stats(book, "test:g2", await who_of(book, G, "test:u0"))
+
+
+async def test_a_running_match_is_counted_apart_until_it_ends(store, book):
+    import time
+
+    from bot.words.stats import person_text
+
+    start = time.time() - 3600
+    done = played("rams", people(3), seed=3, table_id="F1", start=start)
+    await save_all(store, book, done)
+    running = played("rams", people(3), seed=4, table_id="F2", start=start)
+    await save_all(store, book, running[:3])  # three deals of the next match, which goes on
+    who = await who_of(book, G, "test:u0")
+    (rams,) = (await stats(book, G, who)).games
+    finished_deals = sum(1 for step in done for ev in step.news if ev["type"] == "deal_over")
+    kartoffeln = sum(0 in ev["record"]["result"].get("kartoffeln", []) for step in done for ev in step.news
+                     if ev["type"] == "deal_over")
+    assert (rams.matches, rams.deals, rams.figures["kartoffeln"]) == (1, finished_deals, kartoffeln)
+    assert (rams.running, rams.running_deals) == (1, 3)
+    text = person_text("de", await stats(book, G, who))
+    assert f"1 Partie · {rams.won} gewonnen · {finished_deals} Spiele" in text and "laufende Partie: 3 Spiele" in text
+
+    aborted = running[2].table.model_copy(deep=True)
+    aborted.status = "aborted"
+    assert await store.save(aborted.id, 4, aborted.dump(), status="finished", user_keys=aborted.user_keys(),
+                            chat_key=aborted.chat.key, journal=journal(book, aborted, [], start + 600))
+    after = (await stats(book, G, who)).games[0]
+    assert (after.deals, after.running) == (finished_deals, 0)  # an aborted match's deals count nowhere
+    assert (await stats(book, G, who, season=0)).games[0].deals == finished_deals

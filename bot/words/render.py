@@ -99,7 +99,7 @@ def score_lines(table: Table, view: dict[str, Any]) -> list[str]:
     lines = [t(lang, "rs.score", items=items, target=public.get("target", ""))]
     if any(match["kartoffeln"]):
         lines.append(t(lang, "rs.potatoes", items=" · ".join(
-            f"{seat_name(table, s)} {n}" for s, n in enumerate(match["kartoffeln"]) if n)))
+            f"{seat_name(table, s)}: {n}" for s, n in enumerate(match["kartoffeln"]) if n)))
     return lines
 
 
@@ -186,7 +186,7 @@ def summary(table: Table, match: dict[str, Any]) -> list[str]:
         ranking = match["ranking"]
         lines = [t(lang, "winner_one", name=seat_name(table, ranking[0]))]
         lines.append(t(lang, "ranking", items=" · ".join(
-            f"{i + 1}. {seat_name(table, s)} {match['tricks'][s]}" for i, s in enumerate(ranking))))
+            f"{i + 1}. {seat_name(table, s)}: {match['tricks'][s]}" for i, s in enumerate(ranking))))
         return lines + _settlement(table, match)
     win = match["winner"]
     if game in ("bauernstoss", "alter_schafkopf"):

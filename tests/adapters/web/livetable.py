@@ -28,10 +28,29 @@ from tests.adapters.web.browser import wait_for
 from tests.adapters.web.webkit import GROUP, SECRET, person, started, table_of_four
 from tests.servicekit import Players, button, press, say, service, table_msg
 
-__all__ = ["LiveTable", "table_with_computers", "Seen", "seen", "moves_of", "click", "tap_once", "play_deal", "PREFERRED"]
+__all__ = ["LiveTable", "table_with_computers", "SHORT", "play_out_for_him", "Seen", "seen", "moves_of", "click", "tap_once", "play_deal", "PREFERRED"]
 
 START_S = 30.0
 """The longest the table may take to be ready (or to stop)."""
+
+
+SHORT = {
+    "bauernstoss": ("target=4", None),
+    "alter_schafkopf": ("target=3", None),
+    "bauerchen": ("", {"score": [9, 9], "knoddel": [1, 1], "steine": [0, 0]}),
+    "bauer": ("short_deck=1", {"score": [2, 2], "brote": [2, 2]}),
+    "rams": ("target=2", None),
+}
+"""A short match of each game, as ``LiveTable(options=..., match=...)``: small targets, or a match near its end (a
+Bauerchen round at 9 : 9 with a Knoddel each, Bauer's third Brot at 2 : 2); with :data:`LiveTable`'s seed 5 and one
+person, each lasts more than one deal."""
+
+
+async def play_out_for_him(live: "LiveTable") -> None:
+    """The person's moves from another device (the service, as a chat's buttons) until the match is over."""
+    players = Players(live.service, GROUP, [person(0)], seed=7)
+    await players.send(say(GROUP, person(0), "karten"))
+    await players.play_out()
 
 
 async def table_with_computers(svc, game: str, people: int, options: str = "") -> str:

@@ -20,21 +20,11 @@ import engine
 from bot.table.record import Table
 from bot.words import render, story
 from bot.words.i18n import game_name, t
-from tests.adapters.web.browser import wait_for
-from tests.adapters.web.livetable import LiveTable, click, moves_of
-from tests.adapters.web.webkit import GROUP, person
-from tests.servicekit import Players, say
+from tests.adapters.web.browser import DESKTOP, PHONE, resize, wait_for
+from tests.adapters.web.livetable import SHORT, LiveTable, click, moves_of, play_out_for_him
 
 pytestmark = pytest.mark.timeout(240)
 
-PHONE, DESKTOP = (390, 844), (1280, 800)
-MATCHES = [  # (game, options typed after »neu GAME«, the match before the first deal)
-    ("bauernstoss", "target=4", None),
-    ("alter_schafkopf", "target=3", None),
-    ("bauerchen", "", {"score": [9, 9], "knoddel": [1, 1], "steine": [0, 0]}),
-    ("bauer", "short_deck=1", {"score": [2, 2], "brote": [2, 2]}),
-    ("rams", "target=2", None),
-]
 HAND_MAX = {"bauernstoss": 8, "alter_schafkopf": 8, "bauerchen": 5, "bauer": 5, "rams": 5}
 """The cards dealt to a hand, checked in one row as the hand shrinks (Bauer's short deck deals 5; its long deck 8 as
 Bauernstoß does, the most of any game and of any player count)."""
@@ -72,12 +62,11 @@ def read(window) -> dict:
     return window.execute_script(_READ)
 
 
-def resize(window, size: tuple[int, int]) -> dict:
-    """Make the window's page ``size`` CSS pixels (a phone's is a touch screen); what it shows then."""
-    window.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": size[0], "height": size[1],
-                                                                  "deviceScaleFactor": 1, "mobile": size == PHONE})
-    shown = wait_for(window, lambda w: (s := read(w))["width"] == size[0] and s, f"the page at {size}")
-    assert shown["height"] == size[1]
+def sized(window, size: tuple[int, int]) -> dict:
+    """Make the window's page ``size`` CSS pixels; what it shows then."""
+    resize(window, size)
+    shown = read(window)
+    assert (shown["width"], shown["height"]) == size
     return shown
 
 
@@ -134,31 +123,24 @@ def check_result(shown: dict, table: Table, no: int) -> None:
 def check_sizes(window, table: Table, no: int) -> None:
     """At both sizes: the result, its named trick and the score; on the desktop the score in sight unscrolled."""
     for size in (PHONE, DESKTOP):
-        shown = resize(window, size)
+        shown = sized(window, size)
         check_result(shown, table, no)
         left, top, right, bottom = shown["result"]["rect"]
         assert right <= size[0] + 0.5, f"the result runs off a {size} screen"
         if size == DESKTOP:
             left, top, right, bottom = shown["score_rect"]
             assert shown["scrolled"] == 0 and 0 <= top and bottom <= size[1] and right <= size[0], shown["score_rect"]
-    resize(window, PHONE)
+    sized(window, PHONE)
 
 
-async def play_out_for_him(live: LiveTable) -> None:
-    """His moves from another device (the service, as a chat's buttons) until the match is over."""
-    players = Players(live.service, GROUP, [person(0)], seed=7)
-    await players.send(say(GROUP, person(0), "karten"))
-    await players.play_out()
-
-
-@pytest.mark.parametrize(("game", "options", "match"), MATCHES, ids=[m[0] for m in MATCHES])
-def test_a_deal_and_a_match_show_their_result_the_named_trick_and_the_score(redis_url, key_prefix, window, game,
-                                                                             options, match):
+@pytest.mark.parametrize("game", list(SHORT))
+def test_a_deal_and_a_match_show_their_result_the_named_trick_and_the_score(redis_url, key_prefix, window, game):
+    options, match = SHORT[game]
     with LiveTable(redis_url, key_prefix, game, seed=5, people=1, options=options, match=match) as live:
         window.get("about:blank")
         window.get(live.page(0))
         wait_for(window, lambda w: read(w)["hand"], "his hand")
-        shown = resize(window, PHONE)
+        shown = sized(window, PHONE)
         most = one_row(shown)
         if game == "rams":
             assert shown["turned"] and shown["turned"][-1][1] == t("de", "web.kehrer"), "the Kehrer is not pictured"

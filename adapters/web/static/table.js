@@ -12,6 +12,14 @@
   let waiting = false;
   let seenResult = null;  // the number of the last deal whose result he moved on from (null: not known yet)
   let reopened = null;  // the number of a deal whose result he opened again from »Bisher«
+  const drawn = {};  // what each part of the page shows (its data as JSON): a part is drawn anew only when it changed
+
+  function changed(part, ...data) {
+    const key = JSON.stringify([view.lang, view.seat, ...data]);
+    if (drawn[part] === key) return false;
+    drawn[part] = key;
+    return true;
+  }
 
   function credential() {
     const query = new URLSearchParams(location.search);
@@ -144,7 +152,7 @@
     }
     const ended = view.state === "finished";
     $("result").hidden = !result || !(ended || result.no > seenResult || result.no === reopened);
-    if (!result) return;
+    if (!result || !changed("result", result, view.sheet.length > 0, ended)) return;
     write($("result-title"), result.title);
     named($("result-trick"), $("result-took"), result.trick);
     $("result-lines").replaceChildren(...result.lines.map((line) => write(el("li"), line)));
@@ -223,18 +231,20 @@
     $("last-label").textContent = view.labels.last_trick;
     $("score-label").textContent = view.labels.score;
     $("story-label").textContent = view.labels.story;
-    showSeats();
-    cards($("trick"), view.trick);
-    named($("last-trick"), $("last-took"), view.last_trick);
-    $("last-trick").title = view.last_trick ? view.last_trick.text : "";
-    showTurned();
-    lines($("score"), view.score);
+    if (changed("seats", view.seats, view.trick_leader)) showSeats();
+    if (changed("trick", view.trick)) cards($("trick"), view.trick);
+    if (changed("last", view.last_trick)) {
+      named($("last-trick"), $("last-took"), view.last_trick);
+      $("last-trick").title = view.last_trick ? view.last_trick.text : "";
+    }
+    if (changed("turned", view.turned)) showTurned();
+    if (changed("score", view.score)) lines($("score"), view.score);
     $("sheet-open").textContent = view.labels.sheet;
     $("sheet-open").hidden = !view.sheet.length;
     if ($("sheet-box").open) showSheet();
-    showStory();
+    if (changed("story", view.story, view.result, view.state)) showStory();
     showResult();
-    showHand();
+    if (changed("hand", view.hand, view.offers)) showHand();
     say(view.status, "status");
     document.body.dataset.state = view.state;
     document.body.dataset.version = String(view.version);

@@ -94,17 +94,20 @@ def score_lines(table: Table, view: dict[str, Any]) -> list[str]:
     if game == "bauer":
         return [t(lang, "ba.score", a=match["score"][0], b=match["score"][1], ba=match["brote"][0],
                   bb=match["brote"][1], target=opts.target_brote)]
-    items = " · ".join(f"{seat_name(table, s)} {n}" + (f" (+{won})" if won else "")
+    items = " · ".join(f"{seat_name(table, s)}: {n}" + (f" (+{won})" if won else "")
                        for s, (n, won) in enumerate(zip(match["tricks"], view["won"])))
     lines = [t(lang, "rs.score", items=items, target=public.get("target", ""))]
     if any(match["kartoffeln"]):
         lines.append(t(lang, "rs.potatoes", items=" · ".join(
-            f"{seat_name(table, s)} {n}" for s, n in enumerate(match["kartoffeln"]) if n)))
+            f"{seat_name(table, s)}: {n}" for s, n in enumerate(match["kartoffeln"]) if n)))
     return lines
 
 
-def info_line(table: Table, view: dict[str, Any]) -> str:
-    """Trump and what was announced or doubled this deal, in one line (never a hand)."""
+def info_line(table: Table, view: dict[str, Any], turned: bool = True) -> str:
+    """Trump and what was announced or doubled this deal, in one line (never a hand).
+
+    Without ``turned``, Rams' turned cards are left out (the web page pictures them).
+    """
     lang, game, public = table.lang, table.game, view.get("public") or {}
     parts = []
     trump = view.get("trump")
@@ -135,13 +138,13 @@ def info_line(table: Table, view: dict[str, Any]) -> str:
             parts.append(t(lang, "ba.tricks", a=won[0] + won[2], b=won[1] + won[3]))
         if public.get("stoss"):
             parts.append(t(lang, "st.stossed", times=2 ** len(public["stoss"])))
-    elif game == "rams":
-        turned = public.get("turned") or []
-        if len(turned) == 2:  # the Bälli was turned first, the Kehrer beside it sets trump
-            parts.append(t(lang, "rs.kehrer_baelli", kehrer=card_label(turned[1], lang),
-                           baelli=card_label(turned[0], lang)))
-        elif turned:
-            parts.append(t(lang, "rs.kehrer", cards=cards_label(turned, lang)))
+    elif game == "rams" and turned:
+        shown = public.get("turned") or []
+        if len(shown) == 2:  # the Bälli was turned first, the Kehrer beside it sets trump
+            parts.append(t(lang, "rs.kehrer_baelli", kehrer=card_label(shown[1], lang),
+                           baelli=card_label(shown[0], lang)))
+        elif shown:
+            parts.append(t(lang, "rs.kehrer", cards=cards_label(shown, lang)))
     return " · ".join(parts)
 
 
@@ -183,7 +186,7 @@ def summary(table: Table, match: dict[str, Any]) -> list[str]:
         ranking = match["ranking"]
         lines = [t(lang, "winner_one", name=seat_name(table, ranking[0]))]
         lines.append(t(lang, "ranking", items=" · ".join(
-            f"{i + 1}. {seat_name(table, s)} {match['tricks'][s]}" for i, s in enumerate(ranking))))
+            f"{i + 1}. {seat_name(table, s)}: {match['tricks'][s]}" for i, s in enumerate(ranking))))
         return lines + _settlement(table, match)
     win = match["winner"]
     if game in ("bauernstoss", "alter_schafkopf"):

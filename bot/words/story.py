@@ -284,7 +284,7 @@ def _bauer(table: Table, record: dict) -> list[str]:
 def _rams(table: Table, record: dict) -> list[str]:
     lang, result = table.lang, record["result"]
     choices = (record.get("public") or {}).get("choices") or []
-    items = [f"{seat_name(table, s)} {n}" for s, n in enumerate(result["tricks"])
+    items = [f"{seat_name(table, s)}: {n}" for s, n in enumerate(result["tricks"])
              if s >= len(choices) or choices[s] in ("play", "blind")]
     lines = [t(lang, "rs.result", items=" · ".join(items) or "–")]
     passed = [seat_name(table, s) for s, c in enumerate(choices) if c == "pass"]

@@ -19,13 +19,14 @@ from bot.table.match import trick_event
 from bot.table.record import Table
 from bot.words import render, story
 from bot.words.cards import card_label
+from bot.words.webdeal import deal_result, named_trick, sheet_lines, turned_cards
 from bot.words.hand import CARD_CHOICES, hand_message
 from bot.words.i18n import game_name, hint, t, tn
 from engine.state import State
 
 __all__ = ["web_view", "web_text", "LABELS", "STORY_MAX", "END_VERBS"]
 
-LABELS = ("hand", "trick", "last_trick", "score", "story", "you", "offline")
+LABELS = ("hand", "trick", "last_trick", "score", "story", "you", "offline", "led", "sheet", "close", "play_on")
 """The page's own headings and status words (``web.<name>`` texts), sent with every view."""
 STORY_MAX = 40
 """The most story lines a view carries (the latest)."""
@@ -39,19 +40,17 @@ def web_text(lang: str, key: str, **params: object) -> str:
 
 
 def _cards(table: Table, seats: list[int], cards: list[str]) -> list[dict[str, Any]]:
-    return [{"seat": s, "card": c, "label": card_label(c, table.lang)} for s, c in zip(seats, cards)]
+    return [{"seat": s, "name": render.seat_name(table, s), "card": c, "label": card_label(c, table.lang)}
+            for s, c in zip(seats, cards)]
 
 
 def _last_trick(table: Table, state: State, view: dict[str, Any]) -> dict[str, Any] | None:
-    """The deal's last completed trick, else the last trick of the deal before."""
+    """The deal's last completed trick, else the last trick of the deal before (:func:`named_trick`)."""
     if view["tricks"]:
-        trick = trick_event(state, view["tricks"][-1])
-    elif table.sheet and table.sheet[-1].get("trick"):
-        trick = table.sheet[-1]["trick"]
-    else:
-        return None
-    return {"cards": _cards(table, trick["seats"], trick["cards"]), "winner": trick["winner"],
-            "text": story.trick_line(table, trick, "st.last")}
+        return named_trick(table, trick_event(state, view["tricks"][-1]))
+    if table.sheet and table.sheet[-1].get("trick"):
+        return named_trick(table, table.sheet[-1]["trick"])
+    return None
 
 
 def _seats(table: Table, view: dict[str, Any] | None, me: int | None) -> list[dict[str, Any]]:
@@ -103,10 +102,12 @@ def _playing(table: Table, state: State, seat: int, version: int, out: dict[str,
     out["seats"] = _seats(table, view, seat)
     out["trick"] = _cards(table, [e["seat"] for e in view["trick"]], [e["card"] for e in view["trick"]])
     out["last_trick"] = _last_trick(table, state, view)
+    out["trick_leader"] = view["trick"][0]["seat"] if view["trick"] else None
     out["score"] = render.score_lines(table, view)
-    out["info"] = render.info_line(table, view)
-    lines = [] if view["tricks"] or table.story else render.last_deal_lines(table)
-    out["story"] = (lines + story.news_lines(table, table.story))[-STORY_MAX:]
+    out["info"] = render.info_line(table, view, turned=False)
+    out["turned"] = turned_cards(table, view.get("public") or {})
+    out["story"] = story.news_lines(table, table.story)[-STORY_MAX:]
+    out["result"] = deal_result(table, fresh=not view["tricks"])
     out["hand"], out["offers"], out["hand_version"] = _hand(table, state, seat, version)
     to_act = view["to_act"]
     if to_act == seat:
@@ -119,6 +120,15 @@ def _playing(table: Table, state: State, seat: int, version: int, out: dict[str,
     out["to_act"] = to_act
 
 
+def _ended(table: Table, state: State | None, out: dict[str, Any]) -> None:
+    """An ended match: its last deal's result with the summary, and the final score (»Stand«)."""
+    if table.status != "finished" or state is None:
+        return
+    view = engine.view(state, None)
+    out["score"] = render.score_lines(table, view)
+    out["result"] = deal_result(table, fresh=True, final=render.summary(table, view["match"]))
+
+
 def web_view(table: Table, state: State | None, version: int, seat: int, now: float,
              ends: bool = False) -> dict[str, Any]:
     """What seat ``seat`` sees of ``table`` at ``version``: JSON-able, his own cards only.
@@ -128,17 +138,20 @@ def web_view(table: Table, state: State | None, version: int, seat: int, now: fl
 
     Keys: ``table``, ``version``, ``lang``, ``game``, ``title``, ``status`` (a line for him: his turn,
     whose turn, the table's state), ``seat``, ``seats`` (``seat``, ``name``, ``me``, ``turn``,
-    ``active``, ``cards``, ``note``), ``trick`` and ``last_trick`` (cards as ``seat``, ``card``,
-    ``label``), ``score`` and ``story`` (lines), ``info``, ``hand`` (``card``, ``label``, ``legal``,
-    ``verb``, ``arg``), ``offers`` (``verb``, ``arg``, ``label``), ``hand_version``, ``to_act`` and
-    ``labels`` (the page's headings).
+    ``active``, ``cards``, ``note``), ``trick`` (cards as ``seat``, ``name``, ``card``, ``label``) and
+    ``trick_leader`` (who led it), ``last_trick`` (:func:`~bot.words.webdeal.named_trick`), ``result`` (the
+    last finished deal: :func:`~bot.words.webdeal.deal_result`), ``sheet`` (the ``zettel`` lines), ``turned``
+    (Rams' Kehrer and Bälli), ``score`` and ``story`` (lines: the running deal's, or the ended table's message),
+    ``info``, ``hand`` (``card``, ``label``, ``legal``, ``verb``, ``arg``), ``offers`` (``verb``, ``arg``,
+    ``label``), ``hand_version``, ``to_act`` and ``labels`` (the page's headings).
     """
     lang = table.lang
     out: dict[str, Any] = {
         "table": table.id, "version": version, "lang": lang, "game": table.game, "state": table.status,
         "title": game_name(table.game, lang), "seat": seat, "seats": _seats(table, None, seat), "trick": [],
         "last_trick": None, "score": [], "info": "", "story": [], "hand": [], "offers": [],
-        "hand_version": version, "to_act": None, "status": "",
+        "hand_version": version, "to_act": None, "status": "", "trick_leader": None, "turned": [],
+        "result": None, "sheet": sheet_lines(table) if table.sheet else [],
         "labels": {name: web_text(lang, name) for name in LABELS},
     }
     if table.status == "playing" and state is not None:
@@ -149,6 +162,7 @@ def web_view(table: Table, state: State | None, version: int, seat: int, now: fl
     else:
         message = render.table_message(table, state, version, now)
         out["story"] = message.text.split("\n")[-STORY_MAX:]
+        _ended(table, state, out)
         if ends:
             out["offers"] = [_offer(b, tok) for row in message.buttons for b in row
                              if (tok := tokens.parse(b.token)) is not None and tok.verb in END_VERBS]

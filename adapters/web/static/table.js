@@ -10,6 +10,16 @@
   let socket = null;
   let retry = 0;
   let waiting = false;
+  let seenResult = null;  // the number of the last deal whose result he moved on from (null: not known yet)
+  let reopened = null;  // the number of a deal whose result he opened again from »Bisher«
+  const drawn = {};  // what each part of the page shows (its data as JSON): a part is drawn anew only when it changed
+
+  function changed(part, ...data) {
+    const key = JSON.stringify([view.lang, view.seat, ...data]);
+    if (drawn[part] === key) return false;
+    drawn[part] = key;
+    return true;
+  }
 
   function credential() {
     const query = new URLSearchParams(location.search);
@@ -45,6 +55,24 @@
     return node;
   }
 
+  // Signs the texts carry, drawn by the page (table.css), so that no emoji font is needed; other emoji are left out.
+  const SIGNS = {"🏆": "trophy", "🥔": "potato", "🃏": "cards", "➡": "turn", "📋": "sheet"};
+  const EMOJI = /([\u{1F000}-\u{1FFFF}\u27A1])\uFE0F?|\uFE0F/gu;
+
+  function write(node, text) {  // ``text`` as ``node``'s content, its signs drawn; returns ``node``
+    const parts = [];
+    let at = 0;
+    text = text || "";
+    for (const m of text.matchAll(EMOJI)) {
+      parts.push(text.slice(at, m.index));
+      if (SIGNS[m[1]]) parts.push(el("span", {class: "sign " + SIGNS[m[1]], role: "img", title: m[1]}));
+      at = m.index + m[0].length;
+    }
+    parts.push(text.slice(at));
+    node.replaceChildren(...parts);
+    return node;
+  }
+
   function picture(card, label) {  // the card's picture; its label where the picture is missing
     const english = view.lang === "en" && (card[0] === "J" || card[0] === "Q");  // J and Q, not B and D
     const img = el("img", {src: "static/cards/" + (english ? "en/" : "") + card + ".svg", alt: label,
@@ -73,20 +101,95 @@
       const node = el("div", {class: classes.join(" "), "data-seat": String(s.seat)});
       node.append(el("span", {class: "name"}, s.me ? s.name + " (" + view.labels.you + ")" : s.name));
       if (s.note) node.append(el("span", {class: "note"}, s.note));
+      if (view.trick_leader === s.seat) node.append(el("span", {class: "led"}, view.labels.led));
       return place(node, s.seat, 35, 40);
     }));
   }
 
-  function cards(box, list, placed) {
-    box.replaceChildren(...list.map((c) => {
-      const node = el("div", {class: "played", "data-card": c.card, "data-seat": String(c.seat), title: c.label});
+  function cards(box, list) {  // the trick in play, each card before its player, the lead marked
+    box.replaceChildren(...list.map((c, i) => {
+      const node = el("div", {class: i ? "played" : "played lead", "data-card": c.card, "data-seat": String(c.seat),
+                              title: c.name + ": " + c.label});
       node.append(picture(c.card, c.label));
-      return placed ? place(node, c.seat, 14, 17) : node;
+      return place(node, c.seat, 14, 17);
     }));
+  }
+
+  function named(box, took, trick) {  // a completed trick: each card with its player, who led, who took it
+    box.replaceChildren(...(trick ? trick.cards : []).map((c) => {
+      const node = el("figure", {class: c.seat === trick.winner ? "won" : "", "data-card": c.card,
+                                 "data-seat": String(c.seat), title: c.name + ": " + c.label});
+      node.append(el("span", {class: "tag"}, c.seat === trick.leader ? view.labels.led : ""),
+                  picture(c.card, c.label), el("figcaption", {}, c.name));
+      return node;
+    }));
+    took.textContent = trick ? trick.took : "";
+  }
+
+  function showTurned() {  // Rams: the Kehrer (and a Bälli turned before it) pictured in the felt's corner
+    $("turned").replaceChildren(...(view.turned || []).map((c) => {
+      const node = el("figure", {"data-card": c.card, title: c.role + ": " + c.label});
+      node.append(picture(c.card, c.label), el("figcaption", {}, c.role));
+      return node;
+    }));
+  }
+
+  function resultKey() { return "stammtisch.result." + view.table; }
+
+  function movedOn() {  // he moved on from the deal's result: it shows no more (»Bisher« keeps it)
+    reopened = null;
+    if (!view || !view.result) return;
+    seenResult = view.result.no;
+    try { sessionStorage.setItem(resultKey(), String(seenResult)); } catch (e) { /* no storage: this page only */ }
+    $("result").hidden = view.state !== "finished";
+  }
+
+  function showResult() {  // the last deal's result over the felt, until he moves on; the match's end stays
+    const result = view.result;
+    if (result && seenResult === null) {
+      try { seenResult = Number(sessionStorage.getItem(resultKey()) ?? NaN); } catch (e) { seenResult = NaN; }
+      if (Number.isNaN(seenResult)) seenResult = result.fresh ? result.no - 1 : result.no;  // a page opened later
+    }
+    const ended = view.state === "finished";
+    $("result").hidden = !result || !(ended || result.no > seenResult || result.no === reopened);
+    if (!result || !changed("result", result, view.sheet.length > 0, ended)) return;
+    write($("result-title"), result.title);
+    named($("result-trick"), $("result-took"), result.trick);
+    $("result-lines").replaceChildren(...result.lines.map((line) => write(el("li"), line)));
+    $("result-final").replaceChildren(...result.final.map((line) => write(el("li"), line)));
+    $("result-sheet").textContent = view.labels.sheet;
+    $("result-sheet").hidden = !view.sheet.length;
+    $("result-close").textContent = view.labels.play_on;
+    $("result-close").hidden = ended;
+  }
+
+  function showStory() {  // »Bisher«: the last deal's result (a tap shows it again), then this deal so far
+    const items = [];
+    if (view.result && view.state === "playing") {
+      const again = el("button", {class: "quiet", type: "button"});
+      again.addEventListener("click", () => { reopened = view.result.no; showResult(); });
+      const deal = el("li", {class: "deal"});
+      deal.append(write(again, view.result.title), ...view.result.lines.map((line) => write(el("div"), line)));
+      items.push(deal);
+    }
+    items.push(...view.story.filter((line) => line).map((line) => write(el("li"), line)));
+    $("story").replaceChildren(...items);
+    $("story").scrollTop = $("story").scrollHeight;
+  }
+
+  function showSheet() {  // the score sheet, as the zettel command shows it
+    $("sheet").replaceChildren(...view.sheet.map((line) => write(el("li"), line)));
+    $("sheet-close").textContent = view.labels.close;
+  }
+
+  function openSheet() {
+    showSheet();
+    if (!$("sheet-box").open) $("sheet-box").showModal();
   }
 
   function tap(verb, arg) {
     if (!socket || socket.readyState !== WebSocket.OPEN || waiting) return;
+    movedOn();
     waiting = true;
     document.body.classList.add("waiting");
     socket.send(JSON.stringify({verb: verb, arg: arg, v: view.hand_version}));
@@ -108,11 +211,12 @@
     });
     $("hand").replaceChildren(el("div", {class: "cards"}), el("div", {class: "offers"}));
     $("hand").firstChild.append(...hand);
+    $("hand").firstChild.style.setProperty("--n", String(hand.length));  // how far the cards overlap in one row
     $("hand").lastChild.append(...offers);
   }
 
   function lines(box, list) {
-    box.replaceChildren(...list.map((line) => el(box.tagName === "OL" ? "li" : "p", {}, line)));
+    box.replaceChildren(...list.map((line) => write(el(box.tagName === "OL" ? "li" : "p"), line)));
   }
 
   function show(next) {
@@ -127,21 +231,28 @@
     $("last-label").textContent = view.labels.last_trick;
     $("score-label").textContent = view.labels.score;
     $("story-label").textContent = view.labels.story;
-    showSeats();
-    cards($("trick"), view.trick, true);
-    cards($("last-trick"), view.last_trick ? view.last_trick.cards : [], false);
-    $("last-trick").title = view.last_trick ? view.last_trick.text : "";
-    lines($("score"), view.score);
-    lines($("story"), view.story.filter((line) => line));
-    $("story").scrollTop = $("story").scrollHeight;
-    showHand();
+    if (changed("seats", view.seats, view.trick_leader)) showSeats();
+    if (changed("trick", view.trick)) cards($("trick"), view.trick);
+    if (changed("last", view.last_trick)) {
+      named($("last-trick"), $("last-took"), view.last_trick);
+      $("last-trick").title = view.last_trick ? view.last_trick.text : "";
+    }
+    if (changed("turned", view.turned)) showTurned();
+    if (changed("score", view.score)) lines($("score"), view.score);
+    $("sheet-open").textContent = view.labels.sheet;
+    $("sheet-open").hidden = !view.sheet.length;
+    if ($("sheet-box").open) showSheet();
+    if (changed("story", view.story, view.result, view.state)) showStory();
+    showResult();
+    if (changed("hand", view.hand, view.offers)) showHand();
     say(view.status, "status");
+    document.body.dataset.state = view.state;
     document.body.dataset.version = String(view.version);
   }
 
   function say(text, kind) {
     const notice = $("notice");
-    notice.textContent = text || "";
+    write(notice, text);
     notice.className = kind;
   }
 
@@ -175,6 +286,10 @@
   }
 
   document.addEventListener("DOMContentLoaded", () => {
+    $("result-close").addEventListener("click", movedOn);
+    $("result-sheet").addEventListener("click", openSheet);
+    $("sheet-open").addEventListener("click", openSheet);
+    $("sheet-close").addEventListener("click", () => $("sheet-box").close());
     telegram("web_app_ready");
     telegram("web_app_expand");
     connect();

@@ -11,10 +11,12 @@ import os
 import shutil
 from collections.abc import Callable
 
-__all__ = ["PHONE", "MISSING", "browser_missing", "open_window", "wait_for"]
+__all__ = ["PHONE", "DESKTOP", "MISSING", "browser_missing", "open_window", "resize", "wait_for"]
 
 PHONE = (390, 844)
 """A phone's screen in CSS pixels (width, height)."""
+DESKTOP = (1280, 800)
+"""A desktop browser's window in CSS pixels (width, height)."""
 
 MISSING = ("browser tests skipped: no headless chromium here; install Debian's chromium and "
            "chromium-driver (apt-get install chromium chromium-driver; .ci/run does it on CI)")
@@ -66,3 +68,11 @@ def wait_for(driver, condition: Callable, what: str, timeout: float = WAIT_S):
     from selenium.webdriver.support.ui import WebDriverWait
 
     return WebDriverWait(driver, timeout, poll_frequency=0.02).until(condition, message=f"waited for {what}")
+
+
+def resize(driver, size: tuple[int, int], scale: float = 1) -> None:
+    """Make the page of ``driver`` ``size`` CSS pixels at ``scale`` device pixels each (:data:`PHONE`: a touch
+    screen); waits until the page has its new width."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": size[0], "height": size[1],
+                                                                  "deviceScaleFactor": scale, "mobile": size == PHONE})
+    wait_for(driver, lambda d: d.execute_script("return innerWidth") == size[0], f"the page at {size}")

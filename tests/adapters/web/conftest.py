@@ -34,6 +34,18 @@ def windows(request: pytest.FixtureRequest) -> Iterator[Callable[..., object]]:
         driver.quit()
 
 
+@pytest.fixture(scope="module")
+def window(request: pytest.FixtureRequest) -> Iterator[object]:
+    """One headless chromium window for a whole module (its tests resize it as they need); skipped as
+    :func:`windows` is where chromium or chromedriver is missing."""
+    if browser_missing():
+        _skipped.append(request.node.nodeid)
+        pytest.skip(MISSING)
+    driver = open_window(PHONE)
+    yield driver
+    driver.quit()
+
+
 def pytest_terminal_summary(terminalreporter) -> None:
     """One line at the end of the run when browser tests were skipped: what to install."""
     if _skipped:

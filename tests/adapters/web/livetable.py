@@ -19,21 +19,56 @@ from urllib.parse import quote
 
 import redis.asyncio as aioredis
 
+import engine
 from adapters.common.webauth import sign
 from adapters.web import Tuning
 from bot.store.tables import Store
+from bot.table.record import Table
 from tests.adapters.web.browser import wait_for
 from tests.adapters.web.webkit import GROUP, SECRET, person, started, table_of_four
-from tests.servicekit import say, service
+from tests.servicekit import Players, button, press, say, service, table_msg
 
-__all__ = ["LiveTable", "Seen", "seen", "moves_of", "click", "tap_once", "play_deal", "PREFERRED"]
+__all__ = ["LiveTable", "table_with_computers", "SHORT", "play_out_for_him", "Seen", "seen", "moves_of", "click", "tap_once", "play_deal", "PREFERRED"]
 
 START_S = 30.0
 """The longest the table may take to be ready (or to stop)."""
 
 
+SHORT = {
+    "bauernstoss": ("target=4", None),
+    "alter_schafkopf": ("target=3", None),
+    "bauerchen": ("", {"score": [9, 9], "knoddel": [1, 1], "steine": [0, 0]}),
+    "bauer": ("short_deck=1", {"score": [2, 2], "brote": [2, 2]}),
+    "rams": ("target=2", None),
+}
+"""A short match of each game, as ``LiveTable(options=..., match=...)``: small targets, or a match near its end (a
+Bauerchen round at 9 : 9 with a Knoddel each, Bauer's third Brot at 2 : 2); with :data:`LiveTable`'s seed 5 and one
+person, each lasts more than one deal."""
+
+
+async def play_out_for_him(live: "LiveTable") -> None:
+    """The person's moves from another device (the service, as a chat's buttons) until the match is over."""
+    players = Players(live.service, GROUP, [person(0)], seed=7)
+    await players.send(say(GROUP, person(0), "karten"))
+    await players.play_out()
+
+
+async def table_with_computers(svc, game: str, people: int, options: str = "") -> str:
+    """A started table in :data:`GROUP` of ``game`` (typed ``options``): :func:`person` 0 to ``people - 1`` and
+    computers in the other seats; its id."""
+    users = [person(i) for i in range(people)]
+    players = Players(svc, GROUP, users)
+    table = table_msg(await players.send(say(GROUP, users[0], f"neu {game} {options}".strip())))
+    for u in users[1:]:
+        table = table_msg(await players.send(press(GROUP, u, button(table, "join").token)))
+    for _ in range(engine.game_class(game).DEFAULT_PLAYERS - people):
+        await players.send(say(GROUP, users[0], "computer"))
+    await players.send(say(GROUP, users[0], "los"))
+    return table.table_id
+
+
 class LiveTable:
-    """Four people (:func:`~tests.adapters.web.webkit.person` 0..3) at a started table, served on 127.0.0.1.
+    """People (:func:`~tests.adapters.web.webkit.person` 0..3) at a started table, served on 127.0.0.1.
 
     Use as a context manager; :meth:`page` is a seat's page URL with a link token of his.
 
@@ -44,12 +79,18 @@ class LiveTable:
         seed: the shuffle's seed.
         tuning: the web table's limits.
         lang: the group's language (``sprache``), which the table speaks.
+        people: how many people sit at it (the first seats); computers take the others.
+        options: the table's options as typed after ``neu GAME`` (``target=2``).
+        match: the match as it stands before the first deal, in a replay file's shape (``{"score": [10, 10]}``):
+            a match near its end, short to play.
     """
 
     def __init__(self, redis_url: str, prefix: str, game: str = "bauerchen", seed: int = 5,
-                 tuning: Tuning | None = None, lang: str = "de") -> None:
+                 tuning: Tuning | None = None, lang: str = "de", people: int = 4, options: str = "",
+                 match: dict | None = None) -> None:
         self._redis_url, self._prefix, self._game, self._seed = redis_url, prefix, game, seed
         self._tuning, self._lang = tuning, lang
+        self.people, self._options, self._match = people, options, match
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="web-table", daemon=True)
         self.table = ""
@@ -80,9 +121,26 @@ class LiveTable:
                                autoplay_after="off")
         if self._lang != "de":
             await self.service.handle(say(GROUP, person(0), f"sprache {self._lang}"))
-        self.table = await table_of_four(self.service, self._game)
+        if self.people == 4 and not self._options:
+            self.table = await table_of_four(self.service, self._game)
+        else:
+            self.table = await table_with_computers(self.service, self._game, self.people, self._options)
+        if self._match is not None:
+            await self._set_match(self._match)
         self.server = await started(self.service, self._tuning)
         self.port = self.server.port
+
+    async def _set_match(self, match: dict) -> None:
+        """Let the running deal start from ``match`` (checked as a replay file's ``match`` is)."""
+        store = self.service.store
+        version, data = await store.load(self.table)
+        table = Table.load(data)
+        state = engine.from_json(table.state)
+        state.match = type(state).read_match(state.options, state.n, match)
+        table.state = engine.to_json(state)
+        saved = await store.save(self.table, version, table.dump(), user_keys=table.user_keys(),
+                                 chat_key=table.chat.key)
+        assert saved, "the table moved while its match was set"
 
     async def _stop(self) -> None:
         if self.server is not None:
@@ -106,20 +164,25 @@ class LiveTable:
         """Open each seat's page in a window of its own (``open_one()`` makes one) and wait until each shows
         his hand; the windows by seat."""
         pages = []
-        for seat in range(4):
+        for seat in range(self.people):
             pages.append(open_one())
             pages[-1].get(self.page(seat))
         for window in pages:
             wait_for(window, lambda w: seen(w)["hand"], "the hand to show")
         return pages
 
+    def stored(self) -> Table:
+        """The table as it is stored now."""
+        return Table.load(self.run(self.service.store.load(self.table))[1])
+
     def mini_app(self, init_data: str) -> str:
         """The page as Telegram opens a Mini App: the init data in the ``#tgWebAppData`` fragment."""
         return f"{self.base}/?table={self.table}#tgWebAppData={quote(init_data, safe='')}"
 
 
-PREFERRED = ("let_pass", "nt.", "pl.")
-"""What a scripted player taps, best first: »Weiter«, naming trump, a card of his hand he may play (never
+PREFERRED = ("let_pass", "nt", "ph", "pl", "ex", "gv", "pa", "an")
+"""What a scripted player taps, best first (a verb or an action's code): »Weiter«, naming trump, playing his
+Rams hand, a card of his hand he may play, give or discard, passing, and a bid only where he may not pass (never
 a meld, doubling or going alone)."""
 
 _SEEN = """
@@ -149,8 +212,13 @@ def seen(window) -> Seen:
 def moves_of(shown: Seen) -> list[tuple[str, str]]:
     """The taps ``shown`` offers that a scripted player makes, as (verb, arg), best first (see :data:`PREFERRED`)."""
     taps = [("act", arg) for _, enabled, arg in shown["hand"] if enabled]
-    taps += [(verb, arg) for verb, arg, _ in shown["offers"] if verb == "let_pass" or arg.startswith("nt.")]
-    return sorted(taps, key=lambda tap: next(i for i, p in enumerate(PREFERRED) if p in (tap[0], tap[1][:3])))
+    taps += [(verb, arg) for verb, arg, _ in shown["offers"] if verb == "let_pass" or _code(arg) in PREFERRED]
+    return sorted(taps, key=lambda tap: PREFERRED.index(_code(tap[1]) or tap[0]))
+
+
+def _code(arg: str) -> str:
+    """The action code of a tap's argument (``pl`` of ``pl.AS``), ``""`` for none; a meld (``pl.KH.m``) has none here."""
+    return "" if arg.endswith(".m") else arg.split(".")[0]
 
 
 def click(window, verb: str, arg: str) -> None:
@@ -181,8 +249,8 @@ def tap_once(windows: list, rng: random.Random, clicker: Callable[[list, int, st
         mover = next((i for i, s in enumerate(shown) if s["turn"] and taps[i]), None)
     if mover is None:
         return None
-    best = taps[mover][0][1][:3]
-    verb, arg = rng.choice([tap for tap in taps[mover] if tap[1][:3] == best])
+    best = _code(taps[mover][0][1])
+    verb, arg = rng.choice([tap for tap in taps[mover] if _code(tap[1]) == best])
     version = max(s["version"] for s in shown)
     if clicker is None:
         click(windows[mover], verb, arg)

@@ -55,8 +55,9 @@ async def test_each_seat_sees_its_own_cards_and_nothing_hidden(store, game, n, o
                 one_card |= s["cards"] == 1
             unseen = sum(hidden[s] for s in range(n) if s != seat) | (state.hands[seat] & ~state.visible_hand(seat))
             unseen |= state.set_aside() & ~known
-            # the story and the last trick may show the last deal's cards, played in the open
-            text = json.dumps({k: v for k, v in view.items() if k not in ("story", "last_trick")}, ensure_ascii=False)
+            # the story, the last trick and the last deal's result may show the last deal's cards, played in the open
+            text = json.dumps({k: v for k, v in view.items() if k not in ("story", "last_trick", "result")},
+                              ensure_ascii=False)
             assert not {c for c in map(card_str, cards_in(unseen & ~known)) if f'"{c}"' in text}
             assert not leaks(text, labels(unseen & ~known)), text
             checked += 1

@@ -41,6 +41,8 @@ async def press(tables: Tables, cmd: Command) -> list[Outgoing]:
         return await recall.pressed(tables, cmd, tok)
     if tok.verb in registration.VERBS:
         return await registration.press(tables, cmd, tok)
+    if tok.verb in ("join", "leave"):
+        await lobby.count_seat_change(tables.store, cmd, tok.table)
     can_write = await lobby.reachable(tables.store, cmd) if tok.verb == "join" else True
     return await tables.change(tok.table, cmd, lambda ctx: _pressed(ctx, tok, can_write, tables))
 

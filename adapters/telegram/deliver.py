@@ -16,7 +16,8 @@
   may be written to).
 - :class:`~bot.protocol.outgoing.Toast` outside a button press (a refused or answered text command): only
   its user is meant to read it, so it goes to his private chat, named after the group it answers,
-  each a message of its own (the service's answer budget bounds them); only if the bot cannot write
+  each a message of its own (the service's answer budget bounds them, and at most
+  :data:`_ANSWERS_WAITING` wait at a time); only if the bot cannot write
   to him there is it posted in the group, and a ``secret`` one (it may tell his cards) never: the
   group is told only that the bot cannot write to him, with the link that opens the private chat.
   On a press it answers the callback query instead (see :mod:`adapters.telegram.app`).
@@ -74,6 +75,9 @@ _MAX_TEXT = 4096
 """Telegram's longest message."""
 _RESULTS_KEPT = 100
 """The most results of one chat that wait to be posted (older ones are dropped first)."""
+_ANSWERS_WAITING = 8
+"""The most answers to one person from one chat that wait to be sent (the answer budget lets 6 a minute
+through): a newer one takes the place of one still waiting, so an outage's flood stays bounded."""
 
 
 def not_modified(exc: BadRequest) -> bool:
@@ -151,6 +155,7 @@ class Delivery:
         self.langs: Bounded[str, str] = Bounded()
         self._reposts: Bounded[tuple[str, str], bool] = Bounded()
         self._unreachable: Bounded[tuple[str, str], bool] = Bounded()
+        self._answered: Bounded[tuple[str, str], int] = Bounded()  # (user, chat) -> answers queued so far
         self._results: Bounded[str, list[str]] = Bounded()  # chat key -> results not yet posted
         self._notices = itertools.count()
         self.topic_opened = topic_opened
@@ -289,17 +294,24 @@ class Delivery:
                 log.info("cannot tell user %s privately (%s): in the group", chat_id, exc.message)
                 self._not_private(out)
 
-        self.outbox.put(Job(int(out.user.user_id), f"toast:{next(self._notices)}", send, rank=REPLY))
+        self.outbox.put(Job(int(out.user.user_id), f"toast:{out.chat.key}:{self._answer_slot(out)}", send, rank=REPLY))
+
+    def _answer_slot(self, out: Toast) -> int:
+        """One of :data:`_ANSWERS_WAITING` slots for an answer to its user from its chat, in turn."""
+        key = (out.user.key, out.chat.key)
+        n = self._answered.get(key, 0)
+        self._answered[key] = n + 1
+        return n % _ANSWERS_WAITING
 
     def _not_private(self, out: Toast) -> None:
         """The answer ``out`` could not go to its user privately: the group gets it, or for a secret one only
         that the bot cannot write to him, and the link that opens the private chat (and shows his hand)."""
+        slot = f"reply:{out.user.user_id}:{self._answer_slot(out)}"
         if not out.secret:
-            self.post(out.chat, out.text, [])
+            self.post(out.chat, out.text, [], slot=slot)
             return
-        lang = self.langs.get(out.user.user_id, "de")
-        payload = self.join_payload(out.table_id) if out.table_id else ""
-        self.join_link(out.user, out.chat, payload, t(lang, "tg.answer_private", name=out.user.name or out.user.user_id))
+        text = t(self.langs.get(out.user.user_id, "de"), "tg.answer_private", name=out.user.name or out.user.user_id)
+        self.join_link(out.user, out.chat, self.join_payload(out.table_id) if out.table_id else "", text, slot=slot)
 
     async def _refused_lately(self, user: UserRef) -> str | None:
         """Why Telegram refused a private message to ``user`` lately (then none is tried), else ``None``."""
@@ -313,7 +325,8 @@ class Delivery:
             await self.reach.unreachable(user, reason)
         return reason
 
-    def join_link(self, user: UserRef, chat: ChatRef, payload: str, text: str, check: bool = False) -> None:
+    def join_link(self, user: UserRef, chat: ChatRef, payload: str, text: str, check: bool = False,
+                  slot: str = "") -> None:
         """Post in ``chat`` a message mentioning ``user`` with a button that opens the private chat.
 
         With ``check``, nothing is posted if the bot can write to him after all (the bot layer
@@ -322,7 +335,7 @@ class Delivery:
         lang = self.langs.get(user.user_id, "de")
         body, entities = markup.mentions(text or t(lang, "tg.cannot_dm", name=user.name), [user])
         kb = markup.keyboard([[Button(t(lang, "tg.open"), url=markup.deep_link(self.username, payload))]])
-        self.post(chat, body, entities, kb, unless_reachable=user if check else None)
+        self.post(chat, body, entities, kb, unless_reachable=user if check else None, slot=slot)
 
     async def reachable(self, user: UserRef) -> bool:
         """Whether the bot may write to ``user`` privately (he started it and did not block it)."""
@@ -347,8 +360,10 @@ class Delivery:
         return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
 
     def post(self, chat: ChatRef, text: str, entities: list[MessageEntity],
-             keyboard: InlineKeyboardMarkup | None = None, unless_reachable: UserRef | None = None) -> None:
-        """Post a new message in ``chat`` (not if ``unless_reachable`` is given and the bot can write to him)."""
+             keyboard: InlineKeyboardMarkup | None = None, unless_reachable: UserRef | None = None,
+             slot: str = "") -> None:
+        """Post a new message in ``chat`` (not if ``unless_reachable`` is given and the bot can write to him);
+        a pending post of the same ``slot`` is replaced (by default every post has a slot of its own)."""
         thread = _thread(chat)
 
         async def send(chat_id: int) -> None:
@@ -360,7 +375,7 @@ class Delivery:
             except Forbidden as exc:
                 log.warning("cannot post in chat %s: %s", chat_id, exc.message)
 
-        self.outbox.put(Job(int(chat.chat_id), f"post:{next(self._notices)}", send, rank=REPLY))
+        self.outbox.put(Job(int(chat.chat_id), slot or f"post:{next(self._notices)}", send, rank=REPLY))
 
     def _put_in_place(self, chat_id: int, thread: int | None, table_id: str, key: str, text: str,
                       buttons: tuple[tuple[Button, ...], ...], version: int | None,

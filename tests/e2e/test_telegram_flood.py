@@ -6,8 +6,17 @@ from __future__ import annotations
 from bot.protocol import tokens
 from bot.service.lobby import SEAT_CHANGES
 from bot.table.record import Table
-from tests.fakes.telegram.harness import (FAST, card_to_play, fake_for, handled, open_table, press_verb, running_bot, until,
-                                          version)
+from tests.fakes.telegram.harness import (
+    FAST,
+    card_to_play,
+    fake_for,
+    handled,
+    open_table,
+    press_verb,
+    running_bot,
+    until,
+    version,
+)
 from tests.servicekit import hurried
 
 GROUP = -100321

@@ -22,7 +22,7 @@ from bot.service import Service
 from bot.table.record import Table
 from bot.table.refused import Refused
 from bot.words import textcmd
-from engine.actions import Action
+from engine.actions import KINDS, Action
 from engine.cards import card_str, cards_in
 from tests.fakes.discord import FakeDiscord
 from tests.fakes.discord import harness as dc
@@ -39,7 +39,8 @@ CARD_WORDS = [textcmd.ACTION_WORDS[kind][0] for kind in ("play", "meld", "give",
 """The words of the actions that take a card."""
 ASKED = ("hand", "weiter", "tisch")
 """Table commands typed too: the hand asked for, the window let pass, the table shown."""
-TUNING = tg_kit.FAST.model_copy(update={"group_messages": 400, "global_messages": 2000})  # hundreds of refusals
+TUNING = tg_kit.FAST.model_copy(update={"group_messages": 400, "global_messages": 2000})
+"""The fake's limits (and the adapter's), raised: each group gets dozens of answers at once."""
 SETTINGS = {"answers_per_minute": 1000, "reminder_after": "off", "autoplay_after": "off"}
 """Every refusal answered (no budget note instead), no turn timer."""
 
@@ -60,7 +61,7 @@ def _forged(state: engine.State, seat: int) -> list[str]:
     hand, every suit, both sizes."""
     cards = cards_in(state.hands[seat])[:2]
     out = []
-    for kind in actarg._CODES:
+    for kind in KINDS:
         if kind in ("play", "give", "exchange"):
             out += [Action(kind, c) for c in cards]
         elif kind in ("announce", "name_trump"):

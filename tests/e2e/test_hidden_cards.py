@@ -57,15 +57,15 @@ def _allowed(state: engine.State, seat: int) -> list[Action]:
 
 
 def _forged(state: engine.State, seat: int) -> list[str]:
-    """Every action a button can encode that ``seat`` may not take now: each kind, with two cards of his
-    hand, every suit, both sizes."""
-    cards = cards_in(state.hands[seat])[:2]
+    """An action of every kind a button can encode that ``seat`` may not take now: with a card of his hand
+    (the last: the typed commands name the first), two suits, both sizes."""
+    cards = cards_in(state.hands[seat])[-1:]
     out = []
     for kind in KINDS:
         if kind in ("play", "give", "exchange"):
             out += [Action(kind, c) for c in cards]
         elif kind in ("announce", "name_trump"):
-            out += [Action(kind, suit=s) for s in range(4)]
+            out += [Action(kind, suit=s) for s in (0, 2)]
         elif kind == "solo":
             out += [Action(kind, size="small"), Action(kind, size="grand")]
         else:

@@ -153,6 +153,8 @@ class Console:
                 shown = True
             elif isinstance(out, Notice) and out.result:
                 continue  # its lines came with the table's story
+            elif isinstance(out, Toast) and out.secret and out.user.key != self.user.key:
+                continue  # another's answer for him alone
             elif isinstance(out, (Toast, Notice, JoinLink)) and not quiet:
                 self._print("» " + out.text)
         return shown

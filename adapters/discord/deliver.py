@@ -14,7 +14,8 @@
   If his DMs are closed (50007) the channel is told so once, and his hand is shown only as the
   ephemeral answer to his "My hand" button (kept up to date while Discord lets the bot edit it).
 - :class:`~bot.protocol.outgoing.Notice`: a new message in the channel, its users mentioned.
-- :class:`~bot.protocol.outgoing.Toast` outside an interaction: a message in the channel.
+- :class:`~bot.protocol.outgoing.Toast` outside an interaction: a message in the channel; a ``secret`` one (it may
+  tell his cards) a DM, or nothing where his DMs are closed.
 - :class:`~bot.protocol.outgoing.JoinLink`: nothing; a bot may write to any member of its servers.
 - :class:`~bot.protocol.outgoing.FileMessage`: one message with the files attached, the caption its content.
 - :class:`~bot.protocol.outgoing.OpenTopic`: a public thread in the channel (a tournament's match), reported with
@@ -133,6 +134,8 @@ class Delivery:
                 self.hand(out, shown)
             elif isinstance(out, Notice):
                 self.post(channel_of(out.chat), markup.mentions(out.text, out.mentions), out.mentions)
+            elif isinstance(out, Toast) and out.secret:
+                self.secret(out)
             elif isinstance(out, Toast):
                 self.post(channel_of(out.chat), markup.mentions(out.text, [out.user]), [out.user])
             elif isinstance(out, FileMessage):
@@ -353,6 +356,20 @@ class Delivery:
                 log.warning("cannot post files in channel %s: %s", channel_id, exc)
 
         self.outbox.put(Job(channel_id, f"post:{next(self._posts)}", send))
+
+    def secret(self, out: Toast) -> None:
+        """An answer for its user alone (:attr:`~bot.protocol.outgoing.Toast.secret`) outside his interaction: a DM,
+        or nothing if his DMs are closed; never the channel."""
+        user_id = int(out.user.user_id)
+
+        async def send() -> None:
+            try:
+                channel_id = await self._dm_channel(user_id)
+                await self.client.get_partial_messageable(channel_id).send(out.text)
+            except discord.Forbidden as exc:
+                log.info("an answer for %s alone is not sent: %s", out.user.key, exc)
+
+        self.outbox.put(Job(user_id, f"secret:{next(self._posts)}", send))
 
     def post(self, channel_id: int, text: str, users: list[UserRef] | tuple[UserRef, ...] = ()) -> None:
         """Post a new message in a channel, mentioning (and notifying) ``users`` only."""

@@ -113,7 +113,8 @@ class TelegramBot:
             web_row = functools.partial(markup.web_table_row, lang=settings.lang, username=self.username,
                                         app_name=settings.telegram_webapp, base_url=settings.web_url)
         self.delivery = Delivery(self.app.bot, self.refs, self.outbox, self.service.join_payload, self.username,
-                                 self.tuning.lazy_s, self.tuning.table_lazy_s, web_row, self.service.topic_opened)
+                                 self.tuning.lazy_s, self.tuning.table_lazy_s, web_row, self.service.topic_opened,
+                                 self.service)
         for lang in languages():  # English is the menu of every language without its own
             if lang == "en" or len(lang) == 2 and lang.isalpha():  # Telegram takes ISO 639-1 codes only
                 await self.app.bot.set_my_commands([BotCommand(n, d) for n, d in commands.menu(lang)],
@@ -180,6 +181,8 @@ class TelegramBot:
                 await self._answer(query, url=markup.deep_link(self.username, self.service.join_payload(token.table)))
                 return
             cmd = replace(cmd, reachable=True)
+        if not cmd.chat.private and await self.service.needs_admin(cmd):  # the same powers as typed
+            cmd = replace(cmd, admin=await self.delivery.chat_admin(cmd.chat, cmd.user))
         task = asyncio.ensure_future(self.service.handle(cmd))
         outs: list[Outgoing] = []
         try:

@@ -15,10 +15,15 @@
   comes go as one message (computers playing on alone finish deal after deal faster than a group
   may be written to).
 - :class:`~bot.protocol.outgoing.Toast` outside a button press (a refused or answered text command): only
-  its user is meant to read it, so it goes to his private chat, named after the group it answers
-  (a newer one replaces one still waiting); only if the bot cannot write to him there is it posted
-  in the group, one waiting at a time per user. On a press it answers the callback query instead
-  (see :mod:`adapters.telegram.app`).
+  its user is meant to read it, so it goes to his private chat, named after the group it answers,
+  each a message of its own (the service's answer budget bounds them, and at most
+  :data:`_ANSWERS_WAITING` wait at a time); only if the bot cannot write
+  to him there is it posted in the group, and a ``secret`` one (it may tell his cards) never: the
+  group is told only that the bot cannot write to him, with the link that opens the private chat.
+  On a press it answers the callback query instead (see :mod:`adapters.telegram.app`).
+- Whoever Telegram refused a private message (403) is not written to privately for a while: the
+  service remembers it for every process (:meth:`~bot.service.Service.unreachable`) until it expires
+  or he writes to the bot privately.
 - :class:`~bot.protocol.outgoing.JoinLink` outside a press: a message in the chat with the deep link.
 - :class:`~bot.protocol.outgoing.FileMessage`: each file a message of its own (``sendPhoto`` for a
   picture, ``sendDocument`` for the rest), the caption on the first.
@@ -32,6 +37,7 @@ from __future__ import annotations
 import itertools
 import logging
 from collections.abc import Awaitable, Callable
+from typing import Protocol
 
 from telegram import Bot, InlineKeyboardMarkup, InputFile, MessageEntity
 from telegram.constants import ChatAction, ChatMemberStatus
@@ -61,7 +67,7 @@ from bot.words import t
 from . import markup
 from .outbox import LAST, REPLY, Job, Outbox
 
-__all__ = ["Refs", "Delivery", "not_modified"]
+__all__ = ["Refs", "Reach", "Delivery", "not_modified"]
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +76,9 @@ _MAX_TEXT = 4096
 """Telegram's longest message."""
 _RESULTS_KEPT = 100
 """The most results of one chat that wait to be posted (older ones are dropped first)."""
+_ANSWERS_WAITING = 8
+"""The most answers to one person from one chat that wait to be sent (the answer budget lets 6 a minute
+through): a newer one takes the place of one still waiting, so an outage's flood stays bounded."""
 
 
 def not_modified(exc: BadRequest) -> bool:
@@ -90,6 +99,20 @@ def _hand_ref(user: UserRef) -> str:
 def _thread(chat: ChatRef) -> int | None:
     return int(chat.thread) if chat.thread else None
 
+
+def _reason(exc: Forbidden) -> str:
+    """Why Telegram refused a private message: ``"blocked"`` (he blocked the bot) or ``"cannot_dm"``."""
+    return "blocked" if "blocked" in exc.message.lower() else "cannot_dm"
+
+
+class Reach(Protocol):
+    """Who the bot cannot write to privately, remembered for every process (the service)."""
+
+    async def cannot_reach(self, user: UserRef) -> str | None:
+        """Why a private message to ``user`` was refused lately, else ``None``."""
+
+    async def unreachable(self, user: UserRef, reason: str) -> None:
+        """A private message to ``user`` was refused for ``reason``."""
 
 
 class Delivery:
@@ -113,13 +136,16 @@ class Delivery:
             the table goes first, then that message.
         web_row: the buttons added under a table message that open it on the web table
             (:func:`.markup.web_table_row`); ``None`` when no Mini App is configured.
+        reach: who cannot be written to privately (the service); ``None``: every private message is tried.
     """
 
     def __init__(self, bot: Bot, refs: Refs, outbox: Outbox, join_payload: Callable[[str], str], username: str,
                  lazy_s: float = 0.0, table_lazy_s: float = 0.0,
                  web_row: Callable[[TableMessage], tuple[tuple[Button, ...], ...]] | None = None,
-                 topic_opened: Callable[[str, str], Awaitable[list[Outgoing]]] | None = None):
+                 topic_opened: Callable[[str, str], Awaitable[list[Outgoing]]] | None = None,
+                 reach: Reach | None = None):
         self.bot = bot
+        self.reach = reach
         self.web_row = web_row
         self.lazy_s = lazy_s
         self.table_lazy_s = table_lazy_s
@@ -130,6 +156,7 @@ class Delivery:
         self.langs: Bounded[str, str] = Bounded()
         self._reposts: Bounded[tuple[str, str], bool] = Bounded()
         self._unreachable: Bounded[tuple[str, str], bool] = Bounded()
+        self._answered: Bounded[tuple[str, str], int] = Bounded()  # (user, chat) -> answers queued so far
         self._results: Bounded[str, list[str]] = Bounded()  # chat key -> results not yet posted
         self._notices = itertools.count()
         self.topic_opened = topic_opened
@@ -218,11 +245,10 @@ class Delivery:
             self._reposts[(out.table_id, key)] = True
         unreachable = (out.user.key, out.table_id)
 
-        def refused(exc: Forbidden) -> None:
+        def refused(reason: str) -> None:
             if unreachable in self._unreachable:
                 return
             self._unreachable[unreachable] = True
-            reason = "blocked" if "blocked" in exc.message.lower() else "cannot_dm"
             lang = self.langs.get(out.user.user_id, "de")
             self.join_link(out.user, out.chat, self.join_payload(out.table_id),
                            t(lang, f"tg.{reason}", name=out.user.name or out.user.user_id))
@@ -232,7 +258,7 @@ class Delivery:
 
         linger = self.lazy_s if (out.emptied or out.partial) and not repost else 0.0
         self._put_in_place(int(out.user.user_id), None, out.table_id, key, out.text, out.buttons, version,
-                           reached=reached, refused=refused, linger=linger, retire=True)
+                           reached=reached, refused=refused, to=out.user, linger=linger, retire=True)
 
     def result(self, out: Notice) -> None:
         """Post a deal's result after all else in its chat, together with the results waiting there."""
@@ -259,22 +285,59 @@ class Delivery:
         self.outbox.put(Job(int(out.chat.chat_id), f"results:{key}", send, rank=LAST))
 
     def toast(self, out: Toast) -> None:
-        """Tell the user alone: in his private chat (naming the group), else in the group, one waiting at a time."""
+        """Tell the user alone: in his private chat (naming the group), else in the group; a secret answer
+        never there (:meth:`_not_private`)."""
         if out.chat.private:
             self.post(out.chat, out.text, [])
             return
         text = f"{out.chat.title}: {out.text}" if out.chat.title else out.text
 
         async def send(chat_id: int) -> None:
+            if await self._refused_lately(out.user):
+                self._not_private(out)
+                return
             try:
                 await self.bot.send_message(chat_id, text)
-            except (Forbidden, BadRequest) as exc:  # he never started the bot, or blocked it
+            except Forbidden as exc:  # he never started the bot, or blocked it
+                await self._refused_now(out.user, exc)
+                self._not_private(out)
+            except BadRequest as exc:
                 log.info("cannot tell user %s privately (%s): in the group", chat_id, exc.message)
-                self.post(out.chat, out.text, [], slot=f"reply:{out.user.user_id}")
+                self._not_private(out)
 
-        self.outbox.put(Job(int(out.user.user_id), f"toast:{out.chat.key}", send, rank=REPLY))
+        self.outbox.put(Job(int(out.user.user_id), f"toast:{out.chat.key}:{self._answer_slot(out)}", send, rank=REPLY))
 
-    def join_link(self, user: UserRef, chat: ChatRef, payload: str, text: str, check: bool = False) -> None:
+    def _answer_slot(self, out: Toast) -> int:
+        """One of :data:`_ANSWERS_WAITING` slots for an answer to its user from its chat, in turn."""
+        key = (out.user.key, out.chat.key)
+        n = self._answered.get(key, 0)
+        self._answered[key] = n + 1
+        return n % _ANSWERS_WAITING
+
+    def _not_private(self, out: Toast) -> None:
+        """The answer ``out`` could not go to its user privately: the group gets it, or for a secret one only
+        that the bot cannot write to him, and the link that opens the private chat (and shows his hand)."""
+        slot = f"reply:{out.user.user_id}:{self._answer_slot(out)}"
+        if not out.secret:
+            self.post(out.chat, out.text, [], slot=slot)
+            return
+        text = t(self.langs.get(out.user.user_id, "de"), "tg.answer_private", name=out.user.name or out.user.user_id)
+        self.join_link(out.user, out.chat, self.join_payload(out.table_id) if out.table_id else "", text, slot=slot)
+
+    async def _refused_lately(self, user: UserRef) -> str | None:
+        """Why Telegram refused a private message to ``user`` lately (then none is tried), else ``None``."""
+        return await self.reach.cannot_reach(user) if self.reach is not None else None
+
+    async def _refused_now(self, user: UserRef, exc: Forbidden) -> str:
+        """Telegram refused a private message to ``user``: remembered for every process; the reason."""
+        reason = _reason(exc)
+        log.info("cannot write to user %s privately: %s", user.user_id, exc.message)
+        if self.reach is not None:
+            await self.reach.unreachable(user, reason)
+        return reason
+
+    def join_link(self, user: UserRef, chat: ChatRef, payload: str, text: str, check: bool = False,
+                  slot: str = "") -> None:
         """Post in ``chat`` a message mentioning ``user`` with a button that opens the private chat.
 
         With ``check``, nothing is posted if the bot can write to him after all (the bot layer
@@ -283,13 +346,18 @@ class Delivery:
         lang = self.langs.get(user.user_id, "de")
         body, entities = markup.mentions(text or t(lang, "tg.cannot_dm", name=user.name), [user])
         kb = markup.keyboard([[Button(t(lang, "tg.open"), url=markup.deep_link(self.username, payload))]])
-        self.post(chat, body, entities, kb, unless_reachable=user if check else None)
+        self.post(chat, body, entities, kb, unless_reachable=user if check else None, slot=slot)
 
     async def reachable(self, user: UserRef) -> bool:
         """Whether the bot may write to ``user`` privately (he started it and did not block it)."""
+        if await self._refused_lately(user):
+            return False
         try:
             await self.bot.send_chat_action(int(user.user_id), ChatAction.TYPING)
-        except (Forbidden, BadRequest):
+        except Forbidden as exc:
+            await self._refused_now(user, exc)
+            return False
+        except BadRequest:
             return False
         return True
 
@@ -323,16 +391,21 @@ class Delivery:
     def _put_in_place(self, chat_id: int, thread: int | None, table_id: str, key: str, text: str,
                       buttons: tuple[tuple[Button, ...], ...], version: int | None,
                       reached: Callable[[], None] = lambda: None,
-                      refused: Callable[[Forbidden], None] | None = None, linger: float = 0.0,
-                      retire: bool = False) -> None:
-        """Queue the edit (or first post) of the message kept under ``key``; ``reached``/``refused`` report 403s.
+                      refused: Callable[[str], None] = lambda reason: None, to: UserRef | None = None,
+                      linger: float = 0.0, retire: bool = False) -> None:
+        """Queue the edit (or first post) of the message kept under ``key``.
 
+        A message private ``to`` a user is not tried while he cannot be reached (:meth:`_refused_lately`),
+        and a 403 is remembered; ``reached``/``refused`` (with the reason) report whether it got to him.
         With ``retire``, a message replaced by a repost is deleted (or stripped of its buttons).
         """
         kb = markup.keyboard(buttons)
         shows = fingerprint(text, buttons)
 
         async def send(chat_id: int) -> None:
+            if to is not None and (reason := await self._refused_lately(to)):
+                refused(reason)
+                return
             repost = (table_id, key) in self._reposts
             self._reposts.pop((table_id, key), None)
             ref = MessageRef.parse(await self.refs.get_ref(table_id, key))
@@ -353,9 +426,9 @@ class Delivery:
                         return
                 msg = await self.bot.send_message(chat_id, text, reply_markup=kb, message_thread_id=thread)
             except Forbidden as exc:
-                if refused is None:
+                if to is None:
                     raise
-                refused(exc)
+                refused(await self._refused_now(to, exc))
                 return
             await self.refs.set_ref(table_id, key, str(MessageRef(chat_id, msg.message_id, version or 0, shows)))
             reached()

@@ -93,5 +93,5 @@ def _free(text: str, name: str, taken: list[tuple[int, int]]) -> int:
 
 
 def deep_link(bot_username: str, payload: str) -> str:
-    """The link that opens the private chat with the bot and sends ``/start <payload>``."""
-    return f"https://t.me/{bot_username}?start={payload}"
+    """The link that opens the private chat with the bot and sends ``/start <payload>`` (no payload: ``/start``)."""
+    return f"https://t.me/{bot_username}" + (f"?start={payload}" if payload else "")

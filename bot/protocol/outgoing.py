@@ -146,11 +146,20 @@ class HandMessage:
 
 @dataclass(frozen=True)
 class Toast:
-    """A short answer only the user who acted sees (a refusal, "already played")."""
+    """A short answer only the user who acted sees (a refusal, "already played").
+
+    ``secret`` marks an answer whose words may tell what only its user may know: a refusal given while
+    he holds cards at ``table_id`` names his choices and so his cards ("Du kannst: K♣ weg, …"), or what
+    he must do with them ("Du musst Farbe bekennen"). It goes to him alone or nowhere: an adapter that
+    cannot show it to him alone (his private chat refused) posts at most that it cannot write to him,
+    naming nothing of it. An answer that is not ``secret`` may go to the chat where he cannot be reached.
+    """
 
     user: UserRef
     chat: ChatRef
     text: str
+    secret: bool = False
+    table_id: str = ""
 
 
 @dataclass(frozen=True)

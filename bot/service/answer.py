@@ -80,20 +80,29 @@ def answer(ctx: Ctx, version: int, changed: set[int]) -> list[Outgoing]:
 
 
 def refusal(ctx: Ctx, r: Refused) -> list[Outgoing]:
-    """A toast, and with ``r.fresh`` the message the stale button came from as it is now.
+    """A toast (his alone while he holds cards, :func:`_holds_cards`), and with ``r.fresh`` the message the
+    stale button came from as it is now.
 
     That message goes alone with the toast: the versions its buttons carry tell the adapter
     whether the presser's copy is out of date (an edit that would change nothing is not made).
     """
     table = ctx.table
     metrics.refused(table.game, table.chat.platform, r.key)
-    out: list[Outgoing] = [Toast(ctx.user, ctx.cmd.chat, t(table.lang, r.key, **r.params))]
     seat = table.seat_of(ctx.user.key)
+    out: list[Outgoing] = [Toast(ctx.user, ctx.cmd.chat, t(table.lang, r.key, **r.params),
+                                 secret=_holds_cards(ctx, seat), table_id=table.id)]
     if r.fresh == "table":
         out.append(render.table_message(table, ctx.match.state, ctx.version, ctx.now))
     elif r.fresh == "hand" and seat is not None and ctx.match.state is not None:
         out.append(hand.hand_message(table, ctx.match.state, seat, ctx.version))
     return out
+
+
+def _holds_cards(ctx: Ctx, seat: int | None) -> bool:
+    """Whether ``seat`` holds cards of a deal at the table: then every refusal to him is his alone
+    (:attr:`~bot.protocol.outgoing.Toast.secret`), whatever refused it. His choices name his cards, and what
+    he may not do tells what he holds; no text is trusted to say nothing of them."""
+    return seat is not None and ctx.match.state is not None and ctx.table.status == "playing"
 
 
 def notify_hand(out: list[Outgoing], ctx: Ctx, seat: int, version: int) -> list[Outgoing]:

@@ -71,9 +71,30 @@ class Service:
         return Table.load(loaded[1]).game if loaded else None
 
     async def needs_admin(self, cmd: Command) -> bool:
-        """Whether ``cmd`` is allowed only to a chat admin: an adapter that must ask the platform
-        (Telegram's ``getChatMember``) asks then, and passes the answer as :attr:`Command.admin`."""
+        """Whether ``cmd``, typed or a button pressed, is allowed only to a chat admin: an adapter that must ask
+        the platform (Telegram's ``getChatMember``) asks then, and passes the answer as :attr:`Command.admin`.
+        A button gives the same powers as the command typed."""
+        if cmd.token:
+            return await presses.needs_admin(self.tables, cmd)
         return await typed.needs_admin(self.tables, cmd)
+
+    async def cannot_reach(self, user: UserRef) -> str | None:
+        """Why the platform refused a private message to ``user`` lately (``"blocked"``, ``"cannot_dm"``),
+        else ``None``: an adapter sends him nothing privately meanwhile (:mod:`bot.store.reach`).
+        Redis down: ``None`` (the platform is asked again)."""
+        try:
+            return await self.store.reach.refused(user.key)
+        except UNAVAILABLE as exc:
+            self._outage.failed(exc)
+            return None
+
+    async def unreachable(self, user: UserRef, reason: str) -> None:
+        """The platform refused a private message to ``user`` for ``reason``: remember it for a while, for
+        every process; until he writes to the bot privately (:meth:`handle`)."""
+        try:
+            await self.store.reach.note(user.key, reason)
+        except UNAVAILABLE as exc:
+            self._outage.failed(exc)
 
     async def chat_lang(self, chat: ChatRef) -> str:
         """The language the chat chose with ``sprache``, else the bot's default."""
@@ -115,6 +136,8 @@ class Service:
         try:
             if update and await self.store.seen(update):
                 return []
+            if cmd.chat.private:  # he wrote to the bot privately: it can write to him again
+                await self.store.reach.reached(cmd.user.key)
             SAVED.set(False)
             budget.SPENT.set(False)
             out = await self._handle(cmd)

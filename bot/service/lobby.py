@@ -26,8 +26,9 @@ from bot.words import render, textcmd
 from bot.words.i18n import game_name, t
 from engine.rams import target_of
 
-__all__ = ["PAYLOAD", "join_payload", "new", "reachable", "migrate", "join", "join_from_link", "leave",
-           "start", "hand", "abort", "rules", "rules_notice", "option", "option_button", "set_pace"]
+__all__ = ["count_seat_change", "SEAT_CHANGES", "SEAT_CHANGES_WINDOW_S", "PAYLOAD", "join_payload", "new",
+           "reachable", "migrate", "join", "join_from_link", "leave", "start", "hand", "abort", "rules",
+           "rules_notice", "option", "option_button", "set_pace"]
 
 PAYLOAD = re.compile(r"join-([0-9A-Za-z]{1,16})")
 """The deep-link payload of :func:`join_payload`, with the table id as its group."""
@@ -142,6 +143,20 @@ async def migrate(tables: Tables, old: ChatRef, new_chat_id: str) -> list[Outgoi
 
 
 # ---------------------------------------------------------------------- seats
+SEAT_CHANGES = 10
+"""How often one person may join or leave one table within :data:`SEAT_CHANGES_WINDOW_S` (each is a save
+and an entry of its move log, and the table message's edit in the group)."""
+SEAT_CHANGES_WINDOW_S = 600.0
+
+
+async def count_seat_change(store: Store, cmd: Command, table_id: str) -> None:
+    """Count a join or leave by the sender at the table, typed or pressed; refused beyond :data:`SEAT_CHANGES`
+    in the window (a sliding window in Redis, per person and table, shared by every process)."""
+    key = f"seats:{table_id}:{cmd.user.key}"
+    if await store.limiter.wait_time(key, SEAT_CHANGES, SEAT_CHANGES_WINDOW_S) > 0:
+        raise Refused("seat_changes")
+
+
 def join(ctx: Ctx, can_write: bool) -> None:
     """Seat the user and offer the link to the private chat if the bot may not write there yet.
 

@@ -24,7 +24,7 @@ from bot.table.computer import LEVELS
 from bot.table.record import Seat, Table
 from bot.table.refused import Refused
 
-__all__ = ["press", "again", "check_chat"]
+__all__ = ["press", "needs_admin", "again", "check_chat"]
 
 _HAND_VERBS = frozenset({"act", "hand", "let_pass"})
 """Buttons of a player's own hand: pressed in the table's chat or in the presser's private chat."""
@@ -41,8 +41,17 @@ async def press(tables: Tables, cmd: Command) -> list[Outgoing]:
         return await recall.pressed(tables, cmd, tok)
     if tok.verb in registration.VERBS:
         return await registration.press(tables, cmd, tok)
+    if tok.verb in ("join", "leave"):
+        await lobby.count_seat_change(tables.store, cmd, tok.table)
     can_write = await lobby.reachable(tables.store, cmd) if tok.verb == "join" else True
     return await tables.change(tok.table, cmd, lambda ctx: _pressed(ctx, tok, can_write, tables))
+
+
+async def needs_admin(tables: Tables, cmd: Command) -> bool:
+    """Whether the press of ``cmd`` is one a chat admin may make besides its owner (a tournament's start by
+    someone not its organizer): the adapter then asks the platform, as for the typed command."""
+    tok = tokens.parse(cmd.token)
+    return tok is not None and await registration.press_needs_admin(tables, cmd, tok)
 
 
 def check_chat(ctx: Ctx, verb: str) -> None:

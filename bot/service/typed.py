@@ -84,6 +84,8 @@ async def typed(tables: Tables, cmd: Command) -> list[Outgoing]:
         raise Refused("no_table")
     if parsed.kind == "action":
         return await tables.change(table_id, cmd, lambda ctx: _typed_action(ctx, parsed))
+    if parsed.name in ("join", "leave"):
+        await lobby.count_seat_change(store, cmd, table_id)
     can_write = parsed.name != "join" or await lobby.reachable(store, cmd)
     return await tables.change(table_id, cmd, lambda ctx: _table_verb(ctx, parsed, can_write, tables))
 

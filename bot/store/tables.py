@@ -21,6 +21,7 @@ keys share one Redis Cluster slot):
 ``st:{deadlines}:due``          zset    timers, member ``<id>:<version>:<kind>``, score the due time
 ``st:{deadlines}:tables``       hash    table id -> its members in ``due`` (space separated)
 ``st:rl:<key>``                 zset    a sliding window of :attr:`Store.limiter` (expires with it)
+``st:unreach:<user key>``       string  a refused private message's reason (:attr:`Store.reach`, 10 minutes)
 ``st:{t:<id>}:out``             list    Cluster: a save's journal entries not yet delivered
 ==============================  ======  ===============================================================
 
@@ -77,6 +78,7 @@ from redis.asyncio.cluster import RedisCluster
 from bot.store import scripts
 from bot.store.feed import Feed, publish
 from bot.store.ratelimit import Limiter
+from bot.store.reach import Reach
 from bot.store.records import Journal, Record, Saved
 from bot.store.records import table_id as _table_id
 from bot.store.timers import Timers
@@ -160,6 +162,8 @@ class Store(Timers):
         self._deliver = redis.register_script(scripts.DELIVER)
         self.limiter = Limiter(redis, prefix)
         """Rate limits on the same Redis and prefix (the answers per person: :mod:`bot.service.budget`)."""
+        self.reach = Reach(redis, prefix)
+        """Who the bot cannot write to privately, lately (:mod:`bot.store.reach`)."""
 
     @property
     def redis(self) -> Redis | RedisCluster:
@@ -221,9 +225,12 @@ class Store(Timers):
         return None if record is None else (record.version, record.data)
 
     async def fetch(self, table_id: str) -> Record | None:
-        """The table's version, record and revision, or None if there is no such table (or it expired)."""
-        version, data, rev = await self._r.hmget(self._key(table_id, "rec"), ["version", "data", "rev"])
-        return None if version is None else Record(int(version), data, rev or "")
+        """The table's version, record and revision, or None if there is no such table (or it expired).
+
+        A record of another kind under the same key layout (a tournament's, :mod:`bot.store.tourneys`) is none.
+        """
+        version, data, rev, kind = await self._r.hmget(self._key(table_id, "rec"), ["version", "data", "rev", "kind"])
+        return None if version is None or kind is not None else Record(int(version), data, rev or "")
 
     async def save(self, table_id: str, expected_version: int, data_json: str, *, log: Sequence[str] = (),
                    status: Literal["open", "finished"] = "open", user_keys: Sequence[str],

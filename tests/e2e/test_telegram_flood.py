@@ -3,8 +3,20 @@ or computers playing a match out alone, cost the group, and that they never hold
 
 from __future__ import annotations
 
+from bot.protocol import tokens
+from bot.service.lobby import SEAT_CHANGES
 from bot.table.record import Table
-from tests.fakes.telegram.harness import FAST, card_to_play, fake_for, handled, open_table, running_bot, until, version
+from tests.fakes.telegram.harness import (
+    FAST,
+    card_to_play,
+    fake_for,
+    handled,
+    open_table,
+    press_verb,
+    running_bot,
+    until,
+    version,
+)
 from tests.servicekit import hurried
 
 GROUP = -100321
@@ -84,3 +96,30 @@ async def test_a_reply_goes_before_the_results_of_computers_playing_on_alone(sto
     told = [no for no in range(1, deals + 1) if any(f"Spiel {no} ist aus\n" in text for text in results)]
     assert told == list(range(1, deals + 1)) and len(results) < deals, (deals, len(results))
     assert tg.violations == [], tg.violations[:3]
+
+
+async def test_joining_and_leaving_a_table_again_and_again_is_capped(store, redis, key_prefix):
+    """Issue 30, item 8: one person's join and leave presses (and typed commands) at one table count against a
+    cap: beyond it they are refused, and the table's move log and its edits in the group stop growing."""
+    async with fake_for(FAST) as tg:
+        tg.group(GROUP, "Stammtisch")
+        anna, ben = tg.user(11, "Anna", started=True), tg.user(12, "Ben", started=True)
+        async with running_bot(tg, store, redis, key_prefix) as bot:
+            anna.send(GROUP, "/neu bauer")
+            tid = await tg.wait_for(lambda: _lobby(tg), what="the table")
+            answers = [await press_verb(tg, ben, GROUP, tid, verb) for verb in ("join", "leave") * SEAT_CHANGES]
+            await handled(tg, store, [ben.send(GROUP, "/mitspielen")])
+            await bot.outbox.idle()
+            log = await store.log(tid)
+    refused = [a.get("text", "") for a in answers[SEAT_CHANGES:]]
+    assert not any(a.get("text") for a in answers[:SEAT_CHANGES]), answers[:SEAT_CHANGES]
+    assert all("oft genug" in text for text in refused), refused
+    assert "oft genug" in tg.last(ben.id).text
+    assert len(log) <= SEAT_CHANGES + 1, len(log)
+
+
+def _lobby(tg) -> str | None:
+    """The table whose join button the group shows."""
+    found = [t for m in tg.chat(GROUP) for b in m.buttons
+             if (t := tokens.parse(b.get("callback_data", ""))) and t.verb == "join"]
+    return found[-1].table if found else None

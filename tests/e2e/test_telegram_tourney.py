@@ -170,3 +170,30 @@ async def test_a_group_admin_aborts_a_tournament_he_did_not_open(store, redis, k
             bertl.send(GROUP, "/turnier abbrechen")
             await tg.wait_for(lambda: any("Das Turnier ist abgebrochen" in x for x in texts(tg)), what="the abort")
             assert (await stored(store, tid)).status == "aborted"
+
+
+async def test_a_group_admin_may_press_the_start_of_a_tournament_he_did_not_open(store, redis, key_prefix):
+    """Issue 30, item 7: »Auslosen und los« gives the powers of ``/turnier los``: its organizer's, and a group
+    admin's (Telegram is asked who is one, as for the typed command); anyone else is refused."""
+    async with fake_for(FAST) as tg:
+        tg.group(GROUP, "Stammtisch Erfweiler")
+        flieger, kai, werner, helga = (tg.user(60 + i, n, started=True)
+                                       for i, n in enumerate(["Flieger", "Kai", "Werner", "Helga"]))
+        tg.make_admin(GROUP, helga)
+        async with running_bot(tg, store, redis, key_prefix):
+            flieger.send(GROUP, "/turnier neu rams runde=1h")
+            tid = await tg.wait_for(lambda: tourney_id(tg), what="the tournament message")
+            for person in (flieger, kai, werner):
+                assert not (await press_verb(tg, person, GROUP, tid, "tn_join")).get("text")
+
+            async def registered() -> bool:
+                return len((await stored(store, tid)).entries) == 3
+            await until(registered, "three entries")
+            refused = await press_verb(tg, kai, GROUP, tid, "tn_start")  # neither its organizer nor an admin
+            assert "Flieger" in refused.get("text", "") and (await stored(store, tid)).status == "open"
+            assert not (await press_verb(tg, helga, GROUP, tid, "tn_start")).get("text")
+
+            async def running() -> bool:
+                return (await stored(store, tid)).status == "running"
+            await until(running, "the draw")
+    assert [int(p["user_id"]) for p in tg.calls_of("getChatMember")] == [kai.id, helga.id]

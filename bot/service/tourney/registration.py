@@ -14,7 +14,7 @@ from bot.service.tourney import draw, results
 from bot.service.tourney.change import Step, change, create
 from bot.service.tourney.draw import core_of, entrant_id
 from bot.service.tourney.message import message
-from bot.store.tourneys import TourneyStore
+from bot.store.tourneys import ID_LENGTH, TourneyStore
 from bot.table.record import user_ref
 from bot.table.refused import Refused
 from bot.table.tourney_record import Tourney
@@ -22,7 +22,7 @@ from bot.words import tourney_command
 from bot.words.i18n import t
 from bot.words.tourney_messages import registration, team_name
 
-__all__ = ["typed", "press", "needs_admin", "VERBS", "ADMIN_VERBS"]
+__all__ = ["typed", "press", "needs_admin", "press_needs_admin", "VERBS", "ADMIN_VERBS", "ADMIN_BUTTONS"]
 
 VERBS = frozenset({"tn_join", "tn_leave", "tn_ok", "tn_start", "tn_page"})
 """The button verbs of a tournament's message."""
@@ -52,6 +52,8 @@ async def typed(tables: Tables, cmd: Command, args: tuple[str, ...], lang: str) 
 
 ADMIN_VERBS = frozenset({"start", "abort"})
 """What a chat's admins may do to its tournament besides its organizer (the sub-commands of ``turnier``)."""
+ADMIN_BUTTONS = frozenset({"tn_start"})
+"""The buttons of the same powers (»Auslosen und los«)."""
 
 
 async def needs_admin(tables: Tables, cmd: Command, args: tuple[str, ...]) -> bool:
@@ -63,14 +65,31 @@ async def needs_admin(tables: Tables, cmd: Command, args: tuple[str, ...]) -> bo
         return False
     if cmd.chat.private or name not in ADMIN_VERBS:
         return False
-    store = TourneyStore(tables.store)
-    tourney_id = await store.for_chat(cmd.chat.key)
-    loaded = await store.fetch(tourney_id) if tourney_id else None
+    tourney_id = await TourneyStore(tables.store).for_chat(cmd.chat.key)
+    return tourney_id is not None and await _not_organizer(tables, cmd, tourney_id)
+
+
+async def press_needs_admin(tables: Tables, cmd: Command, tok: tokens.Token) -> bool:
+    """Whether the press ``tok`` starts a tournament by someone not its organizer: as :func:`needs_admin`, the
+    same powers for the button as for the typed command."""
+    if cmd.chat.private or tok.verb not in ADMIN_BUTTONS or not _is_id(tok.table):
+        return False
+    return await _not_organizer(tables, cmd, tok.table)
+
+
+async def _not_organizer(tables: Tables, cmd: Command, tourney_id: str) -> bool:
+    """Whether the tournament exists and the sender is not its organizer."""
+    loaded = await TourneyStore(tables.store).fetch(tourney_id)
     return loaded is not None and not Tourney.load(loaded.data).is_organizer(cmd.user.key)
 
 
+def _is_id(text: str) -> bool:
+    """Whether ``text`` can be a tournament's id (a button's may be forged)."""
+    return len(text) == ID_LENGTH
+
+
 async def press(tables: Tables, cmd: Command, tok: tokens.Token) -> list[Outgoing]:
-    """Carry out a press of the tournament message's button ``tok``."""
+    """Carry out a press of the tournament message's button ``tok`` (a forged one is refused as such)."""
     def pressed(step: Step):
         if step.tourney.chat.key != cmd.chat.key:
             raise Refused("forged")
@@ -83,7 +102,7 @@ async def press(tables: Tables, cmd: Command, tok: tokens.Token) -> list[Outgoin
         if tok.verb == "tn_ok":
             return _confirm_no(step, tok.arg)
         return _page(step, tok.arg)
-    if tok.verb not in VERBS:
+    if tok.verb not in VERBS or not _is_id(tok.table):
         raise Refused("forged")
     return await _run(tables, tok.table, cmd, pressed)
 

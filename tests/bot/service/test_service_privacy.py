@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.protocol.outgoing import HandMessage, Notice, TableMessage
+from bot.protocol.outgoing import HandMessage, Notice, TableMessage, Toast
 from bot.table.record import Table
 from tests.servicekit import (
     GROUP,
@@ -17,6 +17,7 @@ from tests.servicekit import (
     button,
     labels,
     leaks,
+    of,
     press,
     public_text,
     say,
@@ -61,3 +62,22 @@ async def test_no_public_message_shows_a_hidden_card(store, game, n, options):
             break
         effects = await players.step()
     assert checked > 20
+
+
+async def test_a_refusal_to_a_player_who_holds_cards_is_his_alone(store):
+    """Issue 30, item 1: whatever refused it, a refusal to a seat that holds cards is a secret toast (its words
+    may tell his cards); a refusal in the lobby, or to someone without a seat, may be read by the group."""
+    svc = service(store, seed=3)
+    users = [user(i) for i in range(3)]
+    table = table_msg(await svc.handle(say(GROUP, users[0], "neu rams 3")))
+    (lobby,) = of(await svc.handle(say(GROUP, users[0], "spiel B♣")), Toast)
+    assert not lobby.secret
+    for u in users[1:]:
+        table = table_msg(await svc.handle(press(GROUP, u, button(table, "join").token)))
+    await svc.handle(press(GROUP, users[0], button(table, "start").token))
+    for u in users:
+        for text in ("rauben", "gib 8S", "spritzen", "weiter"):
+            (toast,) = of(await svc.handle(say(GROUP, u, text)), Toast)
+            assert toast.secret and toast.table_id == table.table_id and toast.user == u, (text, toast)
+    (stranger,) = of(await svc.handle(say(GROUP, user(7), "spiel B♣")), Toast)
+    assert not stranger.secret

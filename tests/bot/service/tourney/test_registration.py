@@ -3,10 +3,13 @@ the admins' rights, aborting, the tournaments a chat may hold."""
 
 from __future__ import annotations
 
+import logging
 from dataclasses import replace
 
+from bot.protocol import tokens
 from bot.protocol.outgoing import Notice
 from bot.service.tourney.change import MAX_PER_CHAT
+from bot.store.tourneys import TourneyStore
 from bot.table.record import Table
 from tests.bot.service.tourney.kit import T0, load, opened, person, token, tourney_msg
 from tests.servicekit import GROUP, of, press, say, service
@@ -79,3 +82,21 @@ async def test_a_chat_holds_a_bounded_number_of_tournaments_one_per_topic(store)
     assert f"schon {MAX_PER_CHAT} Turniere" in refused[0].text
     for key in [k async for k in store.redis.scan_iter(match=f"{store.prefix}:*")]:
         assert await store.redis.ttl(key) > 0 or ":{deadlines}:" in key, key
+
+
+async def test_forged_tournament_buttons_are_refused_as_forged_without_an_error(store, caplog):
+    """Issue 30, item 8: a table's verb on a real tournament's id, and a tournament's verb on an id that is no
+    tournament's, are refused as any forged press: a short answer, nothing changed, no error logged."""
+    svc = service(store, clock=lambda: T0)
+    tid = await opened(svc, store, 1)
+    before = await TourneyStore(store).fetch(tid)
+    forged = [tokens.make(tid, before.version, verb, arg) for verb, arg in
+              (("act", "pl.JC"), ("join", ""), ("start", ""), ("hand", ""), ("opt", "target"), ("rematch", ""),
+               ("tn_nope", ""), ("bot", ""))]
+    forged += [tokens.make(other, 0, verb) for other in ("A1b2C3d4", "a", "A1b2C3d4E5f6", "Zz9Zz9Zz9Z")
+               for verb in ("tn_start", "tn_join", "tn_page")]
+    for token in forged:
+        out = await svc.handle(press(GROUP, person(3), token))
+        assert [type(o).__name__ for o in out] == ["Toast"], (token, out)
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
+    assert await TourneyStore(store).fetch(tid) == before

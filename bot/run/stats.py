@@ -28,9 +28,9 @@ def console_key(login: str) -> str:
 async def report(book: memory.Book, login: str, game: str | None, lang: str) -> tuple[str, dict[str, Any]]:
     """The terminal player's figures: the text the console's ``statistik`` shows for his table, and the JSON object.
 
-    The JSON object: ``player`` (his login name), ``name`` (the name he last played under), ``game`` (the
-    game asked for, or ``null``), ``games`` (per game: ``matches``, ``won``, ``deals``, ``deals_won``,
-    ``share`` of the points his side made, the game's own ``figures``), ``recent`` (his last matches,
+    The JSON object: ``player`` (his login, ``login/NAME`` for ``play --name NAME``), ``name`` (the name he
+    last played under), ``game`` (the game asked for, or ``null``), ``games`` (per game: ``matches``, ``won``,
+    ``deals``, ``deals_won``, ``share`` of the points his side made, the game's own ``figures``), ``recent`` (his last matches,
     newest first: ``no``, ``finished`` (UTC, ISO 8601), ``game``, ``won``, ``score``).
     """
     group = console_key(login)

@@ -206,7 +206,7 @@ async def test_statistik_aus_keeps_him_out_from_then_on(evening):
 async def test_vergessen_removes_him_from_the_chats_memory(evening):
     svc, _, _ = evening
     assert said(await svc.handle(say(GROUP, user(1), "vergessen"))) == \
-        "Ben ist aus Statistik, Wertung und Verlauf dieses Chats gelöscht."
+        "Ben ist hier aus Statistik, Wertung und Verlauf gelöscht."
     history = said(await svc.handle(say(GROUP, user(0), "verlauf")))
     assert "Ben" not in history and "jemand" in history
     assert "Ben" not in said(await svc.handle(say(GROUP, user(0), "rangliste bauer")))
@@ -219,6 +219,13 @@ async def test_vergessen_removes_him_from_the_chats_memory(evening):
         "Cleo ist aus Statistik, Wertung und Verlauf von 2 Chats gelöscht."
     assert said(await svc.handle(say(private(user(1)), user(1), "vergessen"))) == \
         "Ben ist aus Statistik, Wertung und Verlauf eines Chats gelöscht."  # this chat forgot him before
+    alone = user(4)  # at his own table against computers only, as in the terminal
+    own = Players(svc, private(alone), [alone], seed=40)
+    await own.send(say(private(alone), alone, f"neu bauer {SHORT['bauer']}"))
+    await own.play_out()
+    await svc.tables.counted()
+    assert said(await svc.handle(say(private(alone), alone, "vergessen"))) == \
+        f"{alone.name} ist hier aus Statistik, Wertung und Verlauf gelöscht."  # his private chat alone: here
     assert said(await svc.handle(say(private(user(2)), user(2), "statistik"))).startswith("Du hast noch an keinem Tisch")
 
 

@@ -25,6 +25,7 @@ from bot.table.record import Table
 from bot.table.refused import Refused
 from bot.words import story, textcmd
 from bot.words.i18n import game_name, supported, t
+from bot.words.rules import rules_text
 
 __all__ = ["typed", "needs_admin"]
 
@@ -68,7 +69,7 @@ async def typed(tables: Tables, cmd: Command) -> list[Outgoing]:
             game = textcmd.game_id(parsed.args[0])
             if game is None:
                 raise Refused("unknown_game", word=parsed.args[0], games=textcmd.games_text())
-            return [Notice(cmd.chat, lobby.rules(game, {}, lang))]
+            return [Notice(cmd.chat, rules_text(game, {}, lang))]
     table_id = await store.table_for_chat(cmd.chat.key)
     if table_id is None and parsed.kind == "table" and parsed.name == "rematch":
         return await _typed_rematch(tables, cmd)

@@ -73,8 +73,14 @@ async def typed(tables: Tables, cmd: Command) -> list[Outgoing]:
     table_id = await store.table_for_chat(cmd.chat.key)
     if table_id is None and parsed.kind == "table" and parsed.name == "rematch":
         return await _typed_rematch(tables, cmd)
-    if table_id is None and parsed.kind == "table" and parsed.name == "sheet":
-        return [await _last_sheet(tables, cmd)]
+    if table_id is None and parsed.kind == "table" and parsed.name in ("sheet", "rules"):
+        last = await _last_table(tables, cmd)
+        if last is not None and parsed.name == "sheet":
+            return [Notice(cmd.chat, story.sheet_text(last), table_id=last.id)]
+        if last is not None:  # the rules of the match just played
+            return [Notice(cmd.chat, rules_text(last.game, last.options, last.lang, last.n, last.currency))]
+        if parsed.name == "sheet":
+            raise Refused("no_table")
     if table_id is None and parsed.kind == "table" and parsed.name == "hand" and cmd.chat.private:
         return await _all_hands(tables, cmd)
     if table_id is None and parsed.kind == "action" and cmd.chat.private:
@@ -134,14 +140,11 @@ async def _typed_rematch(tables: Tables, cmd: Command) -> list[Outgoing]:
     return await again(tables, cmd, tokens.Token(last, loaded[0], "rematch"))
 
 
-async def _last_sheet(tables: Tables, cmd: Command) -> Notice:
-    """``zettel`` after the match: the score sheet of the chat's last table, for as long as it is kept."""
+async def _last_table(tables: Tables, cmd: Command) -> Table | None:
+    """The chat's last table after its match (for ``zettel`` and ``regeln``), for as long as it is kept."""
     last = await tables.store.get_chat_setting(cmd.chat.key, "last")
     loaded = await tables.store.load(last) if last else None
-    if loaded is None:
-        raise Refused("no_table")
-    table = Table.load(loaded[1])
-    return Notice(cmd.chat, story.sheet_text(table), table_id=table.id)
+    return Table.load(loaded[1]) if loaded is not None else None
 
 
 async def _all_hands(tables: Tables, cmd: Command) -> list[Outgoing]:

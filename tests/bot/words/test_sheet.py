@@ -11,6 +11,7 @@ import engine
 from bot.protocol.outgoing import Notice
 from bot.table.record import Table
 from bot.words import story
+from bot.words.i18n import game_name
 from tests.servicekit import Players, private, say, service, user
 
 _PAIR = re.compile(r"(?:^|\s)([+−–][0-9]*) : ([+−–][0-9]*)$")
@@ -56,6 +57,8 @@ async def finished(store, game: str, seed: int, **options) -> tuple[Players, Tab
     assert table.status == "finished"
     (sheet,) = await svc.handle(say(chat, anna, "zettel"))  # the finished table's sheet is still there
     assert isinstance(sheet, Notice) and sheet.text.startswith("📋 Zettel")
+    (rules,) = await svc.handle(say(chat, anna, "regeln"))  # and the rules of the match just played
+    assert rules.text.startswith(game_name(game, "de") + ": ")
     return players, table, sheet.text
 
 

@@ -155,6 +155,7 @@ def _settings():
 
 def _play(args: argparse.Namespace) -> int:
     from bot.ops.settings import SettingsError
+    from bot.run.stats import console_user
     from bot.store.connection import RedisUnavailable
     from bot.words.textcmd import game_id, games_text
 
@@ -200,7 +201,7 @@ def _stats(args: argparse.Namespace) -> int:
         return _fail(str(exc))
 
     async def use(service, store, redis) -> int:
-        from bot.run.stats import report
+        from bot.run.stats import console_user, report
 
         text, data = await report(service.tables.book, console_user(name), game, lang or settings.lang)
         print(json.dumps(data, ensure_ascii=False) if args.json else text)
@@ -262,17 +263,6 @@ def _name(text: str | None) -> str | None:
     if not name or len(name) > NAME_MAX or not name.isprintable():
         raise ValueError(f"--name must be 1 to {NAME_MAX} printable characters")
     return name
-
-
-def console_user(name: str | None) -> str:
-    """Whom the terminal keeps a table and figures under: the login, and the ``--name`` unless it is the login's,
-    so that two people at one machine (``--name Lena``) each keep a table of their own. The name is
-    percent-encoded: a user id holds no spaces."""
-    import getpass
-    from urllib.parse import quote
-
-    login = getpass.getuser() or "player"
-    return login if name in (None, login) else f"{login}/{quote(name, safe='')}"
 
 
 def _level(text: str | None) -> str | None:

@@ -13,13 +13,13 @@ from collections.abc import Iterator
 
 import engine
 from bot.protocol.outgoing import ChatRef, UserRef
-from bot.service.lobby import rules
 from bot.table.match import Match
 from bot.table.record import Seat, Table
 from bot.words import story
 from bot.words.hand import hand_message
 from bot.words.i18n import t
 from bot.words.render import result_text, table_message
+from bot.words.rules import rules_text
 from bot.words.textcmd import games_text
 
 __all__ = ["NAMES", "sizes", "match_messages", "fixed_messages", "over_limit"]
@@ -87,7 +87,7 @@ def fixed_messages(lang: str) -> Iterator[tuple[str, str]]:
     """(kind, text) of the texts no table changes: every game's rules at every size, the help."""
     for game in engine.game_ids():
         for n in sizes(game):
-            yield "rules", rules(game, {}, lang, n)
+            yield "rules", rules_text(game, {}, lang, n)
     yield "help", t(lang, "help", games=games_text())
 
 

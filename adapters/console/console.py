@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import getpass
 import json
+import shlex
 import signal
 import sys
 import threading
@@ -25,7 +26,7 @@ from bot.protocol.outgoing import (
     Toast,
     UserRef,
 )
-from bot.words import game_id, languages, parse_card_text, parse_typed, t
+from bot.words import game_id, game_name, languages, parse_card_text, parse_typed, t
 
 __all__ = ["Console", "play"]
 
@@ -51,9 +52,10 @@ class Console:
         service: the bot layer's service (``handle``, ``open_game``).
         stdin: where lines are read.
         stdout: where the table is printed.
-        user: who plays: his table is kept under it (default: the login name).
+        user: who plays: his table is kept under it (default: the login name; ``stammtisch play --name``
+            keys it by the login and the name, so that two people at one machine keep a table each).
         lang: the language of the console's own texts and of a new table.
-        name: the name the table shows (default: ``user``).
+        name: the name the table shows (default: ``user``); the hints name it (``play --resume --name Lena``).
         command: how the player starts ``stammtisch`` in his shell, for the hints (``./scripts/run``).
         files_dir: where files the bot sends (an export, a chart) are written (default: ``./exports``).
     """
@@ -70,6 +72,9 @@ class Console:
         self.lang = lang if lang in languages() else "de"
         self.chat = ChatRef(PLATFORM, user, title=t(self.lang, "con.title"), private=True)
         self.command = command
+        self.resume = f"{command} play --resume" + (f" --name {shlex.quote(name)}" if name else "")
+        self.instead: tuple[str, ...] = ()
+        """The new table asked for on the command line while another was open: dealt once that one is aborted."""
         self._interrupted = False
         self._waiting: asyncio.Future[str] | None = None
         self.hand_buttons: list[Button] = []
@@ -80,8 +85,8 @@ class Console:
 
     def say(self, key: str, **values: str) -> None:
         """Print one of the console's own texts (the catalogs' ``con.*``)."""
-        print(t(self.lang, f"con.{key}", command=self.command, files=self.files_dir, **values), file=self.stdout,
-              flush=True)
+        print(t(self.lang, f"con.{key}", command=self.command, resume=self.resume, files=self.files_dir, **values),
+              file=self.stdout, flush=True)
 
     async def leave(self) -> None:
         """Say how to go on with the table, if one is kept (not after it ended or was aborted)."""
@@ -202,11 +207,24 @@ class Console:
             await self.send("spiel", (text,))
             return True
         verb, *args = text.split()
-        await self.send(verb, tuple(args))
         parsed = parse_typed(verb, tuple(args))
+        if parsed is not None and parsed.name == "abort" and self.instead:
+            await self._abort_for_instead(verb, tuple(args))
+            return True
+        await self.send(verb, tuple(args))
         if parsed is not None and parsed.name == "language" and parsed.args and parsed.args[0].lower() in languages():
             self.lang = parsed.args[0].lower()
         return True
+
+    async def _abort_for_instead(self, verb: str, args: tuple[str, ...]) -> None:
+        """Abort the kept table and deal the one the command line asked for (:attr:`instead`) in its place."""
+        self.show(await self._ask(verb, args))
+        if await self.service.open_game(self.chat) is not None:  # not aborted (yet): its choices again
+            await self._refresh()
+            self._print_buttons()
+            return
+        instead, self.instead = self.instead, ()
+        await self.send("neu", instead)
 
     async def run(self, game: str | None, players: int | None = None, options: dict | None = None,
                   resume: bool = False, level: str | None = None, lang_chosen: bool = False) -> int:
@@ -248,7 +266,8 @@ class Console:
         open_game = await self.service.open_game(self.chat)
         if open_game is not None:
             if (game is not None and game_id(game) != open_game) or players or options:
-                self.say("other", game=open_game)
+                self.instead = _new_args(game or open_game, players, options, level)
+                self.say("other", game=game_name(open_game, self.lang), new=game_name(game_id(self.instead[0]), self.lang))
             if lang_chosen:
                 await self._ask("sprache", (self.lang,))
             if level:
@@ -264,9 +283,9 @@ class Console:
                 if game is None:
                     self.say("no_choice")
                     return 1
-            options = {**(options or {}), **({"level": level} if level else {})}
-            args = [game] + ([str(players)] if players else []) + ([json.dumps(options)] if options else [])
-            await self.send("neu", tuple(args))
+                if not game:  # »quit«
+                    return 0
+            await self.send("neu", _new_args(game, players, options, level))
         while True:
             text = await self._read(t(self.lang, "con.prompt"))
             if text is None:
@@ -276,7 +295,8 @@ class Console:
                 return 0
 
     async def _which_game(self) -> str | None:
-        """Ask for a game until one is named (a bare Enter asks again); ``None`` at the end of input."""
+        """Ask for a game until one is named (a bare Enter asks again); ``None`` at the end of input, ``""``
+        when the player quits."""
         games = ", ".join(self.service.games())
         prompt = t(self.lang, "con.which", games=games)
         while True:
@@ -284,6 +304,8 @@ class Console:
             if text is None:
                 return None
             word = text.strip()
+            if word.lower() in _QUIT:
+                return ""
             if word and game_id(word) is not None:
                 return word
             if word:
@@ -306,6 +328,12 @@ class Console:
         threading.Thread(target=read, daemon=True).start()
         text = await line
         return text if text else None
+
+
+def _new_args(game: str, players: int | None, options: dict | None, level: str | None) -> tuple[str, ...]:
+    """The words of ``neu`` for a new table of ``game`` as the command line asked for it."""
+    options = {**(options or {}), **({"level": level} if level else {})}
+    return (game, *([str(players)] if players else []), *([json.dumps(options)] if options else []))
 
 
 async def play(service, game: str | None, players: int | None = None, options: dict | None = None,

@@ -159,6 +159,7 @@ def _settings():
 
 def _play(args: argparse.Namespace) -> int:
     from bot.ops.settings import SettingsError
+    from bot.run.stats import console_user
     from bot.store.connection import RedisUnavailable
     from bot.words.textcmd import game_id, games_text
 
@@ -178,8 +179,8 @@ def _play(args: argparse.Namespace) -> int:
     console = adapter("console")
 
     async def use(service, store, redis) -> int:
-        return await console.play(service, game, args.players, options, args.resume, lang=lang or settings.lang,
-                                  name=name, level=level, lang_chosen=lang is not None, command=_command(),
+        return await console.play(service, game, args.players, options, args.resume, user=console_user(name),
+                                  lang=lang or settings.lang, name=name, level=level, lang_chosen=lang is not None, command=_command(),
                                   files_dir=settings.data_dir / "exports")
     try:
         return asyncio.run(_serve(settings, use))
@@ -191,8 +192,6 @@ def _play(args: argparse.Namespace) -> int:
 
 def _stats(args: argparse.Namespace) -> int:
     """``stammtisch stats``: the terminal player's matches (:mod:`bot.run.stats`)."""
-    import getpass
-
     from bot.ops.settings import SettingsError
     from bot.store.connection import RedisUnavailable
     from bot.words.textcmd import game_id, games_text
@@ -201,14 +200,14 @@ def _stats(args: argparse.Namespace) -> int:
     if args.game is not None and game is None:
         return _fail(f"unknown game {args.game[:40]!r}; the games: {games_text()}")
     try:
-        settings, lang = _settings(), _lang(args.lang)
+        settings, lang, name = _settings(), _lang(args.lang), _name(args.name)
     except (ValueError, SettingsError) as exc:
         return _fail(str(exc))
 
     async def use(service, store, redis) -> int:
-        from bot.run.stats import report
+        from bot.run.stats import console_user, report
 
-        text, data = await report(service.tables.book, getpass.getuser() or "player", game, lang or settings.lang)
+        text, data = await report(service.tables.book, console_user(name), game, lang or settings.lang)
         print(json.dumps(data, ensure_ascii=False) if args.json else text)
         return 0
     try:
@@ -427,12 +426,17 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--json", action="store_true", help="print one JSON object (for scripts)")
     t.add_argument("--lang", help="the table's language, de or en (default: STAMMTISCH_LANG)")
     t.set_defaults(func=_tournament)
-    pl = sub.add_parser("play", help="play a table in this terminal against computer players")
+    pl = sub.add_parser("play", help="play a table in this terminal against computer players",
+                        description="Deals a table in this terminal against computer players, or goes on with the "
+                        "one you left with quit. Your login and --name keep a table each: two people at one machine "
+                        "play side by side in two terminals, e.g. play bauerchen --name Kurt and play bauer --name "
+                        "Lena, and each goes on with play --resume --name NAME.")
     pl.add_argument("game", nargs="?", help="bauernstoss, alter_schafkopf, bauerchen, bauer or rams")
     pl.add_argument("--players", type=int)
     pl.add_argument("--options", help="the game's options as a JSON object")
     pl.add_argument("--resume", action="store_true", help="go on with the table left with quit")
-    pl.add_argument("--name", help=f"your name at the table (default: your login name; at most {NAME_MAX} characters)")
+    pl.add_argument("--name", help=f"your name at the table (default: your login name; at most {NAME_MAX} characters);"
+                    " each name keeps a table of its own")
     pl.add_argument("--level", help="the computer players: leicht, normal (default) or stark")
     pl.add_argument("--lang", help="de or en (default: STAMMTISCH_LANG)")
     pl.set_defaults(func=_play)
@@ -441,6 +445,7 @@ def build_parser() -> argparse.ArgumentParser:
     st.add_argument("--game", help="one game only: bauernstoss, alter_schafkopf, bauerchen, bauer or rams")
     st.add_argument("--json", action="store_true", help="print one JSON object")
     st.add_argument("--lang", help="de or en (default: STAMMTISCH_LANG)")
+    st.add_argument("--name", help="the matches played with play --name NAME (default: without --name)")
     st.set_defaults(func=_stats)
     w = sub.add_parser("web", help="play a table against computer players in your browser (on 127.0.0.1)",
                        description="Opens a table against computer players (or takes up the one you left) and "

@@ -24,7 +24,7 @@ from bot.table.record import Seat, Table
 from bot.table.refused import Refused, Text
 from bot.words import render, textcmd
 from bot.words.i18n import game_name, t
-from engine.rams import target_of
+from bot.words.rules import rules_text
 
 __all__ = ["count_seat_change", "SEAT_CHANGES", "SEAT_CHANGES_WINDOW_S", "PAYLOAD", "join_payload", "new",
            "reachable", "migrate", "join", "join_from_link", "leave", "start", "hand", "abort", "rules",
@@ -234,24 +234,12 @@ def abort(ctx: Ctx) -> None:
                           table_id=table.id))
 
 
-def rules(game: str, options: dict, lang: str, n: int = 0) -> str:
-    """The short rules of ``game`` with ``options`` (``n`` players: the target that follows from them)."""
-    parsed = engine.parse_options(game, options)
-    opts = parsed.model_dump()
-    target = opts.get("target")
-    if game == "rams" and target is None:  # Rams' default target follows from the table size
-        target = target_of(parsed, n) if n else t(lang, "rs.default_target")
-    text = t(lang, f"rules.{game}", target=target)
-    if opts.get("lead_trump_first"):  # Bauer's lead duty refuses cards: the rules say so
-        text += " " + t(lang, "rules.bauer_lead_trump")
-    return text
-
-
 def rules_notice(ctx: Ctx) -> None:
     """The table's rules as a notice to the chat."""
     table = ctx.table
     ctx.keep_table()
-    ctx.out.append(Notice(table.chat, rules(table.game, table.options, table.lang, table.n), table_id=table.id))
+    ctx.out.append(Notice(table.chat, rules_text(table.game, table.options, table.lang, table.n, table.currency),
+                          table_id=table.id))
 
 
 # ---------------------------------------------------------------------- options and pace

@@ -271,7 +271,9 @@ async def _forget(book: memory.Book, cmd: Command, args: tuple[str, ...], lang: 
         found = await memory.forget(book, cmd.chat.group, user.key)
         return t(lang, "mem.forgotten" if found else "mem.not_recorded", name=name)
     chats = {own.chat for own in await memory.own_figures(book, user.key)} | {cmd.chat.group}
-    forgotten = sum([await memory.forget(book, group, user.key) for group in sorted(chats)])
+    forgotten = [group for group in sorted(chats) if await memory.forget(book, group, user.key)]
     if not forgotten:
         return t(lang, "mem.not_recorded", name=name)
-    return tn(lang, "mem.forgotten_all", forgotten, name=name)
+    if forgotten == [cmd.chat.group]:  # only here (the terminal's table is its private chat)
+        return t(lang, "mem.forgotten", name=name)
+    return tn(lang, "mem.forgotten_all", len(forgotten), name=name)

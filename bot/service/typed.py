@@ -25,6 +25,7 @@ from bot.table.record import Table
 from bot.table.refused import Refused
 from bot.words import story, textcmd
 from bot.words.i18n import game_name, supported, t
+from bot.words.rules import rules_text
 
 __all__ = ["typed", "needs_admin"]
 
@@ -68,12 +69,18 @@ async def typed(tables: Tables, cmd: Command) -> list[Outgoing]:
             game = textcmd.game_id(parsed.args[0])
             if game is None:
                 raise Refused("unknown_game", word=parsed.args[0], games=textcmd.games_text())
-            return [Notice(cmd.chat, lobby.rules(game, {}, lang))]
+            return [Notice(cmd.chat, rules_text(game, {}, lang))]
     table_id = await store.table_for_chat(cmd.chat.key)
     if table_id is None and parsed.kind == "table" and parsed.name == "rematch":
         return await _typed_rematch(tables, cmd)
-    if table_id is None and parsed.kind == "table" and parsed.name == "sheet":
-        return [await _last_sheet(tables, cmd)]
+    if table_id is None and parsed.kind == "table" and parsed.name in ("sheet", "rules"):
+        last = await _last_table(tables, cmd)
+        if last is not None and parsed.name == "sheet":
+            return [Notice(cmd.chat, story.sheet_text(last), table_id=last.id)]
+        if last is not None:  # the rules of the match just played
+            return [Notice(cmd.chat, rules_text(last.game, last.options, last.lang, last.n, last.currency))]
+        if parsed.name == "sheet":
+            raise Refused("no_table")
     if table_id is None and parsed.kind == "table" and parsed.name == "hand" and cmd.chat.private:
         return await _all_hands(tables, cmd)
     if table_id is None and parsed.kind == "action" and cmd.chat.private:
@@ -135,14 +142,11 @@ async def _typed_rematch(tables: Tables, cmd: Command) -> list[Outgoing]:
     return await again(tables, cmd, tokens.Token(last, loaded[0], "rematch"))
 
 
-async def _last_sheet(tables: Tables, cmd: Command) -> Notice:
-    """``zettel`` after the match: the score sheet of the chat's last table, for as long as it is kept."""
+async def _last_table(tables: Tables, cmd: Command) -> Table | None:
+    """The chat's last table after its match (for ``zettel`` and ``regeln``), for as long as it is kept."""
     last = await tables.store.get_chat_setting(cmd.chat.key, "last")
     loaded = await tables.store.load(last) if last else None
-    if loaded is None:
-        raise Refused("no_table")
-    table = Table.load(loaded[1])
-    return Notice(cmd.chat, story.sheet_text(table), table_id=table.id)
+    return Table.load(loaded[1]) if loaded is not None else None
 
 
 async def _all_hands(tables: Tables, cmd: Command) -> list[Outgoing]:

@@ -40,11 +40,19 @@ def trick_event(state: State, event: dict) -> dict:
     return {"type": "trick", "seats": seats, "cards": event["cards"], "winner": event["winner"]}
 
 
-def round_total(options: BauerchenOptions, score: list[int]) -> list[int]:
-    """A won Bauerchen round's final score: points over the round's end are dropped (kept with ``weiterschreiben``)."""
-    if options.weiterschreiben:
-        return list(score)
-    return [min(x, round_end(options)) for x in score]
+def round_total(options: BauerchenOptions, before: list[int], points: list[int], winner: int,
+                ledig: bool) -> list[int]:
+    """A won Bauerchen round's final score, from the score before its last deal and that deal's points.
+
+    Points over the round's end are dropped (kept with ``weiterschreiben``). A round won by Ledig gives its
+    winner the round's end (the seed: "bekommt automatisch 12 Punkte und beendet die Runde").
+    """
+    score = [before[0] + points[0], before[1] + points[1]]
+    if ledig:
+        score[winner] = round_end(options)
+    elif not options.weiterschreiben:
+        score = [min(x, round_end(options)) for x in score]
+    return score
 
 
 def deal_record(before: State, final: State, story: list[dict]) -> dict:
@@ -175,7 +183,8 @@ class Match:
                 if not table.best or eyes > table.best[1]:
                     table.best = [winner, eyes]
         if table.game == "bauerchen" and result.get("round_winner") is not None:
-            score = round_total(state.options, [before.match["score"][t] + result["points"][t] for t in (0, 1)])
+            score = round_total(state.options, before.match["score"], result["points"], result["round_winner"],
+                                state.ledig is not None)
             table.marks.append(score + [result["round_winner"]])
         if engine.match_over(state):
             table.status = "finished"

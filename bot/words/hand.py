@@ -32,16 +32,17 @@ _LEVELLED = frozenset({"spritz", "stoss"})
 """Choices whose label says how often the deal is doubled already (Retour ×4, Zurückstoßen)."""
 
 
-def sorted_cards(cards: list[str], game: str, trump: str | None) -> list[str]:
+def sorted_cards(cards: list[str], game: str, trump: str | None, giving: bool = False) -> list[str]:
     """Cards grouped for reading: once trump is known, the engine's order (trumps strongest first, then
-    each suit); before, the jacks first where they are always trump, then the suits."""
+    each suit); before, the jacks first where they are always trump, then the suits. ``giving`` (a card to
+    give, »Gib mir eine«): the jacks last, strongest last, as the cards one gives come first."""
     if trump is not None:
         return cards
     jacks = game in _JACK_GAMES
 
     def key(c: str) -> tuple[int, int, int]:
         if jacks and c[0] == "J":
-            return 0, _SUIT_ORDER[c[1]], 0
+            return (2, -_SUIT_ORDER[c[1]], 0) if giving else (0, _SUIT_ORDER[c[1]], 0)
         return 1, _SUIT_ORDER[c[1]], _RANK_ORDER[c[0]]
     return sorted(cards, key=key)
 
@@ -98,6 +99,25 @@ def _card_actions(hand: list[str], game: str, choices: list[Action]) -> list[Act
     return out
 
 
+def _ruled_out(lang: str, state: State, view: dict, legal: list[Action]) -> list[str]:
+    """Why bids his cards would allow are not among his choices now (a mit with a 7 as lowest trump, a count
+    below the best), each reason once."""
+    bids = [parsed_action(tuple(a.items())) for a in view.get("bids", [])]
+    keys = dict.fromkeys(state.decision_hint(a) for a in bids if a not in legal)
+    return [hint(lang, key) for key in keys if key != "not_now"]
+
+
+def _awaited(table: Table, view: dict) -> str:
+    """What the hand of a seat not to act now waits for: the bids, trump being named while his hand is
+    half-dealt (the rest comes then: the hand changes anyway), else his turn to play."""
+    lang = table.lang
+    if view.get("bids"):
+        return t(lang, "bid_when_your_turn")
+    if view["phase"] == "name" and view.get("to_come") and view["to_act"] is not None:
+        return t(lang, "naming_then_cards", name=seat_name(table, view["to_act"]))
+    return t(lang, "play_when_your_turn")
+
+
 def hand_message(table: Table, state: State, seat: int, version: int, turn: bool = False) -> HandMessage:
     """Seat ``seat``'s private hand: his cards and his choices as buttons.
 
@@ -127,9 +147,9 @@ def hand_message(table: Table, state: State, seat: int, version: int, turn: bool
         lines.append(t(lang, "sitting_out"))
     if view.get("committed") and not view.get("trump"):
         lines.append(t(lang, "committed", suit=suit_label(view["committed"])))
-    hand = sorted_cards(view["hand"], game, view.get("trump"))
     mine = view["to_act"] == seat
     legal = [parsed_action(tuple(a.items())) for a in view.get("legal", [])]
+    hand = sorted_cards(view["hand"], game, view.get("trump"), giving=any(a.kind == "give" for a in legal))
     choices = [a for a in legal if a.kind != PLAY]
     deciding = mine and view["phase"] != PLAY_PHASE
     if deciding or (mine and turn):
@@ -138,8 +158,9 @@ def hand_message(table: Table, state: State, seat: int, version: int, turn: bool
             lines.append(t(lang, "in_trick", cards=" · ".join(cards_played(table, view["trick"]))))
         if view.get("restriction"):
             lines.append(hint(lang, view["restriction"]))
+        lines += _ruled_out(lang, state, view, legal)
     elif hand:
-        lines.append(t(lang, "bid_when_your_turn" if view.get("bids") else "play_when_your_turn"))
+        lines.append(_awaited(table, view))
     lines.append(t(lang, "your_cards", cards=cards_label(hand, lang)) if hand else t(lang, "no_cards"))
     cards = _card_actions(hand, game, choices)
     card_buttons = [act_button(table, version, a, view) for a in cards]

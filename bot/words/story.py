@@ -97,15 +97,19 @@ def solo_name(table: Table, kind: str) -> str:
     return t(table.lang, "st.solo_name", solo=t(table.lang, f"act.solo_{kind}"))
 
 
-def calls_line(table: Table, story: list[dict]) -> str:
-    """The announcements and offers of a deal in one line, in the order they were made.
+_CALLS_SHOWN = 4
+"""Spritzen calls may go back and forth without end: beyond this many, the first and the last ones show."""
 
-    Of the Spritzen calls, which may go back and forth without end, only the last shows (it says the
-    stake the calls have reached).
-    """
-    last = max((i for i, ev in enumerate(story) if ev["type"] == "spritz"), default=-1)
-    return " · ".join(filter(None, (event_line(table, ev) for i, ev in enumerate(story)
-                                    if ev["type"] != "trick" and (ev["type"] != "spritz" or i == last))))
+
+def calls_line(table: Table, story: list[dict]) -> str:
+    """The announcements and offers of a deal in one line, every call in the order it was made (each
+    Spritzen call with who made it and the stake it reached; of a long back and forth the first and the
+    last two, ``…`` between)."""
+    spritz = [i for i, ev in enumerate(story) if ev["type"] == "spritz"]
+    hidden = set(spritz[1:-2]) if len(spritz) > _CALLS_SHOWN else set()
+    lines = [event_line(table, ev) if i not in hidden else "…" for i, ev in enumerate(story)
+             if ev["type"] != "trick" and (i not in hidden or i == spritz[1])]
+    return " · ".join(filter(None, lines))
 
 
 def cards_played(table: Table, trick: list[dict]) -> list[str]:
@@ -225,21 +229,17 @@ def _bauerchen(table: Table, record: dict) -> list[str]:
         if eyes[0] == eyes[1]:
             lines.append(t(lang, "st.tie_away", team=team_name(table, win)))
         spritz = public.get("spritz") or 0
-        gain = tn(lang, "st.points", points[win])
-        if away or spritz:
-            calc = t(lang, why, n=base) + (" + " + t(lang, "st.away") if away else "")
-            if spritz:
-                calc = (f"({calc})" if away else calc) + " " + t(lang, "st.spritz_times", times=2 ** spritz)
-            lines.append(t(lang, "st.bc_won", team=team_name(table, win), calc=calc, points=gain))
-        else:
-            lines.append(t(lang, "st.bc_won_plain", team=team_name(table, win), why=t(lang, why, n="").strip(),
-                           points=gain))
+        calc = t(lang, why, n=base) + " + " + t(lang, "st.away") if away else t(lang, why, n="").strip()
+        if spritz:
+            calc = (f"({calc})" if away else t(lang, why, n=base)) + " " + t(lang, "st.spritz_times", times=2 ** spritz)
+        lines.append(t(lang, "st.bc_won", team=team_name(table, win), calc=calc,
+                       points=tn(lang, "st.points", points[win])))
     melds = result.get("melds") or [0, 0]
     if any(melds):
         lines.append(t(lang, "st.melded", score=both_teams(table, melds[0], melds[1])))
     if rw is not None:
-        score = round_total(engine.parse_options(table.game, table.options),
-                            [before.get("score", [0, 0])[i] + points[i] for i in (0, 1)])
+        score = round_total(engine.parse_options(table.game, table.options), before.get("score", [0, 0]), points, rw,
+                            public.get("ledig") is not None)
         lines.append(t(lang, "st.round_won", team=team_name(table, rw), score=both_teams(table, *score),
                        loser=team_name(table, 1 - rw)))
     return lines
@@ -333,8 +333,11 @@ def _sheet_row(table: Table, record: dict) -> str:
     if game == "rams":
         return _rams_row(table, record)
     parts, total, marks = _team_row(table, record)
-    after = (record.get("after") or {}).get(_RUNNING[game])
-    if after is not None and list(after) != list(total):
+    match = record.get("after") or {}
+    after = match.get(_RUNNING[game])
+    if match.get("winner") is not None:  # the row that decided the match
+        marks.append(t(lang, "sheet.match", team=team_name(table, match["winner"])))
+    elif after is not None and list(after) != list(total):
         marks.append(t(lang, "sheet.new", a=_num(after[0]), b=_num(after[1])))
     row = " · ".join(f"{t(lang, key) + ' ' if key else ''}{_delta(a)} : {_delta(b)}" for key, a, b in parts)
     return " · ".join([f"{row} → {_num(total[0])} : {_num(total[1])}", *marks])
@@ -376,10 +379,16 @@ def _team_row(table: Table, record: dict) -> tuple[list[tuple[str, int, int]], l
     rw = result.get("round_winner")
     if rw is not None:
         total = _add(start, parts)
-        kept = round_total(engine.parse_options(game, table.options), total)
-        if kept != total:
+        kept = round_total(engine.parse_options(game, table.options), before.get("score") or [0, 0], result["points"],
+                           rw, alone is not None)
+        if alone is not None:  # Ledig won or lost the round: its winner's points to the round's end
+            parts[0] = ("", *(k - x + p for k, x, p in zip(kept, total, result["points"])))
+        elif kept != total:
             parts.append(("sheet.dropped", *(k - s for k, s in zip(kept, total))))
         marks.append(t(lang, "sheet.round", team=team_name(table, rw)))
+        steine = (before.get("steine") or [0, 0])[rw], (after.get("steine") or [0, 0])[rw]
+        if steine[1] > steine[0]:
+            marks.append(t(lang, "sheet.stein", team=team_name(table, rw), a=after["steine"][0], b=after["steine"][1]))
     return parts, _add(start, parts), marks
 
 

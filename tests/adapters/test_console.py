@@ -40,8 +40,12 @@ def test_play_quit_and_resume(env):
     again = stammtisch(env, "play", "--resume", stdin="tisch\nquit\n")
     assert again.returncode == 0, again.stderr
     assert "🃏 Bauer" in again.stdout and "Deine Karten:" in again.stdout
-    other = stammtisch(env, "play", "rams", stdin="abbrechen\nquit\n")
-    assert "Hier läuft noch ein Tisch (bauer)" in other.stdout and "Tisch abgebrochen." in other.stdout
+    other = stammtisch(env, "play", "rams", stdin="abbrechen\nabbrechen\nquit\n")
+    assert "Hier läuft noch ein Tisch (Bauer); es geht dort weiter. »abbrechen« bricht ihn ab und gibt Rams." \
+        in other.stdout
+    kept, _, dealt = other.stdout.partition("Tisch abgebrochen.")
+    assert "🃏 Bauer · Spiel " in kept and "🃏 Rams · Spiel 1" in dealt, "the game asked for is dealt in its place"
+    assert "Neuer Tisch" not in dealt.split("🃏 Rams")[0], "no choice of the aborted table is offered"
     gone = stammtisch(env, "play", "--resume", stdin="")
     assert gone.returncode == 1 and "Hier ist kein Tisch offen" in gone.stdout
 
@@ -61,6 +65,8 @@ def test_which_game_asks_again_after_a_typo_or_a_bare_enter_and_hilfe_names_the_
     assert "🃏 Bauerchen · Spiel 1" in out and "Wahl 99 gibt es nicht." in out
     assert all(f"»{word}«" in out for word in ("mit", "ledig", "karten weg", "stoß", "zurück", "retour", "spritzen"))
     stammtisch(env, "play", "--resume", stdin="abbrechen\n")
+    left = stammtisch(env, "run", stdin="quit\n")
+    assert left.returncode == 0 and "kenne ich nicht" not in left.stdout and "Tisch" not in left.stdout, left.stdout
     gone = stammtisch(env, "run", stdin="\n")
     assert gone.returncode == 1 and gone.stdout.rstrip().endswith("Kein Spiel gewählt."), "the end of input says so"
 
@@ -122,8 +128,8 @@ def test_only_this_seats_choices_are_numbered_once(env):
     back = stammtisch(env, "play", "--resume", stdin="quit\n")
     assert "Your cards:" in back.stdout and "Your choice> " in back.stdout and "Deine Wahl" not in back.stdout, \
         "the language chosen at this table, the console's own prompts too"
-    other = stammtisch(env, "play", "bauerchen", "--options", '{"die_letzte": false}', stdin="abbrechen\n")
-    assert "A table (bauerchen) is still open here; it goes on" in other.stdout, "in the language chosen here"
+    other = stammtisch(env, "play", "bauerchen", "--options", '{"die_letzte": false}', stdin="abbrechen\nabbrechen\n")
+    assert "A table (Bauerchen) is still open here; it goes on" in other.stdout, "in the language chosen here"
 
 
 def test_ctrl_c_leaves_cleanly(env):
@@ -173,38 +179,56 @@ async def test_the_console_tells_every_call_trick_and_result_of_a_deal(store, ga
     assert "Letzter Stich: " in transcript
 
 
-def test_a_table_played_under_another_name_resumes_with_its_hand(env):
+def test_each_name_at_one_login_keeps_a_table_of_its_own(env):
     run = stammtisch(env, "play", "bauerchen", "--name", "Kurt", stdin="quit\n")
-    assert run.returncode == 0 and "Kurt" in run.stdout, run.stderr
-    again = stammtisch(env, "play", "--resume", stdin="quit\n")  # the hint names no --name: the login keys his seat
+    assert run.returncode == 0 and "Kurt+Computer 3" in run.stdout, run.stderr
+    assert run.stdout.rstrip().endswith(f"Weiter mit: {sys.executable} -m bot.run.cli play --resume --name Kurt")
+    lena = stammtisch(env, "play", "bauer", "--name", "Lena Maria", stdin="quit\n")  # a second person, same login
+    assert "Hier läuft noch ein Tisch" not in lena.stdout and "Lena Maria+Computer 3" in lena.stdout, lena.stdout
+    assert lena.stdout.rstrip().endswith("play --resume --name 'Lena Maria'")
+    login = stammtisch(env, "play", "--resume", stdin="quit\n")  # the login without a name has no table
+    assert login.returncode == 1 and "Hier ist kein Tisch offen" in login.stdout and "--name NAME" in login.stdout
+    again = stammtisch(env, "play", "--resume", "--name", "Kurt", stdin="tisch\nabbrechen\n")
     assert again.returncode == 0, again.stderr
-    assert "Deine Karten:" in again.stdout and "[1] " in again.stdout, again.stdout[-1500:]
+    assert "🃏 Bauerchen" in again.stdout and "Kurt+Computer 3" in again.stdout and "Deine Karten:" in again.stdout
+    stammtisch(env, "play", "--resume", "--name", "Lena Maria", stdin="abbrechen\n")
+
+
+def test_play_help_says_how_two_people_play_side_by_side(capsys):
+    from bot.run.cli import main
+
+    assert main(["play", "--help"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "two people at one machine play side by side" in out and "play --resume --name NAME" in out
 
 
 def test_statistik_shows_the_terminal_players_matches_also_after_a_restart(env):
     moves = "".join(f"{n}\n" for _ in range(12) for n in (7, 1, 2, 3, 4, 5))  # 7: »Weiter« before the first lead
-    run = stammtisch(env, "play", "bauer", "--options", '{"short_deck": true, "target_brote": 1}',
+    run = stammtisch(env, "play", "bauer", "--name", "Kurt", "--options", '{"short_deck": true, "target_brote": 1}',
                      stdin="hilfe\n" + moves + "statistik\nquit\n")
     assert run.returncode == 0, run.stderr
     assert "was der Tisch sich merkt: »statistik«, »rangliste«" in run.stdout
     finished = len(re.findall(r"^🏆 .* gewinnen die Partie", run.stdout, re.M))
     assert finished >= 1, run.stdout[-2000:]
     shown = run.stdout.split("» 📊 ")[-1]
-    assert shown.startswith(f"{env['USER']} an allen Tischen") and "»Konsole«" in shown
+    assert shown.startswith("Kurt an allen Tischen") and "»Konsole«" in shown, "the name the table shows"
     assert f"Bauer: {finished} Partie{'n' if finished > 1 else ''} · " in shown, shown
     against = next(line for line in shown.splitlines() if "Gegen: " in line)  # three computers of one level
     assert re.fullmatch(rf".*Gegen: Computer \(\w+\) \d+ von {finished}", against), against
-    again = stammtisch(env, "play", "--resume", stdin="statistik\nabbrechen\nquit\n")
+    again = stammtisch(env, "play", "--resume", "--name", "Kurt", stdin="statistik\nabbrechen\nquit\n")
     if again.returncode == 1 and "kein Tisch offen" in again.stdout + again.stderr:  # the last move ended a match
-        again = stammtisch(env, "play", "bauer", stdin="statistik\nabbrechen\nquit\n")
+        again = stammtisch(env, "play", "bauer", "--name", "Kurt", stdin="statistik\nabbrechen\nquit\n")
     assert again.returncode == 0 and f"Bauer: {finished} Partie" in again.stdout.split("» 📊 ")[-1]
-    data = stammtisch(env, "stats", "--json", "--game", "bauer")
+    assert again.stdout.split("» 📊 ")[-1].startswith("Kurt an allen Tischen")
+    data = stammtisch(env, "stats", "--json", "--game", "bauer", "--name", "Kurt")
     assert data.returncode == 0, data.stderr
     found = json.loads(data.stdout)
-    assert found["player"] == env["USER"] and [g["matches"] for g in found["games"]] == [finished]
+    assert found["player"] == f"{env['USER']}/Kurt" and found["name"] == "Kurt"
+    assert [g["matches"] for g in found["games"]] == [finished]
     assert [m["no"] for m in found["recent"]] == list(range(finished, max(0, finished - 10), -1))
-    text = stammtisch(env, "stats", "--lang", "en")
-    assert text.stdout.startswith(f"📊 {env['USER']} · all seasons") and f"Bauer: {finished} match" in text.stdout
+    text = stammtisch(env, "stats", "--lang", "en", "--name", "Kurt")
+    assert text.stdout.startswith("📊 Kurt · all seasons") and f"Bauer: {finished} match" in text.stdout
+    assert "You have not finished a match" in stammtisch(env, "stats", "--lang", "en").stdout, "the login's apart"
 
 
 @pytest.mark.parametrize("args", [("stats", "--game", "schach"), ("stats", "--bogus"), ("stats", "--game"),

@@ -213,7 +213,7 @@ async def forget(svc, chat: ChatRef, who) -> str:
 
 async def test_vergessen_removes_him_from_the_chats_memory(evening):
     svc, _, _ = evening
-    assert await forget(svc, GROUP, user(1)) == "Ben ist aus Statistik, Wertung und Verlauf dieses Chats gelöscht."
+    assert await forget(svc, GROUP, user(1)) == "Ben ist hier aus Statistik, Wertung und Verlauf gelöscht."
     history = said(await svc.handle(say(GROUP, user(0), "verlauf")))
     assert "Ben" not in history and "jemand" in history
     assert "Ben" not in said(await svc.handle(say(GROUP, user(0), "rangliste bauer")))
@@ -225,6 +225,13 @@ async def test_vergessen_removes_him_from_the_chats_memory(evening):
     assert await forget(svc, private(user(2)), user(2)) == "Cleo ist aus Statistik, Wertung und Verlauf von 2 Chats gelöscht."
     assert await forget(svc, private(user(1)), user(1)) == \
         "Ben ist aus Statistik, Wertung und Verlauf eines Chats gelöscht."  # this chat forgot him before
+    alone = user(4)  # at his own table against computers only, as in the terminal
+    own = Players(svc, private(alone), [alone], seed=40)
+    await own.send(say(private(alone), alone, f"neu bauer {SHORT['bauer']}"))
+    await own.play_out()
+    await svc.tables.counted()
+    assert await forget(svc, private(alone), alone) == \
+        f"{alone.name} ist hier aus Statistik, Wertung und Verlauf gelöscht."  # his private chat alone: here
     assert said(await svc.handle(say(private(user(2)), user(2), "statistik"))).startswith("Du hast noch an keinem Tisch")
 
 
@@ -249,7 +256,7 @@ async def test_ben_cannot_forget_anna_and_forgets_himself_only_when_he_confirms(
     assert await memory.who_of(book, group, "test:u0") and await memory.who_of(book, group, "test:u1")
     assert 0 < await book.redis.ttl(book.key(group, "fg:test:u1")) <= 60  # the request waits a minute, no longer
     assert said(await svc.handle(say(GROUP, user(1), "vergessen ben"))) == \
-        "Ben ist aus Statistik, Wertung und Verlauf dieses Chats gelöscht."  # his own name is his own
+        "Ben ist hier aus Statistik, Wertung und Verlauf gelöscht."  # his own name is his own
     assert await memory.who_of(book, group, "test:u1") is None and await memory.who_of(book, group, "test:u0")
     assert said(await svc.handle(say(GROUP, user(0), "vergessen"))).startswith("Anna, wirklich?")  # asked anew
 

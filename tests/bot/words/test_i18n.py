@@ -66,7 +66,7 @@ def test_the_rules_texts_say_what_the_rules_say():
     bauer, bauer_en = (i18n.t(lang, "rules.bauer") for lang in ("de", "en"))
     assert "Bube der gleichen Farbe" not in bauer and "Herz ↔ Karo" in bauer and "Karten weg" in bauer
     assert "the other suit of the same colour" in bauer_en and "Karten weg" in bauer_en
-    assert "Wird Trumpf ausgespielt, muss man den höchsten Trumpf" in i18n.t("de", "rules.alter_schafkopf")
+    assert "wird Trumpf ausgespielt, muss man den höchsten Trumpf" in i18n.t("de", "rules.alter_schafkopf")
     assert all("Ledig" in i18n.t(lang, "rules.bauerchen") for lang in ("de", "en"))
 
 

@@ -184,7 +184,7 @@ def test_english_and_waiting_time():
     table = make_table("bauer", status="playing", lang="en")
     state = engine.new_match("bauer", random.Random(5), 4)
     msg = table_message(table, state, 1, 7300)
-    assert "➡️ Ben's turn (for 2 h)" in msg.text and msg.buttons[0][0].label == "My hand"
+    assert "➡️ Ben's turn (waiting 2 h)" in msg.text and msg.buttons[0][0].label == "My hand"
     assert ago(30, "de") == "1 Min." and ago(3 * 3600, "de") == "3 Std." and ago(3 * 86400, "en") == "3 d"
 
 
@@ -254,3 +254,47 @@ def test_a_bid_that_ties_the_best_says_mit():
                 seen += count == best
         state, _ = engine.apply(state, state.to_act, rng.choice(engine.legal_actions(state)))
     assert seen > 3
+
+
+def test_a_half_dealt_hand_says_who_names_trump_and_that_its_cards_come_then():
+    table = make_table("bauerchen", status="playing")
+    state = engine.new_match("bauerchen", random.Random(3), 4)
+    waiting = (state.to_act + 1) % 4
+    text = hand_message(table, state, waiting, 1).text
+    assert f"{table.seats[state.to_act].name} tauft gerade. Deine übrigen Karten bekommst du danach." in text
+    assert "Spiel eine Karte" not in text
+
+
+def test_bauernstoss_bidding_says_why_mit_is_not_among_the_choices():
+    table = make_table("bauernstoss", status="playing")
+    rng = random.Random(2)
+    for _ in range(2000):
+        state = engine.new_match("bauernstoss", rng, 4)
+        while state.phase == "announce":
+            view = engine.view(state, state.to_act)
+            legal = engine.legal_actions(state)
+            bids = [Action.from_dict(a) for a in view["bids"]]
+            if any(a not in legal and state.decision_hint(a) == "no_mit" for a in bids):
+                text = hand_message(table, state, state.to_act, 1).text
+                assert "Mit geht nur mit der Acht oder höher als kleinstem Trumpf." in text, text
+                return
+            state, _ = engine.apply(state, state.to_act, rng.choice(legal))
+    pytest.fail("no hand with a mit ruled out")
+
+
+def test_gib_mir_eine_lists_the_kreuz_bube_last_among_the_cards_to_give():
+    table = make_table("bauernstoss", status="playing")
+    rng = random.Random(4)
+    for _ in range(200):
+        data = engine.to_json(engine.new_match("bauernstoss", rng, 4))
+        data["match"].update(deal_no=2, chalk=0)  # no solo in a partie's first deal
+        state = engine.from_json(data)
+        small = Action("solo", size="small")
+        if small in engine.legal_actions(state):
+            soloist = state.to_act
+            state, _ = engine.apply(state, soloist, small)
+            labels = [b.label for b in all_buttons(hand_message(table, state, soloist, 1))]
+            cards = labels[:8]
+            assert cards[-1] == "B♣ geben" and "B♣ geben" not in cards[:-1], labels
+            return
+    pytest.fail("no small solo")

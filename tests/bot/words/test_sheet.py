@@ -10,6 +10,8 @@ import pytest
 import engine
 from bot.protocol.outgoing import Notice
 from bot.table.record import Table
+from bot.words import story
+from bot.words.i18n import game_name
 from tests.servicekit import Players, private, say, service, user
 
 _PAIR = re.compile(r"(?:^|\s)([+−–][0-9]*) : ([+−–][0-9]*)$")
@@ -55,6 +57,8 @@ async def finished(store, game: str, seed: int, **options) -> tuple[Players, Tab
     assert table.status == "finished"
     (sheet,) = await svc.handle(say(chat, anna, "zettel"))  # the finished table's sheet is still there
     assert isinstance(sheet, Notice) and sheet.text.startswith("📋 Zettel")
+    (rules,) = await svc.handle(say(chat, anna, "regeln"))  # and the rules of the match just played
+    assert rules.text.startswith(game_name(game, "de") + ": ")
     return players, table, sheet.text
 
 
@@ -76,13 +80,13 @@ async def test_bauerchen_sheet_adds_up_with_melds_and_the_round_summary_agrees(s
     rows = team_rows(sheet, "bauerchen")
     assert any("gemeldet" in r["line"] for r in rows), sheet
     match = engine.view(engine.from_json(table.state), None)["match"]
-    assert rows[-1]["start"] == match["score"]
+    winner = story.team_name(table, match["winner"])
+    assert rows[-1]["marks"][-2:] == [f"Stein für {winner} (Steine {match['steine'][0]} : {match['steine'][1]})",
+                                      f"Partie für {winner}"], "the last row decided the Stein and the match"
     rounds = [r["total"] for r in rows if any(m.startswith("Runde für") for m in r["marks"])]
     told = re.search(r"Runden: (.*)", players.table.text).group(1)
     assert [[int(x) for x in item.split(" ")[0].split(":")] for item in told.split(" · ")] == rounds
-    won_by_points = [r["total"] for r in rows if any(m.startswith("Runde für") for m in r["marks"])
-                     and not any(m.startswith("Ledig") for m in r["marks"])]  # a Ledig ends the round at once
-    assert won_by_points and all(max(r) == 12 for r in won_by_points)
+    assert rounds and all(max(r) == 12 for r in rounds)  # a Ledig, too, wins its round with 12
     assert _summary_pair(players.table.text, "Steine") == match["steine"]
 
 
@@ -92,7 +96,7 @@ async def test_bauer_sheet_adds_up_with_the_brot_climbing(store):
     climbs = [r for r in rows if re.match(r"^[0-9]+\. (\+[0-9]+ : −|−[0-9]+ : \+)", r["line"])]
     assert climbs, sheet
     match = engine.view(engine.from_json(table.state), None)["match"]
-    assert rows[-1]["start"] == match["score"]
+    assert rows[-1]["marks"][-1] == f"Partie für {story.team_name(table, match['winner'])}"
     brote = [m for m in rows[-1]["marks"] if "Brote" in m][0]
     assert brote.endswith(f"(Brote {match['brote'][0]} : {match['brote'][1]})")
     assert _summary_pair(players.table.text, "Brote") == match["brote"]

@@ -54,13 +54,46 @@ def test_bauerchen_points_explained_base_away_and_spritzen():
     record = {"result": {"eyes": [17, 113], "points": [0, 6], "melds": [0, 1], "round_winner": None},
               "public": {"home": 0, "spritz": 1, "ledig": None}, "before": {"score": [3, 1]}}
     assert story.result_lines(make_table("bauerchen"), record) == [
-        "Augen: Anna+Cleo 17 : 113 Ben+Dora", "Ben+Dora gewinnen: (Schneider 2 + 1 auswärts) × 2 gespritzt = 6 Punkte",
+        "Augen: Anna+Cleo 17 : 113 Ben+Dora", "Ben+Dora gewinnen 6 Punkte: (Schneider 2 + 1 auswärts) × 2 gespritzt",
         "Punkte aus Meldungen: Anna+Cleo 0 : 1 Ben+Dora"]
     home = {**record, "result": {"eyes": [80, 50], "points": [1, 0], "melds": [0, 0], "round_winner": 0},
             "public": {"home": 0, "spritz": 0, "ledig": None}, "before": {"score": [11, 4]}}
     assert story.result_lines(make_table("bauerchen"), home)[1:] == [
-        "Anna+Cleo gewinnen 1 Punkt (Schneider frei)",
+        "Anna+Cleo gewinnen 1 Punkt: Schneider frei",
         "Anna+Cleo gewinnen die Runde (Anna+Cleo 12 : 4 Ben+Dora), Knoddel für Ben+Dora"]
+
+
+def test_a_round_won_by_ledig_reads_as_won_with_12_and_the_last_row_decides_stein_and_match():
+    from bot.table.match import round_total
+    from engine.bauerchen import BauerchenOptions
+
+    assert round_total(BauerchenOptions(), [6, 5], [0, 0], 0, True) == [12, 5]  # the end's »Runden: 12:5«
+    table = make_table("bauerchen")
+    ledig = {"result": {"eyes": [50, 0], "points": [0, 0], "melds": [0, 0], "round_winner": 0},
+             "public": {"home": 1, "spritz": 0, "ledig": 0}, "alone": 0,
+             "before": {"score": [6, 5], "knoddel": [0, 0], "steine": [0, 0]},
+             "after": {"score": [0, 0], "knoddel": [0, 1], "steine": [0, 0]}}
+    assert story.result_lines(table, ledig)[1:] == [
+        "Anna gewinnt ledig", "Anna+Cleo gewinnen die Runde (Anna+Cleo 12 : 5 Ben+Dora), Knoddel für Ben+Dora"]
+    last = {"result": {"eyes": [40, 90], "points": [0, 2], "melds": [0, 0], "round_winner": 1},
+            "public": {"home": 1, "spritz": 0, "ledig": None},
+            "before": {"score": [9, 11], "knoddel": [1, 0], "steine": [0, 0]},
+            "after": {"score": [0, 0], "knoddel": [0, 0], "steine": [0, 1], "winner": 1}}
+    table.sheet = [ledig, last]
+    assert story.sheet_text(table).splitlines()[2:] == [
+        "1. +6 : – → 12 : 5 · Ledig: Anna · Runde für Anna+Cleo · neu 0 : 0",
+        "2. – : +2 · verfällt – : −1 → 9 : 12 · Runde für Ben+Dora · Stein für Ben+Dora (Steine 0 : 1) · "
+        "Partie für Ben+Dora"]
+
+
+def test_every_spritzen_call_shows_in_order_with_who_made_it():
+    table = make_table("bauerchen")
+    calls = [{"type": "trump_named", "seat": 2, "suit": "D"}, {"type": "spritz", "seat": 1, "calls": 1},
+             {"type": "spritz", "seat": 0, "calls": 2}]
+    assert story.calls_line(table, calls) == "Cleo tauft ♦ · Ben spritzt (×2) · Anna sagt Retour (×4)"
+    calls += [{"type": "spritz", "seat": 1 + n % 2 * 2, "calls": n} for n in range(3, 7)]
+    assert story.calls_line(table, calls) == "Cleo tauft ♦ · Ben spritzt (×2) · … · Dora sagt Retour (×32) · " \
+        "Ben sagt Retour (×64)"
 
 
 def test_bauer_brot_moves_both_ways_against_trump():
@@ -117,7 +150,7 @@ def test_bauerchen_names_the_last_tricks_ten_and_why_a_tie_goes_away():
     assert story.result_lines(make_table("bauerchen"), record)[:3] == [
         "Augen: Anna+Cleo 65 : 65 Ben+Dora (mit 10 für den letzten Stich an Ben+Dora)",
         "Gleichstand: Ben+Dora sind auswärts und gewinnen, die Trumpfpartei braucht 66",
-        "Ben+Dora gewinnen: Schneider frei 1 + 1 auswärts = 2 Punkte"]
+        "Ben+Dora gewinnen 2 Punkte: Schneider frei 1 + 1 auswärts"]
 
 
 def test_bauer_says_why_the_trump_teams_brot_climbs():

@@ -23,6 +23,8 @@ class Tuning(BaseSettings):
                                     "second (twice as many in a burst)")
     message_bytes: int = Field(1024, ge=128, le=65536, description="the largest message a connection may send")
     connections_per_user: int = Field(8, ge=1, le=1000, description="open connections of one person, all tables")
+    watchers_per_link: int = Field(500, ge=1, le=100_000, description="open connections of one watch link (a "
+                                   "channel's link to watch, the second window at home)")
     connections: int = Field(2000, ge=1, le=1_000_000, description="open connections this process holds at most")
     tick_interval_s: float = Field(5.0, gt=0, le=300, description="how often the turn timers are checked where no "
                                    "chat adapter runs in the process")

@@ -25,6 +25,8 @@ class Tuning(BaseSettings):
     connections_per_user: int = Field(8, ge=1, le=1000, description="open connections of one person, all tables")
     watchers_per_link: int = Field(500, ge=1, le=100_000, description="open connections of one watch link (a "
                                    "channel's link to watch, the second window at home)")
+    watchers_renew_s: float = Field(10.0, gt=0, le=60, description="how often a process renews its watchers in "
+                                    "Redis and tells its pages another process's count")
     connections: int = Field(2000, ge=1, le=1_000_000, description="open connections this process holds at most")
     tick_interval_s: float = Field(5.0, gt=0, le=300, description="how often the turn timers are checked where no "
                                    "chat adapter runs in the process")

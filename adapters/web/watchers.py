@@ -3,13 +3,13 @@
 :class:`Watched` is the process's :class:`~adapters.web.viewers.Viewers` that also
 
 - counts the watchers of each table across processes: each watcher's page is noted in Redis when it
-  opens, dropped when it closes and renewed every :data:`RENEW_S` (a page of a process that died
+  opens, dropped when it closes and renewed every ``Tuning.watchers_renew_s`` (a page of a process that died
   drops out within the count's time to live); every page of the table (players' and watchers') is
   sent ``{"type": "watchers", "count": n, "text": …}`` when the count changes (at once in this
-  process, within :data:`RENEW_S` in another);
+  process, within ``watchers_renew_s`` in another);
 - moves every page of an ended table on to the table opened after it in its chat (a rematch, a new
   table): ``follow(connection, table)`` hands the page a credential for it. It looks when a table's
-  push shows it ended, when a new table is saved anywhere (its first versions), and every :data:`RENEW_S`.
+  push shows it ended, when a new table is saved anywhere (its first versions), and every ``watchers_renew_s``.
 
 A watch link's connections (a channel's link, the second window at home) count against
 ``Tuning.watchers_per_link`` instead of a person's connections.
@@ -32,12 +32,10 @@ from bot.words import watchers_text
 from .tuning import Tuning
 from .viewers import Connection, Viewers
 
-__all__ = ["Watched", "RENEW_S", "NEW_VERSIONS"]
+__all__ = ["Watched", "NEW_VERSIONS"]
 
 log = logging.getLogger(__name__)
 
-RENEW_S = 10.0
-"""How often this process renews its watchers' pages in Redis, reads the counts and looks for next tables."""
 NEW_VERSIONS = 2
 """A table saved at this version or lower is new (a rematch starts at 2): an ended table here may have a next."""
 _ENDED = ("finished", "aborted")
@@ -168,9 +166,9 @@ class Watched(Viewers):
             await self._follow(conn, following)
 
     async def _renew(self) -> None:
-        """Every :data:`RENEW_S`: renew this process's watchers, read every table's count, look for next tables."""
+        """Every ``watchers_renew_s``: renew this process's watchers, read every table's count, look for next tables."""
         while True:
-            await asyncio.sleep(RENEW_S)
+            await asyncio.sleep(self._tuning.watchers_renew_s)
             for table in list(self._tables):
                 pages = [page for conn, page in self._pages.items() if conn.table == table]
                 await self._logged(self._note(table, pages))

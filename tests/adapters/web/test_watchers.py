@@ -107,14 +107,14 @@ async def test_a_member_without_a_seat_watches_and_the_players_are_told_how_many
                 view = await next_view(watcher)
                 assert view["watching"] and view["hand"] == [] and [s["name"] for s in view["seats"]] == \
                     [s["name"] for s in mine["seats"]] and not any(s["me"] for s in view["seats"])
-                assert (await count_told(player, 1))["text"] == watchers_text("de", 1) == "👀 1 Kiebitz schaut zu"
+                assert (await count_told(player, 1))["text"] == watchers_text("de", 1) == "1 Kiebitz schaut zu"
                 assert (await count_told(watcher, 1))["count"] == 1
                 tap = next(c for c in mine["hand"]) if mine["hand"] else mine["offers"][0]
                 await watcher.send_json({"verb": "act", "arg": tap["arg"], "v": view["hand_version"]})
                 assert await next_notice(watcher) == web_text("de", "watching")
                 async with http.ws_connect(watching(other, table, STRANGER + 1)) as elsewhere:
                     await next_view(elsewhere)
-                    assert (await count_told(player, 2))["text"] == "👀 2 Kiebitze schauen zu"
+                    assert (await count_told(player, 2))["text"] == "2 Kiebitze schauen zu"
                 await count_told(player, 1)
             await count_told(player, 0)
             assert (await svc.web_view(table, person(0)))["version"] == mine["version"]  # the tap changed nothing

@@ -208,8 +208,8 @@ class WebServer:
         except (ValueError, TypeError, KeyError, RecursionError):
             await conn.ws.close(code=CLOSE_POLICY, message=b"not a tap")
             return
-        if not conn.allowed() or conn.watcher:
-            refusal = "watching" if conn.watcher else "too_fast"
+        if not conn.allowed() or conn.watching:
+            refusal = "watching" if conn.watching else "too_fast"
             await conn.send({"type": "notice", "text": web_text(lang, refusal)}, self.tuning.send_timeout_s)
             return
         user = conn.user

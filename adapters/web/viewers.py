@@ -85,6 +85,8 @@ class Connection:
         self.access = access
         self.watcher = access == WATCH
         """Whether it is counted as a watcher (its first view was the public one)."""
+        self.watching = self.watcher
+        """Whether the view it was sent last is the public one (its taps are refused)."""
         self.lang = lang
         self.user = user
         self.table = table
@@ -127,6 +129,7 @@ class Connection:
             await close(self.ws, view["refused"], view.get("lang") or self.lang)
             return
         self.lang = view["lang"]
+        self.watching = bool(view.get("watching"))
         if view["version"] <= self.version:
             return
         if await self.send_text(text or view_text(view), timeout_s):

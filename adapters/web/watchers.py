@@ -68,7 +68,7 @@ class Watched(Viewers):
         self._renewing = asyncio.get_running_loop().create_task(self._renew())
 
     async def stop(self) -> None:
-        """Stop renewing (the pages of this process drop out of the counts), then as :meth:`Viewers.stop`."""
+        """Stop renewing (this process's pages drop out of the counts within a minute), then as :meth:`Viewers.stop`."""
         for task in [self._renewing, *self._tasks]:
             if task is not None:
                 task.cancel()

@@ -16,12 +16,13 @@
 - **connections**: a server process of its own holds N raw WebSocket clients (aiohttp, another
   process) of the four people at one table, and ``--watchers`` watchers' besides; its RSS before and
   after gives the memory per open connection, and a tap on one of them gives the time until all have
-  the new view (the clients' own reading included) and the server's CPU time meanwhile. At most 4,000: a person may hold 1,000
-  connections at most (``STAMMTISCH_WEB_CONNECTIONS_PER_USER``'s bound) and the table seats four.
+  the new view (the clients' own reading included) and the server's CPU time meanwhile. At most
+  4,000: a person may hold 1,000 connections at most (``STAMMTISCH_WEB_CONNECTIONS_PER_USER``'s
+  bound) and the table seats four.
 
 The browser part needs Debian's chromium and chromium-driver; ``--quick`` measures 20 connections and
-5 watchers, no browser. Uses ``REDIS_URL`` when set, else an embedded Redis in a temporary directory; keys get a
-prefix of their own and are deleted afterwards. Prints, asserts nothing.
+5 watchers, no browser. Uses ``REDIS_URL`` when set, else an embedded Redis in a temporary directory;
+keys get a prefix of their own and are deleted afterwards. Prints, asserts nothing.
 """
 
 from __future__ import annotations
@@ -299,7 +300,7 @@ async def _hold(urls: list[str], n: int, pid: int, watchers: int = 0) -> tuple[i
         view = views[mover]["view"]
 
         async def newer(ws) -> None:  # the count of watchers comes too
-            while (message := await ws.receive_json())["type"] != "view" or message["view"]["version"] <= view["version"]:
+            while (got := await ws.receive_json())["type"] != "view" or got["view"]["version"] <= view["version"]:
                 pass
 
         started, cpu = time.perf_counter(), _cpu_s(pid)

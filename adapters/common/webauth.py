@@ -32,7 +32,8 @@ import re
 from dataclasses import dataclass
 from urllib.parse import parse_qsl
 
-__all__ = ["Viewer", "SEAT", "ANY", "WATCH", "sign", "read", "init_data", "mini_app_link", "page_url", "link_url", "LINK_TTL_S",
+__all__ = ["Viewer", "SEAT", "ANY", "WATCH", "sign", "read", "init_data", "mini_app_link", "page_url", "link_url",
+           "LINK_TTL_S",
            "INIT_DATA_MAX_AGE_S", "MAX_CREDENTIAL"]
 
 LINK_TTL_S = 12 * 3600

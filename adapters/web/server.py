@@ -6,18 +6,20 @@ last check the viewer's credential on every request and connection, from the que
 token (:func:`adapters.common.webauth.read`), or ``tg`` Telegram's Mini App init data
 (:func:`adapters.common.webauth.init_data`) with ``table`` where Telegram names none. Refusals, with
 a short text in the table's language (else the client's: Telegram's ``language_code``, the browser's
-``Accept-Language``, else the server's): HTTP 401 for a forged, tampered or expired
-credential, 403 for a viewer who holds no seat at the table and may not watch it, 404 for a table that is gone; the live
-feed opens and closes at once with 4401, 4403 or 4404 and that text as the reason (a page's script
-sees a close code, never an HTTP status). A person or a process over its connections gets 429 or 503
-before the feed opens; a person over his rate of ``/api/view`` (``views_per_second``) gets 429.
+``Accept-Language``, else the server's): HTTP 401 for a forged, tampered or expired credential,
+403 for a viewer who holds no seat at the table and may not watch it, 404 for a table that is gone;
+the live feed opens and closes at once with 4401, 4403 or 4404 and that text as the reason (a
+page's script sees a close code, never an HTTP status). A person or a process over its connections
+gets 429 or 503 before the feed opens; a person over his rate of ``/api/view``
+(``views_per_second``) gets 429.
 
 On the feed the server sends ``{"type": "view", "view": …}`` (the viewer's fresh view, once per
-version, the current one at once on connecting) and ``{"type": "notice", "text": …}`` (a refusal
-with its reason, "not so fast") and ``{"type": "follow", "query": …}`` (the match goes on at a rematch or a
-new table of the chat: the query string of the page at it, with a credential for it) and ``{"type": "watchers",
-"count", "text"}`` (how many watch: :mod:`.watchers`). A watcher (a watch token, or Telegram's init data from the
-group's link of someone without a seat) is sent the table's public view and may not tap; the page sends ``{"verb", "arg", "v"}``, a tap on a card or an
+version, the current one at once on connecting), ``{"type": "notice", "text": …}`` (a refusal with
+its reason, "not so fast"), ``{"type": "follow", "query": …}`` (the match goes on at a rematch or a
+new table of the chat: the query string of the page at it, with a credential for it) and
+``{"type": "watchers", "count", "text"}`` (how many watch: :mod:`.watchers`). A watcher (a watch
+token, or Telegram's init data from the group's link of someone without a seat) is sent the table's
+public view and may not tap. The page sends ``{"verb", "arg", "v"}``, a tap on a card or an
 offer, which goes to the service as the button press ``st1:<table>:<v>:<verb>:<arg>`` of the
 viewer, with his identity: the service checks it as any press (a stale one is "already played").
 Close codes later: 4401 when the credential ran out, 4403 or 4404 when the seat or the table is gone,

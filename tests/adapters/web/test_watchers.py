@@ -41,7 +41,8 @@ def watching(server, table: str, user_id: int = STRANGER) -> str:
 
 def feed(server, table: str, user, access: str = "seat") -> str:
     """The live feed with a link token of ``user`` at ``table``."""
-    return f"ws://127.0.0.1:{server.port}/ws?t={sign(SECRET, table, user.platform, user.user_id, time.time(), access=access)}"
+    token = sign(SECRET, table, user.platform, user.user_id, time.time(), access=access)
+    return f"ws://127.0.0.1:{server.port}/ws?t={token}"
 
 
 async def next_of(ws, kind: str) -> dict:

@@ -64,7 +64,7 @@ def test_a_watchers_view_is_the_same_bytes_whatever_the_hidden_cards(game, n):
         public = _bytes(table, state, None)
         for seat in range(n):
             world = Worlds(engine.view(state, seat), state.options).sample(rng)
-            assert _bytes(table, world, None) == public, f"the watcher's view shows a hidden card (seat {seat}'s sample)"
+            assert _bytes(table, world, None) == public, f"a watcher's view shows a hidden card (seat {seat}'s sample)"
             changed = [s for s in range(n) if world.hands[s] != state.hands[s]]
             dealt_anew += bool(changed)
             seen_by_a_seat += any(_bytes(table, world, s) != _bytes(table, state, s) for s in changed)

@@ -22,7 +22,7 @@ import contextlib
 import itertools
 import logging
 import secrets
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Iterable
 from typing import Any
 
 from adapters.common.webauth import SEAT, WATCH
@@ -30,14 +30,16 @@ from bot.protocol.outgoing import UserRef
 from bot.words import watchers_text
 
 from .tuning import Tuning
-from .viewers import Connection, Viewers
+from .viewers import Connection, Viewers, as_text
 
-__all__ = ["Watched", "NEW_VERSIONS"]
+__all__ = ["Watched", "NEW_VERSIONS", "TELL_EVERY_S"]
 
 log = logging.getLogger(__name__)
 
 NEW_VERSIONS = 2
 """A table saved at this version or lower is new (a rematch starts at 2): an ended table here may have a next."""
+TELL_EVERY_S = 0.5
+"""The least time between two counts told to a table's pages."""
 _ENDED = ("finished", "aborted")
 
 
@@ -45,7 +47,7 @@ class Watched(Viewers):
     """:class:`Viewers` with watchers counted and pages that follow the match.
 
     Args:
-        service: the bot layer's service (``web_views``, ``feed``, ``watched``, ``unwatched``, ``next_table``).
+        service: the bot layer's service (``web_views``, ``feed``, ``watched``, ``next_table``).
         tuning: the limits.
         follow: ``follow(connection, table)`` tells the connection's page to open ``table``.
     """
@@ -55,7 +57,11 @@ class Watched(Viewers):
         self._follow = follow
         self._name = secrets.token_hex(4)
         self._serial = itertools.count()
-        self._pages: dict[Connection, str] = {}
+        self._pages: dict[str, dict[Connection, str]] = {}
+        """The watchers' pages here, by table: each connection's name in the count."""
+        self._added: dict[str, set[str]] = {}
+        self._gone: dict[str, set[str]] = {}
+        self._syncing: set[str] = set()
         self._counts: dict[str, int] = {}
         self._ended: set[str] = set()
         self._followed: set[Connection] = set()
@@ -90,10 +96,10 @@ class Watched(Viewers):
         super().opened(conn)
         conn.watcher = conn.watcher or bool(view and view.get("watching"))
         if conn.watcher:
-            self._pages[conn] = page = f"{self._name}:{next(self._serial)}"
-            self._spawn(self._note(conn.table, [page]))
+            page = self._pages.setdefault(conn.table, {})[conn] = f"{self._name}:{next(self._serial)}"
+            self._count(conn.table, added=[page])
         elif conn.table not in self._counts:
-            self._spawn(self._note(conn.table, []))
+            self._count(conn.table)
         elif self._counts[conn.table]:
             self._spawn(self._tell([conn], self._counts[conn.table]))
         if view and view.get("state") in _ENDED:
@@ -104,10 +110,11 @@ class Watched(Viewers):
         """Count the connection out (and a watcher's page out of the table's count)."""
         super().remove(conn)
         self._followed.discard(conn)
-        page = self._pages.pop(conn, None)
+        page = self._pages.get(conn.table, {}).pop(conn, None)
         if page is not None:
-            self._spawn(self._drop(conn.table, page))
+            self._count(conn.table, gone=[page])
         if conn.table not in self._tables:
+            self._pages.pop(conn.table, None)
             self._counts.pop(conn.table, None)
             self._ended.discard(conn.table)
 
@@ -136,24 +143,46 @@ class Watched(Viewers):
         except Exception:  # noqa: BLE001  (Redis away: the next renewal tells the count again)
             log.warning("the web table's watchers could not be counted or followed", exc_info=True)
 
-    async def _note(self, table: str, pages: list[str]) -> None:
-        await self._told(table, await self._service.watched(table, pages))
+    def _count(self, table: str, added: Iterable[str] = (), gone: Iterable[str] = ()) -> None:
+        """Note pages of ``table`` that came or went (none: read its count), and tell its pages the count.
 
-    async def _drop(self, table: str, page: str) -> None:
-        await self._told(table, await self._service.unwatched(table, page))
+        Notes that come while one is on its way go together in the next, and a count told is followed by
+        the next one :data:`TELL_EVERY_S` later at the soonest: a crowd coming at once costs a few notes
+        and messages, not one each.
+        """
+        self._added.setdefault(table, set()).update(added)
+        self._gone.setdefault(table, set()).update(gone)
+        if table not in self._syncing:
+            self._syncing.add(table)
+            self._spawn(self._sync(table))
 
-    async def _told(self, table: str, count: int) -> None:
-        """Tell the table's pages here ``count``, if it changed."""
+    async def _sync(self, table: str) -> None:
+        try:
+            while table in self._added:
+                gone = self._gone.pop(table, set())
+                added = self._added.pop(table) - gone  # a page that went after its renewal was asked for
+                if await self._told(table, await self._service.watched(table, sorted(added), sorted(gone))):
+                    await asyncio.sleep(TELL_EVERY_S)
+        finally:
+            self._syncing.discard(table)
+            self._added.pop(table, None)  # what failed is noted again at the next renewal
+            self._gone.pop(table, None)
+
+    async def _told(self, table: str, count: int) -> bool:
+        """Tell the table's pages here ``count``, if it changed; whether they were told."""
         if table not in self._tables:
-            return
+            return False
         previous, self._counts[table] = self._counts.get(table, 0), count
-        if previous != count:
-            await self._tell([c for c in self._tables.get(table, ()) if c.ready], count)
+        if previous == count:
+            return False
+        await self._tell([c for c in self._tables.get(table, ()) if c.ready], count)
+        return True
 
     async def _tell(self, conns: list[Connection], count: int) -> None:
+        texts = {lang: as_text({"type": "watchers", "count": count, "text": watchers_text(lang, count)})
+                 for lang in {c.lang for c in conns}}
         timeout = self._tuning.send_timeout_s
-        await asyncio.gather(*(c.send({"type": "watchers", "count": count, "text": watchers_text(c.lang, count)},
-                                      timeout) for c in conns))
+        await asyncio.gather(*(c.send_text(texts[c.lang], timeout) for c in conns))
 
     async def _next(self, table: str) -> None:
         """Send every page of ended ``table`` here on to the next table of its chat, once there is one."""
@@ -170,7 +199,6 @@ class Watched(Viewers):
         while True:
             await asyncio.sleep(self._tuning.watchers_renew_s)
             for table in list(self._tables):
-                pages = [page for conn, page in self._pages.items() if conn.table == table]
-                await self._logged(self._note(table, pages))
+                self._count(table, added=self._pages.get(table, {}).values())
             for table in list(self._ended):
                 await self._logged(self._next(table))

@@ -128,13 +128,10 @@ class Service:
         last = await self.store.get_chat_setting(table.chat.key, "last")
         return last if last and last != table_id and await self.store.fetch(last) is not None else None
 
-    async def watched(self, table_id: str, pages: list[str]) -> int:
-        """Note (or renew) watchers' ``pages`` of a table, counted across processes; how many watch it now."""
-        return await self.watchers.note(table_id, pages, time.time())  # the wall clock: pages live in real time
-
-    async def unwatched(self, table_id: str, page: str) -> int:
-        """A watcher's page of a table closed; how many watch it now."""
-        return await self.watchers.drop(table_id, page, time.time())
+    async def watched(self, table_id: str, pages: list[str], gone: list[str] = ()) -> int:
+        """Note (or renew) watchers' ``pages`` of a table and drop those ``gone``, counted across processes; how
+        many watch it now."""
+        return await self.watchers.note(table_id, pages, time.time(), gone)  # the wall clock: pages live in real time
 
     def feed(self, on_move: Callable[[str, int], None], on_gap: Callable[[], None]) -> Feed:
         """A live feed of every saved table version, from any process (see :mod:`bot.store.feed`); start it."""

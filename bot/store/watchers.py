@@ -38,21 +38,15 @@ class WatcherCounts:
     def _key(self, table: str) -> str:
         return f"{self._prefix}:{{t:{_table_id(table)}}}:watchers"
 
-    async def note(self, table: str, pages: Iterable[str], now: float) -> int:
-        """``pages`` watch ``table`` (added, or renewed) as of ``now``; how many watch it now."""
-        key, pages = self._key(table), list(pages)
+    async def note(self, table: str, pages: Iterable[str], now: float, gone: Iterable[str] = ()) -> int:
+        """``pages`` watch ``table`` (added, or renewed) as of ``now``, those ``gone`` no more; how many watch it."""
+        key, pages, gone = self._key(table), list(pages), list(gone)
         pipe = self._r.pipeline(transaction=True)
+        if gone:
+            pipe.zrem(key, *gone)
         pipe.zremrangebyscore(key, "-inf", now)
         if pages:
             pipe.zadd(key, {page: now + self.ttl_s for page in pages})
             pipe.expire(key, int(self.ttl_s) + 1)  # every member expires by then
         pipe.zcard(key)
-        return (await pipe.execute())[-1]
-
-    async def drop(self, table: str, page: str, now: float) -> int:
-        """``page`` stopped watching ``table``; how many watch it now."""
-        key = self._key(table)
-        pipe = self._r.pipeline(transaction=True)
-        pipe.zrem(key, page)
-        pipe.zcount(key, now, "+inf")
         return (await pipe.execute())[-1]

@@ -113,7 +113,8 @@ class Connection:
         if self.ws.closed:
             return False
         try:
-            await asyncio.wait_for(self.ws.send_str(text), timeout_s)
+            async with asyncio.timeout(timeout_s):  # no task of its own per message, as wait_for would make
+                await self.ws.send_str(text)
             return True
         except (asyncio.TimeoutError, ConnectionError, RuntimeError):
             with contextlib.suppress(Exception):

@@ -38,6 +38,8 @@ log = logging.getLogger(__name__)
 
 NEW_VERSIONS = 2
 """A table saved at this version or lower is new (a rematch starts at 2): an ended table here may have a next."""
+STOP_S = 2.0
+"""How long a stopping server waits for its last notes and follows."""
 TELL_EVERY_S = 0.5
 """The least time between two counts told to a table's pages."""
 _ENDED = ("finished", "aborted")
@@ -67,6 +69,7 @@ class Watched(Viewers):
         self._followed: set[Connection] = set()
         self._tasks: set[asyncio.Task] = set()
         self._renewing: asyncio.Task | None = None
+        self._stopped = False
 
     async def start(self) -> None:
         """Subscribe to the saves and start renewing the watchers."""
@@ -74,13 +77,20 @@ class Watched(Viewers):
         self._renewing = asyncio.get_running_loop().create_task(self._renew())
 
     async def stop(self) -> None:
-        """Stop renewing (this process's pages drop out of the counts within a minute), then as :meth:`Viewers.stop`."""
-        for task in [self._renewing, *self._tasks]:
-            if task is not None:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
+        """Stop renewing, then as :meth:`Viewers.stop`; the pages closed are dropped from the counts (what is
+        not done within :data:`STOP_S` drops out within a minute)."""
+        if self._renewing is not None:
+            self._renewing.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._renewing
         await super().stop()
+        if self._tasks:
+            await asyncio.wait(list(self._tasks), timeout=STOP_S)
+        self._stopped = True  # connections closing from now on drop out of the counts by themselves
+        for task in list(self._tasks):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
 
     def refusal(self, user: UserRef, access: str = SEAT) -> str | None:
         """As :meth:`Viewers.refusal`; a watch link's connections are bounded by ``watchers_per_link``."""
@@ -132,6 +142,9 @@ class Watched(Viewers):
             self._spawn(self._next(table))
 
     def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+        if self._stopped:
+            coro.close()
+            return
         task = asyncio.get_running_loop().create_task(self._logged(coro))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)

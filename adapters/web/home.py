@@ -6,6 +6,8 @@ opened and started (the free seats get computer players). The server's link key 
 for each run, so the printed URL, whose token names the player and the table, holds for this run
 only (and 12 hours at most): a URL of an earlier run is refused. When a match ends, the page offers
 »Revanche« and »Neuer Tisch«; the table either opens is handed to the page with a token of its own.
+The second line is a watch link for a second window (a screen everyone at home looks at): the
+table's public view, never his cards; it follows the match to the next table as well.
 """
 
 from __future__ import annotations
@@ -21,10 +23,11 @@ import time
 from typing import TextIO
 
 from adapters.common.running import Ticker
-from adapters.common.webauth import sign
+from adapters.common.webauth import WATCH, sign
 from bot.ops.settings import HostPort
 from bot.protocol import tokens
 from bot.protocol.outgoing import ChatRef, Command, Outgoing, TableMessage, Toast, UserRef
+from bot.words import web_text
 
 from .server import WebServer
 from .tuning import Tuning
@@ -100,7 +103,9 @@ async def home(service, game: str, port: int, lang: str = "de", name: str | None
         await server.stop()
         return 2
     token = sign(secret, table_id, PLATFORM, user.user_id, time.time())
+    watch = sign(secret, table_id, PLATFORM, user.user_id, time.time(), access=WATCH)
     print(f"http://127.0.0.1:{server.port}/?t={token}", file=out, flush=True)
+    print(web_text(lang, "watch_link", url=f"http://127.0.0.1:{server.port}/?t={watch}"), file=out, flush=True)
     ticker = Ticker(service, lambda outs: None, TICK_S)
     ticker.start()
     if stop is None:

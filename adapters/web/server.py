@@ -6,16 +6,20 @@ last check the viewer's credential on every request and connection, from the que
 token (:func:`adapters.common.webauth.read`), or ``tg`` Telegram's Mini App init data
 (:func:`adapters.common.webauth.init_data`) with ``table`` where Telegram names none. Refusals, with
 a short text in the table's language (else the client's: Telegram's ``language_code``, the browser's
-``Accept-Language``, else the server's): HTTP 401 for a forged, tampered or expired
-credential, 403 for a viewer who holds no seat at the table, 404 for a table that is gone; the live
-feed opens and closes at once with 4401, 4403 or 4404 and that text as the reason (a page's script
-sees a close code, never an HTTP status). A person or a process over its connections gets 429 or 503
-before the feed opens; a person over his rate of ``/api/view`` (``views_per_second``) gets 429.
+``Accept-Language``, else the server's): HTTP 401 for a forged, tampered or expired credential,
+403 for a viewer who holds no seat at the table and may not watch it, 404 for a table that is gone;
+the live feed opens and closes at once with 4401, 4403 or 4404 and that text as the reason (a
+page's script sees a close code, never an HTTP status). A person or a process over its connections
+gets 429 or 503 before the feed opens; a person over his rate of ``/api/view``
+(``views_per_second``) gets 429.
 
 On the feed the server sends ``{"type": "view", "view": …}`` (the viewer's fresh view, once per
-version, the current one at once on connecting) and ``{"type": "notice", "text": …}`` (a refusal
-with its reason, "not so fast") and ``{"type": "follow", "query": …}`` (a rematch or a new table of his
-tap is open: the query string of the page at it, with a fresh link token where he came with one); the page sends ``{"verb", "arg", "v"}``, a tap on a card or an
+version, the current one at once on connecting), ``{"type": "notice", "text": …}`` (a refusal with
+its reason, "not so fast"), ``{"type": "follow", "query": …}`` (the match goes on at a rematch or a
+new table of the chat: the query string of the page at it, with a credential for it) and
+``{"type": "watchers", "count", "text"}`` (how many watch: :mod:`.watchers`). A watcher (a watch
+token, or Telegram's init data from the group's link of someone without a seat) is sent the table's
+public view and may not tap. The page sends ``{"verb", "arg", "v"}``, a tap on a card or an
 offer, which goes to the service as the button press ``st1:<table>:<v>:<verb>:<arg>`` of the
 viewer, with his identity: the service checks it as any press (a stale one is "already played").
 Close codes later: 4401 the moment the credential runs out (the reason says how to get a new link),
@@ -36,17 +40,18 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from adapters.common.slowclients import Door
-from adapters.common.webauth import Viewer, init_data, read, sign
+from adapters.common.webauth import ANY, SEAT, WATCH, Viewer, init_data, read, sign
 from bot.ops.settings import HostPort
 from bot.protocol import tokens
-from bot.protocol.outgoing import ChatRef, Command, Outgoing, TableMessage, Toast, UserRef
+from bot.protocol.outgoing import ChatRef, Command, Outgoing, Toast, UserRef
 from bot.words import web_text
 
 from .bucket import Buckets
 from .files import Files
 from .language import client_lang
 from .tuning import Tuning
-from .viewers import CLOSE_POLICY, Connection, Viewers, close
+from .viewers import CLOSE_POLICY, Connection, close
+from .watchers import Watched
 
 __all__ = ["WebServer", "STATIC", "VERBS"]
 
@@ -57,7 +62,6 @@ STATIC = Path(__file__).with_name("static")
 VERBS = frozenset({"act", "let_pass", "rematch", "new"})
 """What a tap may do: the buttons of a hand (a card or an offer, and »Weiter« before the first lead), and an
 ended table's »Revanche« and »Neuer Tisch« (the service takes them only in the table's own chat)."""
-_NEW_TABLE = frozenset({"rematch", "new"})
 _HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; "
                                "form-action 'none'",
@@ -98,7 +102,7 @@ class WebServer:
         self._lang = lang
         self._after = after
         self._clock = clock
-        self.viewers = Viewers(service, self.tuning)
+        self.viewers = Watched(service, self.tuning, self._follow)
         self._views = Buckets(self.tuning.views_per_second, _PEOPLE_KEPT, clock)
         self._runner: web.AppRunner | None = None
         self._listener: asyncio.AbstractServer | None = None
@@ -186,7 +190,7 @@ class WebServer:
         user = UserRef(viewer.platform, viewer.user_id, viewer.name)
         if not self._views.allowed(user.key):
             return self._refused(request, 429, "too_fast")
-        view = await self._service.web_view(viewer.table, user)
+        view = await self._service.web_view(viewer.table, user, viewer.access)
         if "refused" in view:
             return self._refused(request, _REFUSED[view["refused"]], view["refused"], view.get("lang"))
         return web.json_response(view, dumps=lambda o: json.dumps(o, ensure_ascii=False))
@@ -194,7 +198,7 @@ class WebServer:
     async def _socket(self, request: web.Request) -> web.StreamResponse:
         viewer = self.viewer(request)
         user = UserRef(viewer.platform, viewer.user_id, viewer.name) if viewer else None
-        refusal = self.viewers.refusal(user) if user else None
+        refusal = self.viewers.refusal(user, viewer.access) if user else None
         if refusal is not None:  # over the limits: refused before it opens
             return self._refused(request, 503 if refusal == "busy" else 429, refusal)
         ws = web.WebSocketResponse(max_msg_size=self.tuning.message_bytes, heartbeat=30.0)
@@ -203,17 +207,16 @@ class WebServer:
             await close(ws, "denied", self._lang_of(request))
             return ws
         conn = Connection(ws, user, viewer.table, viewer.expires, self.tuning.messages_per_second,
-                          self._lang_of(request),
-                          linked="t" in request.query)
+                          self._lang_of(request), linked="t" in request.query, access=viewer.access)
         self.viewers.add(conn)  # before the view is read: a save after it is pushed
         expiry: asyncio.Task | None = None
         try:
-            view = await self._service.web_view(viewer.table, user)
+            view = await self._service.web_view(viewer.table, user, viewer.access)
             await ws.prepare(request)
             await conn.show(view, self.tuning.send_timeout_s)
             if ws.closed:
                 return ws
-            self.viewers.opened(conn)
+            self.viewers.opened(conn, view)
             expiry = asyncio.create_task(self._expire(conn))
             async for message in ws:
                 if message.type != WSMsgType.TEXT:
@@ -249,8 +252,9 @@ class WebServer:
         except (ValueError, TypeError, KeyError, RecursionError):
             await conn.ws.close(code=CLOSE_POLICY, message=b"not a tap")
             return
-        if not conn.allowed():
-            await conn.send({"type": "notice", "text": web_text(lang, "too_fast")}, self.tuning.send_timeout_s)
+        if not conn.allowed() or conn.watching:
+            refusal = "watching" if conn.watching else "too_fast"
+            await conn.send({"type": "notice", "text": web_text(lang, refusal)}, self.tuning.send_timeout_s)
             return
         user = conn.user
         cmd = Command(ChatRef(user.platform, user.user_id, private=True), user, token=token, lang=lang)
@@ -259,15 +263,17 @@ class WebServer:
             await conn.send({"type": "notice", "text": toast.text}, self.tuning.send_timeout_s)
         if self._after is not None:
             await self._after(out)
-        opened = [o.table_id for o in out if isinstance(o, TableMessage) and o.table_id != conn.table]
-        if verb in _NEW_TABLE and opened:
-            await self._follow(conn, opened[-1])
 
     async def _follow(self, conn: Connection, table: str) -> None:
-        """Hand the page the query string of ``table``, the one his tap opened, if he holds a seat there."""
+        """Hand the page the query string of ``table``, the next of its chat: a credential there for its person.
+
+        A watch link's page gets a watch token; any other a token that shows his seat where he holds
+        one, else the public view; a private chat's Mini App keeps Telegram's init data (it names him).
+        """
         user = conn.user
-        if "refused" in await self._service.web_view(table, user):
-            return
-        query = (f"t={sign(self._secret, table, user.platform, user.user_id, self._clock())}" if conn.linked
-                 else f"table={table}")  # Telegram's init data names him; the page keeps it
+        if not conn.linked and conn.access == SEAT:
+            query = f"table={table}"
+        else:
+            access = WATCH if conn.access == WATCH else ANY
+            query = f"t={sign(self._secret, table, user.platform, user.user_id, self._clock(), access=access)}"
         await conn.send({"type": "follow", "query": query}, self.tuning.send_timeout_s)

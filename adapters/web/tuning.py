@@ -28,6 +28,10 @@ class Tuning(BaseSettings):
                                     "second (twice as many in a burst)")
     message_bytes: int = Field(1024, ge=128, le=65536, description="the largest message a connection may send")
     connections_per_user: int = Field(8, ge=1, le=1000, description="open connections of one person, all tables")
+    watchers_per_link: int = Field(500, ge=1, le=100_000, description="open connections of one watch link (a "
+                                   "channel's link to watch, the second window at home)")
+    watchers_renew_s: float = Field(10.0, gt=0, le=60, description="how often a process renews its watchers in "
+                                    "Redis and tells its pages another process's count")
     connections: int = Field(2000, ge=1, le=1_000_000, description="open connections this process holds at most")
     waiting_per_ip: int = Field(64, ge=1, le=1_000_000, description="connections one client address (an IPv6 "
                                 "one's /64) may hold that are not live feeds")

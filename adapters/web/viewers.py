@@ -4,7 +4,7 @@ One :class:`Viewers` per process: it admits connections within the limits (per p
 listens to the feed of saved tables (Redis pub/sub, so a save in any process counts) and pushes
 every connection of a table that moved its seat's new view, once per version: a connection is only
 sent a view newer than the one it shows. A seat's view is read and made text once for all of its
-connections. While a push of a table runs, newer saves wait for it and
+connections; the players' connections are sent it before the watchers'. While a push of a table runs, newer saves wait for it and
 are pushed together after it (a burst of moves costs one view per seat). After a break of the feed
 every table is pushed again (what was missed is caught up from the stored table).
 """
@@ -20,6 +20,7 @@ from typing import Any
 
 from aiohttp import web
 
+from adapters.common.webauth import SEAT, WATCH
 from bot.ops import metrics
 from bot.protocol.outgoing import UserRef
 from bot.words import web_text
@@ -39,6 +40,8 @@ CLOSE_POLICY = 1008
 """The close code of a connection that broke the rules (a message that is not one)."""
 CLOSE_CODES = {"denied": CLOSE_AUTH, "expired": CLOSE_AUTH, "not_seated": 4403, "no_table": CLOSE_GONE}
 """The close code of each refusal (a ``web.*`` text key): like HTTP's 401, 403 and 404."""
+PUBLIC = ""
+"""The view key of every watch link's connection: they share the table's public view."""
 _REASON_BYTES = 123
 """The longest close reason WebSocket allows."""
 
@@ -72,12 +75,18 @@ class Connection:
         rate: taps allowed per second (twice as many in a burst).
         lang: the language of its refusals (the table's, once its first view is shown).
         linked: whether it came with a link token (else with Telegram's init data).
+        access: what its credential shows (:data:`adapters.common.webauth.SEAT`, ``ANY``, ``WATCH``).
     """
 
     def __init__(self, ws: web.WebSocketResponse, user: UserRef, table: str, expires: float, rate: float,
-                 lang: str = "de", linked: bool = False) -> None:
+                 lang: str = "de", linked: bool = False, access: str = SEAT) -> None:
         self.ws = ws
         self.linked = linked
+        self.access = access
+        self.watcher = access == WATCH
+        """Whether it is counted as a watcher (its first view was the public one)."""
+        self.watching = self.watcher
+        """Whether the view it was sent last is the public one (its taps are refused)."""
         self.lang = lang
         self.user = user
         self.table = table
@@ -85,6 +94,11 @@ class Connection:
         self.version = -1
         self.ready = False
         self._taps = Bucket(rate)
+
+    @property
+    def view_key(self) -> str:
+        """Whose view it shows: its person's, or :data:`PUBLIC` (one view for every watch link)."""
+        return PUBLIC if self.access == WATCH else self.user.key
 
     def allowed(self) -> bool:
         """Whether one more tap fits the rate (a token bucket of ``2 * rate``)."""
@@ -99,7 +113,8 @@ class Connection:
         if self.ws.closed:
             return False
         try:
-            await asyncio.wait_for(self.ws.send_str(text), timeout_s)
+            async with asyncio.timeout(timeout_s):  # no task of its own per message, as wait_for would make
+                await self.ws.send_str(text)
             return True
         except (asyncio.TimeoutError, ConnectionError, RuntimeError):
             with contextlib.suppress(Exception):
@@ -115,6 +130,7 @@ class Connection:
             await close(self.ws, view["refused"], view.get("lang") or self.lang)
             return
         self.lang = view["lang"]
+        self.watching = bool(view.get("watching"))
         if view["version"] <= self.version:
             return
         if await self.send_text(text or view_text(view), timeout_s):
@@ -208,6 +224,9 @@ class Viewers:
         for table in list(self._tables):
             self._schedule(table)
 
+    def pushed(self, table: str, view: dict[str, Any]) -> None:
+        """A push of ``table`` went out; ``view`` is one of its views (a subclass may look at it)."""
+
     def _schedule(self, table: str) -> None:
         if table in self._pushing:
             self._again.add(table)
@@ -218,15 +237,13 @@ class Viewers:
         try:
             while True:
                 self._again.discard(table)
-                conns = [c for c in self._tables.get(table, ()) if c.ready]
-                views: dict[str, dict[str, Any]] = {}
-                texts: dict[str, str | None] = {}
-                for conn in conns:
-                    if conn.user.key not in views:
-                        view = views[conn.user.key] = await self._service.web_view(table, conn.user)
-                        texts[conn.user.key] = None if "refused" in view else view_text(view)
-                await asyncio.gather(*(conn.show(views[conn.user.key], self._tuning.send_timeout_s,
-                                                 texts[conn.user.key]) for conn in conns))
+                conns = sorted((c for c in self._tables.get(table, ()) if c.ready), key=lambda c: c.watching)
+                asks = {c.view_key: (c.user, c.access) for c in conns}
+                views = dict(zip(asks, await self._service.web_views(table, list(asks.values()))))
+                texts = {key: None if "refused" in view else view_text(view) for key, view in views.items()}
+                await asyncio.gather(*(conn.show(views[conn.view_key], self._tuning.send_timeout_s,
+                                                 texts[conn.view_key]) for conn in conns))
+                self.pushed(table, next(iter(views.values()), {}))
                 if table not in self._again:
                     return
         except Exception:  # noqa: BLE001  (a push that failed is logged; the next save pushes again)

@@ -29,6 +29,7 @@ from bot.store.counts import TableCounts
 from bot.store.feed import Feed
 from bot.store.outage import Outage
 from bot.store.tables import Store
+from bot.store.watchers import WatcherCounts
 from bot.table.record import Table
 from bot.table.refused import Refused
 from bot.words.i18n import supported, t
@@ -45,6 +46,8 @@ class Service:
     def __init__(self, store: Store, settings: Settings, rng=None, clock: Callable[[], float] = time.time,
                  counts: TableCounts | None = None) -> None:
         self.tables = Tables(store, settings, rng, clock, counts)
+        self.watchers = WatcherCounts(store.redis, store.prefix)
+        """The watchers of each table, across processes (:meth:`watched`)."""
         self._outage = Outage(log)
 
     @property
@@ -100,25 +103,56 @@ class Service:
         """The language the chat chose with ``sprache``, else the bot's default."""
         return await chosen_lang(self.store, chat) or self.settings.lang
 
-    async def web_view(self, table_id: str, user: UserRef) -> dict[str, Any]:
-        """What ``user`` sees of the table at his seat, as JSON-able data (:func:`bot.words.webview.web_view`).
+    async def web_view(self, table_id: str, user: UserRef, access: str = "seat") -> dict[str, Any]:
+        """What ``user`` sees of the table, as JSON-able data (:func:`bot.words.webview.web_view`).
 
-        Never a full state, never another seat's cards. ``{"refused": "no_table"}`` when there is no
-        such table, ``{"refused": "not_seated", "lang": ...}`` when he holds no seat at it. An ended
-        table in his own private chat offers »Revanche« and »Neuer Tisch«: his taps press them there.
+        ``access`` ``"seat"``: his seat; ``"any"``: his seat, else the public view a watcher sees;
+        ``"watch"``: the public view. Never a full state, never another seat's cards.
+        ``{"refused": "no_table"}`` when there is no such table, ``{"refused": "not_seated", "lang": ...}``
+        when he holds no seat at it and may not watch. An ended table in his own private chat offers
+        »Revanche« and »Neuer Tisch«: his taps press them there.
         """
+        return (await self.web_views(table_id, [(user, access)]))[0]
+
+    async def web_views(self, table_id: str, asks: list[tuple[UserRef, str]]) -> list[dict[str, Any]]:
+        """:meth:`web_view` for each ``(user, access)`` of ``asks``, the table read once and the public view
+        made once for all who watch."""
         loaded = await self.store.fetch(table_id)
         if loaded is None:
-            return {"refused": "no_table"}
+            return [{"refused": "no_table"} for _ in asks]
         (version, data, _), state = self.tables.recent.record(table_id, loaded)
         table = Table.load(data)
-        seat = table.seat_of(user.key)
-        if seat is None:
-            return {"refused": "not_seated", "lang": table.lang}
         if state is None and table.state:
             state = engine.from_json(table.state)
-        own_chat = table.chat.private and table.chat.key == ChatRef(user.platform, user.user_id, private=True).key
-        return web_view(table, state, version, seat, self.tables.clock(), ends=own_chat)
+        public: dict[str, Any] | None = None
+        out = []
+        for user, access in asks:
+            seat = table.seat_of(user.key) if access != "watch" else None
+            if seat is None and access == "seat":
+                out.append({"refused": "not_seated", "lang": table.lang})
+            elif seat is None:
+                public = public or web_view(table, state, version, None, self.tables.clock())
+                out.append(public)
+            else:
+                own = table.chat.private and table.chat.key == ChatRef(user.platform, user.user_id, private=True).key
+                out.append(web_view(table, state, version, seat, self.tables.clock(), ends=own))
+        return out
+
+    async def next_table(self, table_id: str) -> str | None:
+        """The table opened after ``table_id`` in its chat (a rematch, a new table) once it ended, else ``None``."""
+        loaded = await self.store.fetch(table_id)
+        if loaded is None:
+            return None
+        table = Table.load(loaded[1])
+        if table.open:
+            return None
+        last = await self.store.get_chat_setting(table.chat.key, "last")
+        return last if last and last != table_id and await self.store.fetch(last) is not None else None
+
+    async def watched(self, table_id: str, pages: list[str], gone: list[str] = ()) -> int:
+        """Note (or renew) watchers' ``pages`` of a table and drop those ``gone``, counted across processes; how
+        many watch it now."""
+        return await self.watchers.note(table_id, pages, time.time(), gone)  # the wall clock: pages live in real time
 
     def feed(self, on_move: Callable[[str, int], None], on_gap: Callable[[], None]) -> Feed:
         """A live feed of every saved table version, from any process (see :mod:`bot.store.feed`); start it."""

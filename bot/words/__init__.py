@@ -10,7 +10,8 @@ from bot.words.choices import TableOption, player_range, table_options
 from bot.words.i18n import game_name, has, languages, t
 from bot.words.textcmd import GAME_WORDS, game_id
 from bot.words.textcmd import parse as parse_typed
-from bot.words.webview import web_text
+from bot.words.webview import watchers_text, web_text
 
 __all__ = ["languages", "t", "has", "game_name", "GAME_WORDS", "game_id", "parse_typed", "parse_card_text", "TableOption",
-           "player_range", "table_options", "web_text"]
+           "player_range", "table_options", "web_text",
+           "watchers_text"]

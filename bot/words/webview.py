@@ -1,7 +1,9 @@
-"""One seat's view of a table as plain JSON-able data, for the web table's page.
+"""One seat's view of a table as plain JSON-able data, for the web table's page; or a watcher's.
 
 Built from ``engine.view(state, seat)`` and the words only (the same labels, score lines, story and
-hand buttons the chats show), so it holds the viewer's own cards and never another seat's. His cards
+hand buttons the chats show), so it holds the viewer's own cards and never another seat's. A
+watcher's view (``seat`` ``None``) is built from the engine's public view: no hand, no choice, no card
+anybody holds. His cards
 and choices are exactly those of his hand message (:func:`bot.words.hand.hand_message`): each with
 the ``verb`` and ``arg`` of its button token, which the page sends back with ``hand_version`` to act
 as a button press would.
@@ -24,9 +26,9 @@ from bot.words.hand import CARD_CHOICES, hand_message
 from bot.words.i18n import game_name, hint, t, tn
 from engine.state import State
 
-__all__ = ["web_view", "web_text", "LABELS", "STORY_MAX", "END_VERBS"]
+__all__ = ["web_view", "web_text", "watchers_text", "LABELS", "STORY_MAX", "END_VERBS"]
 
-LABELS = ("hand", "trick", "last_trick", "score", "story", "you", "offline", "led", "sheet", "close", "play_on")
+LABELS = ("hand", "trick", "last_trick", "score", "story", "you", "offline", "led", "sheet", "close", "play_on", "watching")
 """The page's own headings and status words (``web.<name>`` texts), sent with every view."""
 STORY_MAX = 40
 """The most story lines a view carries (the latest)."""
@@ -37,6 +39,11 @@ END_VERBS = ("rematch", "new")
 def web_text(lang: str, key: str, **params: object) -> str:
     """One of the web table's own texts (``web.<key>``) in ``lang`` (German for any other)."""
     return t(lang, f"web.{key}", **params)
+
+
+def watchers_text(lang: str, count: int) -> str:
+    """The line that tells a table's pages how many watch it (nothing when nobody does)."""
+    return tn(lang, "web.watchers", count) if count > 0 else ""
 
 
 def _cards(table: Table, seats: list[int], cards: list[str]) -> list[dict[str, Any]]:
@@ -96,7 +103,7 @@ def _offer(button: Button, tok: tokens.Token) -> dict[str, str]:
     return {"verb": tok.verb, "arg": tok.arg, "label": button.label}
 
 
-def _playing(table: Table, state: State, seat: int, version: int, out: dict[str, Any]) -> None:
+def _playing(table: Table, state: State, seat: int | None, version: int, out: dict[str, Any]) -> None:
     lang = table.lang
     view = engine.view(state, seat)
     out["seats"] = _seats(table, view, seat)
@@ -108,14 +115,15 @@ def _playing(table: Table, state: State, seat: int, version: int, out: dict[str,
     out["turned"] = turned_cards(table, view.get("public") or {})
     out["story"] = story.news_lines(table, table.story)[-STORY_MAX:]
     out["result"] = deal_result(table, fresh=not view["tricks"])
-    out["hand"], out["offers"], out["hand_version"] = _hand(table, state, seat, version)
+    if seat is not None:
+        out["hand"], out["offers"], out["hand_version"] = _hand(table, state, seat, version)
     to_act = view["to_act"]
-    if to_act == seat:
+    if seat is not None and to_act == seat:
         out["status"] = " ".join(filter(None, (t(lang, "your_turn"),
                                                hint(lang, view["restriction"]) if view.get("restriction") else "")))
     elif to_act is not None:
         out["status"] = t(lang, "turn", name=render.seat_name(table, to_act))
-    if seat in window.waiting_for(table):
+    if seat is not None and seat in window.waiting_for(table):
         out["status"] = t(lang, "declare_now", what=render.declaring(table, state)["what"])
     out["to_act"] = to_act
 
@@ -129,9 +137,12 @@ def _ended(table: Table, state: State | None, out: dict[str, Any]) -> None:
     out["result"] = deal_result(table, fresh=True, final=render.summary(table, view["match"]))
 
 
-def web_view(table: Table, state: State | None, version: int, seat: int, now: float,
+def web_view(table: Table, state: State | None, version: int, seat: int | None, now: float,
              ends: bool = False) -> dict[str, Any]:
     """What seat ``seat`` sees of ``table`` at ``version``: JSON-able, his own cards only.
+
+    ``seat`` ``None`` is a watcher: the public table only (``hand`` and ``offers`` stay empty, ``watching``
+    is true).
 
     With ``ends``, an ended table's view offers what its message offers of :data:`END_VERBS` (for a
     viewer whose taps count as presses in the table's chat: his own private chat).
@@ -150,7 +161,7 @@ def web_view(table: Table, state: State | None, version: int, seat: int, now: fl
         "table": table.id, "version": version, "lang": lang, "game": table.game, "state": table.status,
         "title": game_name(table.game, lang), "seat": seat, "seats": _seats(table, None, seat), "trick": [],
         "last_trick": None, "score": [], "info": "", "story": [], "hand": [], "offers": [],
-        "hand_version": version, "to_act": None, "status": "", "trick_leader": None, "turned": [],
+        "hand_version": version, "to_act": None, "status": "", "trick_leader": None, "turned": [], "watching": seat is None,
         "result": None, "sheet": sheet_lines(table) if table.sheet else [],
         "labels": {name: web_text(lang, name) for name in LABELS},
     }

@@ -85,7 +85,7 @@
 
   function place(node, seat, rx, ry) {  // round the felt as this viewer sees it: he below, the next on his left
     const n = view.seats.length;
-    const angle = Math.PI / 2 + ((seat - view.seat + n) % n) * 2 * Math.PI / n;
+    const angle = Math.PI / 2 + ((seat - (view.seat ?? 0) + n) % n) * 2 * Math.PI / n;  // a watcher: seat 0 below
     node.style.left = (50 + rx * Math.cos(angle)).toFixed(1) + "%";
     node.style.top = (50 + ry * Math.sin(angle)).toFixed(1) + "%";
     return node;
@@ -227,7 +227,8 @@
     document.title = view.title;
     $("title").textContent = view.title;
     $("info").textContent = view.info;
-    $("hand-label").textContent = view.labels.hand;
+    $("hand-label").textContent = view.watching ? view.labels.watching : view.labels.hand;
+    document.body.classList.toggle("watching", !!view.watching);
     $("last-label").textContent = view.labels.last_trick;
     $("score-label").textContent = view.labels.score;
     $("story-label").textContent = view.labels.story;
@@ -250,6 +251,18 @@
     document.body.dataset.version = String(view.version);
   }
 
+  // Watchers (Kiebitze): how many watch, shown to everyone at the table above the felt.
+  function watchers(text) {
+    let line = $("watchers");
+    if (!line) {
+      line = el("p", {id: "watchers"});
+      line.setAttribute("aria-live", "polite");
+      $("felt").before(line);
+    }
+    line.textContent = text;
+    line.hidden = !text;
+  }
+
   function say(text, kind) {
     const notice = $("notice");
     write(notice, text);
@@ -266,6 +279,7 @@
       const message = JSON.parse(event.data);
       if (message.type === "view") show(message.view);
       else if (message.type === "follow") location.search = "?" + message.query;  // his new table
+      else if (message.type === "watchers") watchers(message.text);
       else if (message.type === "notice") {
         waiting = false;
         document.body.classList.remove("waiting");

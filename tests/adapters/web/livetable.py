@@ -20,7 +20,7 @@ from urllib.parse import quote
 import redis.asyncio as aioredis
 
 import engine
-from adapters.common.webauth import sign
+from adapters.common.webauth import WATCH, sign
 from adapters.web import Tuning
 from bot.store.tables import Store
 from bot.table.record import Table
@@ -159,6 +159,10 @@ class LiveTable:
         """The page of person ``seat`` with a link token of his (signed at ``now`` with ``secret``)."""
         token = sign(secret, self.table, "telegram", person(seat).user_id, time.time() if now is None else now)
         return f"{self.base}/?t={token}"
+
+    def watch_page(self) -> str:
+        """The page of a channel's link to watch: the table's public view (a watch token)."""
+        return f"{self.base}/?t={sign(SECRET, self.table, 'discord', 'c42', time.time(), access=WATCH)}"
 
     def open_pages(self, open_one: Callable[[], Any]) -> list:
         """Open each seat's page in a window of its own (``open_one()`` makes one) and wait until each shows

@@ -1,5 +1,6 @@
 """The web table in real headless chromium windows: a whole deal of Bauerchen played by clicking in four
-windows, one per player, each showing only its own hand; a tap the rules refuse answered in the page with
+windows, one per player, each showing only its own hand, and watched from a fifth that shows no card of any
+hand while the players' pages count it; a tap the rules refuse answered in the page with
 its reason; the pictures' corner letters in the table's language; and the page refusing credentials that
 do not check out, on its real path (the live feed refused, the page showing why).
 """
@@ -64,17 +65,33 @@ def check_own_hand_only(windows_seen: list[Seen], hands: list[tuple[set[str], se
         assert shown_cards(shown["html"]) & hidden == set(), f"seat {seat}'s page shows a hidden card"
 
 
+def watchers_line(window) -> str:
+    """The line that says how many watch (empty where none is shown)."""
+    return window.execute_script("const l = document.getElementById('watchers'); return l && !l.hidden ? "
+                                 "l.textContent : '';")
+
+
 def test_a_whole_deal_played_by_clicking_in_four_windows(live, windows):
     pages = live.open_pages(windows)
     check_own_hand_only([seen(w) for w in pages], hands_of(live))
+    watcher = windows()  # a member of the group without a seat, from the table message's Mini App link
+    watcher.get(live.mini_app(init_data(1009, start_param=live.table)))
+    wait_for(watcher, lambda w: seen(w)["version"] > 0, "the watcher's table")
+    for page in pages:
+        wait_for(page, lambda w: watchers_line(w) == "1 Kiebitz schaut zu", "the count of watchers")
     checked = []
 
     def on_card(seat: int, card: str, shown: list[Seen]) -> None:
         for other, view in enumerate(shown):
             assert card in view["trick"] + view["last"], f"{card} of seat {seat} not on the table of seat {other}"
             assert card not in [c for c, _, _ in view["hand"]]
+        wait_for(watcher, lambda w: card in seen(w)["trick"] + seen(w)["last"], f"{card} at the watcher's")
+        public = seen(watcher)
+        assert public["hand"] == [] and public["offers"] == [] and public["me"] == -1
         if len(checked) % 5 == 0:  # the hands as they shrink (each check reads four whole pages)
-            check_own_hand_only(shown, hands_of(live))
+            hands = hands_of(live)
+            check_own_hand_only(shown, hands)
+            assert shown_cards(public["html"]) & set().union(*(hidden for _, hidden in hands)) == set()
         checked.append(card)
 
     assert play_deal(pages, random.Random(3), on_card) == 20
@@ -98,7 +115,7 @@ def test_forged_expired_foreign_and_tampered_credentials_are_refused_on_the_page
     denied, not_seated = web_text("de", "denied"), web_text("de", "not_seated")
     refused_with(window, live.page(0, secret=b"x" * 32), denied)  # signed with another key
     refused_with(window, live.page(0, now=time.time() - 13 * 3600), denied)  # signed 13 hours ago: a link holds 12
-    refused_with(window, live.mini_app(init_data(1009, start_param=live.table)), not_seated)  # no seat here
+    refused_with(window, live.mini_app(init_data(1009)), not_seated)  # no seat here, not from the group's link
     tampered = init_data(1001, start_param=live.table).replace("1001", "1002")  # Anna's data, Ben's id
     refused_with(window, live.mini_app(tampered), denied)
     anna = init_data(1001, start_param=live.table)  # its hash comes last: change the hash's last digit

@@ -1,5 +1,6 @@
 """The chats' ways to the web table: Telegram's »Am Tisch ansehen« row (a direct Mini App link in groups, a
-web_app button in private chats) and the signed link of a Discord hand, which never pushes a card out."""
+web_app button in private chats), the signed link of a Discord hand, which never pushes a card out, and the
+Discord table's link to watch."""
 
 from __future__ import annotations
 
@@ -8,9 +9,9 @@ from urllib.parse import parse_qs, urlsplit
 
 import discord
 
-from adapters.common.webauth import read
+from adapters.common.webauth import WATCH, read
 from adapters.discord import markup as discord_markup
-from adapters.discord.app import _web_link
+from adapters.discord.app import _watch_row, _web_link
 from adapters.telegram import markup as telegram_markup
 from bot.ops.settings import load_settings
 from bot.protocol.outgoing import Button, ChatRef, HandMessage, TableMessage, UserRef
@@ -64,3 +65,15 @@ def test_a_link_takes_a_free_place_and_never_a_cards():
     full = discord_markup.view(tuple((Button(f"c{r}{i}", f"st1:Tab1e:7:act:pl.{r}{i}") for i in range(5))
                                      for r in range(5)) + ((link,),))
     assert len(full.children) == 25 and not any(getattr(i, "url", None) for i in full.children)
+
+
+def test_a_discord_table_links_its_channel_to_watch_while_it_runs():
+    settings = load_settings(web_url="https://example.org/web", web_secret=SECRET)
+    running = TableMessage(ChatRef("discord", "55"), "Tab1e", "…", ((HAND,),))
+    ((button,),) = _watch_row(settings)(running)
+    viewer = read(SECRET.encode(), parse_qs(urlsplit(button.url).query)["t"][0], time.time())
+    assert button.label == web_text("de", "watch")
+    assert (viewer.platform, viewer.user_id, viewer.table, viewer.access) == ("discord", "c55", "Tab1e", WATCH)
+    lobby = TableMessage(ChatRef("discord", "55"), "Tab1e", "…", ((Button("Mitspielen", "st1:Tab1e:2:join:"),),))
+    assert _watch_row(settings)(lobby) == ()
+    assert _watch_row(load_settings(web_url="https://example.org/web")) is None

@@ -1,4 +1,5 @@
-"""``stammtisch web``: the URL comes first, its token opens the player's own table and no other, Ctrl-C stops."""
+"""``stammtisch web``: the URL comes first, its token opens the player's own table and no other, the second
+line is a watch link for a second window (the table without his cards), Ctrl-C stops."""
 
 from __future__ import annotations
 
@@ -48,6 +49,13 @@ async def test_the_first_line_is_the_url_of_his_table_and_ctrl_c_stops(player, r
         assert status == 200 and view["game"] == "bauer" and view["state"] == "playing"
         assert view["seats"][view["seat"]]["name"] == "Anna" and len(view["hand"]) > 0
         assert get(url.replace("/?t=", "/api/view?t=x"))[0] == 401
+        second = web.stdout.readline().strip()  # the watch link: his table without his cards
+        assert second.startswith("Zum Zuschauen") and "http://127.0.0.1:" in second, second
+        status, body = get(second[second.index("http://"):].replace("/?t=", "/api/view?t="))
+        watched = json.loads(body)
+        assert status == 200 and watched["watching"] and watched["table"] == view["table"]
+        assert watched["seat"] is None and watched["hand"] == [] and watched["offers"] == []
+        assert not any(seat["me"] for seat in watched["seats"])
         web.send_signal(signal.SIGINT)
         assert web.wait(timeout=60) == 0
     finally:

@@ -1,17 +1,20 @@
 """A match's end on the web table: at home the page offers »Revanche« and »Neuer Tisch«, and a tap on one
-hands the page the new table (a fresh link token of its own); a table in a group offers neither."""
+hands the page the new table (a fresh link token of its own), and his second window (a watch link) follows too;
+a table in a group offers neither."""
 
 from __future__ import annotations
 
 import asyncio
+import time
 from urllib.parse import parse_qs
 
 import aiohttp
 
+from adapters.common.webauth import WATCH, sign
 from bot.protocol.outgoing import ChatRef, UserRef
 from tests.adapters.web.browser import wait_for
 from tests.adapters.web.test_server import WAIT_S, next_notice, next_view
-from tests.adapters.web.webkit import GROUP, link, person, started, table_of_four
+from tests.adapters.web.webkit import GROUP, SECRET, link, person, started, table_of_four
 from tests.servicekit import Players, say, service
 
 ME = UserRef("web", "anna", "Anna")
@@ -38,15 +41,18 @@ async def test_at_home_a_rematch_is_offered_and_the_page_follows_it(store):
     old = await finished_at_home(svc)
     server = await started(svc)
     try:
-        async with aiohttp.ClientSession() as http, http.ws_connect(link(server, old, ME, "/ws")) as ws:
+        second = sign(SECRET, old, ME.platform, ME.user_id, time.time(), access=WATCH)  # his second window
+        async with aiohttp.ClientSession() as http, http.ws_connect(link(server, old, ME, "/ws")) as ws, \
+                http.ws_connect(f"ws://127.0.0.1:{server.port}/ws?t={second}") as watcher:
             view = await next_view(ws)
-            assert view["state"] == "finished"
+            assert view["state"] == "finished" and (await next_view(watcher))["offers"] == []
             assert [(o["verb"], o["label"]) for o in view["offers"]] == [("rematch", "Revanche"), ("new", "Neuer Tisch")]
             await ws.send_json({"verb": "rematch", "arg": "", "v": view["hand_version"]})
             query = await next_follow(ws)
+            (watching,) = parse_qs(await next_follow(watcher))["t"]
         (token,) = parse_qs(query)["t"]
         new = token.split(".")[0]
-        assert new != old
+        assert new != old and watching.split(".")[0] == new and watching.split(".")[4] == "w"
         async with aiohttp.ClientSession() as http, http.get(link(server, old, ME).split("?")[0] + "?" + query) as r:
             fresh = await r.json()
         assert r.status == 200 and fresh["table"] == new and fresh["state"] == "playing" and fresh["game"] == "bauer"

@@ -114,7 +114,7 @@ async def test_tampered_expired_and_foreign_credentials_are_refused(setup):
     base = f"http://127.0.0.1:{server.port}/api/view"
     old = f"{base}?tg={quote(init_data(1001, time.time() - 2 * 86400, start_param=table))}"
     hash_changed = f"{base}?tg={quote(init_data(1001, start_param=table).replace('1001', '1002'))}"
-    others = f"{base}?tg={quote(init_data(1009, start_param=table))}"  # valid, but he has no seat here
+    others = f"{base}?tg={quote(init_data(1009))}&table={table}"  # valid, no seat here, not from the group's link
     for url, status, why in ((tampered, 401, "denied"), (expired, 401, "denied"), (old, 401, "denied"),
                              (hash_changed, 401, "denied"), (other_table, 404, "no_table"),
                              (stranger, 403, "not_seated"), (others, 403, "not_seated")):

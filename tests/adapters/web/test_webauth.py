@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from adapters.common.webauth import LINK_TTL_S, Viewer, init_data, mini_app_link, read, sign
+from adapters.common.webauth import ANY, LINK_TTL_S, SEAT, WATCH, Viewer, init_data, mini_app_link, read, sign
 from tests.adapters.web.webkit import BOT_TOKEN, SECRET
 from tests.adapters.web.webkit import init_data as signed
 
@@ -50,8 +50,22 @@ def test_a_link_token_cannot_name_odd_ids():
 def test_telegram_init_data_names_its_user_and_the_start_param_the_table():
     now = time.time()
     viewer = init_data(BOT_TOKEN, signed(1001, now, start_param="Tab1e"), now)
-    assert viewer == Viewer("telegram", "1001", "Tab1e", name="Anna", expires=int(now) + 86400)
-    assert init_data(BOT_TOKEN, signed(1001, now), now, table="Other").table == "Other"
+    assert viewer == Viewer("telegram", "1001", "Tab1e", name="Anna", expires=int(now) + 86400, access=ANY)
+    private = init_data(BOT_TOKEN, signed(1001, now), now, table="Other")  # the page's own URL names the table
+    assert (private.table, private.access) == ("Other", SEAT)
+
+
+def test_a_watch_token_shows_the_public_view_and_its_scope_cannot_be_changed():
+    now = time.time()
+    token = sign(SECRET, "Tab1e", "discord", "c42", now, access=WATCH)
+    assert read(SECRET, token, now).access == WATCH
+    assert read(SECRET, token, now + LINK_TTL_S + 5) is None
+    for scope in ("", ".a"):  # a watch token made into a seat's, or one for any seat
+        assert read(SECRET, token.replace(".w.", scope + "."), now) is None
+    seat = sign(SECRET, "Tab1e", "discord", "42", now)
+    assert read(SECRET, seat, now).access == SEAT
+    parts = seat.split(".")
+    assert read(SECRET, ".".join(parts[:4] + ["a"] + parts[4:]), now) is None
 
 
 @pytest.mark.parametrize("data", [

@@ -41,14 +41,14 @@ def init_data(user_id: int, auth_date: float | None = None, start_param: str = "
     return urlencode(fields)
 
 
-async def table_of_four(svc: Service, game: str = "bauerchen") -> str:
-    """A started table of :func:`person` 0 to 3 in :data:`GROUP`; its id."""
-    users = [person(i) for i in range(4)]
-    players = Players(svc, GROUP, users)
-    table = table_msg(await players.send(say(GROUP, users[0], f"neu {game}")))
+async def table_of_four(svc: Service, game: str = "bauerchen", players: Players | None = None) -> str:
+    """A started table of :func:`person` 0 to 3 in :data:`GROUP` (or of ``players``, in their chat); its id."""
+    players = players or Players(svc, GROUP, [person(i) for i in range(4)])
+    users, chat = list(players.users.values()), players.chat
+    table = table_msg(await players.send(say(chat, users[0], f"neu {game}")))
     for u in users[1:]:
-        table = table_msg(await players.send(press(GROUP, u, button(table, "join").token)))
-    await players.send(press(GROUP, users[0], button(table, "start").token))
+        table = table_msg(await players.send(press(chat, u, button(table, "join").token)))
+    await players.send(press(chat, users[0], button(table, "start").token))
     return table.table_id
 
 

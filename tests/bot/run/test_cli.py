@@ -205,7 +205,7 @@ def test_play_takes_name_level_and_lang_and_names_a_command_that_resumes(player)
     assert first.returncode == 0, first.stderr
     assert "Anna Lena" in first.stdout and "Computer 2 (strong)" in first.stdout and "Your cards:" in first.stdout
     again = hint(first.stdout)
-    assert again[-2:] == ["play", "--resume"]
+    assert again[-4:] == ["play", "--resume", "--name", "Anna Lena"], "the name keeps its own table"
     assert os.path.exists(again[0]) or shutil.which(again[0], path=player["PATH"]), again
     resumed = subprocess.run(again + ["--lang", "de"], input="abbrechen\nquit\n", capture_output=True, text=True,
                              env=player, timeout=120, check=False)

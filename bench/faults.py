@@ -1167,8 +1167,8 @@ def main() -> None:
     p.add_argument("--slow-clients", type=int, default=300, help="web port connections that send half a request")
     p.add_argument("--slow-timeout-s", type=float, default=10.0, help="the web port's times for headers and body")
     p.add_argument("--history", type=int, default=100_000, help="matches in the history the memory's commands read")
-    a = parse(p, games=6, kills=6, presses=400, fuzz=120, deals=2, drain_s=60.0, seed=7, finishes=4,
-              slow_clients=30, slow_timeout_s=1.0, history=2000)
+    a = parse(p, games=4, kills=4, presses=200, fuzz=60, deals=1, drain_s=60.0, seed=7, finishes=2,
+              slow_clients=12, slow_timeout_s=1.0, history=1000)
     started = time.monotonic()
     rows = asyncio.run(run(a.games, a.kills, a.workers, a.presses, a.fuzz, a.deals, a.seed, a.drain_s, a.flood,
                            a.finishes, a.slow_clients, a.slow_timeout_s, a.history))

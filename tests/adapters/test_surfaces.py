@@ -155,7 +155,7 @@ def test_every_surface_offers_each_seat_exactly_its_rights(game, n, options):
     tables = [_table(game, n, options, platform) for platform in PLATFORMS]
     state = engine.new_match(game, rng, n, options)
     kinds: set[str] = set()
-    for step in range(500):
+    for step in range(300):
         if engine.is_over(state):
             if engine.match_over(state):
                 break

@@ -27,7 +27,7 @@ OPTION_SETS = {
     "rams": [{}, {"sixes": True}],
 }
 PLAYER_COUNTS = {"rams": [3, 4, 5, 6, 7]}
-STEPS_PER_CASE = 1500
+STEPS_PER_CASE = 750
 
 
 def cases():

@@ -200,6 +200,10 @@ class Watchers:
                 self._process.kill()
 
 
+WATCHERS_PER_ADDRESS = 20
+"""Watchers that connect from one address (a household, a small office): the rest come from others."""
+
+
 def _watch(url: str, count: int, pipe) -> None:
     """The watchers' process (see :class:`Watchers`)."""
     asyncio.run(_watching(url, count, pipe))
@@ -220,14 +224,21 @@ async def _watching(url: str, count: int, pipe) -> None:
                 if len(first) == count:
                     ready.set()
 
-    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as http:
-        sockets = await asyncio.gather(*(http.ws_connect(url) for _ in range(count)))
+    # Watchers are people at addresses of their own: WATCHERS_PER_ADDRESS share one, under the web port's count
+    # of connections waiting for their WebSocket per client address.
+    addresses = [f"127.0.1.{1 + i // WATCHERS_PER_ADDRESS}" for i in range(count)]
+    sessions = {a: aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0, local_addr=(a, 0)))
+                for a in sorted(set(addresses))}
+    try:
+        sockets = await asyncio.gather(*(sessions[a].ws_connect(url) for a in addresses))
         readers = [asyncio.ensure_future(read(i, ws)) for i, ws in enumerate(sockets)]
         await ready.wait()
         pipe.send("ready")
         await asyncio.get_running_loop().run_in_executor(None, pipe.recv)
         await asyncio.gather(*(ws.close() for ws in sockets))
         await asyncio.gather(*readers, return_exceptions=True)
+    finally:
+        await asyncio.gather(*(session.close() for session in sessions.values()))
     pipe.send(arrived)
 
 

@@ -26,7 +26,8 @@ Lines that would not end by themselves, or that would run the suite inside the s
   bot logs ``serving Telegram as`` (Discord); then SIGTERM, and it must exit 0.
 - ``./scripts/run web …``: a server: run until its first line, the URL, which must answer 200;
   then SIGINT (Ctrl-C), and it must stop cleanly (status 0).
-- ``./scripts/test …``: runs with ``--collect-only -q`` appended, not the suite itself (that would
+- ``./scripts/test …``: runs with ``--collect-only -q -n 0`` appended (collected in one process, not in
+  four workers), not the suite itself (that would
   run this test again, inside itself): it proves the script installs nothing, starts pytest with
   its plugins and collects the tests of the paths it names. A bare ``./scripts/test`` collects this
   file only: the suite running this test has already collected all the others.
@@ -296,7 +297,7 @@ async def test_every_command_works_as_written(block: Block, tmp_path: Path):
             composes(copy, command)
         elif command.startswith("./scripts/test"):
             line = command.split(" #", 1)[0].strip()
-            await shell.run(f"{line} --collect-only -q" + ("" if " " in line else f" {THIS}"))
+            await shell.run(f"{line} --collect-only -q -n 0" + ("" if " " in line else f" {THIS}"))
         elif command.startswith("./scripts/run web"):
             await serves_the_web_table(shell, command)
         else:

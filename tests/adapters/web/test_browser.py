@@ -77,6 +77,8 @@ def test_a_whole_deal_played_by_clicking_in_four_windows(live, windows):
     watcher = windows()  # a member of the group without a seat, from the table message's Mini App link
     watcher.get(live.mini_app(init_data(1009, start_param=live.table)))
     wait_for(watcher, lambda w: seen(w)["version"] > 0, "the watcher's table")
+    note = watcher.find_element("id", "hand-label")
+    assert note.is_displayed() and note.text.startswith("Du kiebitzt"), "the watcher is told he watches"
     for page in pages:
         wait_for(page, lambda w: watchers_line(w) == "1 Kiebitz schaut zu", "the count of watchers")
     checked = []

@@ -27,7 +27,7 @@ Lines that would not end by themselves, or that would run the suite inside the s
 - ``./scripts/run web …``: a server: run until its first line, the URL, which must answer 200;
   then SIGINT (Ctrl-C), and it must stop cleanly (status 0).
 - ``./scripts/test …``: runs with ``--collect-only -q -n 0`` appended (collected in one process, not in
-  four workers), not the suite itself (that would
+  several workers), not the suite itself (that would
   run this test again, inside itself): it proves the script installs nothing, starts pytest with
   its plugins and collects the tests of the paths it names. A bare ``./scripts/test`` collects this
   file only: the suite running this test has already collected all the others.

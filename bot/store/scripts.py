@@ -266,8 +266,8 @@ return 0
 # taken (one slot). ARGV: now, until, days, budget, zone, year, the count's ttl, the hash's end of life.
 # Returns {1, days left}, {-1, until} (one runs already) or {-2, days left} (beyond the budget).
 VACATION_START = r"""
-local until = tonumber(redis.call('HGET', KEYS[1], 'until') or '0')
-if until > tonumber(ARGV[1]) then return {-1, tostring(until)} end
+local ends = tonumber(redis.call('HGET', KEYS[1], 'until') or '0')
+if ends > tonumber(ARGV[1]) then return {-1, tostring(ends)} end
 local used = tonumber(redis.call('GET', KEYS[2]) or '0')
 local days, budget = tonumber(ARGV[3]), tonumber(ARGV[4])
 if used + days > budget then return {-2, budget - used} end
@@ -284,8 +284,8 @@ return {1, budget - used - days}
 VACATION_END = r"""
 local now = tonumber(ARGV[1])
 local start = tonumber(redis.call('HGET', KEYS[1], 'start') or '0')
-local until = tonumber(redis.call('HGET', KEYS[1], 'until') or '0')
-if until <= now then return -1 end
+local ends = tonumber(redis.call('HGET', KEYS[1], 'until') or '0')
+if ends <= now then return -1 end
 local days = tonumber(redis.call('HGET', KEYS[1], 'days') or '0')
 local taken = math.max(1, math.ceil((now - start) / 86400))
 local back = math.max(0, days - taken)

@@ -66,8 +66,7 @@ async def typed(tables: Tables, cmd: Command, args: tuple[str, ...], lang: str) 
     await store.personal.guard(TIMER, user, now)
     started = await store.vacations.start(user, now, days, budget, zone)
     if not started.ok:
-        if started.until:  # one runs: its guard belongs at its end
-            await store.personal.schedule(TIMER, user, started.until)
+        if started.until:  # one runs (its guard, due soon, does its steps again if they were cut short)
             raise Refused("vac_already", until=until_text(lang, started.until, zone))
         raise Refused("vac_budget", left=started.left, most=budget)
     out = await _hold_all(tables, user, Vacation(now, started.until, days, zone))

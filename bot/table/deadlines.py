@@ -33,10 +33,13 @@ def stages(table: Table, seat: int) -> list[tuple[str, float]]:
     if last > auto / 2:
         offsets.append(("remind_last", last))
     offsets.append(("auto", auto))
-    shift, stopped, until = vacation.paused(table, table.seats[seat].user)
-    # what came due before the clock stopped stays in the past: a reminder is never sent twice
-    due = [(kind, table.since + offset + (shift if table.since + offset > stopped else 0.0)) for kind, offset in offsets]
-    if shift:
+    earlier, stopped, until = vacation.paused(table, table.seats[seat].user)
+    due = []
+    for kind, offset in offsets:
+        at = table.since + offset + earlier
+        # what came due before the clock stopped stays in the past: a reminder is never sent twice
+        due.append((kind, at + until - stopped if until and at > stopped else at))
+    if until:
         floor = until + (table.remind or auto / 10)
         due[-1] = ("auto", max(due[-1][1], floor))
     return due

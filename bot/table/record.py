@@ -61,13 +61,15 @@ class Seat(BaseModel):
 class Away(BaseModel):
     """A person's vacation as one table knows it (:mod:`bot.table.vacation`): from ``start`` to ``until``
     (epoch seconds; ``until`` becomes the real end when it ends early), ``zone`` the time zone its end is shown
-    in, ``done`` once the table has taken note of its end."""
+    in, ``done`` once the table has taken note of its end, ``before`` how long his earlier vacations in the same
+    turn stopped its clock (seconds)."""
 
     model_config = ConfigDict(extra="forbid")
     start: float
     until: float
     zone: str = ""
     done: bool = False
+    before: float = 0.0
 
 
 class Table(BaseModel):

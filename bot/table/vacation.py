@@ -31,7 +31,8 @@ def hold(table: Table, user_key: str, start: float, until: float, zone: str) -> 
     away = table.away.get(user_key)
     if away is not None and (away.start, away.until, away.done) == (start, until, False):
         return False
-    table.away[user_key] = Away(start=start, until=until, zone=zone)
+    earlier, stopped, ended = paused(table, user_key) if away is not None and away.start != start else (0.0, 0.0, 0.0)
+    table.away[user_key] = Away(start=start, until=until, zone=zone, before=earlier + ended - stopped)
     _prune(table)
     return True
 
@@ -48,13 +49,12 @@ def release(table: Table, user_key: str, end: float) -> bool:
 
 
 def paused(table: Table, user_key: str) -> tuple[float, float, float]:
-    """How long the current turn's clock stood for ``user_key`` (seconds), and when it stopped and went on again
-    (epoch seconds; all 0: it never stood)."""
+    """How ``user_key``'s vacations stop the current turn's clock: how long earlier ones stopped it (seconds),
+    and when the last one stopped it and lets it go on (epoch seconds; all 0: it never stood)."""
     away = table.away.get(user_key)
     if away is None or away.until <= table.since:
         return 0.0, 0.0, 0.0
-    start = max(away.start, table.since)
-    return away.until - start, start, away.until
+    return (away.before if away.start >= table.since else 0.0), max(away.start, table.since), away.until
 
 
 def _prune(table: Table) -> None:

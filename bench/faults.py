@@ -1207,7 +1207,7 @@ async def _vacations(server: Server, prefix: str, n: int, rounds: int, seed: int
     left. Lost: timers lost; doubled: timers fired during the vacation (a reminder, a move for him)."""
     client = client_for(server.url)
     store = Store(client, prefix=prefix, lease_s=LEASE_S)
-    row = Row(f"kill -9 during a vacation's start and end, {n} tables")
+    row = Row(f"kill -9 at a vacation's start/end, {n} tables")
     now = [VACATION_T0]
     svc = service(store, seed=seed, clock=lambda: now[0], **VACATION)
     rng = random.Random(seed)

@@ -2,7 +2,8 @@
 
     .venv/bin/python bench/faults.py [--games 100] [--kills 25] [--presses 10000] [--fuzz 2000] [--flood 1000]
                                      [--finishes 20] [--deals 6] [--history 100000] [--drain-s 600] [--seed 1]
-                                     [--slow-clients 300] [--slow-timeout-s 10] [--quick]
+                                     [--slow-clients 300] [--slow-timeout-s 10] [--vacations 10]
+                                     [--vacation-tables 50] [--quick]
 
 Every row runs against a ``redis-server`` this script starts on 127.0.0.1 (ports 17000-17999, AOF
 with ``appendfsync everysec``) and throws away afterwards:
@@ -45,6 +46,10 @@ with ``appendfsync everysec``) and throws away afterwards:
   nothing, and a third as many that trickle a byte every half of that time (their headers, or a body it
   does not read), from several addresses; meanwhile a page is loaded from another one. Every connection
   must be closed by the server within 1.5 times its time (the webhook port's 15 s for its 10).
+- **kill -9 at a vacation's start and end**: one person's ``--vacation-tables`` Fernspiel tables (his turn at
+  each) are held by ``urlaub 4`` and let go by ``urlaub aus``, ``--vacations`` times; each command goes to a
+  worker that kills itself (SIGKILL) right before or after a random one of its table saves, then to a new one,
+  and the next process ticks a lease later; meanwhile the clock runs past every timer of his turns.
 
 Columns: faults injected; moves lost (an update answered as applied, or dropped as a duplicate,
 whose save is not in its table); moves doubled (an update applied twice, or a log entry twice);
@@ -54,7 +59,9 @@ flood); crashes (tracebacks, workers that died by themselves); leaks (keys witho
 closed tables, hidden cards in group messages, messages over a platform's limit; in the flood row,
 group messages beyond the bound and 429 answers; in the web port's rows, connections open past the bound,
 and as stuck the page that did not come meanwhile). In the finishing row, "moves lost" counts matches the
-memory does not hold, "moves doubled" matches it holds twice (or a player's figures counting one twice).
+memory does not hold, "moves doubled" matches it holds twice (or a player's figures counting one twice). In the
+vacation row, "moves lost" counts timers lost (a table without the one turn timer its record asks for), "moves
+doubled" timers fired during the vacation, "stuck" tables that do not show the vacation as it stands.
 
 ``--quick`` runs the small counts the test suite runs (``tests/e2e/test_faults.py``): every row still
 starts real processes, so it takes minutes, not seconds.

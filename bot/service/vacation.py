@@ -30,7 +30,7 @@ from bot.table import deadlines, pace, vacation
 from bot.table.record import Table
 from bot.table.refused import Refused
 from bot.words import figures
-from bot.words.i18n import t, tn
+from bot.words.i18n import tn
 
 __all__ = ["typed", "came_due", "held", "until_text"]
 

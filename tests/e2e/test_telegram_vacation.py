@@ -6,7 +6,6 @@ The real bot on the fake Bot API, time driven by a test clock (kill -9: ``bench/
 
 from __future__ import annotations
 
-from bot.table.record import Table
 from tests.fakes.telegram.harness import FAST, card_to_play, fake_for, newest, open_table, running_bot, until
 from tests.servicekit import TurnWatch
 

@@ -2,7 +2,8 @@
 
     .venv/bin/python bench/faults.py [--games 100] [--kills 25] [--presses 10000] [--fuzz 2000] [--flood 1000]
                                      [--finishes 20] [--deals 6] [--history 100000] [--drain-s 600] [--seed 1]
-                                     [--slow-clients 300] [--slow-timeout-s 10] [--quick]
+                                     [--slow-clients 300] [--slow-timeout-s 10] [--vacations 10]
+                                     [--vacation-tables 50] [--quick]
 
 Every row runs against a ``redis-server`` this script starts on 127.0.0.1 (ports 17000-17999, AOF
 with ``appendfsync everysec``) and throws away afterwards:
@@ -45,6 +46,10 @@ with ``appendfsync everysec``) and throws away afterwards:
   nothing, and a third as many that trickle a byte every half of that time (their headers, or a body it
   does not read), from several addresses; meanwhile a page is loaded from another one. Every connection
   must be closed by the server within 1.5 times its time (the webhook port's 15 s for its 10).
+- **kill -9 at a vacation's start and end**: one person's ``--vacation-tables`` Fernspiel tables (his turn at
+  each) are held by ``urlaub 4`` and let go by ``urlaub aus``, ``--vacations`` times; each command goes to a
+  worker that kills itself (SIGKILL) right before or after a random one of its table saves, then to a new one,
+  and the next process ticks a lease later; meanwhile the clock runs past every timer of his turns.
 
 Columns: faults injected; moves lost (an update answered as applied, or dropped as a duplicate,
 whose save is not in its table); moves doubled (an update applied twice, or a log entry twice);
@@ -54,7 +59,9 @@ flood); crashes (tracebacks, workers that died by themselves); leaks (keys witho
 closed tables, hidden cards in group messages, messages over a platform's limit; in the flood row,
 group messages beyond the bound and 429 answers; in the web port's rows, connections open past the bound,
 and as stuck the page that did not come meanwhile). In the finishing row, "moves lost" counts matches the
-memory does not hold, "moves doubled" matches it holds twice (or a player's figures counting one twice).
+memory does not hold, "moves doubled" matches it holds twice (or a player's figures counting one twice). In the
+vacation row, "moves lost" counts timers lost (a table without the one turn timer its record asks for), "moves
+doubled" timers fired during the vacation, "stuck" tables that do not show the vacation as it stands.
 
 ``--quick`` runs the small counts the test suite runs (``tests/e2e/test_faults.py``): every row still
 starts real processes, so it takes minutes, not seconds.
@@ -91,6 +98,7 @@ from bot.store.connection import client_for  # noqa: E402
 from bot.store.tables import Store  # noqa: E402
 from bot.store.tourneys import KIND as TOURNEY  # noqa: E402
 from bot.store.tourneys import TourneyStore  # noqa: E402
+from bot.table import deadlines, vacation  # noqa: E402
 from bot.table.record import Table  # noqa: E402
 from bot.table.tourney_record import Tourney  # noqa: E402
 from bot.tournament import Tournament, result_of  # noqa: E402
@@ -1106,10 +1114,152 @@ async def _memory_commands(server: Server, prefix: str, matches: int, seed: int)
     return row
 
 
+# ---------------------------------------------------------------------------------------- vacations
+VACATION_T0 = 1_800_039_600.0
+"""The vacation row's clock starts on a Friday, 20:00 in Berlin."""
+VACATION = {"quiet_hours": "off", "vacation_days": 366, **ROOMY}
+"""No quiet hours to move the timers, and a budget for every round."""
+DAY = 86400.0
+
+
+class _SavesKilling(Store):
+    """The store of a worker that kills its own process (SIGKILL) right before or after its ``at``-th table save
+    (counted from 0; -1: never)."""
+
+    def __init__(self, *args, at: int = -1, after: bool = False, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.at, self.after, self.saves = at, after, 0
+
+    async def save(self, *args, **kwargs):
+        """The store's save, with the process killed at the chosen one."""
+        if self.saves == self.at and not self.after:
+            os.kill(os.getpid(), signal.SIGKILL)
+        saved = await super().save(*args, **kwargs)
+        if self.saves == self.at and self.after:
+            os.kill(os.getpid(), signal.SIGKILL)
+        self.saves += 1
+        return saved
+
+
+async def _vacationer(url: str, prefix: str, at: int, after: bool, now: float, words: str) -> None:
+    """Handle one typed ``urlaub`` command as a worker does at the clock reading ``now``, killed at a table save."""
+    client = client_for(url, timeout=2.0)
+    store = _SavesKilling(client, prefix=prefix, lease_s=LEASE_S, at=at, after=after)
+    svc = service(store, seed=0, clock=lambda: now, **VACATION)
+    effects = await svc.handle(say(ChatRef("test", "vac-private", private=True), user(0), words))
+    print(json.dumps({"outcome": _outcome(effects)}), flush=True)
+    await client.aclose()
+
+
+def _vacation_in_worker(url: str, prefix: str, at: int, after: bool, now: float, words: str) -> tuple[bool, str]:
+    """Send ``words`` to a new worker killed at its ``at``-th table save; whether it was killed, its standard error."""
+    proc = subprocess.Popen([sys.executable, __file__, "vacationer", url, prefix, str(at), str(int(after)), repr(now),
+                             words], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    _, err = proc.communicate(timeout=120)
+    return proc.returncode == -signal.SIGKILL, err
+
+
+async def _vacation_tables(svc, n: int) -> list[str]:
+    """``n`` Fernspiel tables in groups of their own, each of user 0 and three computers, his turn at each."""
+    person, tables = user(0), []
+    for i in range(n):
+        chat = ChatRef("test", f"vac{i}")
+        await svc.handle(say(chat, person, "neu bauernstoss target=2"))
+        shown = table_msg(await svc.handle(say(chat, person, "tempo fernspiel")))
+        await svc.handle(press(chat, person, button(shown, "start").token))
+        tables.append(shown.table_id)
+    for _ in range(1000):
+        if all([await _his_turn(svc.store, tid) for tid in tables]):
+            return tables
+        await svc.tick()
+    raise AssertionError("the computers did not come to his turns")
+
+
+async def _his_turn(store: Store, table_id: str) -> Table | None:
+    """The table if it is user 0's turn there (and nobody played for him), else ``None``."""
+    table = Table.load((await store.load(table_id))[1])
+    seat = table.state.get("to_act") if table.state else None
+    return table if seat is not None and table.seats[seat].user == user(0).key and not table.seats[seat].auto else None
+
+
+async def _vacation_timers(store: Store, client, prefix: str, tables: list[str], now: float,
+                           away: bool) -> tuple[int, int, list[str]]:
+    """Timers lost (a table of his without its one turn timer, or with one its record does not ask for) and tables
+    that do not know how the vacation stands (``away``: it runs)."""
+    lost, wrong, notes = 0, 0, []
+    due = f"{prefix}:{{deadlines}}:due"
+    stored: dict[str, list[tuple[str, float]]] = {tid: [] for tid in tables}
+    for table_id, version, kind in await store.due(now + 10**9, limit=10**6):
+        if table_id in stored:
+            stored[table_id].append((kind, await client.zscore(due, f"{table_id}:{version}:{kind}")))
+    for table_id in tables:
+        table = await _his_turn(store, table_id)
+        if table is None:
+            continue  # counted as fired
+        seat = table.state["to_act"]
+        expected = deadlines.next_timer(table, seat, now)
+        if len(stored[table_id]) != 1 or stored[table_id][0][0] != expected[0] or \
+                abs(stored[table_id][0][1] - expected[1]) > LEASE_S + 2:
+            lost += 1
+            notes.append(f"{table_id}: timers {stored[table_id]}, its record asks for {expected}")
+        if (vacation.running(table, user(0).key, now) is not None) != away:
+            wrong += 1
+            notes.append(f"{table_id} does not show the vacation as {'running' if away else 'over'}")
+    return lost, wrong, notes
+
+
+async def _vacations(server: Server, prefix: str, n: int, rounds: int, seed: int) -> Row:
+    """One person's vacation over his ``n`` Fernspiel tables, begun and ended ``rounds`` times, each by a worker
+    killed at a random table save (or not at all) and then redelivered; the next process's tick heals what is
+    left. Lost: timers lost; doubled: timers fired during the vacation (a reminder, a move for him)."""
+    client = client_for(server.url)
+    store = Store(client, prefix=prefix, lease_s=LEASE_S)
+    row = Row(f"kill -9 at a vacation's start/end, {n} tables")
+    now = [VACATION_T0]
+    svc = service(store, seed=seed, clock=lambda: now[0], **VACATION)
+    rng = random.Random(seed)
+    kills = {"start": 0, "end": 0}
+
+    async def killed_then_again(words: str) -> None:
+        for at in (rng.randrange(n + 2), -1):
+            killed, err = await asyncio.to_thread(_vacation_in_worker, server.url, prefix, at, rng.random() < 0.5,
+                                                  now[0], words)
+            row.faults += killed
+            kills["start" if words[-1].isdigit() else "end"] += killed
+            if "Traceback" in err:
+                row.crashes += 1
+                row.notes.append(err.strip().splitlines()[-1][:160])
+        now[0] += LEASE_S + 1  # a claimed guard's lease has passed: the next process's tick does what was left
+        fired = await svc.tick()
+        if away := words[-1].isdigit():
+            row.doubled += sum(isinstance(o, Notice) and o.text[:1] in "⏰⏱" for o in fired)
+        lost, wrong, notes = await _vacation_timers(store, client, prefix, tables, now[0], away)
+        row.lost, row.stuck, row.notes = row.lost + lost, row.stuck + wrong, row.notes + notes[:3]
+
+    try:
+        tables = await _vacation_tables(svc, n)
+        for _ in range(rounds):
+            await killed_then_again("urlaub 4")
+            for _ in range(3):  # his turns' reminders and automatic moves came due meanwhile, without the vacation
+                now[0] += DAY
+                fired = await svc.tick()
+                row.doubled += sum(isinstance(o, Notice) and o.text[:1] in "⏰⏱" for o in fired)
+            row.doubled += sum([await _his_turn(store, tid) is None for tid in tables])
+            await killed_then_again("urlaub aus")
+            now[0] += 3600
+        row.leaks, notes = await _leaks(store, client, prefix)
+        row.notes += notes
+        row.notes.append(f"{rounds} vacations, workers killed at {kills['start']} starts and {kills['end']} ends")
+    finally:
+        await client.aclose()
+    return row
+
+
 # ---------------------------------------------------------------------------------------- the run
 async def run(games: int = 100, kills: int = 25, workers: int = 3, presses: int = 10_000, fuzz: int = 2000,
               deals: int = 6, seed: int = 1, drain_s: float = 600.0, flood: int = 1000, finishes: int = 20,
-              slow_clients: int = 300, slow_timeout_s: float = 10.0, history: int = 100_000) -> list[Row]:
+              slow_clients: int = 300, slow_timeout_s: float = 10.0, history: int = 100_000, vacations: int = 10,
+              vacation_tables: int = 50) -> list[Row]:
     """Run every fault row against a redis-server of its own; returns the rows."""
     with Server() as server:
         rows = await _kills(server, "fk", games, kills, workers, seed, drain_s)
@@ -1121,6 +1271,7 @@ async def run(games: int = 100, kills: int = 25, workers: int = 3, presses: int 
         rows.append(await _tourney(server, "ft", min(16, max(4, games // 4)), kills, workers, seed, drain_s))
         rows += await _slow_web(server, "fw", slow_clients, slow_timeout_s)
         rows.append(await _memory_commands(server, "fm", history, seed))
+        rows.append(await _vacations(server, "fu", vacation_tables, vacations, seed))
     rows.append(_limits(games, seed))
     return rows
 
@@ -1145,6 +1296,10 @@ def main() -> None:
         url, prefix, point, command = sys.argv[2:]
         asyncio.run(_finisher(url, prefix, point, json.loads(command)))
         return
+    if sys.argv[1:2] == ["vacationer"]:
+        url, prefix, at, after, now, words = sys.argv[2:]
+        asyncio.run(_vacationer(url, prefix, int(at), after == "1", float(now), words))
+        return
     if sys.argv[1:2] == ["ticker"]:
         url, prefix, seed = sys.argv[2:]
         asyncio.run(_tick_worker(url, prefix, int(seed)))
@@ -1167,15 +1322,18 @@ def main() -> None:
     p.add_argument("--slow-clients", type=int, default=300, help="web port connections that send half a request")
     p.add_argument("--slow-timeout-s", type=float, default=10.0, help="the web port's times for headers and body")
     p.add_argument("--history", type=int, default=100_000, help="matches in the history the memory's commands read")
+    p.add_argument("--vacations", type=int, default=10, help="vacations begun and ended, each with a worker killed")
+    p.add_argument("--vacation-tables", type=int, default=50, help="the Fernspiel tables the vacations hold")
     a = parse(p, games=4, kills=4, presses=200, fuzz=60, deals=1, drain_s=60.0, seed=7, finishes=2,
-              slow_clients=12, slow_timeout_s=1.0, history=1000)
+              slow_clients=12, slow_timeout_s=1.0, history=1000, vacations=1, vacation_tables=6)
     started = time.monotonic()
     rows = asyncio.run(run(a.games, a.kills, a.workers, a.presses, a.fuzz, a.deals, a.seed, a.drain_s, a.flood,
-                           a.finishes, a.slow_clients, a.slow_timeout_s, a.history))
+                           a.finishes, a.slow_clients, a.slow_timeout_s, a.history, a.vacations, a.vacation_tables))
     print(table(rows))
     print(f"({time.monotonic() - started:.0f} s; games {a.games}, kills {a.kills}, workers {a.workers}, "
           f"presses {a.presses}, fuzz examples {a.fuzz}, flood {a.flood}, finishes {a.finishes}, "
-          f"slow clients {a.slow_clients} with {a.slow_timeout_s:g} s, history {a.history})")
+          f"slow clients {a.slow_clients} with {a.slow_timeout_s:g} s, history {a.history}, "
+          f"vacations {a.vacations} over {a.vacation_tables} tables)")
 
 
 if __name__ == "__main__":

@@ -131,6 +131,16 @@ def _plain(handler: Handler, verb: str) -> app_commands.Command:
     return app_commands.Command(name=_name(verb), description=_desc(verb), callback=run)
 
 
+def _worded(handler: Handler, verb: str) -> app_commands.Command:
+    """A verb with free words after it (``/vacation 7d``, ``/notify daily 19:00``); none: how it stands."""
+    async def worded(interaction: discord.Interaction,
+                     words: Optional[app_commands.Range[str, 1, 40]] = None) -> None:  # noqa: UP007
+        await handler(interaction, verb, tuple((words or "").split()))
+    worded.__discord_app_commands_param_description__ = {"words": _desc("words")}
+    worded.__discord_app_commands_param_rename__ = {"words": _name("words")}
+    return app_commands.Command(name=_name(verb), description=_desc(verb), callback=worded)
+
+
 def _language(handler: Handler) -> app_commands.Command:
     async def language(interaction: discord.Interaction, lang: str) -> None:
         await handler(interaction, "language", (lang,))
@@ -231,6 +241,8 @@ def build(tree: app_commands.CommandTree, handler: Handler) -> None:
         tree.add_command(_plain(handler, verb))
     tree.add_command(_by_game(handler, "rules"))
     tree.add_command(_language(handler))
+    for verb in ("vacation", "notify"):
+        tree.add_command(_worded(handler, verb))
     tree.add_command(_stats(handler))
     tree.add_command(_by_game(handler, "ranking"))
     tree.add_command(_by_game(handler, "chart"))

@@ -179,6 +179,9 @@ class Settings(BaseSettings):
             or ``off``. Default ``23:00-07:00``.
         timezone: ``STAMMTISCH_TIMEZONE`` -- the IANA time zone of a chat that has not chosen its
             own (``zeitzone``). Default ``Europe/Berlin``.
+        vacation_days: ``STAMMTISCH_VACATION_DAYS`` -- how many days of vacation (``urlaub``) one person may
+            take in a calendar year, during which his Fernspiel tables wait for him (0 to 366; 0: none).
+            Default 30.
         answers_per_minute: ``STAMMTISCH_ANSWERS_PER_MINUTE`` -- how many typed commands that change
             no table (a refusal, the help, the rules) one person gets answered per minute in one
             group; the next gets a short "not so fast", then nothing until the minute has room
@@ -242,6 +245,7 @@ class Settings(BaseSettings):
     quiet_hours: Annotated[str, AfterValidator(_quiet_hours)] = Field("23:00-07:00",
                                                                       validation_alias="STAMMTISCH_QUIET_HOURS")
     timezone: Annotated[str, AfterValidator(_timezone)] = Field("Europe/Berlin", validation_alias="STAMMTISCH_TIMEZONE")
+    vacation_days: int = Field(30, ge=0, le=366, validation_alias="STAMMTISCH_VACATION_DAYS")
     answers_per_minute: int = Field(5, ge=1, le=1000, validation_alias="STAMMTISCH_ANSWERS_PER_MINUTE")
     telegram_token: SecretStr | None = Field(None, validation_alias="TELEGRAM_TOKEN")
     telegram_webhook_url: Annotated[str | None, _url("https", "http")] = Field(

@@ -23,6 +23,7 @@ MEANINGS = {
     "STAMMTISCH_LANG": "the language of a new chat: de, en or one of STAMMTISCH_LOCALE_DIR's (default de)",
     "STAMMTISCH_QUIET_HOURS": "no reminder and no timer then: 23-7, 22:30-06:30 (16 h at most) or off (default 23:00-07:00)",
     "STAMMTISCH_TIMEZONE": "the IANA time zone of the quiet hours (default Europe/Berlin)",
+    "STAMMTISCH_VACATION_DAYS": "days of vacation (urlaub) a person may take per calendar year (default 30)",
     "STAMMTISCH_MAX_TABLES_PER_USER": "a person at this many open tables cannot open another (default 10)",
     "STAMMTISCH_MAX_LOBBIES_PER_CHAT": "tables waiting for players in one chat before no other opens (default 10)",
     "STAMMTISCH_ANSWERS_PER_MINUTE": "answers a person gets per minute in a group to commands that change no table, "

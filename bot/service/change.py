@@ -25,11 +25,12 @@ from bot.ops.settings import Settings
 from bot.protocol import tokens
 from bot.protocol.outgoing import Command, Outgoing
 from bot.service.answer import Ctx, answer, notify_hand, refusal
+from bot.store import personal
 from bot.store.counts import TableCounts
 from bot.store.records import Journal, Record
 from bot.store.tables import Store
 from bot.store.tourneys import KIND as TOURNEY
-from bot.table import notify, window
+from bot.table import deadlines, notify, vacation, window
 from bot.table.match import Match
 from bot.table.record import Table
 from bot.table.refused import Refused
@@ -209,6 +210,9 @@ class Tables:
                 return Again()
             match.save()
             _seen(ctx)
+            back = _came_back(ctx)
+            if back:  # before the save: a crash after it leaves the guard to end his vacation at his other tables
+                await self.store.personal.guard(personal.VACATION, ctx.user.key, now)
             changed = _hands_changed(ctx, before, version + 1)
             status = "open" if table.open else "finished"
             entry = {"v": version, "by": cmd.user.key if cmd else "timer", "cmd": _what(cmd), "moves": match.log}
@@ -221,6 +225,8 @@ class Tables:
                                           journal=recorded)
             if saved:
                 SAVED.set(True)
+                if back and await self.store.vacations.end(ctx.user.key, now) is not None:
+                    await self.store.personal.schedule(personal.VACATION, ctx.user.key, now)  # the others at the next tick
                 if recorded and table.status == "finished":
                     self._count(table.chat.group)
                 self.recent.put(table_id, Record(version + 1, data, saved.rev), match.state)
@@ -274,7 +280,8 @@ def turn_timer(table: Table, match: Match, now: float) -> tuple[str, float] | No
 
     A computer to act (its moves stopped after a deal, see :func:`bot.table.cpu.play_computers`)
     goes on at the next tick. While people may still declare before the first lead, the end of
-    their wait comes first (:mod:`bot.table.window`). The store drops a closed table's timers. A table in a private chat
+    their wait comes first (:mod:`bot.table.window`). A Fernspiel turn's deadlines rise
+    (:mod:`bot.table.deadlines`). The store drops a closed table's timers. A table in a private chat
     has no reminder: its only person plays against the computer.
     """
     seat = match.to_act()
@@ -284,6 +291,8 @@ def turn_timer(table: Table, match: Match, now: float) -> tuple[str, float] | No
         return "cpu", now
     if seat is None or table.chat.private:
         return None
+    if deadlines.rising(table):
+        return deadlines.next_timer(table, seat, now)
     if table.remind and not (table.auto and table.auto <= table.remind):
         return "remind", max(now, table.since + table.remind)
     if table.auto:
@@ -297,6 +306,14 @@ def _seen(ctx: Ctx) -> None:
     if ctx.cmd is not None and table.seat_of(ctx.user.key) is not None:
         table.seen[ctx.user.key] = ctx.now
     table.seen = {k: v for k, v in table.seen.items() if table.seat_of(k) is not None}
+
+
+def _came_back(ctx: Ctx) -> bool:
+    """A move of the sender at a table waiting for his vacation ends the vacation (here at once, at his other
+    tables by his vacation's timer, :mod:`bot.service.vacation`)."""
+    if ctx.cmd is None or not ctx.match.moves or vacation.running(ctx.table, ctx.user.key, ctx.now) is None:
+        return False
+    return vacation.release(ctx.table, ctx.user.key, ctx.now)
 
 
 def _what(cmd: Command | None) -> str:

@@ -3,7 +3,8 @@ declarations before the first lead, and the store's resync guard.
 
 A timer is leased, not taken (:meth:`~bot.store.tables.Store.claim`): if this process dies before
 the save that carries it out, it comes due again. One that has nothing (more) to do is dropped.
-A person's timer due in the chat's quiet hours waits for their end.
+A person's timer due in the chat's quiet hours waits for their end, one due during his vacation for its end
+(:mod:`bot.service.vacation`). The people's own timers (a daily digest, a vacation's guard) fire here too.
 """
 
 from __future__ import annotations
@@ -14,10 +15,12 @@ import engine
 from bot.protocol.outgoing import Notice, Outgoing
 from bot.protocol.unavailable import UNAVAILABLE
 from bot.service.answer import Ctx
+from bot.service import digest, vacation
 from bot.service.tourney import results as tourney_results
 from bot.service.change import Tables, turn_timer
+from bot.store import personal
 from bot.store.tourneys import KIND
-from bot.table import cpu, notify, pace, window
+from bot.table import cpu, deadlines, notify, pace, window
 from bot.table.match import Match
 from bot.table.record import Table
 from bot.table.refused import Refused
@@ -39,7 +42,7 @@ async def fire(tables: Tables, now: float, out: list[Outgoing], only: str | None
     for table_id, version, kind in await store.due(now):
         if only is not None and table_id != only:
             continue
-        if await _quiet(tables, table_id, version, kind, now):
+        if await _away(tables, table_id, version, kind, now, out) or await _quiet(tables, table_id, version, kind, now):
             continue
         if not await store.claim(table_id, version, kind, now):
             continue
@@ -47,8 +50,8 @@ async def fire(tables: Tables, now: float, out: list[Outgoing], only: str | None
             if kind == KIND:  # a tournament's visit sets its next one itself (a failed one comes again)
                 out += await tourney_results.poll(tables, table_id, now)
                 continue
-            if kind == "remind":
-                out += await _remind(tables, table_id, version, now)
+            if kind in deadlines.REMINDERS:
+                out += await _remind(tables, table_id, version, kind, now)
             elif kind == "sync":
                 await _resync(tables, table_id, version, now)
             elif kind == "cpu":
@@ -65,13 +68,45 @@ async def fire(tables: Tables, now: float, out: list[Outgoing], only: str | None
             log.exception("timer %s of table %s at version %s failed", kind, table_id, version)
             continue
         await store.done(table_id, version, kind)  # a no-op if its save dropped it
+    if only is None:
+        await _personal(tables, now, out)
+
+
+async def _personal(tables: Tables, now: float, out: list[Outgoing]) -> None:
+    """Fire the people's own timers due at ``now`` that this process wins: digests, vacations' guards."""
+    store = tables.store
+    for kind, user in await store.personal.due(now):
+        leased = await store.personal.claim(kind, user, now)
+        if leased is None:
+            continue
+        try:
+            if kind == personal.VACATION:
+                out += await vacation.came_due(tables, user, leased, now)
+            else:
+                out += await digest.came_due(tables, user, leased, now)
+        except UNAVAILABLE:
+            raise
+        except Exception:  # noqa: BLE001  (one person's failure must not hide the others')
+            log.exception("the %s timer of %s failed", kind, user)
+
+
+async def _away(tables: Tables, table_id: str, version: int, kind: str, now: float, out: list[Outgoing]) -> bool:
+    """Whether a person's turn timer waits for his vacation (:func:`bot.service.vacation.held`)."""
+    if kind not in (*deadlines.REMINDERS, "auto"):
+        return False
+    loaded = await tables.store.load(table_id)
+    try:
+        table = Table.load(loaded[1]) if loaded and loaded[0] == version else None
+    except ValueError:  # a broken record: its timer fails where the others' failures are logged
+        return False
+    return table is not None and await vacation.held(tables, table, version, kind, now, out)
 
 
 async def _quiet(tables: Tables, table_id: str, version: int, kind: str, now: float) -> bool:
     """Whether a person's timer (reminder, automatic move, a Fernspiel table's wait for declarations) falls
     in the chat's quiet hours; then it is moved to their end. The computers' and the store's own timers,
     and the short wait for declarations, always run."""
-    if kind not in ("remind", "auto", window.TIMER):
+    if kind not in (*deadlines.REMINDERS, "auto", window.TIMER):
         return False
     loaded = await tables.store.load(table_id)
     try:
@@ -103,8 +138,9 @@ async def _resync(tables: Tables, table_id: str, version: int, now: float) -> No
                                table.index_key, timer)
 
 
-async def _remind(tables: Tables, table_id: str, version: int, now: float) -> list[Outgoing]:
-    """Remind the player to act if nothing changed; then set the automatic move's timer."""
+async def _remind(tables: Tables, table_id: str, version: int, kind: str, now: float) -> list[Outgoing]:
+    """Remind the player to act if nothing changed; then set the turn's next timer (a Fernspiel turn's second
+    reminder, :mod:`bot.table.deadlines`, else the automatic move)."""
     store = tables.store
     loaded = await store.load(table_id)
     if loaded is None or loaded[0] != version:
@@ -113,8 +149,10 @@ async def _remind(tables: Tables, table_id: str, version: int, now: float) -> li
     seat = table.state.get("to_act") if table.status == "playing" and table.state else None
     if seat is None or table.seats[seat].computer:
         return []
-    if table.auto:
-        await store.schedule(table_id, version, "auto", max(now, table.since + table.auto), replaces="remind")
+    if deadlines.rising(table):
+        await store.schedule(table_id, version, *deadlines.next_timer(table, seat, now), replaces=kind)
+    elif table.auto:
+        await store.schedule(table_id, version, "auto", max(now, table.since + table.auto), replaces=kind)
     user = table.user(seat)
     text = t(table.lang, "reminder", name=user.name, game=game_name(table.game, table.lang))
     silent = await notify.current(store, table.chat, user) == notify.OFF

@@ -1,7 +1,7 @@
 """Typed commands: ``/neu bauer``, ``/mitspielen``, ``spiel Herz Ass`` and the chats' own settings.
 
 A command is parsed by :mod:`bot.words.textcmd`; what needs no table (help, language, notification
-and quiet-hours preferences, opening a table, the rules of a game) is answered at once, the rest
+and quiet-hours preferences, a vacation, opening a table, the rules of a game) is answered at once, the rest
 is a change of the chat's table, or in a private chat of the sender's one running table.
 """
 
@@ -13,13 +13,13 @@ import engine
 from bot.ops.clock import hhmm
 from bot.protocol import tokens
 from bot.protocol.outgoing import Command, Notice, Outgoing
-from bot.service import lobby, recall
+from bot.service import lobby, recall, vacation
 from bot.service.tourney import registration
 from bot.service.answer import Ctx, chat_lang
 from bot.service.change import Tables
 from bot.service.moves import act, let_pass
 from bot.service.presses import again
-from bot.table import notify, pace
+from bot.table import digest, notify, pace
 from bot.table.computer import level_from
 from bot.table.record import Table
 from bot.table.refused import Refused
@@ -61,6 +61,8 @@ async def typed(tables: Tables, cmd: Command) -> list[Outgoing]:
             return await _language(tables, cmd, parsed.args)
         if parsed.name in ("notify", "quiet", "timezone"):
             return [await _chat_pref(tables, cmd, parsed, lang)]
+        if parsed.name == "vacation":
+            return await vacation.typed(tables, cmd, parsed.args, lang)
         if parsed.name == "new":
             return await lobby.new(tables, cmd, lang, parsed.args)
         if parsed.name == "tournament":
@@ -167,6 +169,9 @@ def _help(cmd: Command, lang: str) -> Notice:
 async def _chat_pref(tables: Tables, cmd: Command, parsed: textcmd.Parsed, lang: str) -> Notice:
     """``benachrichtigung``, ``ruhezeit`` and ``zeitzone``: set (or with no words, show) the chat's choice."""
     store, settings = tables.store, tables.settings
+    if parsed.name == "notify" and parsed.args and notify.mode_of(parsed.args[:1]) == notify.DAILY:
+        chosen = await digest.choose(store, cmd.chat, cmd.user, parsed.args[1:], lang, settings, tables.clock())
+        return Notice(cmd.chat, t(lang, "notify.daily_at", hour=chosen.hhmm, zone=chosen.zone))
     if parsed.name == "notify":
         mode = await notify.choose(store, cmd.chat, cmd.user, parsed.args)
         return Notice(cmd.chat, t(lang, f"notify.{mode}", name=cmd.user.name or cmd.user.user_id))

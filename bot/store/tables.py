@@ -23,6 +23,9 @@ keys share one Redis Cluster slot):
 ``st:rl:<key>``                 zset    a sliding window of :attr:`Store.limiter` (expires with it)
 ``st:unreach:<user key>``       string  a refused private message's reason (:attr:`Store.reach`, 10 minutes)
 ``st:{t:<id>}:out``             list    Cluster: a save's journal entries not yet delivered
+``st:{deadlines}:people``       zset    a person's timers, member ``<kind>:<user key>`` (:mod:`bot.store.personal`)
+``st:{u:<user key>}:vac``       hash    his vacation, a week past its end (:mod:`bot.store.vacations`)
+``st:{u:<user key>}:vacdays:*`` string  the days of vacation he took in a year (400 days)
 ==============================  ======  ===============================================================
 
 A save may carry a :class:`~bot.store.records.Journal`: entries appended to a list elsewhere (a chat's memory inbox,
@@ -78,10 +81,12 @@ from redis.asyncio.cluster import RedisCluster
 from bot.store import scripts
 from bot.store.feed import Feed, publish
 from bot.store.ratelimit import Limiter
+from bot.store.personal import PersonalTimers
 from bot.store.reach import Reach
 from bot.store.records import Journal, Record, Saved
 from bot.store.records import table_id as _table_id
 from bot.store.timers import Timers
+from bot.store.vacations import Vacations
 
 __all__ = ["Store", "MAX_LOG_PER_SAVE", "new_rev"]
 
@@ -164,6 +169,10 @@ class Store(Timers):
         """Rate limits on the same Redis and prefix (the answers per person: :mod:`bot.service.budget`)."""
         self.reach = Reach(redis, prefix)
         """Who the bot cannot write to privately, lately (:mod:`bot.store.reach`)."""
+        self.personal = PersonalTimers(redis, prefix, lease_s)
+        """A person's own timers: his daily digest, his vacation's end (:mod:`bot.store.personal`)."""
+        self.vacations = Vacations(redis, prefix)
+        """People's vacations and their yearly budget (:mod:`bot.store.vacations`)."""
 
     @property
     def redis(self) -> Redis | RedisCluster:

@@ -7,8 +7,8 @@ this table for :data:`IDLE_AFTER` seconds, his hand is sent marked
 :attr:`~bot.protocol.outgoing.HandMessage.notify` (posted anew, notifying), once per turn; in fast play
 (everyone acting within that time) nothing is sent to him: the group's table shows whose turn it is.
 
-Each player chooses per chat (``/benachrichtigung`` / ``/notify``): every turn (the default),
-only reminders, or nothing. A choice made in his private chat with the bot is his default for
+Each player chooses per chat (``/benachrichtigung`` / ``/notify``): every turn (the default, also
+``sofort``), only reminders, nothing, or once a day (``täglich 19:00``, :mod:`bot.table.digest`). A choice made in his private chat with the bot is his default for
 every chat where he made none.
 """
 
@@ -25,10 +25,12 @@ __all__ = ["IDLE_AFTER", "MODES", "EVERY", "REMINDERS", "OFF", "mode_of", "idle_
 IDLE_AFTER = 120.0
 """A player who has not acted at the table for this many seconds is playing slowly: notify him."""
 
-EVERY, REMINDERS, OFF = "every", "reminders", "off"
-MODES = (EVERY, REMINDERS, OFF)
+EVERY, REMINDERS, OFF, DAILY = "every", "reminders", "off", "daily"
+MODES = (EVERY, REMINDERS, OFF, DAILY)
 _WORDS = {
-    EVERY: ("jeder", "jederzug", "immer", "alle", "every", "everyturn", "turn", "always", "an", "on"),
+    EVERY: ("jeder", "jederzug", "immer", "alle", "every", "everyturn", "turn", "always", "an", "on", "sofort", "now",
+            "immediately"),
+    DAILY: ("täglich", "taeglich", "daily", "digest"),
     REMINDERS: ("erinnerung", "erinnerungen", "nurerinnerungen", "reminders", "reminder", "onlyreminders"),
     OFF: ("aus", "nichts", "nie", "off", "nothing", "never", "none"),
 }

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from bot.protocol.outgoing import ChatRef, UserRef
 from bot.table.refused import Refused, clip
 
-__all__ = ["Seat", "Table", "Status", "Level", "user_ref"]
+__all__ = ["Seat", "Away", "Table", "Status", "Level", "user_ref"]
 
 Status = Literal["lobby", "playing", "finished", "aborted"]
 Level = Literal["leicht", "normal", "stark"]
@@ -56,6 +56,20 @@ class Seat(BaseModel):
     def computer(self) -> bool:
         """Whether the computer acts for this seat now (a computer player, or a timed-out human)."""
         return self.bot or self.auto
+
+
+class Away(BaseModel):
+    """A person's vacation as one table knows it (:mod:`bot.table.vacation`): from ``start`` to ``until``
+    (epoch seconds; ``until`` becomes the real end when it ends early), ``zone`` the time zone its end is shown
+    in, ``done`` once the table has taken note of its end, ``before`` how long his earlier vacations in the same
+    turn stopped its clock (seconds)."""
+
+    model_config = ConfigDict(extra="forbid")
+    start: float
+    until: float
+    zone: str = ""
+    done: bool = False
+    before: float = 0.0
 
 
 class Table(BaseModel):
@@ -115,6 +129,8 @@ class Table(BaseModel):
     """The seconds the computers wait for the people's declarations, unless the table plays by Fernspiel pace."""
     tourney: str = ""
     """``<tournament id>:<pairing>`` for a table a tournament opened for one of its pairings (empty: none)."""
+    away: dict[str, Away] = Field(default_factory=dict)
+    """The vacations of seated people (user key: :class:`Away`) that touch this table's turns."""
 
     @property
     def index_key(self) -> str:

@@ -19,7 +19,7 @@ from babel.numbers import format_decimal
 from bot.words.catalogs import DEFAULT, language
 from bot.words.i18n import t
 
-__all__ = ["decimal", "short", "money", "percent", "day", "moment"]
+__all__ = ["decimal", "short", "money", "percent", "day", "weekday", "moment"]
 
 _log = logging.getLogger(__name__)
 
@@ -60,6 +60,11 @@ def _dated(lang: str, key: str, when: datetime) -> str:
 def day(lang: str, when: datetime) -> str:
     """A day, short: ``3.12.`` in German, ``3 Dec`` in English."""
     return _dated(lang, "fmt.day", when)
+
+
+def weekday(lang: str, when: datetime) -> str:
+    """A day with its weekday, short: ``Fr., 12.12.`` in German, ``Fri 12 Dec`` in English."""
+    return _dated(lang, "fmt.weekday", when)
 
 
 def moment(lang: str, when: datetime) -> str:

@@ -7,16 +7,18 @@ hands are :mod:`bot.words.hand`, the buttons :mod:`bot.words.buttons`.
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from functools import lru_cache
 from typing import Any, get_args
+from zoneinfo import ZoneInfo
 
 import engine
 from bot.protocol.outgoing import Button, TableMessage
-from bot.table import window
+from bot.table import vacation, window
 from bot.table.match import trick_event
 from bot.table.pace import DEFAULT_PACE
 from bot.table.record import Table
-from bot.words import story
+from bot.words import figures, story
 from bot.words.buttons import MEMORY_BUTTONS, Rows, button_token, declare_label, in_rows
 from bot.words.cards import card_label, cards_label, suit_label
 from bot.words.figures import money, short
@@ -27,7 +29,7 @@ from engine.state import State
 
 __all__ = ["table_message", "declaring", "seat_name", "team_name", "deal_line", "result_text", "last_deal_lines",
            "score_lines", "info_line",
-           "summary", "ago", "option_fields", "options_text"]
+           "summary", "ago", "option_fields", "options_text", "vacation_lines"]
 
 
 # ----------------------------------------------------------------- names and small pieces
@@ -300,6 +302,17 @@ def _lobby(table: Table, version: int) -> tuple[str, Rows]:
     return "\n".join(lines), rows
 
 
+def vacation_lines(table: Table, now: float) -> list[str]:
+    """A line for each seated person whose vacation this table waits for: ``🏖 Anna: im Urlaub bis Fr., 12.12.``."""
+    lines = []
+    for seat, s in enumerate(table.seats):
+        away = vacation.running(table, s.user, now) if s.user else None
+        if away is not None:
+            when = datetime.fromtimestamp(away.until, ZoneInfo(away.zone or "UTC"))
+            lines.append(t(table.lang, "vac.line", name=seat_name(table, seat), until=figures.weekday(table.lang, when)))
+    return lines
+
+
 def _playing(table: Table, state: State, version: int, now: float) -> tuple[str, Rows]:
     lang = table.lang
     view = engine.view(state, None)
@@ -324,6 +337,7 @@ def _playing(table: Table, state: State, version: int, now: float) -> tuple[str,
     if now - table.since >= 60:
         turn += t(lang, "since", ago=ago(now - table.since, lang))
     lines.append(turn)
+    lines += vacation_lines(table, now)
     if table.declare:
         lines.append(t(lang, "declare_open", **declaring(table, state)))
     return "\n".join(lines), ((Button(t(lang, "btn.hand"), button_token(table, version, "hand")),),)

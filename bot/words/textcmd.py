@@ -42,6 +42,7 @@ TABLE_VERBS = {
     "pace": ("tempo", "pace"),
     "quiet": ("ruhezeit", "nachtruhe", "quiet", "quiethours"),
     "timezone": ("zeitzone", "timezone", "tz"),
+    "vacation": ("urlaub", "vacation", "ferien", "holiday", "holidays"),
     "let_pass": ("weiter", "keinledig", "kartenbleiben", "goon", "letpass"),
     "tournament": ("turnier", "tournament", "cup"),
 }

@@ -92,11 +92,12 @@ async def press(fake: FakeDiscord, member: Member, message: Msg, custom_id: str)
     return await fake.answer(member.press(message, custom_id))
 
 
-async def press_verb(fake: FakeDiscord, member: Member, channel_id: int, table_id: str, verb: str) -> dict:
-    """Press the button with ``verb`` on the table message; the response."""
+async def press_verb(fake: FakeDiscord, member: Member, channel_id: int, table_id: str, verb: str,
+                     arg: str | None = None) -> dict:
+    """Press the button with ``verb`` (and ``arg``) on the table message; the response."""
     def button():
         message = table_message(fake, channel_id, table_id)
-        found = [t for t in table_tokens(message, table_id) if t.verb == verb]
+        found = [t for t in table_tokens(message, table_id) if t.verb == verb and (arg is None or t.arg == arg)]
         return (message, str(found[0])) if found else None
     message, token = await fake.wait_for(button, what=f"a {verb} button")
     return await press(fake, member, message, token)
@@ -108,8 +109,9 @@ def version(fake: FakeDiscord, channel_id: int, table_id: str) -> int:
 
 
 async def open_table(fake: FakeDiscord, channel_id: int, opener: Member, joiners: list[Member], game: str,
-                     **options) -> str:
-    """``opener`` runs ``/new game``, the ``joiners`` press Join, the opener presses Start; the table id."""
+                     paces: int = 0, **options) -> str:
+    """``opener`` runs ``/new game``, the ``joiners`` press Join, the opener presses the pace button ``paces``
+    times (once: Fernspiel) and Start; the table id."""
     answer = await fake.answer(opener.slash(channel_id, "new", game=game, **options))
     assert answer["data"]["flags"] & 64 and answer["data"]["content"] == "✅", answer
 
@@ -118,11 +120,14 @@ async def open_table(fake: FakeDiscord, channel_id: int, opener: Member, joiners
                  if t and t.verb == "join"]
         return found[-1].table if found else None
     tid = await fake.wait_for(table_id, what="the table message")
-    for member in joiners:
+    steps = [(m, "join", None) for m in joiners]
+    if paces:  # the pace button is among the options
+        steps += [(opener, "opts", "1"), *[(opener, "pace", None)] * paces, (opener, "opts", "0")]
+    for member, verb, arg in steps:
         seen = version(fake, channel_id, tid)
-        answer = await press_verb(fake, member, channel_id, tid, "join")
+        answer = await press_verb(fake, member, channel_id, tid, verb, arg)
         assert answer["type"] in (6, 7), answer  # 7: the answer shows the new table
-        await fake.wait_for(lambda: version(fake, channel_id, tid) > seen, what="the join shown")
+        await fake.wait_for(lambda: version(fake, channel_id, tid) > seen, what=f"the {verb} shown")
     await press_verb(fake, opener, channel_id, tid, "start")
     return tid
 

@@ -163,9 +163,10 @@ async def press_verb(tg: FakeTelegram, user: FakeUser, chat_id: int, table_id: s
 
 async def open_table(tg: FakeTelegram, chat_id: int, opener: FakeUser, joiners: list[FakeUser], game: str,
                      *args: str, command: str = "/neu", thread: int | None = None, computers: int = 0,
-                     before_start: Callable[[], None] = lambda: None) -> str:
+                     before_start: Callable[[], None] = lambda: None, paces: int = 0) -> str:
     """``opener`` opens a table for ``game`` in ``chat_id``, the ``joiners`` press Join, he adds
-    ``computers`` computer players, ``before_start()`` runs, then he starts the game.
+    ``computers`` computer players, presses the pace button ``paces`` times (once: Fernspiel),
+    ``before_start()`` runs, then he starts the game.
 
     Returns the table id (read from the table message's buttons).
     """
@@ -180,9 +181,12 @@ async def open_table(tg: FakeTelegram, chat_id: int, opener: FakeUser, joiners: 
                     return found[0].table
         return None
     tid = await tg.wait_for(table_id, what="the table message")
-    for user, verb in [(u, "join") for u in joiners] + [(opener, "bot")] * computers:
+    steps = [(u, "join", None) for u in joiners] + [(opener, "bot", None)] * computers
+    if paces:  # the pace button is among the options
+        steps += [(opener, "opts", "1"), *[(opener, "pace", None)] * paces, (opener, "opts", "0")]
+    for user, verb, arg in steps:
         seen = version(tg, chat_id, tid)
-        answer = await press_verb(tg, user, chat_id, tid, verb)
+        answer = await press_verb(tg, user, chat_id, tid, verb, arg)
         assert not answer.get("text") and not answer.get("url"), answer
         await tg.wait_for(lambda: version(tg, chat_id, tid) > seen, what=f"the table to show the {verb}")
     before_start()

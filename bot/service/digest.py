@@ -1,0 +1,79 @@
+"""The daily digest: at his hour, one message to a person's private chat lists the tables that await him.
+
+His ``digest`` timer (:mod:`bot.store.personal`, leased like the tables' timers) comes due at the hour he chose
+(:mod:`bot.table.digest`); it is set for the next day's hour before the message is built, so a process that dies
+in between sends that day's digest at most once (a crash before it leaves the lease to send it). Nothing is sent on
+a day no table awaits him. Quiet hours that came to cover the hour since he chose it hold it to their end.
+
+The list is :func:`awaiting`: his open tables (the store's per-user index) where it is his turn, the most urgent
+first (the automatic move soonest). It is the place to build on the »Meine Tische« list (``/tische``).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from bot.protocol.outgoing import Notice, Outgoing
+from bot.service.change import Tables
+from bot.store.personal import DIGEST
+from bot.table import deadlines, digest, pace
+from bot.table.record import Table
+from bot.words import figures
+from bot.words.i18n import game_name, t, tn
+
+__all__ = ["came_due", "awaiting", "deadline"]
+
+_MOST = 20
+"""At most this many tables in one digest (the per-person table cap is 10 by default)."""
+
+
+def deadline(table: Table) -> float | None:
+    """When the automatic move plays the current turn at ``table``, if it ever does."""
+    seat = table.state.get("to_act") if table.state else None
+    if seat is None or not table.auto:
+        return None
+    if deadlines.rising(table):
+        return deadlines.stages(table, seat)[-1][1]
+    return table.since + table.auto
+
+
+async def awaiting(tables: Tables, user_key: str) -> list[Table]:
+    """His open tables where it is his turn, the most urgent first (no automatic move: last)."""
+    found = []
+    for table_id in await tables.store.tables_for_user(user_key):
+        loaded = await tables.store.load(table_id)
+        table = Table.load(loaded[1]) if loaded is not None else None
+        seat = table.state.get("to_act") if table is not None and table.status == "playing" and table.state else None
+        if seat is not None and table.seats[seat].user == user_key and not table.seats[seat].computer:
+            found.append(table)
+    found.sort(key=lambda tb: (deadline(tb) is None, deadline(tb) or 0.0, tb.id))
+    return found[:_MOST]
+
+
+async def came_due(tables: Tables, user: str, leased: float, now: float) -> list[Outgoing]:
+    """His digest's hour came: set the next one, and list the tables awaiting him (nothing if none does)."""
+    store = tables.store
+    chosen = await digest.of(store, user)
+    if chosen is None:
+        await store.personal.done(DIGEST, user, leased)
+        return []
+    quiet_end = await pace.chat_quiet_end(store, chosen.chat.key, now, tables.settings)
+    if quiet_end is not None:
+        await store.personal.schedule(DIGEST, user, quiet_end)
+        return []
+    await store.personal.schedule(DIGEST, user, digest.next_at(chosen.minute, chosen.zone, now))
+    waiting = await awaiting(tables, user)
+    if not waiting:
+        return []
+    lang, tz = chosen.lang, ZoneInfo(chosen.zone)
+    lines = [tn(lang, "digest.head", len(waiting))]
+    for table in waiting:
+        when = deadline(table)
+        where = table.chat.title or game_name(table.game, lang)
+        if when is None:
+            lines.append(t(lang, "digest.row", game=game_name(table.game, lang), chat=where))
+        else:
+            lines.append(t(lang, "digest.row_auto", game=game_name(table.game, lang), chat=where,
+                           when=figures.moment(lang, datetime.fromtimestamp(when, tz))))
+    return [Notice(chosen.chat, "\n".join(lines))]

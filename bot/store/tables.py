@@ -384,6 +384,23 @@ class Store(Timers):
         """The user's open tables, sorted; tables that expired meanwhile are dropped from the index."""
         return await self._alive(f"{self._prefix}:user:{user_key}")
 
+    async def records_for_user(self, user_key: str) -> list[tuple[str, Record]]:
+        """The user's open tables with their records, in two round trips (his index, then only his records);
+        tables that expired meanwhile are dropped from the index."""
+        key = f"{self._prefix}:user:{user_key}"
+        ids = sorted(await self._r.smembers(key))
+        if not ids:
+            return []
+        async with self._r.pipeline(transaction=False) as pipe:
+            for table_id in ids:
+                pipe.hmget(self._key(table_id, "rec"), ["version", "data", "rev", "kind"])
+            found = await pipe.execute()
+        gone = [table_id for table_id, (version, *_) in zip(ids, found) if version is None]
+        if gone:
+            await self._r.srem(key, *gone)
+        return [(table_id, Record(int(version), data, rev or "")) for table_id, (version, data, rev, kind)
+                in zip(ids, found) if version is not None and kind is None]
+
     async def tables_in_chat(self, chat: str) -> list[str]:
         """The tables noted by :meth:`note_in_chat` for ``chat`` that still exist, sorted."""
         return await self._alive(f"{self._prefix}:inchat:{chat}")

@@ -246,7 +246,7 @@
     if (changed("story", view.story, view.result, view.state)) showStory();
     showResult();
     if (changed("hand", view.hand, view.offers)) showHand();
-    say(view.status, "status");
+    say([view.status, view.away].filter(Boolean).join(" · "), "status");
     document.body.dataset.state = view.state;
     document.body.dataset.version = String(view.version);
   }

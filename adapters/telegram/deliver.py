@@ -25,9 +25,8 @@
   service remembers it for every process (:meth:`~bot.service.Service.unreachable`) until it expires
   or he writes to the bot privately.
 - :class:`~bot.protocol.outgoing.JoinLink` outside a press: a message in the chat with the deep link.
-- :class:`~bot.protocol.outgoing.TableList` (»Meine Tische«): a message in his private chat, a button per row:
-  a link to the table message (``t.me/c/…``) where the group is a supergroup, else (a basic group has no
-  message links, nor has his private chat) a button that sends his hand again.
+- :class:`~bot.protocol.outgoing.TableList` (»Meine Tische«): a message in his private chat, per row a link to the
+  table message in a supergroup (``t.me/c/…``), else (no such links) a button that sends his hand again.
 - :class:`~bot.protocol.outgoing.FileMessage`: each file a message of its own (``sendPhoto`` for a
   picture, ``sendDocument`` for the rest), the caption on the first.
 
@@ -37,6 +36,7 @@ results (:data:`~adapters.telegram.outbox.FIRST` and the ranks after it).
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import logging
 from collections.abc import Awaitable, Callable
@@ -203,16 +203,13 @@ class Delivery:
         async def send(chat_id: int) -> None:
             rows = [(b,) for row in out.rows if (b := await self._row_button(row)) is not None]
             text = "\n".join([out.head, *(row.text for row in out.rows)])[:_MAX_TEXT]
-            try:
+            with contextlib.suppress(Forbidden):  # he blocked the bot since he asked
                 await self.bot.send_message(chat_id, text, reply_markup=markup.keyboard([*rows, out.pages]))
-            except Forbidden as exc:
-                log.info("cannot post the tables in chat %s: %s", chat_id, exc.message)
 
         self.outbox.put(Job(int(out.chat.chat_id), f"post:{next(self._notices)}", send, rank=REPLY))
 
     async def _row_button(self, row: ListedTable) -> Button | None:
-        """A link to the row's table message in a supergroup (``t.me/c/<id>[/<topic>]/<message>``), else its
-        hand button."""
+        """A link to the row's table message in a supergroup (``t.me/c/<id>[/<topic>]/<message>``), else its hand."""
         ref = MessageRef.parse(await self.refs.get_ref(row.table_id, TABLE_REF))
         if ref is None or not str(ref.chat_id).startswith("-100"):
             return row.hand

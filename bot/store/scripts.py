@@ -8,7 +8,7 @@ Redis server writes the record, the move log, the indexes and the timer together
 from __future__ import annotations
 
 __all__ = ["TIMERS", "CREATE", "SAVE", "CREATE_TABLE", "SAVE_TABLE", "CHAT_AFTER", "USER_AFTER", "TIMERS_AFTER",
-           "SET_SETTING", "RELEASE", "SET_REF", "SCHEDULE", "CLAIM", "DROP", "DELIVER"]
+           "SET_SETTING", "RELEASE", "SET_REF", "SCHEDULE", "CLAIM", "DROP", "DELIVER", "RECORDS"]
 
 # Seats and unseats one user: SADD and refresh the TTL while open, SREM when finished.
 INDEX_USER = r"""
@@ -252,4 +252,12 @@ DROP = TIMERS + r"""
 local before = redis.call('ZCARD', KEYS[1])
 keep_timers(KEYS[1], KEYS[2], ARGV[1], function(m) return ARGV[2] == '' or m == ARGV[2] end)
 return before - redis.call('ZCARD', KEYS[1])
+"""
+
+# KEYS: the records (rec) of some tables. Each one's version, data and kind, in one reply (one Redis server:
+# a person's tables live in many slots of a Cluster).
+RECORDS = r"""
+local out = {}
+for i, key in ipairs(KEYS) do out[i] = redis.call('HMGET', key, 'version', 'data', 'kind') end
+return out
 """

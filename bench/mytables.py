@@ -78,18 +78,16 @@ async def run(his: int, count: int, calls: int) -> None:
               f"  p95 {bench.pct(times, 95) * 1000:.1f} ms; the bot's CPU per answer p50 "
               f"{bench.pct(cpu, 50) * 1000:.1f} ms ({len(listing.rows)} rows on the first page: {listing.head})")
     finally:
-        keys = [k async for k in redis.scan_iter(match=f"{prefix}:*", count=1000)]
-        for i in range(0, len(keys), 500):
-            await redis.unlink(*keys[i:i + 500])
         await redis.aclose()
+        await bench.cleanup(prefix)
 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--his", type=int, default=300, help="tables the person asking sits at")
     p.add_argument("--tables", type=int, default=10_000, help="tables in the store")
-    p.add_argument("--calls", type=int, default=200, help="answers timed")
     p.add_argument("--on", default="server", help="server (one started here) or env (REDIS_URL or embedded)")
+    p.add_argument("--calls", type=int, default=200, help="answers timed")
     args = parse(p, his=12, tables=40, calls=5, on="env")
     with bench.redis_for(args.on) as name:
         print(f"on {name}")

@@ -88,6 +88,9 @@ async def test_his_tables_in_three_groups_and_his_private_chat_his_turns_first_e
                 else:  # no link to a basic group's message, nor to his own chat's: his hand again
                     tok = tokens.parse(button["callback_data"])
                     assert (tok.table, tok.verb) == (tids[chat_id], "hand"), button
+            away = (t("de", "away.since", name="Hans", ago="1 Min."), t("de", "away.auto", left="3 Tg."))
+            await tg.wait_for(lambda: all(part in newest(tg, BASIC, tids[BASIC]).text for part in away),
+                              what="the Fernspiel table's message saying since when it waits on him")
             basic_row = shown.index(BASIC)
             hands = len(tg.chat(him.id))
             await tg.wait_answer(him.press(listing, data=listing.buttons[basic_row]["callback_data"]))

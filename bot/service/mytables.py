@@ -9,6 +9,7 @@ soonest first; then the tables waiting on others, the longest waiting first; the
 
 from __future__ import annotations
 
+import asyncio
 import math
 
 from bot.protocol import tokens
@@ -58,16 +59,23 @@ def _order(item: tuple[Table, int, int]) -> tuple:
 
 
 async def listing(tables: Tables, user: UserRef, chat: ChatRef, lang: str, page: int) -> TableList:
-    """Page ``page`` (0-based, held to the last) of ``user``'s open tables, for his private ``chat``."""
-    now = tables.clock()
+    """Page ``page`` (0-based, held to the last) of ``user``'s open tables, for his private ``chat``; his records
+    are read into tables and sorted in a worker thread, off the event loop."""
+    records = await tables.store.records_for_user(user.key)
+    return await asyncio.to_thread(_page, [r.data for _, r in records], [r.version for _, r in records], user, chat,
+                                   lang, page, tables.clock(), tables.settings.max_tables_per_user)
+
+
+def _page(data: list[str], versions: list[int], user: UserRef, chat: ChatRef, lang: str, page: int, now: float,
+          cap: int) -> TableList:
     seated = []
-    for table_id, record in await tables.store.records_for_user(user.key):
-        table = Table.load(record.data)
+    for record, version in zip(data, versions):
+        table = Table.load(record)
         seat = table.seat_of(user.key)
         if table.open and seat is not None and table.chat.platform == user.platform:
-            seated.append((table, seat, record.version))
+            seated.append((table, seat, version))
     seated.sort(key=_order)
-    seated = seated[:tables.settings.max_tables_per_user]
+    seated = seated[:cap]
     pages = max(1, math.ceil(len(seated) / PAGE_ROWS))
     page = min(max(page, 0), pages - 1)
     rows = tuple(

@@ -45,8 +45,8 @@ from adapters.common.bounded import Bounded
 from adapters.common.refs import MessageRef, Refs, fingerprint
 from adapters.common.slots import table_may_wait
 from adapters.common.topics import TopicWait
-from bot.protocol.outgoing import (Button, FileMessage, HandMessage, ListedTable, Notice, OpenTopic, Outgoing, TableList,
-                                   TableMessage, Toast, UserRef, version_of)
+from bot.protocol.outgoing import (Button, FileMessage, HandMessage, ListedTable, Notice, OpenTopic, Outgoing,
+                                   TableList, TableMessage, Toast, UserRef, version_of)
 from bot.protocol.unavailable import UNAVAILABLE
 from bot.words import t
 

@@ -58,7 +58,6 @@ from bot.protocol.outgoing import (
     HandMessage,
     JoinLink,
     OpenTopic,
-    ListedTable,
     Notice,
     Outgoing,
     TableList,
@@ -71,6 +70,7 @@ from bot.words import t
 
 from . import markup
 from .outbox import LAST, REPLY, Job, Outbox
+from .tablelist import page_text, row_button
 
 __all__ = ["Refs", "Reach", "Delivery", "not_modified"]
 
@@ -168,8 +168,10 @@ class Delivery:
         self._flat: Bounded[str, bool] = Bounded()  # chats that turned out to have no forum topics
         self._topics = TopicWait()
 
-    def carry_out(self, outs: list[Outgoing], resend_hand_of: UserRef | None = None) -> None:
-        """Queue every effect; the hand of ``resend_hand_of`` is posted anew instead of edited."""
+    def carry_out(self, outs: list[Outgoing], resend_hand_of: UserRef | None = None,
+                  in_place: int | None = None) -> None:
+        """Queue every effect; the hand of ``resend_hand_of`` is posted anew instead of edited, a page of his tables
+        shown in place of message ``in_place`` (the page pressed on)."""
         versions = {tid: version_of(outs, tid) for tid in {getattr(out, "table_id", "") for out in outs}}
         if self.topic_opened is not None:
             self._topics.expect([o for o in outs if isinstance(o, OpenTopic) and o.chat.key not in self._flat])
@@ -196,25 +198,20 @@ class Delivery:
             elif isinstance(out, OpenTopic):
                 self.topic(out)
             elif isinstance(out, TableList):
-                self.table_list(out)
+                self.table_list(out, in_place)
 
-    def table_list(self, out: TableList) -> None:
-        """Post a page of »Meine Tische« in his private chat, each row's button leading to its table."""
+    def table_list(self, out: TableList, in_place: int | None = None) -> None:
+        """Post a page of »Meine Tische« in his private chat (or show it in place of message ``in_place``, the page
+        whose button was pressed), each row's button leading to its table (:mod:`.tablelist`)."""
         async def send(chat_id: int) -> None:
-            rows = [(b,) for row in out.rows if (b := await self._row_button(row)) is not None]
-            text = "\n".join([out.head, *(row.text for row in out.rows)])[:_MAX_TEXT]
+            refs = [MessageRef.parse(await self.refs.get_ref(row.table_id, TABLE_REF)) for row in out.rows]
+            leads = [(b,) for row, ref in zip(out.rows, refs) if (b := row_button(row, ref)) is not None]
+            kb = markup.keyboard([*leads, out.pages])
             with contextlib.suppress(Forbidden):  # he blocked the bot since he asked
-                await self.bot.send_message(chat_id, text, reply_markup=markup.keyboard([*rows, out.pages]))
+                if in_place is None or not await self._edit(chat_id, in_place, page_text(out), kb):
+                    await self.bot.send_message(chat_id, page_text(out), reply_markup=kb)
 
         self.outbox.put(Job(int(out.chat.chat_id), f"post:{next(self._notices)}", send, rank=REPLY))
-
-    async def _row_button(self, row: ListedTable) -> Button | None:
-        """A link to the row's table message in a supergroup (``t.me/c/<id>[/<topic>]/<message>``), else its hand."""
-        ref = MessageRef.parse(await self.refs.get_ref(row.table_id, TABLE_REF))
-        if ref is None or not str(ref.chat_id).startswith("-100"):
-            return row.hand
-        topic = f"{row.chat.thread}/" if row.chat.thread else ""
-        return Button(row.go, url=f"https://t.me/c/{str(ref.chat_id)[4:]}/{topic}{ref.message_id}")
 
     def files(self, out: FileMessage) -> None:
         """Send the files to their chat, one message (and one paced call) each, a picture as a photo,

@@ -1,10 +1,13 @@
 """»Meine Tische« on Discord end to end: the real bot on the fake Discord, ``/tables`` in his DMs lists his
-tables of two channels with the jump links to their table messages; asked in a channel, nothing is listed."""
+tables of two channels with the jump links to their table messages, a page button turns the page in place;
+asked in a channel, nothing is listed."""
 
 from __future__ import annotations
 
 import re
 
+from bot.protocol.outgoing import ChatRef
+from bot.table.record import Seat, Table
 from bot.words import t
 from tests.fakes.discord.harness import (FAST, fake_for, let_windows_pass, press_verb, running_bot, table_message,
                                         version)
@@ -49,6 +52,21 @@ async def test_his_tables_in_two_channels_lead_to_their_table_messages_and_a_cha
             assert sorted((int(g), int(c)) for g, c, _ in links) == [(GUILD, c) for c in sorted(CHANNELS)], text
             for _, channel, message in links:
                 assert int(message) == table_message(fake, int(channel), tids[int(channel)]).id
+
+            for i in range(8):  # ten tables in all: two pages, turned in place
+                chat = ChatRef("discord", str(83_000_000_000_000_000 + i), title=f"Runde {i}")
+                table = Table(id=store.new_id(), chat=chat, game="bauer", n=4, opener=f"discord:{him.id}",
+                              seats=[Seat(user=f"discord:{him.id}", name="Hans")] + [Seat(bot=True)] * 3)
+                await store.create(table.id, chat.key, table.dump(), table.user_keys())
+            asked = him.slash(dm, "tables")
+            first = (await fake.answer(asked))["data"]["content"]
+            assert t("de", "mt.page", page=1, pages=2) in first and first.count("\n") == 8, first
+            page = fake.original(asked)
+            turn = next(c for c in page.custom_ids() if tokens.parse(c).verb == "tables")
+            answer = await fake.answer(him.press(page, turn))
+            assert answer["type"] == 7, answer  # the page pressed on shows the next one
+            assert t("de", "mt.page", page=2, pages=2) in answer["data"]["content"]
+            assert [line.split(".")[0] for line in answer["data"]["content"].split("\n")[1:]] == ["9", "10"]
 
             channel = next(iter(CHANNELS))
             answer = await fake.answer(him.slash(channel, "tables"))

@@ -70,7 +70,10 @@ def _page(data: list[str], versions: list[int], user: UserRef, chat: ChatRef, la
           cap: int) -> TableList:
     seated = []
     for record, version in zip(data, versions):
-        table = Table.load(record)
+        try:
+            table = Table.load(record)
+        except ValueError:  # a broken record: its table fails where it is played, his list goes on without it
+            continue
         seat = table.seat_of(user.key)
         if table.open and seat is not None and table.chat.platform == user.platform:
             seated.append((table, seat, version))

@@ -22,6 +22,7 @@ from bot.protocol.outgoing import (
     HandMessage,
     JoinLink,
     Notice,
+    TableList,
     TableMessage,
     Toast,
     UserRef,
@@ -162,6 +163,8 @@ class Console:
                 continue  # another's answer for him alone
             elif isinstance(out, (Toast, Notice, JoinLink)) and not quiet:
                 self._print("» " + out.text)
+            elif isinstance(out, TableList):
+                self._print(out.head, *(row.text for row in out.rows))
         return shown
 
     def _print(self, *lines: str) -> None:

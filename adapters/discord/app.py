@@ -35,6 +35,7 @@ from bot.protocol.outgoing import (
     JoinLink,
     Notice,
     Outgoing,
+    TableList,
     TableMessage,
     Toast,
     version_of,
@@ -212,6 +213,7 @@ class DiscordBot:
             outs = await self._verdict(interaction, cmd)
             me = cmd.user.key
             answer = next((o for o in outs if isinstance(o, Toast) and o.user.key == me), None) \
+                or next((o for o in outs if isinstance(o, TableList)), None) \
                 or next((o for o in outs if isinstance(o, HandMessage) and o.user.key == me and verb == "hand"), None) \
                 or next((o for o in outs if isinstance(o, (Notice, FileMessage)) and o.chat == cmd.chat), None)
             rest = [o for o in outs if o is not answer]
@@ -223,6 +225,8 @@ class DiscordBot:
                 elif isinstance(answer, HandMessage):
                     await self._reply(interaction, answer.text, answer.buttons)
                     self.delivery.keep(interaction, answer)
+                elif isinstance(answer, TableList):
+                    await self._reply(interaction, *await self.delivery.listed(answer))
                 else:
                     await self._reply(interaction, answer.text if answer else t(cmd.lang, "dc.done"))
             except discord.HTTPException as exc:
@@ -249,6 +253,7 @@ class DiscordBot:
             me = cmd.user.key
             toast = next((o for o in outs if isinstance(o, Toast) and o.user.key == me), None)
             hand = next((o for o in outs if isinstance(o, HandMessage) and o.user.key == me), None)
+            listing = next((o for o in outs if isinstance(o, TableList)), None)
             pressed = await self.delivery.settled(looked_up)
             if pressed is not None and pressed.message_id != message.id:
                 pressed = None
@@ -257,6 +262,10 @@ class DiscordBot:
             try:
                 if toast is not None:
                     await self._reply(interaction, toast.text)
+                elif listing is not None and message is not None:  # a page button: that page in its place
+                    text, rows = await self.delivery.listed(listing)
+                    await self._edit(interaction, text, rows)
+                    rest.remove(listing)
                 elif hand is not None and message is not None and message.flags.ephemeral:
                     await self._update(interaction, hand)
                     self.delivery.keep(interaction, hand)
@@ -288,13 +297,18 @@ class DiscordBot:
         else:
             await interaction.response.send_message(text, ephemeral=ephemeral, **view)
 
+    @classmethod
+    async def _update(cls, interaction: discord.Interaction, out: HandMessage | TableMessage) -> None:
+        await cls._edit(interaction, out.text, out.buttons)
+
     @staticmethod
-    async def _update(interaction: discord.Interaction, out: HandMessage | TableMessage) -> None:
-        view = markup.view(out.buttons) if out.buttons else None
+    async def _edit(interaction: discord.Interaction, text: str, buttons) -> None:
+        """Show ``text`` and ``buttons`` in place of the message pressed on."""
+        view = markup.view(buttons) if buttons else None
         if interaction.response.is_done():
-            await interaction.edit_original_response(content=out.text, view=view)
+            await interaction.edit_original_response(content=text, view=view)
         else:
-            await interaction.response.edit_message(content=out.text, view=view)
+            await interaction.response.edit_message(content=text, view=view)
 
 
 def _web_link(settings: Settings) -> Callable[[HandMessage], Button] | None:

@@ -18,6 +18,9 @@
   tell his cards) a DM, or nothing where his DMs are closed.
 - :class:`~bot.protocol.outgoing.JoinLink`: nothing; a bot may write to any member of its servers.
 - :class:`~bot.protocol.outgoing.FileMessage`: one message with the files attached, the caption its content.
+- :class:`~bot.protocol.outgoing.TableList` (»Meine Tische«): its lines, each with the jump link to its table
+  message, and the page buttons; the answer to the interaction that asked (:meth:`Delivery.listed`), else a
+  message in his DM channel.
 - :class:`~bot.protocol.outgoing.OpenTopic`: a public thread in the channel (a tournament's match), reported with
   ``topic_opened`` so the table moves there; what the table would show in the channel meanwhile waits and goes
   to the thread (:class:`~adapters.common.topics.TopicWait`); where Discord refuses threads, to the channel.
@@ -42,8 +45,8 @@ from adapters.common.bounded import Bounded
 from adapters.common.refs import MessageRef, Refs, fingerprint
 from adapters.common.slots import table_may_wait
 from adapters.common.topics import TopicWait
-from bot.protocol.outgoing import (Button, FileMessage, HandMessage, Notice, OpenTopic, Outgoing, TableMessage, Toast, UserRef,
-                                   version_of)
+from bot.protocol.outgoing import (Button, FileMessage, HandMessage, ListedTable, Notice, OpenTopic, Outgoing,
+                                   TableList, TableMessage, Toast, UserRef, version_of)
 from bot.protocol.unavailable import UNAVAILABLE
 from bot.words import t
 
@@ -58,6 +61,8 @@ log = logging.getLogger(__name__)
 
 TABLE_REF = "dc:table"
 _UNKNOWN_MESSAGE, _TOO_OLD, _DMS_CLOSED = 10008, 30046, 50007
+_MAX_TEXT = 2000
+"""Discord's longest message."""
 _THREAD_NAME_MAX = 100
 _THREAD_ARCHIVE_MIN = 10080
 """A match's thread is archived after a week without messages (a tournament round may last days)."""
@@ -145,6 +150,40 @@ class Delivery:
                 self.files(out)
             elif isinstance(out, OpenTopic):
                 self.thread(out)
+            elif isinstance(out, TableList):
+                self.post_list(out)
+
+    async def listed(self, out: TableList) -> tuple[str, tuple[tuple[Button, ...], ...]]:
+        """The text of a page of »Meine Tische« (each line with its table message's jump link, within Discord's
+        2,000 characters) and its page buttons."""
+        lines = [out.head]
+        for row in out.rows:
+            link = await self._jump(row)
+            line = f"{row.text} · [{row.go}]({link})" if link else row.text
+            if sum(len(x) + 1 for x in lines) + len(line) > _MAX_TEXT:
+                break
+            lines.append(line)
+        return "\n".join(lines), (out.pages,) if out.pages else ()
+
+    async def _jump(self, row: ListedTable) -> str | None:
+        """The jump link to the row's table message (``discord.com/channels/<server or @me>/<channel>/<message>``)."""
+        ref = MessageRef.parse(await self.refs.get_ref(row.table_id, TABLE_REF))
+        if ref is None:
+            return None
+        guild = getattr(self.client.get_channel(int(row.chat.chat_id)), "guild", None)
+        return f"https://discord.com/channels/{guild.id if guild else '@me'}/{ref.chat_id}/{ref.message_id}"
+
+    def post_list(self, out: TableList) -> None:
+        """Post a page of »Meine Tische« in his DM channel (when no interaction's answer showed it)."""
+        async def send() -> None:
+            text, rows = await self.listed(out)
+            try:
+                await self.client.get_partial_messageable(channel_id).send(text, view=markup.view(rows))
+            except discord.Forbidden as exc:
+                log.info("cannot post the tables in channel %s: %s", channel_id, exc)
+
+        channel_id = channel_of(out.chat)
+        self.outbox.put(Job(channel_id, f"post:{next(self._posts)}", send))
 
     def thread(self, out: OpenTopic) -> None:
         """Open a public thread for the table that asked for one and move the table there (a channel that

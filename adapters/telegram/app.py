@@ -197,12 +197,13 @@ class TelegramBot:
             else:
                 await self._answer(query, text=answer.text if answer else None)
         resend = cmd.user if token and token.verb == "hand" else None
+        page = query.message.message_id if query.message is not None else None  # a page of his tables: in its place
         mine = (Toast, JoinLink)
         self.delivery.carry_out([o for o in outs if o is not answer and not (isinstance(o, mine) and o.user.key ==
-                                                                               cmd.user.key)], resend)
+                                                                               cmd.user.key)], resend, page)
         if not done:
             late = await task
-            self.delivery.carry_out([o for o in late if not isinstance(o, mine)], resend)
+            self.delivery.carry_out([o for o in late if not isinstance(o, mine)], resend, page)
 
     async def _text(self, cmd: Command) -> None:
         parsed = parse_typed(cmd.verb, cmd.args) if cmd.verb and not cmd.chat.private else None

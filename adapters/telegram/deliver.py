@@ -25,6 +25,8 @@
   service remembers it for every process (:meth:`~bot.service.Service.unreachable`) until it expires
   or he writes to the bot privately.
 - :class:`~bot.protocol.outgoing.JoinLink` outside a press: a message in the chat with the deep link.
+- :class:`~bot.protocol.outgoing.TableList` (»Meine Tische«): a message in his private chat, per row a link to the
+  table message in a supergroup (``t.me/c/…``), else (no such links) a button that sends his hand again.
 - :class:`~bot.protocol.outgoing.FileMessage`: each file a message of its own (``sendPhoto`` for a
   picture, ``sendDocument`` for the rest), the caption on the first.
 
@@ -34,6 +36,7 @@ results (:data:`~adapters.telegram.outbox.FIRST` and the ranks after it).
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import logging
 from collections.abc import Awaitable, Callable
@@ -57,6 +60,7 @@ from bot.protocol.outgoing import (
     OpenTopic,
     Notice,
     Outgoing,
+    TableList,
     TableMessage,
     Toast,
     UserRef,
@@ -66,6 +70,7 @@ from bot.words import t
 
 from . import markup
 from .outbox import LAST, REPLY, Job, Outbox
+from .tablelist import page_text, row_button
 
 __all__ = ["Refs", "Reach", "Delivery", "not_modified"]
 
@@ -163,8 +168,10 @@ class Delivery:
         self._flat: Bounded[str, bool] = Bounded()  # chats that turned out to have no forum topics
         self._topics = TopicWait()
 
-    def carry_out(self, outs: list[Outgoing], resend_hand_of: UserRef | None = None) -> None:
-        """Queue every effect; the hand of ``resend_hand_of`` is posted anew instead of edited."""
+    def carry_out(self, outs: list[Outgoing], resend_hand_of: UserRef | None = None,
+                  in_place: int | None = None) -> None:
+        """Queue every effect; the hand of ``resend_hand_of`` is posted anew instead of edited, a page of his tables
+        shown in place of message ``in_place`` (the page pressed on)."""
         versions = {tid: version_of(outs, tid) for tid in {getattr(out, "table_id", "") for out in outs}}
         if self.topic_opened is not None:
             self._topics.expect([o for o in outs if isinstance(o, OpenTopic) and o.chat.key not in self._flat])
@@ -190,6 +197,21 @@ class Delivery:
                 self.files(out)
             elif isinstance(out, OpenTopic):
                 self.topic(out)
+            elif isinstance(out, TableList):
+                self.table_list(out, in_place)
+
+    def table_list(self, out: TableList, in_place: int | None = None) -> None:
+        """Post a page of »Meine Tische« in his private chat (or show it in place of message ``in_place``, the page
+        whose button was pressed), each row's button leading to its table (:mod:`.tablelist`)."""
+        async def send(chat_id: int) -> None:
+            refs = [MessageRef.parse(await self.refs.get_ref(row.table_id, TABLE_REF)) for row in out.rows]
+            leads = [(b,) for row, ref in zip(out.rows, refs) if (b := row_button(row, ref)) is not None]
+            kb = markup.keyboard([*leads, out.pages])
+            with contextlib.suppress(Forbidden):  # he blocked the bot since he asked
+                if in_place is None or not await self._edit(chat_id, in_place, page_text(out), kb):
+                    await self.bot.send_message(chat_id, page_text(out), reply_markup=kb)
+
+        self.outbox.put(Job(int(out.chat.chat_id), f"post:{next(self._notices)}", send, rank=REPLY))
 
     def files(self, out: FileMessage) -> None:
         """Send the files to their chat, one message (and one paced call) each, a picture as a photo,

@@ -1,8 +1,9 @@
 """The web table's HTTP server: the page, its files, one seat's view and the live feed (WebSocket).
 
 Routes: ``GET /`` the page, ``GET /static/…`` its script, style and card pictures (public: nothing
-secret is in them), ``GET /api/view`` the viewer's view as JSON, ``GET /ws`` the live feed. The two
-last check the viewer's credential on every request and connection, from the query: ``t`` a link
+secret is in them), ``GET /api/view`` the viewer's view as JSON, ``GET /api/tables`` his »Meine Tische«
+(``page``; each row with the query of the page at that table; not for a watch link), ``GET /ws`` the live
+feed. The three last check the viewer's credential on every request and connection, from the query: ``t`` a link
 token (:func:`adapters.common.webauth.read`), or ``tg`` Telegram's Mini App init data
 (:func:`adapters.common.webauth.init_data`) with ``table`` where Telegram names none. Refusals, with
 a short text in the table's language (else the client's: Telegram's ``language_code``, the browser's
@@ -36,11 +37,12 @@ import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 from aiohttp import WSMsgType, web
 
 from adapters.common.slowclients import Door
-from adapters.common.webauth import ANY, SEAT, WATCH, Viewer, init_data, read, sign
+from adapters.common.webauth import ANY, LINK_TTL_S, SEAT, WATCH, Viewer, init_data, read, sign
 from bot.ops.settings import HostPort
 from bot.protocol import tokens
 from bot.protocol.outgoing import ChatRef, Command, Outgoing, Toast, UserRef
@@ -115,6 +117,7 @@ class WebServer:
         app = web.Application(client_max_size=self.tuning.message_bytes, middlewares=[self._arrived])
         app.router.add_get("/", self._page)
         app.router.add_get("/api/view", self._view)
+        app.router.add_get("/api/tables", self._tables)
         app.router.add_get("/ws", self._socket)
         app.router.add_get("/static/{name:.*}", Files(STATIC).handle)
         app.on_response_prepare.append(self._headers)
@@ -194,6 +197,32 @@ class WebServer:
         if "refused" in view:
             return self._refused(request, _REFUSED[view["refused"]], view["refused"], view.get("lang"))
         return web.json_response(view, dumps=lambda o: json.dumps(o, ensure_ascii=False))
+
+    async def _tables(self, request: web.Request) -> web.Response:
+        """The viewer's open tables on his platform, one page, each row with the query of the page at it (a
+        credential for it that ends with his own); a watch link (a screen others look at) lists none."""
+        viewer, now = self.viewer(request), self._clock()
+        if viewer is None:
+            return self._refused(request, 401, "denied")
+        if viewer.access == WATCH:
+            return self._refused(request, 403, "not_seated")
+        user = UserRef(viewer.platform, viewer.user_id, viewer.name)
+        if not self._views.allowed(user.key):
+            return self._refused(request, 429, "too_fast")
+        page = request.query.get("page", "0")
+        listing = await self._service.tables_of(user, self._lang_of(request), int(page) if page.isdigit() else 0)
+
+        def query(table: str) -> str:
+            if "tg" in request.query:  # the page keeps Telegram's init data itself
+                return urlencode({"table": table})
+            ttl = viewer.expires - now if viewer.expires else LINK_TTL_S
+            return urlencode({"t": sign(self._secret, table, user.platform, user.user_id, now, ttl, ANY)})
+        pages = [tokens.parse(b.token) for b in listing.pages]
+        return web.json_response({"head": listing.head, "rows": [{"text": r.text, "query": query(r.table_id)}
+                                                                 for r in listing.rows],
+                                  "pages": [{"label": b.label, "page": tok.version}
+                                            for b, tok in zip(listing.pages, pages)]},
+                                 dumps=lambda o: json.dumps(o, ensure_ascii=False))
 
     async def _socket(self, request: web.Request) -> web.StreamResponse:
         viewer = self.viewer(request)

@@ -24,8 +24,8 @@ class Tuning(BaseSettings):
 
     messages_per_second: float = Field(5.0, gt=0, le=1000, description="taps a connection may send per second "
                                        "(twice as many in a burst)")
-    views_per_second: float = Field(1.0, gt=0, le=1000, description="requests of /api/view one person may make per "
-                                    "second (twice as many in a burst)")
+    views_per_second: float = Field(1.0, gt=0, le=1000, description="requests of /api/view and /api/tables one "
+                                    "person may make per second (twice as many in a burst)")
     message_bytes: int = Field(1024, ge=128, le=65536, description="the largest message a connection may send")
     connections_per_user: int = Field(8, ge=1, le=1000, description="open connections of one person, all tables")
     watchers_per_link: int = Field(500, ge=1, le=100_000, description="open connections of one watch link (a "

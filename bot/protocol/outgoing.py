@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from bot.protocol import tokens
 
 __all__ = ["ChatRef", "UserRef", "Command", "Button", "TableMessage", "HandMessage", "Toast", "Notice",
-           "JoinLink", "OpenTopic", "Attachment", "FileMessage", "FILES_MAX_BYTES", "FILES_MAX", "CAPTION_MAX",
+           "JoinLink", "OpenTopic", "ListedTable", "TableList", "Attachment", "FileMessage", "FILES_MAX_BYTES", "FILES_MAX", "CAPTION_MAX",
            "Outgoing", "version_of"]
 
 
@@ -238,7 +238,34 @@ class OpenTopic:
     name: str
 
 
-Outgoing = TableMessage | HandMessage | Toast | Notice | JoinLink | OpenTopic | FileMessage
+@dataclass(frozen=True)
+class ListedTable:
+    """One row of a :class:`TableList`: a table, its line and the label of a link to it (``go``); ``hand``
+    presses his hand there again (none in a lobby), for a chat whose table message cannot be linked to."""
+
+    table_id: str
+    chat: ChatRef
+    text: str
+    go: str
+    hand: Button | None = None
+
+
+@dataclass(frozen=True)
+class TableList:
+    """One page of the open tables ``user`` sits at (»Meine Tische«), for his private ``chat`` only.
+
+    An adapter shows ``head`` and each row's text, leads each row to its table (a link to the table
+    message where the platform has one, else the row's ``hand`` button) and adds the ``pages`` buttons.
+    """
+
+    user: UserRef
+    chat: ChatRef
+    head: str
+    rows: tuple[ListedTable, ...]
+    pages: tuple[Button, ...] = ()
+
+
+Outgoing = TableMessage | HandMessage | Toast | Notice | JoinLink | OpenTopic | FileMessage | TableList
 
 
 def version_of(outs: list[Outgoing], table_id: str = "") -> int | None:

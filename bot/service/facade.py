@@ -19,9 +19,9 @@ from typing import Any
 import engine
 from bot.ops import metrics
 from bot.ops.settings import Settings
-from bot.protocol.outgoing import ChatRef, Command, HandMessage, Outgoing, Toast, UserRef
+from bot.protocol.outgoing import ChatRef, Command, HandMessage, Outgoing, TableList, Toast, UserRef
 from bot.protocol.unavailable import UNAVAILABLE
-from bot.service import budget, lobby, presses, timers, typed
+from bot.service import budget, lobby, mytables, presses, timers, typed
 from bot.service.tourney import tables as tourney_tables
 from bot.service.answer import chosen_lang, refusal_lang, toast_lang
 from bot.service.change import SAVED, Tables, update_key
@@ -137,6 +137,11 @@ class Service:
                 own = table.chat.private and table.chat.key == ChatRef(user.platform, user.user_id, private=True).key
                 out.append(web_view(table, state, version, seat, self.tables.clock(), ends=own))
         return out
+
+    async def tables_of(self, user: UserRef, lang: str, page: int = 0) -> TableList:
+        """Page ``page`` of »Meine Tische« of ``user`` (:mod:`bot.service.mytables`), for the web table's page."""
+        chat = ChatRef(user.platform, user.user_id, private=True)
+        return await mytables.listing(self.tables, user, chat, lang if supported(lang) else self.settings.lang, page)
 
     async def next_table(self, table_id: str) -> str | None:
         """The table opened after ``table_id`` in its chat (a rematch, a new table) once it ended, else ``None``."""

@@ -13,7 +13,7 @@ import engine
 from bot.ops.clock import hhmm
 from bot.protocol import tokens
 from bot.protocol.outgoing import Command, Notice, Outgoing
-from bot.service import lobby, recall, vacation
+from bot.service import lobby, mytables, recall, vacation
 from bot.service.tourney import registration
 from bot.service.answer import Ctx, chat_lang
 from bot.service.change import Tables
@@ -63,6 +63,8 @@ async def typed(tables: Tables, cmd: Command) -> list[Outgoing]:
             return [await _chat_pref(tables, cmd, parsed, lang)]
         if parsed.name == "vacation":
             return await vacation.typed(tables, cmd, parsed.args, lang)
+        if parsed.name == "tables":
+            return await mytables.typed(tables, cmd)
         if parsed.name == "new":
             return await lobby.new(tables, cmd, lang, parsed.args)
         if parsed.name == "tournament":

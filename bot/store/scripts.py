@@ -9,7 +9,7 @@ from __future__ import annotations
 
 __all__ = ["TIMERS", "CREATE", "SAVE", "CREATE_TABLE", "SAVE_TABLE", "CHAT_AFTER", "USER_AFTER", "TIMERS_AFTER",
            "SET_SETTING", "RELEASE", "SET_REF", "SCHEDULE", "CLAIM", "DROP", "DELIVER", "DROP_IF_AT",
-           "VACATION_START", "VACATION_END"]
+           "VACATION_START", "VACATION_END", "RECORDS"]
 
 # Seats and unseats one user: SADD and refresh the TTL while open, SREM when finished.
 INDEX_USER = r"""
@@ -293,4 +293,12 @@ if back > 0 and redis.call('EXISTS', KEYS[2]) == 1 then redis.call('DECRBY', KEY
 redis.call('HSET', KEYS[1], 'until', ARGV[1], 'days', days - back)
 redis.call('EXPIRE', KEYS[1], ARGV[2])
 return back
+"""
+
+# KEYS: the records (rec) of some tables. Each one's version, data and kind, in one reply (one Redis server:
+# a person's tables live in many slots of a Cluster).
+RECORDS = r"""
+local out = {}
+for i, key in ipairs(KEYS) do out[i] = redis.call('HMGET', key, 'version', 'data', 'kind') end
+return out
 """

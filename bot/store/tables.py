@@ -165,6 +165,7 @@ class Store(Timers):
         self._user_after = redis.register_script(scripts.USER_AFTER)
         self._timers_after = redis.register_script(scripts.TIMERS_AFTER)
         self._deliver = redis.register_script(scripts.DELIVER)
+        self._records = redis.register_script(scripts.RECORDS)
         self.limiter = Limiter(redis, prefix)
         """Rate limits on the same Redis and prefix (the answers per person: :mod:`bot.service.budget`)."""
         self.reach = Reach(redis, prefix)
@@ -392,6 +393,27 @@ class Store(Timers):
     async def tables_for_user(self, user_key: str) -> list[str]:
         """The user's open tables, sorted; tables that expired meanwhile are dropped from the index."""
         return await self._alive(f"{self._prefix}:user:{user_key}")
+
+    async def records_for_user(self, user_key: str) -> list[tuple[str, Record]]:
+        """The user's open tables with their records (no revision), in two round trips: his index, then only his
+        records (one script; on Cluster a pipeline). Tables that expired meanwhile leave the index."""
+        key = f"{self._prefix}:user:{user_key}"
+        ids = sorted(await self._r.smembers(key))
+        if not ids:
+            return []
+        keys = [self._key(table_id, "rec") for table_id in ids]
+        if self.cluster:
+            async with self._r.pipeline(transaction=False) as pipe:
+                for rec in keys:
+                    pipe.hmget(rec, ["version", "data", "kind"])
+                found = await pipe.execute()
+        else:
+            found = await self._records(keys=keys)
+        gone = [table_id for table_id, (version, *_) in zip(ids, found) if version is None]
+        if gone:
+            await self._r.srem(key, *gone)
+        return [(table_id, Record(int(version), data, "")) for table_id, (version, data, kind)
+                in zip(ids, found) if version is not None and kind is None]
 
     async def tables_in_chat(self, chat: str) -> list[str]:
         """The tables noted by :meth:`note_in_chat` for ``chat`` that still exist, sorted."""

@@ -19,7 +19,7 @@ from babel.numbers import format_decimal
 from bot.words.catalogs import DEFAULT, language
 from bot.words.i18n import t
 
-__all__ = ["decimal", "short", "money", "percent", "day", "weekday", "moment"]
+__all__ = ["decimal", "short", "money", "percent", "day", "weekday", "moment", "ago"]
 
 _log = logging.getLogger(__name__)
 
@@ -70,3 +70,13 @@ def weekday(lang: str, when: datetime) -> str:
 def moment(lang: str, when: datetime) -> str:
     """A day and time, short, as ``when`` reads in its own time zone: ``3.12. 21:14`` (``3 Dec 21:14``)."""
     return _dated(lang, "fmt.when", when)
+
+
+def ago(seconds: float, lang: str) -> str:
+    """A short duration: ``5 Min.``, ``2 Std.``, ``3 Tg.``."""
+    minutes = int(seconds // 60)
+    if minutes < 60:
+        return t(lang, "minutes", n=max(minutes, 1))
+    if minutes < 48 * 60:
+        return t(lang, "hours", n=minutes // 60)
+    return t(lang, "days", n=minutes // 1440)

@@ -21,7 +21,8 @@ from bot.table.record import Table
 from bot.words import figures, story
 from bot.words.buttons import MEMORY_BUTTONS, Rows, button_token, declare_label, in_rows
 from bot.words.cards import card_label, cards_label, suit_label
-from bot.words.figures import money, short
+from bot.words.away import away_line
+from bot.words.figures import ago, money, short
 from bot.words.i18n import game_name, option_label, t, tn
 from bot.words.story import seat_name, team_name
 from engine.bauerchen import round_end
@@ -33,16 +34,6 @@ __all__ = ["table_message", "declaring", "seat_name", "team_name", "deal_line", 
 
 
 # ----------------------------------------------------------------- names and small pieces
-def ago(seconds: float, lang: str) -> str:
-    """A short duration: ``5 Min.``, ``2 Std.``, ``3 Tg.``."""
-    minutes = int(seconds // 60)
-    if minutes < 60:
-        return t(lang, "minutes", n=max(minutes, 1))
-    if minutes < 48 * 60:
-        return t(lang, "hours", n=minutes // 60)
-    return t(lang, "days", n=minutes // 1440)
-
-
 def _timer(seconds: int | None, lang: str) -> str:
     """A turn timer's length for the lobby (``nie`` when off)."""
     return ago(seconds, lang) if seconds else t(lang, "timer_off")
@@ -338,6 +329,8 @@ def _playing(table: Table, state: State, version: int, now: float) -> tuple[str,
         turn += t(lang, "since", ago=ago(now - table.since, lang))
     lines.append(turn)
     lines += vacation_lines(table, now)
+    if away := away_line(table, to_act, now):
+        lines.append(away)
     if table.declare:
         lines.append(t(lang, "declare_open", **declaring(table, state)))
     return "\n".join(lines), ((Button(t(lang, "btn.hand"), button_token(table, version, "hand")),),)

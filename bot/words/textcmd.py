@@ -31,6 +31,7 @@ TABLE_VERBS = {
     "start": ("los", "start", "losgehts"),
     "hand": ("hand", "karten", "cards", "meinekarten", "myhand"),
     "table": ("tisch", "table"),
+    "tables": ("tische", "meinetische", "tables", "mytables"),
     "abort": ("abbrechen", "abort", "ende"),
     "rematch": ("revanche", "rematch"),
     "rules": ("regeln", "rules"),

@@ -20,6 +20,7 @@ from bot.table import window
 from bot.table.match import trick_event
 from bot.table.record import Table
 from bot.words import render, story
+from bot.words.away import away_line
 from bot.words.cards import card_label
 from bot.words.webdeal import deal_result, named_trick, sheet_lines, turned_cards
 from bot.words.hand import CARD_CHOICES, hand_message
@@ -161,12 +162,13 @@ def web_view(table: Table, state: State | None, version: int, seat: int | None, 
         "table": table.id, "version": version, "lang": lang, "game": table.game, "state": table.status,
         "title": game_name(table.game, lang), "seat": seat, "seats": _seats(table, None, seat), "trick": [],
         "last_trick": None, "score": [], "info": "", "story": [], "hand": [], "offers": [],
-        "hand_version": version, "to_act": None, "status": "", "trick_leader": None, "turned": [], "watching": seat is None,
+        "hand_version": version, "to_act": None, "status": "", "away": "", "trick_leader": None, "turned": [], "watching": seat is None,
         "result": None, "sheet": sheet_lines(table) if table.sheet else [],
         "labels": {name: web_text(lang, name) for name in LABELS},
     }
     if table.status == "playing" and state is not None:
         _playing(table, state, seat, version, out)
+        out["away"] = away_line(table, out["to_act"], now)
         out["title"] += " · " + t(lang, "deal_no", no=table.deals + 1)
     elif table.status == "lobby":
         out["status"] = web_text(lang, "lobby")

@@ -246,7 +246,7 @@
     if (changed("story", view.story, view.result, view.state)) showStory();
     showResult();
     if (changed("hand", view.hand, view.offers)) showHand();
-    say(view.status, "status");
+    say([view.status, view.away].filter(Boolean).join(" · "), "status");
     document.body.dataset.state = view.state;
     document.body.dataset.version = String(view.version);
   }
@@ -269,6 +269,26 @@
     notice.className = kind;
   }
 
+  // »Meine Tische«: his open tables on his platform, each a link to its page (a watch link gets none).
+  async function myTables(page) {
+    const base = location.pathname.replace(/[^/]*$/, "");
+    const answer = await fetch(base + "api/tables?" + credential() + "&page=" + page);
+    if (!answer.ok) return;
+    const data = await answer.json();
+    write($("tables-head"), data.head);
+    $("tables").replaceChildren(...data.rows.map((row) => {
+      const item = el("li");
+      item.append(write(el("a", {href: "?" + row.query}), row.text));
+      return item;
+    }));
+    $("tables-pages").replaceChildren(...data.pages.map((p) => {
+      const turn = el("button", {type: "button", class: "quiet"}, p.label);
+      turn.addEventListener("click", () => myTables(p.page));
+      return turn;
+    }));
+    $("tables-box").hidden = false;
+  }
+
   function connect() {
     const cred = credential();
     const base = location.pathname.replace(/[^/]*$/, "");
@@ -277,6 +297,7 @@
     socket.addEventListener("open", () => { retry = 0; });
     socket.addEventListener("message", (event) => {
       const message = JSON.parse(event.data);
+      if (message.type === "view" && !view && !message.view.watching) myTables(0);
       if (message.type === "view") show(message.view);
       else if (message.type === "follow") location.search = "?" + message.query;  // his new table
       else if (message.type === "watchers") watchers(message.text);

@@ -12,6 +12,7 @@ from bot.store.connection import client_for
 from bot.store.tables import Store
 from bot.table.record import Table
 from tests.bot.service.test_service_concurrency import GAMES, applied_in_log, open_tables
+from tests.bot.store.test_records_for_user import check_records_for_user
 from tests.bot.store.test_redis_conn import cancels_end
 from tests.redis_servers import Cluster, skip_unless_installed
 from tests.service_worker import play_together
@@ -42,6 +43,10 @@ async def test_the_keys_of_a_table_share_a_slot_and_tables_spread(cluster_store,
     assert all(len(s) == 1 for s in slots.values())
     for tid, chat in chat_of.items():
         assert await cluster_store.table_for_chat(chat.key) == tid
+
+
+async def test_his_records_through_his_index_on_the_cluster(cluster_store):
+    await check_records_for_user(cluster_store)
 
 
 async def test_two_processes_play_through_the_cluster(cluster, cluster_store, key_prefix):

@@ -5,8 +5,9 @@ His ``digest`` timer (:mod:`bot.store.personal`, leased like the tables' timers)
 in between sends that day's digest at most once (a crash before it leaves the lease to send it). Nothing is sent on
 a day no table awaits him. Quiet hours that came to cover the hour since he chose it hold it to their end.
 
-The list is :func:`awaiting`: his open tables (the store's per-user index) where it is his turn, the most urgent
-first (the automatic move soonest). It is the place to build on the »Meine Tische« list (``/tische``).
+The list is :func:`awaiting`: his open tables where it is his turn, read as »Meine Tische« (``/tische``) reads them
+(:meth:`~bot.store.tables.Store.records_for_user`), the most urgent first (the automatic move soonest,
+:func:`bot.table.deadlines.auto_at`, as that list orders his turns).
 """
 
 from __future__ import annotations
@@ -22,32 +23,24 @@ from bot.table.record import Table
 from bot.words import figures
 from bot.words.i18n import game_name, t, tn
 
-__all__ = ["came_due", "awaiting", "deadline"]
+__all__ = ["came_due", "awaiting"]
 
 _MOST = 20
 """At most this many tables in one digest (the per-person table cap is 10 by default)."""
 
 
-def deadline(table: Table) -> float | None:
-    """When the automatic move plays the current turn at ``table``, if it ever does."""
-    seat = table.state.get("to_act") if table.state else None
-    if seat is None or not table.auto:
-        return None
-    if deadlines.rising(table):
-        return deadlines.stages(table, seat)[-1][1]
-    return table.since + table.auto
-
-
 async def awaiting(tables: Tables, user_key: str) -> list[Table]:
     """His open tables where it is his turn, the most urgent first (no automatic move: last)."""
     found = []
-    for table_id in await tables.store.tables_for_user(user_key):
-        loaded = await tables.store.load(table_id)
-        table = Table.load(loaded[1]) if loaded is not None else None
-        seat = table.state.get("to_act") if table is not None and table.status == "playing" and table.state else None
+    for _, record in await tables.store.records_for_user(user_key):
+        try:
+            table = Table.load(record.data)
+        except ValueError:  # a broken record: its table fails where it is played, his digest goes on without it
+            continue
+        seat = table.state.get("to_act") if table.status == "playing" and table.state else None
         if seat is not None and table.seats[seat].user == user_key and not table.seats[seat].computer:
             found.append(table)
-    found.sort(key=lambda tb: (deadline(tb) is None, deadline(tb) or 0.0, tb.id))
+    found.sort(key=lambda tb: (deadlines.auto_at(tb) is None, deadlines.auto_at(tb) or 0.0, tb.id))
     return found[:_MOST]
 
 
@@ -69,7 +62,7 @@ async def came_due(tables: Tables, user: str, leased: float, now: float) -> list
     lang, tz = chosen.lang, ZoneInfo(chosen.zone)
     lines = [tn(lang, "digest.head", len(waiting))]
     for table in waiting:
-        when = deadline(table)
+        when = deadlines.auto_at(table)
         where = table.chat.title or game_name(table.game, lang)
         if when is None:
             lines.append(t(lang, "digest.row", game=game_name(table.game, lang), chat=where))

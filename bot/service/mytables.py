@@ -16,6 +16,7 @@ from bot.protocol import tokens
 from bot.protocol.outgoing import Button, ChatRef, Command, ListedTable, Outgoing, TableList, UserRef
 from bot.service.answer import chat_lang
 from bot.service.change import Tables
+from bot.table import deadlines
 from bot.table.record import Table
 from bot.table.refused import Refused
 from bot.words import mytables
@@ -54,7 +55,8 @@ def _order(item: tuple[Table, int, int]) -> tuple:
         return (2, table.created, table.id)
     to_act = (table.state or {}).get("to_act")
     if to_act == seat:
-        return (0, table.since + table.auto if table.auto else math.inf, table.id)
+        at = deadlines.auto_at(table)
+        return (0, math.inf if at is None else at, table.id)
     return (1, table.since, table.id)
 
 

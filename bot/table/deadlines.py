@@ -13,7 +13,7 @@ from __future__ import annotations
 from bot.table import vacation
 from bot.table.record import Table
 
-__all__ = ["REMINDERS", "rising", "stages", "next_timer"]
+__all__ = ["REMINDERS", "rising", "stages", "next_timer", "auto_at"]
 
 REMINDERS = ("remind", "remind_last")
 """The kinds of a turn's two reminders, in their order."""
@@ -48,3 +48,14 @@ def stages(table: Table, seat: int) -> list[tuple[str, float]]:
 def next_timer(table: Table, seat: int, now: float) -> tuple[str, float]:
     """The first of ``seat``'s turn timers still to come after ``now`` (the automatic move at once if none)."""
     return next(((kind, at) for kind, at in stages(table, seat) if at > now), ("auto", now))
+
+
+def auto_at(table: Table) -> float | None:
+    """When the automatic move plays the current turn at ``table``, if it ever does (later by what a vacation
+    stopped the clock at a :func:`rising` table)."""
+    seat = table.state.get("to_act") if table.state else None
+    if seat is None or not table.auto:
+        return None
+    if rising(table):
+        return stages(table, seat)[-1][1]
+    return table.since + table.auto

@@ -31,6 +31,6 @@ def away_line(table: Table, seat: int | None, now: float) -> str:
     if vacation.running(table, table.seats[seat].user, now) is not None:
         return " · ".join(parts)  # the vacation's own line says until when; the clock stands meanwhile
     if table.auto:
-        left = deadlines.stages(table, seat)[-1][1] - now
+        left = deadlines.auto_at(table) - now
         parts.append(t(lang, "away.auto", left=ago(left, lang)) if left >= 60 else t(lang, "away.auto_now"))
     return " · ".join(parts)

@@ -7,6 +7,7 @@ never a hand.
 
 from __future__ import annotations
 
+from bot.table import deadlines
 from bot.table.record import Table
 from bot.table.refused import clip
 from bot.words.figures import ago
@@ -43,7 +44,8 @@ def row_text(no: int, table: Table, seat: int, lang: str, now: float) -> str:
         parts.append(score)
     to_act = (table.state or {}).get("to_act")
     if to_act == seat:
-        left = table.since + table.auto - now if table.auto else None
+        at = deadlines.auto_at(table)
+        left = None if at is None else at - now
         parts.append(t(lang, "mt.yours") if left is None else t(lang, "mt.yours_left", left=ago(max(left, 60), lang)))
     elif to_act is not None:
         parts.append(t(lang, "mt.theirs", name=seat_name(table, to_act)))

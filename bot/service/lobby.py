@@ -17,7 +17,7 @@ from bot.protocol.outgoing import ChatRef, Command, JoinLink, Notice, Outgoing, 
 from bot.service.answer import Ctx
 from bot.service.change import SAVED, Tables, log_saved, seconds, update_key
 from bot.store.tables import Store
-from bot.table import cpu, pace
+from bot.table import cpu, pace, tipp
 from bot.table import options as typed_options
 from bot.table.computer import LEVEL_OPTION, level_from
 from bot.table.record import Seat, Table
@@ -28,7 +28,7 @@ from bot.words.rules import rules_text
 
 __all__ = ["count_seat_change", "SEAT_CHANGES", "SEAT_CHANGES_WINDOW_S", "PAYLOAD", "join_payload", "new",
            "reachable", "migrate", "join", "join_from_link", "leave", "start", "hand", "abort", "rules",
-           "rules_notice", "option", "option_button", "set_pace"]
+           "rules_notice", "option", "option_button", "set_tipps", "set_pace"]
 
 PAYLOAD = re.compile(r"join-([0-9A-Za-z]{1,16})")
 """The deep-link payload of :func:`join_payload`, with the table id as its group."""
@@ -250,7 +250,7 @@ def option(ctx: Ctx, args: tuple[str, ...], settings: Settings) -> None:
     off): shorter timers, the pace and the game's options are set in the lobby.
     """
     table = ctx.table
-    names = [*engine.option_specs(table.game), *typed_options.DURATIONS, LEVEL_OPTION, "pace"]
+    names = [*engine.option_specs(table.game), *typed_options.DURATIONS, LEVEL_OPTION, "pace", tipp.OPTION]
     if table.game == "rams":
         names.append(typed_options.CURRENCY)
     if len(args) != 2:
@@ -267,6 +267,9 @@ def option(ctx: Ctx, args: tuple[str, ...], settings: Settings) -> None:
         return
     if name == typed_options.CURRENCY:
         table.currency = typed_options.currency(value)
+        return
+    if name == tipp.OPTION:
+        set_tipps(table, typed_options.switch(name, value))
         return
     if name in typed_options.DURATIONS:
         _set_timer(table, name, value)
@@ -301,12 +304,24 @@ def option_button(ctx: Ctx, verb: str, arg: str) -> None:
     if verb == "opts":
         table.show_opts = arg == "1"
         return
+    if verb == tipp.OPTION:
+        set_tipps(table, not tipp.allows(table))
+        return
     fields = render.option_fields(table.game)
     if not (arg.isascii() and arg.isdecimal()) or int(arg) >= len(fields):
         raise Refused("forged")
     name, values = fields[int(arg)]
     current = getattr(engine.parse_options(table.game, table.options), name)
     _set_option(table, name, values[(values.index(current) + 1) % len(values)])
+
+
+def set_tipps(table: Table, on: bool) -> None:
+    """Allow or forbid hints (»Tipp«) at the table: in the lobby only, and never at a tournament's table."""
+    if table.tourney:
+        raise Refused("tipp.tourney")
+    if table.status != "lobby":
+        raise Refused("game_running")
+    table.tipps = on
 
 
 def set_pace(ctx: Ctx, word: str | None, settings: Settings) -> None:

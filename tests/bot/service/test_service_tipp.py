@@ -18,17 +18,21 @@ async def stored(store, table_id: str) -> Table:
 
 
 async def on_turn(svc, store, chat, anna, effects) -> tuple[HandMessage, Table]:
-    """Play Anna's choices (the first she may) until she has something to decide, and her hand then."""
+    """Play Anna's choices (the first she may) until she has more than one thing to decide; her hand then."""
     hand = next(h for h in reversed(of(effects, HandMessage)) if h.user == anna)
     table = await stored(store, hand.table_id)
-    while playable(table)[0] != anna.key or table.declare:
+    while True:
+        who, allowed = playable(table)
         if table.declare:
             effects = await svc.handle(say(chat, anna, "weiter"))
+        elif who == anna.key and len(allowed) > 1:
+            return hand, table
+        elif who == anna.key:
+            effects = await svc.handle(press(chat, anna, act_buttons(hand, allowed)[0].token))
         else:
             raise AssertionError("nobody to act")
         table = await stored(store, table.id)
         hand = next((h for h in of(effects, HandMessage) if h.user == anna), hand)
-    return hand, table
 
 
 def labels(table: Table, seat: int) -> set[str]:

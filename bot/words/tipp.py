@@ -33,14 +33,11 @@ def _count(share: float, samples: int) -> int:
     return round(share * samples)
 
 
-def stake_clause(lang: str, seen: Opinion) -> str:
-    """Why a stake decision (a doubling, playing alone, or letting one pass) was made: ``gewinnt in 17 von 24
-    Verteilungen`` for the offer taken, ``gewinnt nur in 9 von 24`` for the best offer let pass."""
-    n = seen.samples
-    if seen.best is not None:
-        return tn(lang, "tipp.wins", n, k=_count(seen.stats(seen.best).won, n))
-    taken = max((s for s in seen.options if s.action is not None), key=lambda s: s.worth)
-    return tn(lang, "tipp.wins_only", n, k=_count(taken.won, n))
+def stake_clause(lang: str, why: dict[str, Any]) -> str:
+    """Why a stake decision (a doubling, playing alone, or letting one pass) was made, from its figures
+    (:func:`bot.table.stakes.why`): ``gewinnt in 17 von 24 Verteilungen`` for the stake taken, ``gewinnt nur
+    in 9 von 24 Verteilungen`` for one let pass (``why["kind"]``)."""
+    return tn(lang, "tipp.wins_only" if "kind" in why else "tipp.wins", why["n"], k=why["k"])
 
 
 def _label(lang: str, game: str, view: dict[str, Any], stats: ActionStats) -> str:
@@ -55,7 +52,8 @@ def tipp_text(lang: str, game: str, view: dict[str, Any], seen: Opinion) -> str:
         return t(lang, "tipp.only", choice=_label(lang, game, view, best))
     others = sorted((s for s in seen.options if s is not best), key=lambda s: -s.worth)
     if best.action is None:  # an offer let pass: how seldom the best offer wins
-        return t(lang, "tipp.let_pass", choice=_label(lang, game, view, others[0]), why=stake_clause(lang, seen))
+        return t(lang, "tipp.let_pass", choice=_label(lang, game, view, others[0]),
+                 why=tn(lang, "tipp.wins_only", n, k=_count(others[0].won, n)))
     if best.action.kind == PLAY and best.trick >= TAKES:
         why = tn(lang, "tipp.takes_trick", n, k=_count(best.trick, n))
     else:

@@ -51,10 +51,11 @@ async def reachable(store: Store, cmd: Command) -> bool:
 
 
 async def new(tables: Tables, cmd: Command, lang: str, args: tuple[str, ...], seats: list[Seat] | None = None,
-              game: str | None = None, options: dict | None = None, currency: str = "Fr.") -> list[Outgoing]:
+              game: str | None = None, options: dict | None = None, currency: str = "Fr.",
+              tipps: bool | None = None) -> list[Outgoing]:
     """Open a table in the command's chat; a private chat (or a rematch, with ``seats``) starts at once.
 
-    A rematch or a new table from a closed one keeps its game, options and ``currency``."""
+    A rematch or a new table from a closed one keeps its game, options, ``currency`` and ``tipps``."""
     store, settings = tables.store, tables.settings
     players = len(seats) if seats else None
     if game is None:
@@ -72,7 +73,8 @@ async def new(tables: Tables, cmd: Command, lang: str, args: tuple[str, ...], se
     table = Table(id=store.new_id(), chat=cmd.chat, game=game, n=n,
                   options=opts.model_dump(exclude_defaults=True), lang=lang, opener=cmd.user.key,
                   seats=seats or [Seat() for _ in range(n)], remind=seconds(settings.reminder_after),
-                  auto=seconds(settings.autoplay_after), created=now, since=now, level=level, currency=currency)
+                  auto=seconds(settings.autoplay_after), created=now, since=now, level=level, currency=currency,
+                  tipps=tipps)
     if seats is None:
         table.join(cmd.user)
     update = update_key(cmd)

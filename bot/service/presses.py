@@ -157,4 +157,4 @@ async def again(tables: Tables, cmd: Command, tok: tokens.Token) -> list[Outgoin
     seats = ([Seat(user=s.user, name=s.name, bot=s.bot, level=s.level) for s in old.seats]
              if tok.verb == "rematch" else None)
     return await lobby.new(tables, cmd, old.lang, (), seats=seats, game=old.game, options=old.options,
-                           currency=old.currency)
+                           currency=old.currency, tipps=old.tipps)

@@ -112,3 +112,16 @@ async def test_a_hint_cannot_be_asked_in_someone_elses_chat(store):
     (stranger,) = await svc.handle(press(private(ben), ben, button(hand, "tipp").token))
     assert not stranger.text.startswith("💡")
     assert act_buttons(hand)  # her hand's own buttons are untouched by it
+
+
+async def test_the_lobbys_option_button_switches_hints(store):
+    anna, ben = user(0), user(1)
+    svc = service(store, seed=1, **CHEAP)
+    await svc.handle(say(GROUP, anna, "neu bauer"))
+    lobby = table_msg(await svc.handle(say(GROUP, ben, "mitspielen")))
+    panel = table_msg(await svc.handle(press(GROUP, anna, button(lobby, "opts").token)))
+    assert button(panel, "tipps").label == "Tipps: aus"  # two people: off unless set
+    (refused,) = await svc.handle(press(GROUP, ben, button(panel, "tipps").token))
+    assert "Anna" in refused.text  # only the opener
+    switched = table_msg(await svc.handle(press(GROUP, anna, button(panel, "tipps").token)))
+    assert button(switched, "tipps").label == "Tipps: an" and "Tipps an" in switched.text

@@ -252,9 +252,10 @@ def option(ctx: Ctx, args: tuple[str, ...], settings: Settings) -> None:
     off): shorter timers, the pace and the game's options are set in the lobby.
     """
     table = ctx.table
-    names = [*engine.option_specs(table.game), *typed_options.DURATIONS, LEVEL_OPTION, "pace", tipp.OPTION]
+    names = [*engine.option_specs(table.game), *typed_options.DURATIONS, LEVEL_OPTION, "pace"]
     if table.game == "rams":
         names.append(typed_options.CURRENCY)
+    names.append(tipp.OPTION)
     if len(args) != 2:
         raise Refused("option_unknown", names=", ".join(names))
     if args[0] not in names:

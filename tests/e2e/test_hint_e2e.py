@@ -19,7 +19,7 @@ from tests.fakes.discord.harness import fake_for as discord_fake
 from tests.fakes.discord.harness import hand_of, press, table_tokens
 from tests.fakes.discord.harness import open_table as discord_table
 from tests.fakes.discord.harness import running_bot as discord_bot
-from tests.fakes.telegram.harness import FAST, card_to_play, fake_for, open_table, running_bot
+from tests.fakes.telegram.harness import FAST, card_to_play, fake_for, open_table, running_bot, until
 from tests.fakes.telegram.harness import table_tokens as tg_tokens
 from tests.servicekit import TurnWatch
 
@@ -60,6 +60,29 @@ async def test_telegram_a_hint_pressed_or_typed_reaches_her_alone(store, redis, 
             assert named(told.text.removeprefix("Stammtisch: ")) in await her_choices(store, tid)
             assert not [m for m in tg.chat(GROUP) for text, _ in m.history if "💡" in text]
             assert Table.load((await store.load(tid))[1]).hinted == [f"telegram:{anna.id}"]
+
+
+async def test_telegram_a_hint_later_than_the_press_answer_comes_in_her_private_chat(store, redis, key_prefix):
+    hasty = FAST.model_copy(update={"ack_deadline_s": 0.001})  # every verdict comes after the press is answered
+    async with fake_for(hasty) as tg:
+        tg.group(GROUP, "Stammtisch")
+        anna = tg.user(11, "Anna", started=True)
+        async with running_bot(tg, store, redis, key_prefix, tuning=hasty, **CHEAP):
+            tid = await open_table(tg, GROUP, anna, [], "bauernstoss")
+            watch = TurnWatch(store, tid)
+
+            async def hers() -> bool:
+                await watch.look()
+                return watch.turn_of(anna.id)
+            await until(hers, "her turn")  # the start's press was answered before the computers played
+            _, hand, _ = await card_to_play(tg, store, [anna], tid)
+            (tipp,) = [t for t in tg_tokens(hand, tid) if t.verb == "tipp"]
+            answer = await tg.wait_answer(anna.press(hand, data=str(tipp)))
+            assert not answer.get("text")
+            told = await tg.wait_for(lambda: next((m for m in tg.chat(anna.id) if m.text.startswith("💡")), None),
+                                     what="the hint in her private chat")
+            assert named(told.text) in await her_choices(store, tid)
+            assert not [m for m in tg.chat(GROUP) for text, _ in m.history if "💡" in text]
 
 
 async def test_discord_a_hint_is_an_ephemeral_answer_for_her_alone(store, redis, key_prefix):

@@ -44,7 +44,7 @@ def check(table: Table, state: State | None, seat: int) -> dict[str, Any]:
     if not allows(table):
         raise Refused("tipp.off")
     if table.status != "playing" or state is None or engine.is_over(state):
-        raise Refused("not_started" if table.status == "lobby" else "deal_over")
+        raise Refused("not_started" if table.status == "lobby" else "deal_over" if table.open else "table_closed")
     view = engine.view(state, seat)
     if not view["legal"]:
         raise Refused("tipp.not_your_turn")

@@ -38,6 +38,7 @@ def test_refused_with_the_reason():
     assert _refusal(_table(1, tourney="abc:1", **playing), state, state.to_act) == "tipp.tourney"
     assert _refusal(_table(2, **playing), state, state.to_act) == "tipp.off"
     assert _refusal(_table(1), None, 0) == "not_started"
+    assert _refusal(_table(1, status="finished"), state, state.to_act) == "table_closed"
     idle = next(s for s in range(4) if s != state.to_act and not engine.view(state, s)["legal"])
     assert _refusal(_table(1, **playing), state, idle) == "tipp.not_your_turn"
     assert check(_table(1, **playing), state, state.to_act)["seat"] == state.to_act  # his view, nothing more

@@ -9,10 +9,11 @@ A button press is answered exactly once and at once: the answer is the first cal
 and it waits for the service's verdict at most ``ack_deadline_s`` (the service takes
 milliseconds), so a refusal's toast or a deep link can ride on it; a press the service has not
 decided by then is answered empty, and an answer for its presser alone that comes later (a hint,
-which searches for up to a second) goes to his private chat. In webhook mode the answer rides on the HTTP response to the
-press's update instead of costing a call (:mod:`.replies`); one decided later than the webhook
-server holds that response, or a press whose handling failed before it was answered, is answered
-as in polling mode (the latter with the empty answer, on the response if it is still held).
+which searches for up to a second) goes to his private chat. In webhook mode the answer rides on
+the HTTP response to the press's update instead of costing a call (:mod:`.replies`); one decided
+later than the webhook server holds that response, or a press whose handling failed before it was
+answered, is answered as in polling mode (the latter with the empty answer, on the response if it
+is still held).
 """
 
 from __future__ import annotations

@@ -32,7 +32,8 @@ GAP_S = 1e-6
 time and no further apart."""
 
 
-async def ask(tables: Tables, cmd: Command, table_id: str, before: Callable[[Ctx], None] | None = None) -> list[Outgoing]:
+async def ask(tables: Tables, cmd: Command, table_id: str,
+              before: Callable[[Ctx], None] | None = None) -> list[Outgoing]:
     """A hint for the sender at ``table_id`` (``before`` checks a pressed button's chat first)."""
     limiter, settings = tables.store.limiter, tables.settings
     key = f"{VERB}:{cmd.user.key}"

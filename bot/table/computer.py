@@ -20,8 +20,8 @@ from engine.players.opinion import Opinion, opinion
 from engine.players.heuristic import heuristic
 from engine.state import State
 
-__all__ = ["LEVELS", "LEVEL_OPTION", "level_from", "KINDS", "OFFER_CHANCE", "DECISION_SECONDS", "MIN_SAMPLES", "kind_of", "decide", "act",
-           "offer", "Deadline"]
+__all__ = ["LEVELS", "LEVEL_OPTION", "level_from", "KINDS", "OFFER_CHANCE", "DECISION_SECONDS", "MIN_SAMPLES", "kind_of",
+           "decide", "act", "offer", "Deadline"]
 
 LEVELS = ("leicht", "normal", "stark")
 """The levels a table's computer players can have, weakest first."""

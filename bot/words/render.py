@@ -291,8 +291,8 @@ def _lobby(table: Table, version: int) -> tuple[str, Rows]:
                           button_token(table, version, "opt", str(i)))
                    for i, (name, _) in enumerate(option_fields(table.game))]
         buttons.append(Button(t(lang, "btn.pace", pace=pace), button_token(table, version, "pace")))
-        buttons.append(Button(f"{option_label(lang, tipp.OPTION)}: {_option_value(lang, tipp.OPTION, tipp.allows(table))}",
-                              button_token(table, version, tipp.OPTION)))
+        tipps = f"{option_label(lang, tipp.OPTION)}: {_option_value(lang, tipp.OPTION, tipp.allows(table))}"
+        buttons.append(Button(tipps, button_token(table, version, tipp.OPTION)))
         rows = in_rows(buttons, 2) + ((Button(t(lang, "btn.done"), button_token(table, version, "opts", "0")),),)
         return "\n".join(lines), rows
     b = lambda key, verb: Button(t(lang, f"btn.{key}"), button_token(table, version, verb))  # noqa: E731

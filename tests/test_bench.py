@@ -18,6 +18,7 @@ FIGURES = {
     "ai.py": r"strong,heuristic +1 +[\d.]+ +[\d.]+ +[\d.]+",
     "discord.py": r'"calls_per_card": [\d.]+',
     "engine.py": r"bauerchen +[\d,]+ +[\d,]+ +[\d,]+",
+    "hint.py": r"bauerchen +\d+ +[\d.]+ +[\d.]+",
     "leftovers.py": r"Redis memory per playing table: -?\d+ B",
     "loop_stall.py": r"bauerchen +\d+ +[\d.]+ +[\d.]+",
     "memchat.py": r"rangliste bauer: p50 [\d.]+ ms",

@@ -8,10 +8,12 @@ and the returned effects are carried out by :class:`~adapters.telegram.deliver.D
 A button press is answered exactly once and at once: the answer is the first call made for it,
 and it waits for the service's verdict at most ``ack_deadline_s`` (the service takes
 milliseconds), so a refusal's toast or a deep link can ride on it; a press the service has not
-decided by then is answered empty. In webhook mode the answer rides on the HTTP response to the
-press's update instead of costing a call (:mod:`.replies`); one decided later than the webhook
-server holds that response, or a press whose handling failed before it was answered, is answered
-as in polling mode (the latter with the empty answer, on the response if it is still held).
+decided by then is answered empty, and an answer for its presser alone that comes later (a hint,
+which searches for up to a second) goes to his private chat. In webhook mode the answer rides on
+the HTTP response to the press's update instead of costing a call (:mod:`.replies`); one decided
+later than the webhook server holds that response, or a press whose handling failed before it was
+answered, is answered as in polling mode (the latter with the empty answer, on the response if it
+is still held).
 """
 
 from __future__ import annotations
@@ -201,9 +203,10 @@ class TelegramBot:
         mine = (Toast, JoinLink)
         self.delivery.carry_out([o for o in outs if o is not answer and not (isinstance(o, mine) and o.user.key ==
                                                                                cmd.user.key)], resend, page)
-        if not done:
+        if not done:  # the press is answered: a late answer for him alone (a hint) goes to his private chat
             late = await task
-            self.delivery.carry_out([o for o in late if not isinstance(o, mine)], resend, page)
+            self.delivery.carry_out([o for o in late if not isinstance(o, mine) or isinstance(o, Toast) and o.secret
+                                     and o.user.key == cmd.user.key], resend, page)
 
     async def _text(self, cmd: Command) -> None:
         parsed = parse_typed(cmd.verb, cmd.args) if cmd.verb and not cmd.chat.private else None

@@ -61,7 +61,7 @@ log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).with_name("static")
 """The page's files: ``index.html``, ``table.js``, ``table.css`` and ``cards/<card>.svg``."""
-VERBS = frozenset({"act", "let_pass", "rematch", "new"})
+VERBS = frozenset({"act", "let_pass", "tipp", "rematch", "new"})
 """What a tap may do: the buttons of a hand (a card or an offer, and »Weiter« before the first lead), and an
 ended table's »Revanche« and »Neuer Tisch« (the service takes them only in the table's own chat)."""
 _HEADERS = {

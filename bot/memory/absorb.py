@@ -223,6 +223,9 @@ class _Counter:
             record["st"] = round(match.started)
         if match.places:
             record.update(pl=match.places, mo=match.money, cu=match.currency)
+        hinted = [i for i, seat in enumerate(match.seats) if seat.hinted]
+        if hinted:
+            record["h"] = hinted
         self.plan.push(HISTORY, json.dumps(record, separators=(",", ":"), ensure_ascii=False), self.book.cap)
         self.plan.push(SHEET_LIST, json.dumps({"no": no, "sheet": match.sheet}, separators=(",", ":")), SHEETS)
         team = match.game in TEAM_GAMES
@@ -246,7 +249,7 @@ class _Counter:
                      for side in match.sides]
         else:
             ranks = [1 if i in match.winners else 2 for i in range(len(match.sides))]
-        moved = rate(sides, ranks, ratings)
+        moved = rate(sides, ranks, ratings, unrated={whos[i] for i, seat in enumerate(match.seats) if seat.hinted})
         ratings.update(moved)
         part = ratings_key(season, match.game)
         for who, rating in moved.items():

@@ -36,6 +36,8 @@ def seat_of(who: str, people: dict) -> SeatOutcome:
 def outcome_of(record: dict[str, Any], people: dict, group: str) -> MatchOutcome:
     """A stored history record as the :class:`MatchOutcome` it keeps, names from ``people`` (who -> Person)."""
     seats = [seat_of(who, people) for who in record["w"]]
+    for i in record.get("h", ()):
+        seats[i].hinted = True
     return MatchOutcome(kind="match", table=record["t"], chat=group, game=record["g"], at=record["at"], seats=seats,
                         sides=sides_of(record["g"], len(seats)), score=record["sc"], winners=record["win"],
                         no=record["no"], deals=record["d"], started=record.get("st", 0), places=record.get("pl", []),

@@ -68,6 +68,8 @@ class SeatOutcome(BaseModel):
     name: str = ""
     level: Level | None = None
     who: str = ""
+    hinted: bool = False
+    """A person who took a hint (»Tipp«) in the match: it is marked for him, and not rated for him."""
     figures: dict[str, int] = Field(default_factory=dict)
     """This seat's figures of the deal or match (keys of :data:`FIGURES`; zeros left out)."""
 
@@ -186,8 +188,8 @@ Outcome = Annotated[DealOutcome | MatchOutcome | AbortedOutcome | TourneyOutcome
 
 def _seats(table: Table) -> list[SeatOutcome]:
     """The table's seats as the memory keeps them (an empty seat, never met at a started table, as a computer)."""
-    return [SeatOutcome(user=s.user, name=s.name) if s.user else SeatOutcome(level=s.level or table.level)
-            for s in table.seats]
+    return [SeatOutcome(user=s.user, name=s.name, hinted=s.user in table.hinted) if s.user
+            else SeatOutcome(level=s.level or table.level) for s in table.seats]
 
 
 def _count(events: list[dict], kind: str, seat: int) -> int:

@@ -8,6 +8,7 @@ updates, once.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import NamedTuple
 
 from openskill.models import PlackettLuce
@@ -47,7 +48,8 @@ DEFAULT = Rating(_MODEL.mu, _MODEL.sigma, 0)
 """Where everybody starts."""
 
 
-def rate(sides: list[list[str]], ranks: list[int], ratings: dict[str, Rating]) -> dict[str, Rating]:
+def rate(sides: list[list[str]], ranks: list[int], ratings: dict[str, Rating],
+         unrated: Collection[str] = ()) -> dict[str, Rating]:
     """The new ratings after one match.
 
     Args:
@@ -55,16 +57,18 @@ def rate(sides: list[list[str]], ranks: list[int], ratings: dict[str, Rating]) -
             and not kept).
         ranks: each side's place (1 best; equal places tie).
         ratings: the ratings so far (identities missing start at :data:`DEFAULT`).
+        unrated: identities that play at their rating but are not rated by this match (who took a hint).
 
     Returns:
-        The new rating of every identity named in ``sides`` (not ``""``), its ``matches`` counted up once.
+        The new rating of every identity named in ``sides`` (not ``""``, not in ``unrated``), its ``matches``
+        counted up once.
     """
     teams = [[_MODEL.rating(*ratings.get(who, DEFAULT)[:2]) for who in side] for side in sides]
     rated = _MODEL.rate(teams, ranks=list(ranks))
     moved: dict[str, list[tuple[float, float]]] = {}
     for side, after in zip(sides, rated):
         for who, r in zip(side, after):
-            if who:
+            if who and who not in unrated:
                 moved.setdefault(who, []).append((r.mu, r.sigma))
     out = {}
     for who, updates in moved.items():

@@ -186,6 +186,11 @@ class Settings(BaseSettings):
             no table (a refusal, the help, the rules) one person gets answered per minute in one
             group; the next gets a short "not so fast", then nothing until the minute has room
             again. Default 5.
+        tipp_samples: ``STAMMTISCH_TIPP_SAMPLES`` -- how many sampled deals a hint (»Tipp«) weighs the
+            choices over (4 to 200). Default 24.
+        tipp_seconds: ``STAMMTISCH_TIPP_SECONDS`` -- the longest a hint's search may take, in seconds
+            (0.05 to 5); it then tells what the deals sampled so far say. Default 0.7, below the chats'
+            one second for a button's answer.
         telegram_token: ``TELEGRAM_TOKEN`` -- the bot token from @BotFather. Set: ``stammtisch
             run`` serves Telegram; unset: it opens a table in the terminal.
         telegram_webhook_url: ``TELEGRAM_WEBHOOK_URL`` -- public HTTPS URL Telegram posts updates
@@ -247,6 +252,8 @@ class Settings(BaseSettings):
     timezone: Annotated[str, AfterValidator(_timezone)] = Field("Europe/Berlin", validation_alias="STAMMTISCH_TIMEZONE")
     vacation_days: int = Field(30, ge=0, le=366, validation_alias="STAMMTISCH_VACATION_DAYS")
     answers_per_minute: int = Field(5, ge=1, le=1000, validation_alias="STAMMTISCH_ANSWERS_PER_MINUTE")
+    tipp_samples: int = Field(24, ge=4, le=200, validation_alias="STAMMTISCH_TIPP_SAMPLES")
+    tipp_seconds: float = Field(0.7, ge=0.05, le=5, validation_alias="STAMMTISCH_TIPP_SECONDS")
     telegram_token: SecretStr | None = Field(None, validation_alias="TELEGRAM_TOKEN")
     telegram_webhook_url: Annotated[str | None, _url("https", "http")] = Field(
         None, validation_alias="TELEGRAM_WEBHOOK_URL")

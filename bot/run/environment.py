@@ -28,6 +28,8 @@ MEANINGS = {
     "STAMMTISCH_MAX_LOBBIES_PER_CHAT": "tables waiting for players in one chat before no other opens (default 10)",
     "STAMMTISCH_ANSWERS_PER_MINUTE": "answers a person gets per minute in a group to commands that change no table, "
                                      "then one 'not so fast' and silence (default 5)",
+    "STAMMTISCH_TIPP_SAMPLES": "sampled deals a hint (Tipp) weighs the choices over (4 to 200, default 24)",
+    "STAMMTISCH_TIPP_SECONDS": "the longest a hint's search may take (0.05 to 5, default 0.7)",
     "TELEGRAM_TOKEN": "serve Telegram with this bot token (from @BotFather)",
     "TELEGRAM_WEBHOOK_URL": "serve Telegram by webhook at this public HTTPS URL (unset: long polling)",
     "TELEGRAM_WEBHOOK_SECRET": "the webhook's secret token, 16 to 256 of A-Z a-z 0-9 _ - (required with a URL)",

@@ -17,7 +17,7 @@ from bot.protocol.outgoing import ChatRef, Command, JoinLink, Notice, Outgoing, 
 from bot.service.answer import Ctx
 from bot.service.change import SAVED, Tables, log_saved, seconds, update_key
 from bot.store.tables import Store
-from bot.table import cpu, pace
+from bot.table import cpu, pace, tipp
 from bot.table import options as typed_options
 from bot.table.computer import LEVEL_OPTION, level_from
 from bot.table.record import Seat, Table
@@ -28,7 +28,7 @@ from bot.words.rules import rules_text
 
 __all__ = ["count_seat_change", "SEAT_CHANGES", "SEAT_CHANGES_WINDOW_S", "PAYLOAD", "join_payload", "new",
            "reachable", "migrate", "join", "join_from_link", "leave", "start", "hand", "abort", "rules",
-           "rules_notice", "option", "option_button", "set_pace"]
+           "rules_notice", "option", "option_button", "set_tipps", "set_pace"]
 
 PAYLOAD = re.compile(r"join-([0-9A-Za-z]{1,16})")
 """The deep-link payload of :func:`join_payload`, with the table id as its group."""
@@ -51,10 +51,11 @@ async def reachable(store: Store, cmd: Command) -> bool:
 
 
 async def new(tables: Tables, cmd: Command, lang: str, args: tuple[str, ...], seats: list[Seat] | None = None,
-              game: str | None = None, options: dict | None = None, currency: str = "Fr.") -> list[Outgoing]:
+              game: str | None = None, options: dict | None = None, currency: str = "Fr.",
+              tipps: bool | None = None) -> list[Outgoing]:
     """Open a table in the command's chat; a private chat (or a rematch, with ``seats``) starts at once.
 
-    A rematch or a new table from a closed one keeps its game, options and ``currency``."""
+    A rematch or a new table from a closed one keeps its game, options, ``currency`` and ``tipps``."""
     store, settings = tables.store, tables.settings
     players = len(seats) if seats else None
     if game is None:
@@ -72,7 +73,8 @@ async def new(tables: Tables, cmd: Command, lang: str, args: tuple[str, ...], se
     table = Table(id=store.new_id(), chat=cmd.chat, game=game, n=n,
                   options=opts.model_dump(exclude_defaults=True), lang=lang, opener=cmd.user.key,
                   seats=seats or [Seat() for _ in range(n)], remind=seconds(settings.reminder_after),
-                  auto=seconds(settings.autoplay_after), created=now, since=now, level=level, currency=currency)
+                  auto=seconds(settings.autoplay_after), created=now, since=now, level=level, currency=currency,
+                  tipps=tipps)
     if seats is None:
         table.join(cmd.user)
     update = update_key(cmd)
@@ -253,6 +255,7 @@ def option(ctx: Ctx, args: tuple[str, ...], settings: Settings) -> None:
     names = [*engine.option_specs(table.game), *typed_options.DURATIONS, LEVEL_OPTION, "pace"]
     if table.game == "rams":
         names.append(typed_options.CURRENCY)
+    names.append(tipp.OPTION)
     if len(args) != 2:
         raise Refused("option_unknown", names=", ".join(names))
     if args[0] not in names:
@@ -267,6 +270,9 @@ def option(ctx: Ctx, args: tuple[str, ...], settings: Settings) -> None:
         return
     if name == typed_options.CURRENCY:
         table.currency = typed_options.currency(value)
+        return
+    if name == tipp.OPTION:
+        set_tipps(table, typed_options.switch(name, value))
         return
     if name in typed_options.DURATIONS:
         _set_timer(table, name, value)
@@ -301,12 +307,24 @@ def option_button(ctx: Ctx, verb: str, arg: str) -> None:
     if verb == "opts":
         table.show_opts = arg == "1"
         return
+    if verb == tipp.OPTION:
+        set_tipps(table, not tipp.allows(table))
+        return
     fields = render.option_fields(table.game)
     if not (arg.isascii() and arg.isdecimal()) or int(arg) >= len(fields):
         raise Refused("forged")
     name, values = fields[int(arg)]
     current = getattr(engine.parse_options(table.game, table.options), name)
     _set_option(table, name, values[(values.index(current) + 1) % len(values)])
+
+
+def set_tipps(table: Table, on: bool) -> None:
+    """Allow or forbid hints (»Tipp«) at the table: in the lobby only, and never at a tournament's table."""
+    if table.tourney:
+        raise Refused("tipp.tourney")
+    if table.status != "lobby":
+        raise Refused("game_running")
+    table.tipps = on
 
 
 def set_pace(ctx: Ctx, word: str | None, settings: Settings) -> None:

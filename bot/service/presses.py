@@ -14,19 +14,20 @@ from __future__ import annotations
 import engine
 from bot.protocol import actarg, tokens
 from bot.protocol.outgoing import Command, Outgoing
-from bot.service import lobby, mytables, recall
+from bot.service import lobby, mytables, recall, tipp
 from bot.service.tourney import registration
 from bot.service.answer import Ctx
 from bot.service.change import Tables, update_key
 from bot.service.moves import act, let_pass
 from bot.table import window
+from bot.table.tipp import OPTION as tipp_option
 from bot.table.computer import LEVELS
 from bot.table.record import Seat, Table
 from bot.table.refused import Refused
 
 __all__ = ["press", "needs_admin", "again", "check_chat"]
 
-_HAND_VERBS = frozenset({"act", "hand", "let_pass"})
+_HAND_VERBS = frozenset({"act", "hand", "let_pass", tipp.VERB})
 """Buttons of a player's own hand: pressed in the table's chat or in the presser's private chat."""
 
 
@@ -43,6 +44,8 @@ async def press(tables: Tables, cmd: Command) -> list[Outgoing]:
         return await recall.pressed(tables, cmd, tok)
     if tok.verb in registration.VERBS:
         return await registration.press(tables, cmd, tok)
+    if tok.verb == tipp.VERB:
+        return await tipp.ask(tables, cmd, tok.table, lambda ctx: check_chat(ctx, tok.verb))
     if tok.verb in ("join", "leave"):
         await lobby.count_seat_change(tables.store, cmd, tok.table)
     can_write = await lobby.reachable(tables.store, cmd) if tok.verb == "join" else True
@@ -89,7 +92,7 @@ def _pressed(ctx: Ctx, tok: tokens.Token, can_write: bool, tables: Tables) -> No
         lobby.start(ctx)
     elif verb == "rules":
         lobby.rules_notice(ctx)
-    elif verb in ("opts", "opt"):
+    elif verb in ("opts", "opt", tipp_option):
         lobby.option_button(ctx, verb, tok.arg)
     elif verb == "pace":
         lobby.set_pace(ctx, None, tables.settings)
@@ -156,4 +159,4 @@ async def again(tables: Tables, cmd: Command, tok: tokens.Token) -> list[Outgoin
     seats = ([Seat(user=s.user, name=s.name, bot=s.bot, level=s.level) for s in old.seats]
              if tok.verb == "rematch" else None)
     return await lobby.new(tables, cmd, old.lang, (), seats=seats, game=old.game, options=old.options,
-                           currency=old.currency)
+                           currency=old.currency, tipps=old.tipps)

@@ -13,7 +13,7 @@ import engine
 from bot.ops.clock import hhmm
 from bot.protocol import tokens
 from bot.protocol.outgoing import Command, Notice, Outgoing
-from bot.service import lobby, mytables, recall, vacation
+from bot.service import lobby, mytables, recall, tipp, vacation
 from bot.service.tourney import registration
 from bot.service.answer import Ctx, chat_lang
 from bot.service.change import Tables
@@ -87,7 +87,7 @@ async def typed(tables: Tables, cmd: Command) -> list[Outgoing]:
             raise Refused("no_table")
     if table_id is None and parsed.kind == "table" and parsed.name == "hand" and cmd.chat.private:
         return await _all_hands(tables, cmd)
-    if table_id is None and parsed.kind == "action" and cmd.chat.private:
+    if table_id is None and (parsed.kind == "action" or parsed.name == tipp.VERB) and cmd.chat.private:
         table_id = await _only_running_table(tables, cmd)
     if table_id is None:
         if parsed.kind == "table" and parsed.name in ("start", "rules", "table", "hand"):
@@ -95,6 +95,8 @@ async def typed(tables: Tables, cmd: Command) -> list[Outgoing]:
         raise Refused("no_table")
     if parsed.kind == "action":
         return await tables.change(table_id, cmd, lambda ctx: _typed_action(ctx, parsed))
+    if parsed.name == tipp.VERB:
+        return await tipp.ask(tables, cmd, table_id)
     if parsed.name in ("join", "leave"):
         await lobby.count_seat_change(store, cmd, table_id)
     can_write = parsed.name != "join" or await lobby.reachable(store, cmd)

@@ -16,12 +16,12 @@ from collections.abc import Callable
 
 import engine
 from bot.table.refused import Refused
-from engine.players import strong
+from engine.players.opinion import Opinion, opinion
 from engine.players.heuristic import heuristic
 from engine.state import State
 
-__all__ = ["LEVELS", "LEVEL_OPTION", "level_from", "KINDS", "OFFER_CHANCE", "DECISION_SECONDS", "MIN_SAMPLES", "kind_of", "act", "offer",
-           "Deadline"]
+__all__ = ["LEVELS", "LEVEL_OPTION", "level_from", "KINDS", "OFFER_CHANCE", "DECISION_SECONDS", "MIN_SAMPLES", "kind_of",
+           "decide", "act", "offer", "Deadline"]
 
 LEVELS = ("leicht", "normal", "stark")
 """The levels a table's computer players can have, weakest first."""
@@ -68,11 +68,14 @@ class Deadline:
 
 
 def _search(state: State, seat: int, rng, samples: int | None, seconds: float | None,
-            fallback: Callable[[State, int], engine.Action | None]) -> engine.Action | None:
-    """The strong player's decision from ``seat``'s view; the heuristic's if a deadline starved it."""
+            fallback: Callable[[State, int], engine.Action | None]) -> tuple[engine.Action | None, Opinion | None]:
+    """The strong player's decision from ``seat``'s view and what its search saw (``None`` where it searched
+    nothing); the heuristic's decision, and ``None``, if a deadline starved it."""
     stop = Deadline(seconds) if seconds is not None else None
-    action = strong.choose(engine.view(state, seat), state.options, rng, samples, stop)
-    return fallback(state, seat) if stop is not None and stop.starved else action
+    seen = opinion(engine.view(state, seat), state.options, rng, samples, stop)
+    if stop is not None and stop.starved:
+        return fallback(state, seat), None
+    return seen.best, seen if seen.samples else None
 
 
 def level_from(word: str) -> str:
@@ -83,28 +86,36 @@ def level_from(word: str) -> str:
     return level
 
 
-def act(kind: str, state: State, seat: int, rng, samples: int | None = None,
-        seconds: float | None = None) -> engine.Action:
-    """The action of ``seat``, the seat to act, for a player of ``kind``.
+def decide(kind: str, state: State, seat: int, rng, samples: int | None = None,
+           seconds: float | None = None) -> tuple[engine.Action | None, Opinion | None]:
+    """What ``seat`` does now as a player of ``kind``: on his turn his action, else the out-of-turn offer he
+    takes (``None``: none); with a strong search's figures (:mod:`engine.players.opinion`) where it searched.
 
     ``samples`` caps a strong search's sampled deals (``None``: the game's default), ``seconds``
     limits its time (``None``: only ``samples`` does).
     """
-    if kind == "random" or kind == "leicht" and rng.random() < LEICHT_RANDOM:
-        return rng.choice(state.legal())
+    turn = state.to_act == seat
+    if kind == "random":
+        if turn:
+            return rng.choice(state.legal()), None
+        acts = state.offers_for(seat)
+        return (rng.choice(acts) if acts and rng.random() < OFFER_CHANCE else None), None
+    if kind == "leicht" and turn and rng.random() < LEICHT_RANDOM:
+        return rng.choice(state.legal()), None
     brain = heuristic(state.GAME)
+    fallback = brain.choose if turn else brain.offer
     if kind == "stark":
-        return _search(state, seat, rng, samples, seconds, brain.choose)
-    return brain.choose(state, seat)
+        return _search(state, seat, rng, samples, seconds, fallback)
+    return fallback(state, seat), None
+
+
+def act(kind: str, state: State, seat: int, rng, samples: int | None = None,
+        seconds: float | None = None) -> engine.Action:
+    """The action of ``seat``, the seat to act, for a player of ``kind`` (:func:`decide`)."""
+    return decide(kind, state, seat, rng, samples, seconds)[0]
 
 
 def offer(kind: str, state: State, seat: int, rng, samples: int | None = None,
           seconds: float | None = None) -> engine.Action | None:
-    """The out-of-turn action ``seat`` takes now for a player of ``kind``, if any."""
-    if kind == "random":
-        acts = state.offers_for(seat)
-        return rng.choice(acts) if acts and rng.random() < OFFER_CHANCE else None
-    brain = heuristic(state.GAME)
-    if kind == "stark":
-        return _search(state, seat, rng, samples, seconds, brain.offer)
-    return brain.offer(state, seat)
+    """The out-of-turn action ``seat`` takes now for a player of ``kind``, if any (:func:`decide`)."""
+    return decide(kind, state, seat, rng, samples, seconds)[0]

@@ -12,7 +12,7 @@ import random
 import time
 
 import engine
-from bot.table import computer
+from bot.table import computer, stakes
 from bot.table.match import Match
 from engine.state import State
 
@@ -76,17 +76,27 @@ def play_computers(match: Match) -> None:
             if seat == state.to_act or not seats[seat].computer or (spot, seat) in asked:
                 continue
             asked.add((spot, seat))
-            level, seconds = budget.level(match, seat)
-            action = offer(state, seat, level, rng, seconds)
-            if action is not None:
-                match.act(seat, action, "cpu")
+            if _decide(match, seat, budget, rng) is not None:
                 break
         else:
             seat = state.to_act
             if not seats[seat].computer:
                 return
-            level, seconds = budget.level(match, seat)
-            match.act(seat, choose(state, seat, level, rng, seconds), "cpu")
+            _decide(match, seat, budget, rng)
+
+
+def _decide(match: Match, seat: int, budget: _Budget, rng: random.Random) -> engine.Action | None:
+    """The computer decides for ``seat`` and acts (on his turn, or taking an offer); a strong computer's stake
+    against the heuristic's choice goes into the story with its reason (:mod:`bot.table.stakes`)."""
+    state = match.state
+    level, seconds = budget.level(match, seat)
+    action, seen = computer.decide(level, state, seat, rng, seconds=seconds)
+    why = stakes.why(state, seat, action, seen)
+    if action is not None:
+        match.act(seat, action, "cpu", why)
+    elif why is not None:
+        match.declined(seat, why)
+    return action
 
 
 def autoplay(match: Match, seat: int) -> engine.Action:

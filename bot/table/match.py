@@ -15,6 +15,7 @@ from typing import Any
 
 import engine
 from bot.table import window
+from bot.table.stakes import STAKES
 from bot.table.record import Table
 from engine.bauerchen import BauerchenOptions, round_end
 from engine.cards import EYES
@@ -129,10 +130,11 @@ class Match:
         return self.state.to_act if self.running else None
 
     # ----------------------------------------------------------- moves
-    def act(self, seat: int, action: engine.Action, by: str) -> list[dict[str, Any]]:
+    def act(self, seat: int, action: engine.Action, by: str, why: dict[str, Any] | None = None) -> list[dict[str, Any]]:
         """Apply ``action`` for ``seat`` (raises :class:`engine.Rejected`); deal on when the deal ends.
 
-        ``by`` says who acted: the user key, ``"cpu"`` or ``"timer"``. Returns the engine events.
+        ``by`` says who acted: the user key, ``"cpu"`` or ``"timer"``. ``why``: a strong computer's reason
+        for a stake (:mod:`bot.table.stakes`), kept with the story's event of it. Returns the engine events.
         """
         if self.table.status != "playing" or self.state is None:
             raise engine.Rejected(engine.Code.DEAL_OVER, "no deal is running")
@@ -141,6 +143,10 @@ class Match:
         self.moves += 1
         self.log.append({"s": seat, "a": action.to_dict(), "by": by})
         self.state = state
+        if why is not None:
+            for ev in events:
+                if ev["type"] in STAKES:  # the event's type is the stake's kind
+                    ev["why"] = why
         self._tell(state, events)
         if state.to_act != before.to_act:
             self.table.since = self.now
@@ -148,6 +154,16 @@ class Match:
         if engine.is_over(state):
             self._deal_over(before, state)
         return events
+
+    def declined(self, seat: int, why: dict[str, Any]) -> None:
+        """A strong computer let the stake ``why["kind"]`` pass where the heuristic would have taken it: the
+        story tells it once per seat and stake in a deal (such offers are asked again before every card)."""
+        if any(ev["type"] == "declined" and ev["seat"] == seat and ev["why"]["kind"] == why["kind"]
+               for ev in self.table.story):
+            return
+        ev = {"type": "declined", "seat": seat, "why": why}
+        self.table.story.append(ev)
+        self.news.append(ev)
 
     def _tell(self, state: State, events: list[dict[str, Any]]) -> None:
         """Keep the public events in the deal's story and in this command's news."""

@@ -18,7 +18,8 @@ import engine
 from bot.table.refused import Refused, Text
 from engine import OptionError, OptionSpec
 
-__all__ = ["parse_text", "parse", "refusal", "allowed", "currency", "named", "DURATIONS", "CURRENCY", "CURRENCY_MAX"]
+__all__ = ["parse_text", "parse", "refusal", "allowed", "currency", "switch", "named", "DURATIONS", "CURRENCY",
+           "CURRENCY_MAX"]
 
 DURATIONS = {"reminder_after": "remind", "autoplay_after": "auto", "declare_wait": "declare_wait"}
 """The table's timer settings, set like options (``option reminder_after 2h``), and the table field each sets."""
@@ -85,6 +86,14 @@ def currency(text: str) -> str:
     if not word or len(word) > CURRENCY_MAX or not word.isprintable() or any(c.isspace() for c in word):
         raise Refused("bad_option_value", name=named(CURRENCY), allowed=Text("allowed.currency", max=CURRENCY_MAX))
     return word
+
+
+def switch(name: str, text: str) -> bool:
+    """A table setting that is on or off (``option tipps an``), read as a boolean option is; else a refusal."""
+    word = text.strip().lower()
+    if word not in _ON | _OFF:
+        raise Refused("bad_option_value", name=named(name), allowed=Text("allowed.bool"))
+    return word in _ON
 
 
 def named(name: str) -> Text:

@@ -131,6 +131,11 @@ class Table(BaseModel):
     """``<tournament id>:<pairing>`` for a table a tournament opened for one of its pairings (empty: none)."""
     away: dict[str, Away] = Field(default_factory=dict)
     """The vacations of seated people (user key: :class:`Away`) that touch this table's turns."""
+    tipps: bool | None = None
+    """Whether people may ask for a hint (»Tipp«, :mod:`bot.table.tipp`); ``None``: the default, on where one
+    person plays with computers only."""
+    hinted: list[str] = Field(default_factory=list)
+    """The people (user keys) who took a hint in this match: it is marked in the memory and not rated for them."""
 
     @property
     def index_key(self) -> str:

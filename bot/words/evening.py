@@ -16,7 +16,7 @@ from bot.protocol.outgoing import ChatRef
 from bot.table.record import Seat, Table
 from bot.words import figures, story
 from bot.table.refused import clip
-from bot.words.fit import TEXT_MAX, fit_head
+from bot.words.fit import TEXT_MAX, fit_head, shown_name
 from bot.words.stats import TITLE_SHOWN
 from bot.words.i18n import game_name, t, tn
 from bot.words.stats import counted, money_text, who_name
@@ -52,8 +52,11 @@ def _result(lang: str, match: MatchOutcome) -> str:
 
 
 def _line(lang: str, match: MatchOutcome, zone: str) -> str:
-    return t(lang, "mem.match_line", no=match.no, when=when(lang, match.at, zone), game=game_name(match.game, lang),
+    """``#12 3.12. 21:14 · Bauerchen · Anna+Cleo gewinnen 2 : 1``, and who took a hint (»Tipp«) in it."""
+    line = t(lang, "mem.match_line", no=match.no, when=when(lang, match.at, zone), game=game_name(match.game, lang),
              result=_result(lang, match))
+    hinted = [shown_name(seat.name) if seat.name else t(lang, "mem.nobody") for seat in match.seats if seat.hinted]
+    return line + t(lang, "tipp.hinted", names=", ".join(hinted)) if hinted else line
 
 
 def history_text(lang: str, matches: list[MatchOutcome], zone: str, tourneys: list[Tournament] = ()) -> str:

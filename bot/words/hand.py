@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import engine
 from bot.protocol.outgoing import Button, HandMessage
-from bot.table import window
+from bot.table import tipp, window
 from bot.table.record import Table
 from bot.words.buttons import act_button, button_token, declare_label, in_rows, parsed_action
 from bot.words.cards import cards_label, suit_label
@@ -168,6 +168,8 @@ def hand_message(table: Table, state: State, seat: int, version: int, turn: bool
         [act_button(table, version, a, view) for a in choices if a.kind not in CARD_CHOICES], 3)
     now = frozenset(legal) if mine else frozenset()
     playable = tuple(b.token for a, b in zip(cards, card_buttons) if a in now)
+    if hand and tipp.allows(table):  # the hint (»Tipp«) for whatever he has to decide then
+        rows += ((Button(t(lang, "btn.tipp"), button_token(table, version, tipp.VERB)),),)
     if seat in window.waiting_for(table):  # his window before the first lead: declare (a choice above) or let it pass
         declare = window.declarable(state, seat)
         lines.append(t(lang, "declare_now", what=declare_label(lang, {a.kind for a in declare})))

@@ -14,7 +14,7 @@ from zoneinfo import ZoneInfo
 
 import engine
 from bot.protocol.outgoing import Button, TableMessage
-from bot.table import vacation, window
+from bot.table import tipp, vacation, window
 from bot.table.match import trick_event
 from bot.table.pace import DEFAULT_PACE
 from bot.table.record import Table
@@ -267,6 +267,8 @@ def _lobby(table: Table, version: int) -> tuple[str, Rows]:
     rules = [options_text(lang, table.options)] if table.options else []
     if table.game == "rams":
         rules.append(f"{option_label(lang, 'currency')} {table.currency}")
+    if table.tipps is not None:
+        rules.append(f"{option_label(lang, tipp.OPTION)} {_option_value(lang, tipp.OPTION, table.tipps)}")
     lines.append(t(lang, "house_rules", rules=" · ".join(rules) if rules else t(lang, "standard")))
     lines.append(" · ".join(f"{i + 1} {seat_name(table, i)}" for i in range(table.n)))
     if table.game != "rams":
@@ -282,6 +284,8 @@ def _lobby(table: Table, version: int) -> tuple[str, Rows]:
                           button_token(table, version, "opt", str(i)))
                    for i, (name, _) in enumerate(option_fields(table.game))]
         buttons.append(Button(t(lang, "btn.pace", pace=pace), button_token(table, version, "pace")))
+        tipps = f"{option_label(lang, tipp.OPTION)}: {_option_value(lang, tipp.OPTION, tipp.allows(table))}"
+        buttons.append(Button(tipps, button_token(table, version, tipp.OPTION)))
         rows = in_rows(buttons, 2) + ((Button(t(lang, "btn.done"), button_token(table, version, "opts", "0")),),)
         return "\n".join(lines), rows
     b = lambda key, verb: Button(t(lang, f"btn.{key}"), button_token(table, version, verb))  # noqa: E731

@@ -30,6 +30,7 @@ TABLE_VERBS = {
     "computer": ("computer", "bot", "cpu"),
     "start": ("los", "start", "losgehts"),
     "hand": ("hand", "karten", "cards", "meinekarten", "myhand"),
+    "tipp": ("tipp", "tip", "hint"),
     "table": ("tisch", "table"),
     "tables": ("tische", "meinetische", "tables", "mytables"),
     "abort": ("abbrechen", "abort", "ende"),

@@ -304,7 +304,7 @@
       else if (message.type === "notice") {
         waiting = false;
         document.body.classList.remove("waiting");
-        say(message.text, "refusal");
+        say(message.text, message.text.startsWith("💡") ? "tipp" : "refusal");  // a hint is no refusal
       }
     });
     socket.addEventListener("close", (event) => {

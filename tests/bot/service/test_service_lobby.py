@@ -104,7 +104,7 @@ async def test_options_are_named_in_the_chats_language_with_the_key_to_type(stor
     assert bad.text == "Option Ziel (target): erlaubt ist eine ganze Zahl von 1 bis 100 oder »standard«."
     (unknown,) = of(await svc.handle(say(GROUP, anna, "option farbe rot")), Toast)
     assert unknown.text == "»farbe« ist keine Option. Optionen: sixes, target, unit, kartoffel_fee, " \
-                           "reminder_after, autoplay_after, declare_wait, level, pace, currency", "the keys to type"
+                           "reminder_after, autoplay_after, declare_wait, level, pace, currency, tipps", "the keys to type"
     (money,) = of(await svc.handle(say(GROUP, anna, "option currency Franken-und-Rappen")), Toast)
     assert money.text.startswith("Option Währung (currency): erlaubt ist ein kurzes Wort")
     table = table_msg(await svc.handle(say(GROUP, anna, "option currency CHF")))

@@ -28,6 +28,11 @@ from bot.store.tables import Store
 TASKS_SHOWN_BEFORE_TIMEOUT_S = 15.0
 """How long before a test's timeout (pytest-timeout) its pending asyncio tasks are printed."""
 
+# pytest keeps the test modules it rewrote (their asserts) in __pycache__ only where bytecode may be written:
+# under PYTHONDONTWRITEBYTECODE every worker would rewrite every test module again on every run (5 CPU-s each).
+# This process only; the processes the tests start keep the environment's setting.
+sys.dont_write_bytecode = False
+
 # Turn timers run on the wall clock in the end-to-end tests: no default quiet hours, so they pass at
 # night too (tests of quiet hours set them explicitly, with a test clock).
 os.environ.setdefault("STAMMTISCH_QUIET_HOURS", "off")

@@ -51,8 +51,8 @@ class Console:
 
     Args:
         service: the bot layer's service (``handle``, ``open_game``).
-        stdin: where lines are read.
-        stdout: where the table is printed.
+        stdin: where lines are read (default: ``sys.stdin`` as it is then).
+        stdout: where the table is printed (default: ``sys.stdout`` as it is then).
         user: who plays: his table is kept under it (default: the login name; ``stammtisch play --name``
             keys it by the login and the name, so that two people at one machine keep a table each).
         lang: the language of the console's own texts and of a new table.
@@ -61,13 +61,13 @@ class Console:
         files_dir: where files the bot sends (an export, a chart) are written (default: ``./exports``).
     """
 
-    def __init__(self, service, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout, user: str | None = None,
+    def __init__(self, service, stdin: TextIO | None = None, stdout: TextIO | None = None, user: str | None = None,
                  lang: str = "de", name: str | None = None, command: str = "stammtisch",
                  files_dir: Path | None = None) -> None:
         self.service = service
         self.files_dir = files_dir or Path("exports")
-        self.stdin = stdin
-        self.stdout = stdout
+        self.stdin = sys.stdin if stdin is None else stdin  # the streams when it plays, not at this module's import
+        self.stdout = sys.stdout if stdout is None else stdout
         user = user or getpass.getuser() or "player"
         self.user = UserRef(PLATFORM, user, name or user)
         self.lang = lang if lang in languages() else "de"
@@ -340,7 +340,7 @@ def _new_args(game: str, players: int | None, options: dict | None, level: str |
 
 
 async def play(service, game: str | None, players: int | None = None, options: dict | None = None,
-               resume: bool = False, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout,
+               resume: bool = False, stdin: TextIO | None = None, stdout: TextIO | None = None,
                user: str | None = None, lang: str = "de", name: str | None = None, level: str | None = None,
                lang_chosen: bool = False, command: str = "stammtisch", files_dir: Path | None = None) -> int:
     """Play at the console's table (see :class:`Console` and :meth:`Console.run`); returns the exit status."""

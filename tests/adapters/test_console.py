@@ -1,34 +1,34 @@
-"""The console adapter, driven as players use it: ``stammtisch play`` in a subprocess through stdin."""
+"""The console adapter, driven as players use it: ``stammtisch play`` through stdin, in this process (the
+command's ``main``, :mod:`tests.clikit`); Ctrl-C in a real process."""
 
 from __future__ import annotations
 
 import json
-import os
 import re
-import secrets
 import signal
 import subprocess
 import sys
 
 import pytest
 
+from tests.clikit import Stammtisch, terminal_player
+
 
 @pytest.fixture
-def env(redis_url):
+def env(redis_url, monkeypatch):
     """The environment of a terminal player of his own (his login name keys his console table)."""
-    e = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "STAMMTISCH_"))}
-    e.update(REDIS_URL=redis_url, USER=f"test{secrets.token_hex(4)}", LOGNAME="", PYTHONUNBUFFERED="1")
-    return e
+    return terminal_player(monkeypatch, redis_url)
 
 
-def stammtisch(env, *args, stdin: str = "") -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "bot.run.cli", *args], input=stdin, capture_output=True, text=True,
-                          env=env, timeout=120, check=False)
+@pytest.fixture
+def stammtisch(env, monkeypatch, capsys) -> Stammtisch:
+    """``stammtisch ARGS`` as that player runs it."""
+    return Stammtisch(monkeypatch, capsys)
 
 
-def test_play_quit_and_resume(env):
+def test_play_quit_and_resume(stammtisch):
     moves = "".join(f"{n}\n" for _ in range(12) for n in (1, 2, 3, 4, 5))
-    run = stammtisch(env, "play", "bauer", "--options", '{"short_deck": true}',
+    run = stammtisch("play", "bauer", "--options", '{"short_deck": true}',
                      stdin="hilfe\nB♣\nweiter\n" + moves + "quit\n")  # weiter: the moment before the first lead
     assert run.returncode == 0, run.stderr
     out = run.stdout
@@ -37,52 +37,52 @@ def test_play_quit_and_resume(env):
     assert "Deine Wahl> " in out
     assert "Letzter Stich:" in out
     assert out.rstrip().endswith(f"Der Tisch bleibt stehen. Weiter mit: {sys.executable} -m bot.run.cli play --resume")
-    again = stammtisch(env, "play", "--resume", stdin="tisch\nquit\n")
+    again = stammtisch("play", "--resume", stdin="tisch\nquit\n")
     assert again.returncode == 0, again.stderr
     assert "🃏 Bauer" in again.stdout and "Deine Karten:" in again.stdout
-    other = stammtisch(env, "play", "rams", stdin="abbrechen\nabbrechen\nquit\n")
+    other = stammtisch("play", "rams", stdin="abbrechen\nabbrechen\nquit\n")
     assert "Hier läuft noch ein Tisch (Bauer); es geht dort weiter. »abbrechen« bricht ihn ab und gibt Rams." \
         in other.stdout
     kept, _, dealt = other.stdout.partition("Tisch abgebrochen.")
     assert "🃏 Bauer · Spiel " in kept and "🃏 Rams · Spiel 1" in dealt, "the game asked for is dealt in its place"
     assert "Neuer Tisch" not in dealt.split("🃏 Rams")[0], "no choice of the aborted table is offered"
-    gone = stammtisch(env, "play", "--resume", stdin="")
+    gone = stammtisch("play", "--resume", stdin="")
     assert gone.returncode == 1 and "Hier ist kein Tisch offen" in gone.stdout
 
 
-def test_run_without_a_token_plays_in_the_terminal(env):
-    run = stammtisch(env, "run", stdin="rams\n1\nquit\n")
+def test_run_without_a_token_plays_in_the_terminal(stammtisch):
+    run = stammtisch("run", stdin="rams\n1\nquit\n")
     assert run.returncode == 0, run.stderr
     assert "Welches Spiel?" in run.stdout and "🃏 Rams · Spiel 1" in run.stdout
-    stammtisch(env, "play", "--resume", stdin="abbrechen\n")
+    stammtisch("play", "--resume", stdin="abbrechen\n")
 
 
-def test_which_game_asks_again_after_a_typo_or_a_bare_enter_and_hilfe_names_the_games_words(env):
-    run = stammtisch(env, "run", stdin="\nbauerchn\nbauerchen\n99\nhilfe\nquit\n")
+def test_which_game_asks_again_after_a_typo_or_a_bare_enter_and_hilfe_names_the_games_words(stammtisch):
+    run = stammtisch("run", stdin="\nbauerchn\nbauerchen\n99\nhilfe\nquit\n")
     assert run.returncode == 0, run.stderr
     out = run.stdout
     assert out.count("Welches Spiel?") == 3 and "»bauerchn« kenne ich nicht. Welches Spiel?" in out
     assert "🃏 Bauerchen · Spiel 1" in out and "Wahl 99 gibt es nicht." in out
     assert all(f"»{word}«" in out for word in ("mit", "ledig", "karten weg", "stoß", "zurück", "retour", "spritzen"))
-    stammtisch(env, "play", "--resume", stdin="abbrechen\n")
-    left = stammtisch(env, "run", stdin="quit\n")
+    stammtisch("play", "--resume", stdin="abbrechen\n")
+    left = stammtisch("run", stdin="quit\n")
     assert left.returncode == 0 and "kenne ich nicht" not in left.stdout and "Tisch" not in left.stdout, left.stdout
-    gone = stammtisch(env, "run", stdin="\n")
+    gone = stammtisch("run", stdin="\n")
     assert gone.returncode == 1 and gone.stdout.rstrip().endswith("Kein Spiel gewählt."), "the end of input says so"
 
 
-def test_no_arguments_and_no_token_explains_what_to_do(env):
-    run = stammtisch(env)
+def test_no_arguments_and_no_token_explains_what_to_do(stammtisch):
+    run = stammtisch()
     assert run.returncode == 0
     assert f"{sys.executable} -m bot.run.cli play bauerchen" in run.stdout and "TELEGRAM_TOKEN" in run.stdout
 
 
-def test_bad_play_arguments(env):
-    assert "--options is not JSON" in stammtisch(env, "play", "bauer", "--options", "{").stderr
-    assert "which game?" in stammtisch(env, "play").stderr
-    bad = stammtisch(env, "play", "skat", stdin="quit\n")
+def test_bad_play_arguments(stammtisch):
+    assert "--options is not JSON" in stammtisch("play", "bauer", "--options", "{").stderr
+    assert "which game?" in stammtisch("play").stderr
+    bad = stammtisch("play", "skat", stdin="quit\n")
     assert bad.returncode == 2 and bad.stdout == "" and bad.stderr.count("\n") == 1 and "unknown game 'skat'" in bad.stderr
-    few = stammtisch(env, "play", "bauer", "--players", "3")
+    few = stammtisch("play", "bauer", "--players", "3")
     assert few.returncode == 2 and few.stderr == "stammtisch: bauer is played by 4 players, not 3\n"
 
 
@@ -116,23 +116,23 @@ def numbered(out: str) -> list[list[str]]:
     return [re.findall(r"\[\d+\] ([^\[]+?)(?=  \[|$)", line) for line in out.splitlines() if line.startswith("[1] ")]
 
 
-def test_only_this_seats_choices_are_numbered_once(env):
-    run = stammtisch(env, "play", "bauerchen", stdin="quit\n")
+def test_only_this_seats_choices_are_numbered_once(stammtisch):
+    run = stammtisch("play", "bauerchen", stdin="quit\n")
     rows = numbered(run.stdout)
     assert len(rows) == 1, run.stdout  # one numbered list at the start
     assert "Meine Karten" not in rows[0]  # the hand is shown anyway; offers come with the hand when legal
-    again = stammtisch(env, "play", "--resume", stdin="sprache en\nhelp\nquit\n")
+    again = stammtisch("play", "--resume", stdin="sprache en\nhelp\nquit\n")
     assert len(numbered(again.stdout.split("Language: English")[0])) == 1
     assert "Type the number of a choice" in again.stdout and "Your choice> " in again.stdout
     assert again.stdout.rstrip().endswith(f"The table stays. Go on with: {sys.executable} -m bot.run.cli play --resume")
-    back = stammtisch(env, "play", "--resume", stdin="quit\n")
+    back = stammtisch("play", "--resume", stdin="quit\n")
     assert "Your cards:" in back.stdout and "Your choice> " in back.stdout and "Deine Wahl" not in back.stdout, \
         "the language chosen at this table, the console's own prompts too"
-    other = stammtisch(env, "play", "bauerchen", "--options", '{"die_letzte": false}', stdin="abbrechen\nabbrechen\n")
+    other = stammtisch("play", "bauerchen", "--options", '{"die_letzte": false}', stdin="abbrechen\nabbrechen\n")
     assert "A table (Bauerchen) is still open here; it goes on" in other.stdout, "in the language chosen here"
 
 
-def test_ctrl_c_leaves_cleanly(env):
+def test_ctrl_c_leaves_cleanly(env, stammtisch):
     proc = subprocess.Popen([sys.executable, "-m", "bot.run.cli", "play", "bauer"], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # as in a terminal
@@ -145,7 +145,7 @@ def test_ctrl_c_leaves_cleanly(env):
     proc.stdin.close()
     assert proc.returncode == 130 and "Traceback" not in err, err
     assert out.rstrip().endswith(f"Der Tisch bleibt stehen. Weiter mit: {sys.executable} -m bot.run.cli play --resume")
-    stammtisch(env, "play", "--resume", stdin="abbrechen\n")
+    stammtisch("play", "--resume", stdin="abbrechen\n")
 
 
 @pytest.mark.parametrize("game", ["bauernstoss", "alter_schafkopf", "bauerchen", "bauer", "rams"])
@@ -179,19 +179,19 @@ async def test_the_console_tells_every_call_trick_and_result_of_a_deal(store, ga
     assert "Letzter Stich: " in transcript
 
 
-def test_each_name_at_one_login_keeps_a_table_of_its_own(env):
-    run = stammtisch(env, "play", "bauerchen", "--name", "Kurt", stdin="quit\n")
+def test_each_name_at_one_login_keeps_a_table_of_its_own(stammtisch):
+    run = stammtisch("play", "bauerchen", "--name", "Kurt", stdin="quit\n")
     assert run.returncode == 0 and "Kurt+Computer 3" in run.stdout, run.stderr
     assert run.stdout.rstrip().endswith(f"Weiter mit: {sys.executable} -m bot.run.cli play --resume --name Kurt")
-    lena = stammtisch(env, "play", "bauer", "--name", "Lena Maria", stdin="quit\n")  # a second person, same login
+    lena = stammtisch("play", "bauer", "--name", "Lena Maria", stdin="quit\n")  # a second person, same login
     assert "Hier läuft noch ein Tisch" not in lena.stdout and "Lena Maria+Computer 3" in lena.stdout, lena.stdout
     assert lena.stdout.rstrip().endswith("play --resume --name 'Lena Maria'")
-    login = stammtisch(env, "play", "--resume", stdin="quit\n")  # the login without a name has no table
+    login = stammtisch("play", "--resume", stdin="quit\n")  # the login without a name has no table
     assert login.returncode == 1 and "Hier ist kein Tisch offen" in login.stdout and "--name NAME" in login.stdout
-    again = stammtisch(env, "play", "--resume", "--name", "Kurt", stdin="tisch\nabbrechen\n")
+    again = stammtisch("play", "--resume", "--name", "Kurt", stdin="tisch\nabbrechen\n")
     assert again.returncode == 0, again.stderr
     assert "🃏 Bauerchen" in again.stdout and "Kurt+Computer 3" in again.stdout and "Deine Karten:" in again.stdout
-    stammtisch(env, "play", "--resume", "--name", "Lena Maria", stdin="abbrechen\n")
+    stammtisch("play", "--resume", "--name", "Lena Maria", stdin="abbrechen\n")
 
 
 def test_play_help_says_how_two_people_play_side_by_side(capsys):
@@ -202,9 +202,9 @@ def test_play_help_says_how_two_people_play_side_by_side(capsys):
     assert "two people at one machine play side by side" in out and "play --resume --name NAME" in out
 
 
-def test_statistik_shows_the_terminal_players_matches_also_after_a_restart(env):
+def test_statistik_shows_the_terminal_players_matches_also_after_a_restart(env, stammtisch):
     moves = "".join(f"{n}\n" for _ in range(12) for n in (7, 1, 2, 3, 4, 5))  # 7: »Weiter« before the first lead
-    run = stammtisch(env, "play", "bauer", "--name", "Kurt", "--options", '{"short_deck": true, "target_brote": 1}',
+    run = stammtisch("play", "bauer", "--name", "Kurt", "--options", '{"short_deck": true, "target_brote": 1}',
                      stdin="hilfe\n" + moves + "statistik\nquit\n")
     assert run.returncode == 0, run.stderr
     assert "was der Tisch sich merkt: »statistik«, »rangliste«" in run.stdout
@@ -215,24 +215,24 @@ def test_statistik_shows_the_terminal_players_matches_also_after_a_restart(env):
     assert f"Bauer: {finished} Partie{'n' if finished > 1 else ''} · " in shown, shown
     against = next(line for line in shown.splitlines() if "Gegen: " in line)  # three computers of one level
     assert re.fullmatch(rf".*Gegen: Computer \(\w+\) \d+ von {finished}", against), against
-    again = stammtisch(env, "play", "--resume", "--name", "Kurt", stdin="statistik\nabbrechen\nquit\n")
+    again = stammtisch("play", "--resume", "--name", "Kurt", stdin="statistik\nabbrechen\nquit\n")
     if again.returncode == 1 and "kein Tisch offen" in again.stdout + again.stderr:  # the last move ended a match
-        again = stammtisch(env, "play", "bauer", "--name", "Kurt", stdin="statistik\nabbrechen\nquit\n")
+        again = stammtisch("play", "bauer", "--name", "Kurt", stdin="statistik\nabbrechen\nquit\n")
     assert again.returncode == 0 and f"Bauer: {finished} Partie" in again.stdout.split("» 📊 ")[-1]
     assert again.stdout.split("» 📊 ")[-1].startswith("Kurt an allen Tischen")
-    data = stammtisch(env, "stats", "--json", "--game", "bauer", "--name", "Kurt")
+    data = stammtisch("stats", "--json", "--game", "bauer", "--name", "Kurt")
     assert data.returncode == 0, data.stderr
     found = json.loads(data.stdout)
     assert found["player"] == f"{env['USER']}/Kurt" and found["name"] == "Kurt"
     assert [g["matches"] for g in found["games"]] == [finished]
     assert [m["no"] for m in found["recent"]] == list(range(finished, max(0, finished - 10), -1))
-    text = stammtisch(env, "stats", "--lang", "en", "--name", "Kurt")
+    text = stammtisch("stats", "--lang", "en", "--name", "Kurt")
     assert text.stdout.startswith("📊 Kurt · all seasons") and f"Bauer: {finished} match" in text.stdout
-    assert "You have not finished a match" in stammtisch(env, "stats", "--lang", "en").stdout, "the login's apart"
+    assert "You have not finished a match" in stammtisch("stats", "--lang", "en").stdout, "the login's apart"
 
 
 @pytest.mark.parametrize("args", [("stats", "--game", "schach"), ("stats", "--bogus"), ("stats", "--game"),
                                   ("stats", "--lang", "fr")])
-def test_stats_refuses_bad_arguments_in_one_line(env, args):
-    run = stammtisch(env, *args)
+def test_stats_refuses_bad_arguments_in_one_line(stammtisch, args):
+    run = stammtisch(*args)
     assert run.returncode == 2 and run.stdout == "" and len(run.stderr.strip().splitlines()) == 1, run.stderr

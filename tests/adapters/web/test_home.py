@@ -17,6 +17,7 @@ import pytest
 from bot.protocol.outgoing import ChatRef, Command, UserRef
 from bot.store.connection import client_for
 from bot.store.tables import Store
+from tests.clikit import Stammtisch, terminal_player
 from tests.servicekit import service
 
 
@@ -72,7 +73,7 @@ async def test_the_first_line_is_the_url_of_his_table_and_ctrl_c_stops(player, r
 
 @pytest.mark.parametrize("args", [["skat"], ["bauer", "--port", "70000"], ["bauer", "--players", "9"],
                                   ["bauer", "--lang", "fr"], ["bauer", "--options", "{"], ["bauer", "--port", "x"]])
-def test_bad_arguments_exit_2_with_one_line(args, player):
-    done = subprocess.run([sys.executable, "-m", "bot.run.cli", "web", *args], capture_output=True, text=True,
-                          env=player, timeout=120, check=False)
+def test_bad_arguments_exit_2_with_one_line(args, redis_url, monkeypatch, capsys):
+    terminal_player(monkeypatch, redis_url)
+    done = Stammtisch(monkeypatch, capsys)("web", *args)  # in this process: the status main returns
     assert done.returncode == 2 and done.stdout == "" and done.stderr.count("\n") == 1, done.stderr

@@ -1,25 +1,35 @@
 """The ``stammtisch`` command's contracts: output, determinism, exit codes, one-line errors; ``run --help``
-lists what it reads; ``play``'s name, level and language, and the command it names to go on."""
+lists what it reads; ``play``'s name, level and language, and the command it names to go on.
+
+The command runs in this process (its ``main``, :mod:`tests.clikit`); a real process where the contract is the
+process's: its exit status, a figure the same in another process (another hash seed), the installed script's name.
+"""
 
 from __future__ import annotations
 
 import json
 import os
 import re
-import secrets
 import shlex
-import shutil
 import subprocess
 import sys
 
 import pytest
 
+from tests.clikit import Stammtisch, terminal_player
 from tests.vectors import load_vector, vector_files
 
 
-def run(*args, stdin=None):
+def process(*args: str, stdin: str = "", env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    """``python -m bot.run.cli ARGS`` in a process of its own."""
     return subprocess.run([sys.executable, "-m", "bot.run.cli", *args], input=stdin, capture_output=True, text=True,
-                          check=False)
+                          env=env, timeout=120, check=False)
+
+
+@pytest.fixture
+def run(monkeypatch, capsys) -> Stammtisch:
+    """``stammtisch ARGS`` in this process."""
+    return Stammtisch(monkeypatch, capsys)
 
 
 def good_replay() -> dict:
@@ -46,7 +56,7 @@ def broken(**change) -> str:
     ("wrong hand size", broken(hands=lambda h: [h[0][1:]] + h[1:])),
     ("bad action", broken(actions=[{"seat": 0, "action": "fly"}])),
 ])
-def test_replay_rejects_bad_files_with_one_line_and_status_2(name, text):
+def test_replay_rejects_bad_files_with_one_line_and_status_2(name, text, run):
     proc = run("replay", "-", stdin=text)
     assert proc.returncode == 2, (name, proc.stdout, proc.stderr)
     assert proc.stdout == ""
@@ -54,12 +64,18 @@ def test_replay_rejects_bad_files_with_one_line_and_status_2(name, text):
     assert len(lines) == 1 and "Traceback" not in proc.stderr, proc.stderr
 
 
-def test_replay_missing_file():
+def test_the_process_exits_with_the_status_and_the_one_line_main_gives():
+    proc = process("replay", "-", stdin="{not json")
+    assert proc.returncode == 2 and proc.stdout == "", (proc.stdout, proc.stderr)
+    assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr, proc.stderr
+
+
+def test_replay_missing_file(run):
     proc = run("replay", "/nonexistent/replay.json")
     assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1
 
 
-def test_illegal_action_is_reported_in_json_with_status_0():
+def test_illegal_action_is_reported_in_json_with_status_0(run):
     data = good_replay()
     data["actions"] = data["actions"][:1] + [data["actions"][0]]
     proc = run("replay", "-", stdin=json.dumps(data))
@@ -68,9 +84,9 @@ def test_illegal_action_is_reported_in_json_with_status_0():
     assert out["ok"] is False and out["error"]["index"] == 1 and out["error"]["reason"]
 
 
-def test_simulate_prints_one_json_object_and_is_deterministic():
+def test_simulate_prints_one_json_object_and_is_deterministic(run):
     args = ("simulate", "--game", "bauer", "--deals", "30", "--seed", "7")
-    a, b = run(*args), run(*args)
+    a, b = run(*args), process(*args)  # another process: another hash seed
     assert a.returncode == 0, a.stderr
     one, two = json.loads(a.stdout), json.loads(b.stdout)
     for out in (one, two):
@@ -87,18 +103,21 @@ def test_simulate_prints_one_json_object_and_is_deterministic():
     ("simulate", "--game", "bauer", "--players", "9"),
     ("simulate", "--game", "bauer", "--deals", "0"),
 ])
-def test_simulate_rejects_bad_input(args):
+def test_simulate_rejects_bad_input(args, run):
     proc = run(*args)
     assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
 
 
-def run_cli(*args) -> tuple[int, str, str]:
+@pytest.fixture
+def run_cli(run):
     """Exit status, standard output and standard error of ``stammtisch`` with ``args``."""
-    done = run(*args)
-    return done.returncode, done.stdout, done.stderr
+    def ran(*args: str) -> tuple[int, str, str]:
+        done = run(*args)
+        return done.returncode, done.stdout, done.stderr
+    return ran
 
 
-def test_simulate_names_its_players():
+def test_simulate_names_its_players(run_cli):
     code, out, err = run_cli("simulate", "--game", "bauer", "--deals", "2")
     assert code == 0 and json.loads(out)["moves"] == "random legal moves"
     code, out, err = run_cli("simulate", "--game", "bauer", "--deals", "2", "--kind", "heuristic")
@@ -106,7 +125,7 @@ def test_simulate_names_its_players():
     assert code == 0 and data["kind"] == "normal" and data["moves"] == "computer players (normal)"
 
 
-def test_arena_prints_points_share_and_decision_times():
+def test_arena_prints_points_share_and_decision_times(run_cli):
     code, out, err = run_cli("arena", "--game", "bauer", "--deals", "3", "--seed", "4",
                              "--seats", "heuristic,random")
     assert code == 0 and err == ""
@@ -117,13 +136,13 @@ def test_arena_prints_points_share_and_decision_times():
     assert abs(kinds["heuristic"]["points_share"] + kinds["random"]["points_share"] - 1) < 1e-3
     for figures in kinds.values():
         assert 0 <= figures["ci95"] and set(figures["decision_ms"]) == {"p50", "p95", "max"}
-    again = json.loads(run_cli("arena", "--game", "bauer", "--deals", "3", "--seed", "4",
-                               "--seats", "heuristic,random")[1])
+    again = json.loads(process("arena", "--game", "bauer", "--deals", "3", "--seed", "4",  # another hash seed
+                               "--seats", "heuristic,random").stdout)
     assert again["kinds"]["random"]["points"] == kinds["random"]["points"]
 
 
 @pytest.mark.parametrize("game", ["bauernstoss", "rams"])
-def test_arena_figures_do_not_depend_on_jobs(game):
+def test_arena_figures_do_not_depend_on_jobs(game, run_cli):
     """More blocks than one, spread over two processes, give the same JSON as one process, times aside."""
     args = ["arena", "--game", game, "--deals", "23" if game != "rams" else "3", "--seed", "5",
             "--seats", "heuristic,leicht"]
@@ -147,7 +166,7 @@ def test_arena_figures_do_not_depend_on_jobs(game):
     ["--game", "rams", "--seats", "random", "--players", "9"],
     ["--game", "bauer", "--seats", "strong", "--samples", "0"],
 ])
-def test_arena_bad_arguments_exit_2(args):
+def test_arena_bad_arguments_exit_2(args, run_cli):
     code, out, err = run_cli("arena", *args)
     assert code == 2 and out == "" and err.count("\n") == 1
 
@@ -168,7 +187,7 @@ def test_command_line_options_have_the_replay_formats_types_and_bounds(args, cap
     assert err.count("\n") == 1 and ("bad option" in err or "not JSON" in err), err
 
 
-def test_run_help_lists_every_variable_it_reads():
+def test_run_help_lists_every_variable_it_reads(run_cli):
     from adapters.discord.tuning import Tuning as DiscordTuning
     from adapters.telegram.tuning import Tuning as TelegramTuning
     from adapters.web.tuning import Tuning as WebTuning
@@ -184,11 +203,9 @@ def test_run_help_lists_every_variable_it_reads():
 
 
 @pytest.fixture
-def player(redis_url) -> dict[str, str]:
+def player(redis_url, monkeypatch) -> dict[str, str]:
     """The environment of a terminal player of his own (his login name keys his console table)."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "DISCORD_", "STAMMTISCH_"))}
-    env.update(REDIS_URL=redis_url, USER=f"test{secrets.token_hex(4)}", LOGNAME="", PYTHONUNBUFFERED="1")
-    return env
+    return terminal_player(monkeypatch, redis_url)
 
 
 def hint(out: str) -> list[str]:
@@ -198,23 +215,20 @@ def hint(out: str) -> list[str]:
     return shlex.split(last.rpartition(": ")[2])
 
 
-def test_play_takes_name_level_and_lang_and_names_a_command_that_resumes(player):
-    first = subprocess.run([sys.executable, "-m", "bot.run.cli", "play", "bauer", "--name", "  Anna   Lena ",
-                            "--level", "stark", "--lang", "en"], input="quit\n", capture_output=True, text=True,
-                           env=player, timeout=120, check=False)
+def test_play_takes_name_level_and_lang_and_names_a_command_that_resumes(player, run):
+    first = run("play", "bauer", "--name", "  Anna   Lena ", "--level", "stark", "--lang", "en", stdin="quit\n")
     assert first.returncode == 0, first.stderr
     assert "Anna Lena" in first.stdout and "Computer 2 (strong)" in first.stdout and "Your cards:" in first.stdout
     again = hint(first.stdout)
     assert again[-4:] == ["play", "--resume", "--name", "Anna Lena"], "the name keeps its own table"
-    assert os.path.exists(again[0]) or shutil.which(again[0], path=player["PATH"]), again
-    resumed = subprocess.run(again + ["--lang", "de"], input="abbrechen\nquit\n", capture_output=True, text=True,
-                             env=player, timeout=120, check=False)
+    assert os.path.exists(again[0]) and again[1:3] == ["-m", "bot.run.cli"], again  # this command: run here
+    resumed = run(*again[3:], "--lang", "de", stdin="abbrechen\nquit\n")
     assert resumed.returncode == 0, resumed.stderr
     assert "Anna Lena" in resumed.stdout and "Tisch abgebrochen." in resumed.stdout
     assert "Weiter mit" not in resumed.stdout, "no table is kept after it was aborted"
 
 
-def test_the_hint_names_stammtisch_when_that_is_on_the_path(player, tmp_path):
+def test_the_hint_names_stammtisch_when_that_is_on_the_path(player, run, tmp_path):
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     script = bin_dir / "stammtisch"  # as pip writes a console script
@@ -224,25 +238,20 @@ def test_the_hint_names_stammtisch_when_that_is_on_the_path(player, tmp_path):
     played = subprocess.run(["stammtisch", "play", "rams"], input="quit\n", capture_output=True, text=True,
                             env=on_path, timeout=120, check=False)
     assert hint(played.stdout) == ["stammtisch", "play", "--resume"], played.stderr
-    by_path = subprocess.run([str(script), "play", "--resume"], input="abbrechen\n", capture_output=True, text=True,
-                             env=player, timeout=120, check=False)
+    by_path = run("play", "--resume", stdin="abbrechen\n", argv0=str(script))  # started by its path, as the shell does
     assert "abgebrochen" in by_path.stdout and "Weiter mit" not in by_path.stdout, by_path.stderr
-    kept = subprocess.run([str(script), "play", "rams"], input="", capture_output=True, text=True, env=player,
-                          timeout=120, check=False)
+    kept = run("play", "rams", argv0=str(script))
     assert hint(kept.stdout) == [str(script), "play", "--resume"], "not on the PATH: the path it was started by"
-    from_script = subprocess.run([str(script), "play", "--resume"], input="", capture_output=True, text=True,
-                                 env={**player, "STAMMTISCH_COMMAND": "./scripts/run"}, timeout=120, check=False)
+    from_script = run("play", "--resume", argv0=str(script), env={"STAMMTISCH_COMMAND": "./scripts/run"})
     assert hint(from_script.stdout) == ["./scripts/run", "play", "--resume"], "scripts/run says how it was called"
-    subprocess.run([str(script), "play", "--resume"], input="abbrechen\n", env=player, capture_output=True, text=True,
-                   timeout=120, check=False)
+    run("play", "--resume", stdin="abbrechen\n", argv0=str(script))
 
 
 @pytest.mark.parametrize("args", [
     ("--name", ""), ("--name", "x" * 49), ("--name", "Anna\x1b[2J"),
     ("--level", "hard"), ("--level", "random"), ("--lang", "fr"), ("--lang", ""),
 ])
-def test_bad_play_values_exit_2_with_one_line(args, player):
-    done = subprocess.run([sys.executable, "-m", "bot.run.cli", "play", "bauer", *args], input="quit\n",
-                          capture_output=True, text=True, env=player, timeout=120, check=False)
+def test_bad_play_values_exit_2_with_one_line(args, player, run):
+    done = run("play", "bauer", *args, stdin="quit\n")
     assert done.returncode == 2 and done.stdout == "" and done.stderr.count("\n") == 1, done.stderr
     assert done.stderr.startswith(f"stammtisch: {args[0]} must be"), done.stderr

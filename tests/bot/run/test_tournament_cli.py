@@ -1,5 +1,8 @@
 """``stammtisch tournament``: the final standings as a table the normal computer players played, with ``--json`` one
-JSON object byte-identical for a seed; exit 2 with one line."""
+JSON object byte-identical for a seed (in another process too: another hash seed); exit 2 with one line.
+
+The command runs in this process (its ``main``, :mod:`tests.clikit`), but where the contract is another process's.
+"""
 
 from __future__ import annotations
 
@@ -10,17 +13,27 @@ import sys
 
 import pytest
 
+from tests.clikit import Stammtisch
 
-def run(*args: str, hash_seed: str | None = None) -> subprocess.CompletedProcess:
+
+def process(*args: str, hash_seed: str | None = None) -> subprocess.CompletedProcess:
+    """``stammtisch tournament ARGS`` in a process of its own (with ``PYTHONHASHSEED`` ``hash_seed``)."""
     env = dict(os.environ, STAMMTISCH_LANG="de", **({"PYTHONHASHSEED": hash_seed} if hash_seed else {}))
     return subprocess.run([sys.executable, "-m", "bot.run.cli", "tournament", *args], capture_output=True, text=True,
                           check=False, env=env)
 
 
-def test_prints_the_final_standings_byte_identical_for_a_seed():
+@pytest.fixture
+def run(monkeypatch, capsys):
+    """``stammtisch tournament ARGS`` in this process."""
+    stammtisch = Stammtisch(monkeypatch, capsys)
+    return lambda *args: stammtisch("tournament", *args, env={"STAMMTISCH_LANG": "de"})
+
+
+def test_prints_the_final_standings_byte_identical_for_a_seed(run):
     args = ("--game", "bauernstoss", "--format", "groups-ko", "--teams", "12", "--seed", "2012", "--kind", "leicht",
             "--json")
-    one, two = run(*args), run(*args)
+    one, two = run(*args), process(*args)
     assert one.returncode == 0 and one.stderr == "", one.stderr
     assert one.stdout == two.stdout and one.stdout.count("\n") == 1
     out = json.loads(one.stdout)
@@ -36,11 +49,11 @@ def test_prints_the_final_standings_byte_identical_for_a_seed():
 def test_a_swiss_tournament_is_the_same_whatever_the_hash_seed():
     """The pairing library's matching must not depend on the order of sets of strings."""
     args = ("--game", "bauer", "--format", "swiss", "--teams", "63", "--seed", "5", "--kind", "random", "--json")
-    one, two = run(*args, hash_seed="1"), run(*args, hash_seed="2")
+    one, two = process(*args, hash_seed="1"), process(*args, hash_seed="2")
     assert one.returncode == 0 and one.stdout == two.stdout
 
 
-def test_options_and_format_options_reach_the_tournament():
+def test_options_and_format_options_reach_the_tournament(run):
     done = run("--game", "alter_schafkopf", "--format", "round-robin", "--teams", "3", "--options", '{"target": 5}',
                "--format-options", '{"legs": 2}', "--kind", "random", "--json")
     out = json.loads(done.stdout)
@@ -48,7 +61,7 @@ def test_options_and_format_options_reach_the_tournament():
     assert out["matches"] == 6 and all(r["played"] == 4 for r in out["standings"])
 
 
-def test_prints_a_table_the_normal_computers_played_by_default():
+def test_prints_a_table_the_normal_computers_played_by_default(run):
     done = run("--game", "bauer", "--format", "round-robin", "--teams", "3", "--options", '{"target_brote": 1}')
     assert done.returncode == 0 and done.stderr == "", done.stderr
     lines = done.stdout.splitlines()
@@ -61,7 +74,7 @@ def test_prints_a_table_the_normal_computers_played_by_default():
     assert [line.split()[1:3] for line in lines[4:]] == [r["team"].split() for r in same["standings"]]
 
 
-def test_a_rams_table_shows_rams_columns():
+def test_a_rams_table_shows_rams_columns(run):
     done = run("--game", "rams", "--format", "round-robin", "--teams", "3", "--options", '{"target": 3}', "--lang", "en")
     lines = done.stdout.splitlines()
     assert lines[3].split() == ["Place", "Player", "Played", "First", "Place", "points", "Tricks", "Kartoffeln", "paid",
@@ -95,7 +108,7 @@ def test_a_rams_table_shows_rams_columns():
     ("--game", "bauer", "--format", "swiss", "--teams", "4", "--kind", "genius"),
     ("--game", "bauer", "--format", "swiss", "--teams", "4", "--lang", "fr"),
 ])
-def test_bad_arguments_exit_2_with_one_line(args):
+def test_bad_arguments_exit_2_with_one_line(args, run):
     done = run(*args)
     assert done.returncode == 2 and done.stdout == ""
     assert len(done.stderr.strip().splitlines()) == 1 and done.stderr.startswith("stammtisch: ")

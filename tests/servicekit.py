@@ -217,8 +217,8 @@ def awaited_press(table: Table | None, hands: dict[str, HandMessage], rng: rando
         if key not in hands:
             return None
         hand = hands[key]
-        (let_pass,) = hand.buttons[-1]  # »Weiter«; what he may declare is among his choices
-        declare = [b for row in hand.buttons[:-1] for b in row
+        let_pass = next(b for row in hand.buttons for b in row if tokens.parse(b.token).verb == "let_pass")  # »Weiter«
+        declare = [b for row in hand.buttons for b in row
                    if (a := actarg.decode(tokens.parse(b.token).arg)) and a.kind in window.DECLARE_KINDS]
         return key, (rng.choice(declare) if rng.random() < DECLARE_CHANCE else let_pass)
     key, allowed = playable(table)

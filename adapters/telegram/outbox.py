@@ -15,6 +15,7 @@ urgent may linger a moment so that the next one for its slot replaces it
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import time
 from collections import deque
@@ -207,7 +208,7 @@ class Outbox:
                 return
         q.put(job.slot, job, job.linger, job.rank)
         if q.task is None or q.task.done():
-            q.task = asyncio.get_running_loop().create_task(self._run(chat_id, q))
+            q.task = asyncio.get_running_loop().create_task(self._run(chat_id, q), context=contextvars.Context())
 
     async def idle(self) -> None:
         """Wait until every queue is empty and every sender has finished."""
@@ -237,7 +238,8 @@ class Outbox:
             slot, job = q.pop()
             try:
                 try:
-                    await job.send(chat_id)
+                    if not q.known(slot):  # a replayed outbox entry's call made before is not made again
+                        await job.send(chat_id)
                 finally:
                     await self.pacer.sent(chat_id)
             except RetryAfter as exc:
@@ -260,6 +262,7 @@ class Outbox:
             except TelegramError as exc:
                 log.error("telegram refused a message to chat %s: %s", chat_id, exc)
             tries = 0
+            await q.sent(slot)
             if job.version is not None:
                 self._shown[(chat_id, slot)] = max(job.version, self._shown.get((chat_id, slot), -1))
         if self._queues.get(chat_id) is q:  # idle: a later job starts a new queue

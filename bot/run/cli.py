@@ -136,6 +136,7 @@ async def _serve(settings, use) -> int:
     from bot.service import Service
     from bot.store.connection import connect
     from bot.store.counts import TableCounts
+    from bot.store.outbox import Outbox
     from bot.store.tables import Store
 
     redis = await connect(settings)
@@ -146,7 +147,7 @@ async def _serve(settings, use) -> int:
         async def sample(now: float) -> tuple[dict[str, int], int]:
             return await counts.counts(now), await store.count_due(now)
         async with metrics.serving(settings.metrics_listen, redis.ping, sample):
-            return await use(Service(store, settings, counts=counts), store, redis)
+            return await use(Service(store, settings, counts=counts, outbox=Outbox(redis, store.prefix)), store, redis)
     finally:
         await redis.aclose()
 
@@ -343,10 +344,11 @@ def _run(args: argparse.Namespace) -> int:
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
-        deliveries: dict = {}  # each chat's delivery, for the web table's taps to show in the chats
+        deliveries: dict = {}  # each running chat adapter's delivery, for what its outbox reader takes
         await asyncio.gather(*(adapter(name).serve(settings, service, store, Limiter(redis), stop=stop,
                                                    deliveries=deliveries) for name in chats),
-                             adapter("web").serve(settings, service, deliveries, stop=stop, ticks=not chats))
+                             *(_read_outbox(service.outbox, name, deliveries, stop) for name in chats),
+                             adapter("web").serve(settings, service, None, stop=stop, ticks=not chats))
         return 0
     try:
         return asyncio.run(_serve(settings, use))
@@ -354,6 +356,16 @@ def _run(args: argparse.Namespace) -> int:
         return _fail(str(exc))
     except KeyboardInterrupt:
         return 130
+
+
+async def _read_outbox(outbox, platform: str, deliveries: dict, stop: asyncio.Event) -> None:
+    """Carry out ``platform``'s effects from the outbox in Redis, whichever process made them, until ``stop``."""
+    from bot.store.outbox_reader import OutboxReader
+
+    reader = OutboxReader(outbox, platform, lambda outs: deliveries[platform](outs), lambda: platform in deliveries)
+    reader.start()
+    await stop.wait()
+    await reader.stop()
 
 
 def _log_to_stderr(settings) -> None:

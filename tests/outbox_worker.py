@@ -3,8 +3,8 @@
 ``python -m tests.outbox_worker send URL PREFIX BASE_URL TOKEN`` reads the Telegram outbox of the store
 with key prefix PREFIX and sends what it takes with the real delivery on the (fake) Bot API at BASE_URL,
 until it is killed.
-``python -m tests.outbox_worker web URL PREFIX TOKEN SECRET`` serves the web table (no chat adapter) with
-the outbox and the turn timers; its first line is its port. Its clock goes an hour ahead when a line
+``python -m tests.outbox_worker web URL PREFIX`` reads a line ``TOKEN SECRET`` and serves the web table (no
+chat adapter) with the outbox and the turn timers; its first line is its port. Its clock goes an hour ahead when a line
 comes on standard input (the tables' timers come due there and nowhere else).
 """
 
@@ -45,7 +45,8 @@ async def _send(redis, prefix: str, base_url: str, token: str) -> None:
         await asyncio.Event().wait()
 
 
-async def _web(redis, prefix: str, token: str, secret: str) -> None:
+async def _web(redis, prefix: str) -> None:
+    token, secret = (await asyncio.to_thread(sys.stdin.readline)).split()
     ahead = [0.0]
     store = Store(redis, prefix=prefix)
     service = Service(store, load_settings(telegram_token=token), clock=lambda: time.time() + ahead[0],

@@ -325,6 +325,7 @@ def _run(args: argparse.Namespace) -> int:
     from bot.ops.settings import SettingsError
     from bot.protocol.rejected import TokenRejected
     from bot.store.connection import RedisUnavailable
+    from bot.store.outbox_reader import reading
     from bot.store.ratelimit import Limiter
 
     try:
@@ -347,7 +348,7 @@ def _run(args: argparse.Namespace) -> int:
         deliveries: dict = {}  # each running chat adapter's delivery, for what its outbox reader takes
         await asyncio.gather(*(adapter(name).serve(settings, service, store, Limiter(redis), stop=stop,
                                                    deliveries=deliveries) for name in chats),
-                             *(_read_outbox(service.outbox, name, deliveries, stop) for name in chats),
+                             *(reading(service.outbox, name, deliveries, stop) for name in chats),
                              adapter("web").serve(settings, service, None, stop=stop, ticks=not chats))
         return 0
     try:
@@ -356,16 +357,6 @@ def _run(args: argparse.Namespace) -> int:
         return _fail(str(exc))
     except KeyboardInterrupt:
         return 130
-
-
-async def _read_outbox(outbox, platform: str, deliveries: dict, stop: asyncio.Event) -> None:
-    """Carry out ``platform``'s effects from the outbox in Redis, whichever process made them, until ``stop``."""
-    from bot.store.outbox_reader import OutboxReader
-
-    reader = OutboxReader(outbox, platform, lambda outs: deliveries[platform](outs), lambda: platform in deliveries)
-    reader.start()
-    await stop.wait()
-    await reader.stop()
 
 
 def _log_to_stderr(settings) -> None:

@@ -27,7 +27,7 @@ from bot.protocol.unavailable import UNAVAILABLE
 
 from .outbox import Outbox
 
-__all__ = ["OutboxReader"]
+__all__ = ["OutboxReader", "reading"]
 
 log = logging.getLogger(__name__)
 
@@ -177,3 +177,13 @@ class OutboxReader:
         finally:
             self._open.pop((shard, entry), None)
             done.set()
+
+
+async def reading(outbox: Outbox, platform: str, deliveries: dict[str, Callable[[list[Outgoing]], None]],
+                  stop: asyncio.Event) -> None:
+    """Carry out ``platform``'s effects from the outbox, whichever process made them, through the delivery its
+    running adapter puts into ``deliveries``, until ``stop`` is set."""
+    reader = OutboxReader(outbox, platform, lambda outs: deliveries[platform](outs), lambda: platform in deliveries)
+    reader.start()
+    await stop.wait()
+    await reader.stop()

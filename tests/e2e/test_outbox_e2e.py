@@ -17,8 +17,7 @@ from bot.store.outbox import Outbox
 from bot.store.outbox_reader import OutboxReader
 from tests.adapters.web.test_server import next_view, tap_of
 from tests.adapters.web.webkit import SECRET, init_data
-from tests.fakes.telegram.harness import FAST, fake_for, open_table, running_bot, version
-from tests.servicekit import TurnWatch
+from tests.fakes.telegram.harness import FAST, fake_for, open_table, running_bot, version, web_tapper
 
 GROUP = -100777
 SHOWN_S = 1.0
@@ -47,10 +46,7 @@ async def test_a_tap_and_a_timer_on_a_web_only_process_show_in_the_group_and_the
                 try:
                     port = int(await asyncio.to_thread(web.stdout.readline))
                     tid = await open_table(tg, GROUP, users[0], users[1:], "bauerchen")
-                    watch = TurnWatch(store, tid)
-                    await watch.look()
-                    actor = next(u for u in users if f"telegram:{u.id}" == watch.to_act) if watch.to_act else None
-                    user = actor or next(u for u in users if watch.declares(u.id))
+                    user = await web_tapper(store, tid, users)
                     data = quote(init_data(user.id, time.time(), start_param=tid, bot_token=tg.token))
                     async with aiohttp.ClientSession() as http, \
                             http.ws_connect(f"ws://127.0.0.1:{port}/ws?tg={data}") as ws:

@@ -2,7 +2,8 @@
 
     .venv/bin/python bench/faults.py [--games 100] [--kills 25] [--presses 10000] [--fuzz 2000] [--flood 1000]
                                      [--finishes 20] [--deals 6] [--history 100000] [--drain-s 600] [--seed 1]
-                                     [--slow-clients 300] [--slow-timeout-s 10] [--quick]
+                                     [--slow-clients 300] [--slow-timeout-s 10] [--sender-kills 100]
+                                     [--restart-tables 50] [--quick]
 
 Every row runs against a ``redis-server`` this script starts on 127.0.0.1 (ports 17000-17999, AOF
 with ``appendfsync everysec``) and throws away afterwards:
@@ -45,6 +46,11 @@ with ``appendfsync everysec``) and throws away afterwards:
   nothing, and a third as many that trickle a byte every half of that time (their headers, or a body it
   does not read), from several addresses; meanwhile a page is loaded from another one. Every connection
   must be closed by the server within 1.5 times its time (the webhook port's 15 s for its 10).
+
+- **the outbox** (:mod:`bench.outbox_faults`): the process that sends what the outbox holds is killed with
+  SIGKILL mid-send ``--sender-kills`` times; three such processes are restarted one after another while
+  ``--restart-tables`` tables are shown. Lost: a notice never shown or a table message short of its last version;
+  doubled: a notice (or a table message) shown twice; the notes give the longest stall.
 
 Columns: faults injected; moves lost (an update answered as applied, or dropped as a duplicate,
 whose save is not in its table); moves doubled (an update applied twice, or a log entry twice);
@@ -97,6 +103,7 @@ from bot.tournament import Tournament, result_of  # noqa: E402
 from bot.tournament.results import deal_points  # noqa: E402
 from bot.words.catalogs import language, languages  # noqa: E402
 from bot.words.i18n import t  # noqa: E402
+from bench import outbox_faults  # noqa: E402
 from tests.redis_servers import Server  # noqa: E402
 from tests.renderkit import NAMES, fixed_messages, match_messages, over_limit, sizes  # noqa: E402
 from tests.servicekit import (  # noqa: E402
@@ -1109,7 +1116,8 @@ async def _memory_commands(server: Server, prefix: str, matches: int, seed: int)
 # ---------------------------------------------------------------------------------------- the run
 async def run(games: int = 100, kills: int = 25, workers: int = 3, presses: int = 10_000, fuzz: int = 2000,
               deals: int = 6, seed: int = 1, drain_s: float = 600.0, flood: int = 1000, finishes: int = 20,
-              slow_clients: int = 300, slow_timeout_s: float = 10.0, history: int = 100_000) -> list[Row]:
+              slow_clients: int = 300, slow_timeout_s: float = 10.0, history: int = 100_000, sender_kills: int = 100,
+              restart_tables: int = 50, quick: bool = False) -> list[Row]:
     """Run every fault row against a redis-server of its own; returns the rows."""
     with Server() as server:
         rows = await _kills(server, "fk", games, kills, workers, seed, drain_s)
@@ -1121,6 +1129,10 @@ async def run(games: int = 100, kills: int = 25, workers: int = 3, presses: int 
         rows.append(await _tourney(server, "ft", min(16, max(4, games // 4)), kills, workers, seed, drain_s))
         rows += await _slow_web(server, "fw", slow_clients, slow_timeout_s)
         rows.append(await _memory_commands(server, "fm", history, seed))
+        rows.append(Row(f"kill -9 of the sending process mid-send, {sender_kills} times"))
+        await outbox_faults.kill_senders(server.url, "fo", sender_kills, seed, quick, rows[-1])
+        rows.append(Row(f"rolling restart of three senders during {restart_tables} tables"))
+        await outbox_faults.rolling_restart(server.url, "fr", restart_tables, rows[-1])
     rows.append(_limits(games, seed))
     return rows
 
@@ -1167,11 +1179,14 @@ def main() -> None:
     p.add_argument("--slow-clients", type=int, default=300, help="web port connections that send half a request")
     p.add_argument("--slow-timeout-s", type=float, default=10.0, help="the web port's times for headers and body")
     p.add_argument("--history", type=int, default=100_000, help="matches in the history the memory's commands read")
+    p.add_argument("--sender-kills", type=int, default=100, help="outbox senders killed mid-send")
+    p.add_argument("--restart-tables", type=int, default=50, help="tables played while three senders restart")
     a = parse(p, games=4, kills=4, presses=200, fuzz=60, deals=1, drain_s=60.0, seed=7, finishes=2,
-              slow_clients=12, slow_timeout_s=1.0, history=1000)
+              slow_clients=12, slow_timeout_s=1.0, history=1000, sender_kills=2, restart_tables=6)
     started = time.monotonic()
     rows = asyncio.run(run(a.games, a.kills, a.workers, a.presses, a.fuzz, a.deals, a.seed, a.drain_s, a.flood,
-                           a.finishes, a.slow_clients, a.slow_timeout_s, a.history))
+                           a.finishes, a.slow_clients, a.slow_timeout_s, a.history, a.sender_kills, a.restart_tables,
+                           a.quick))
     print(table(rows))
     print(f"({time.monotonic() - started:.0f} s; games {a.games}, kills {a.kills}, workers {a.workers}, "
           f"presses {a.presses}, fuzz examples {a.fuzz}, flood {a.flood}, finishes {a.finishes}, "

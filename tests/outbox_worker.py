@@ -2,7 +2,8 @@
 
 ``python -m tests.outbox_worker send URL PREFIX BASE_URL TOKEN`` reads the Telegram outbox of the store
 with key prefix PREFIX and sends what it takes with the real delivery on the (fake) Bot API at BASE_URL,
-until it is killed.
+until it is killed (SIGTERM: it stops as ``stammtisch run`` does, handing its shards over). Its first line
+is ``ready`` and its reader's name.
 ``python -m tests.outbox_worker web URL PREFIX`` reads a line ``TOKEN SECRET`` and serves the web table (no
 chat adapter) with the outbox and the turn timers; its first line is its port. Its clock goes an hour ahead when a line
 comes on standard input (the tables' timers come due there and nowhere else).
@@ -11,6 +12,7 @@ comes on standard input (the tables' timers come due there and nowhere else).
 from __future__ import annotations
 
 import asyncio
+import signal
 import sys
 import time
 
@@ -41,8 +43,12 @@ async def _send(redis, prefix: str, base_url: str, token: str) -> None:
         delivery = Delivery(bot, Store(redis, prefix=prefix), senders, lambda table_id: table_id, bot.username)
         reader = OutboxReader(Outbox(redis, prefix), "telegram", delivery.carry_out, lease_s=LEASE_S)
         reader.start()
-        print("ready", flush=True)
-        await asyncio.Event().wait()
+        stop = asyncio.Event()
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+        print("ready", reader.me, flush=True)
+        await stop.wait()
+        await reader.stop()
+        await senders.idle()
 
 
 async def _web(redis, prefix: str) -> None:

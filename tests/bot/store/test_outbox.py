@@ -32,7 +32,7 @@ def test_effects_come_back_as_they_went():
 async def _spawn(*args: str) -> subprocess.Popen:
     """A worker of :mod:`tests.outbox_worker`, once it says it is ready (the fake answers it meanwhile)."""
     proc = subprocess.Popen([sys.executable, "-m", "tests.outbox_worker", *args], stdout=subprocess.PIPE, text=True)
-    assert (await asyncio.to_thread(proc.stdout.readline)).strip() == "ready"
+    assert (await asyncio.to_thread(proc.stdout.readline)).startswith("ready ")
     return proc
 
 

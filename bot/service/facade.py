@@ -28,7 +28,7 @@ from bot.service.change import SAVED, Tables, update_key
 from bot.store.counts import TableCounts
 from bot.store.feed import Feed
 from bot.store.outage import Outage
-from bot.store.outbox import PLATFORMS, Outbox
+from bot.store.outbox import Outbox
 from bot.store.tables import Store
 from bot.store.watchers import WatcherCounts
 from bot.table.record import Table
@@ -242,7 +242,7 @@ class Service:
             return await self.outbox.put(outs)
         except UNAVAILABLE as exc:  # saved, not shown: the table's next change shows it as it is
             self._outage.failed(exc)
-            return [o for o in outs if o.chat.platform not in PLATFORMS]
+            return [o for o in outs if o.chat.platform not in self.outbox.platforms]
 
     async def topic_opened(self, table_id: str, thread: str) -> list[Outgoing]:
         """The forum topic an :class:`~bot.protocol.outgoing.OpenTopic` asked for exists: its table moves there.

@@ -62,12 +62,15 @@ class Outbox:
         redis: the store's client (decoding replies).
         prefix: the store's key prefix.
         shards: how many streams each platform's effects spread over.
+        platforms: the platforms whose effects it takes.
     """
 
-    def __init__(self, redis: Redis | RedisCluster, prefix: str = "st", shards: int = SHARDS) -> None:
+    def __init__(self, redis: Redis | RedisCluster, prefix: str = "st", shards: int = SHARDS,
+                 platforms: tuple[str, ...] = PLATFORMS) -> None:
         self.redis = redis
         self.prefix = prefix
         self.shards = shards
+        self.platforms = platforms
 
     def _tag(self, platform: str, shard: int) -> str:
         return f"{self.prefix}:{{ob:{platform}:{shard}}}"
@@ -99,7 +102,7 @@ class Outbox:
         rest = []
         for out in outs:
             platform = out.chat.platform
-            if platform in PLATFORMS:
+            if platform in self.platforms:
                 batches[(platform, self.shard_of(out.chat.chat_id))].append(out)
             else:
                 rest.append(out)

@@ -153,7 +153,7 @@ async def kill_senders(url: str, prefix: str, kills: int, seed: int, quick: bool
             row.doubled += len(notices) - len(set(notices))
             row.notes.append(f"{len(written)} notices to {len(groups)} groups, {kills} senders killed "
                              f"({'once every call made was recorded' if quick else 'at random moments'}); "
-                             f"longest stall {shown.stall():.1f} s (a killed sender's lease: 0.5 s here, 3 s in "
+                             f"longest stall {shown.stall():.1f} s (a killed sender's lease: 1 s here, 3 s in "
                              f"`stammtisch run`)")
     finally:
         for p in procs:

@@ -269,7 +269,7 @@ def main() -> None:
     p.add_argument("--outbox", default="off,on", help="off (effects returned) and/or on (through the outbox)")
     p.add_argument("--decisions", type=int, default=400, help="computer player decisions timed per game")
     p.add_argument("--worker", nargs=2, metavar=("PREFIX", "SEED"), help=argparse.SUPPRESS)
-    args = parse(p, moves=40, tables=2, processes="1", on="env", decisions=20)
+    args = parse(p, moves=40, tables=2, processes="1", on="env", outbox="on", decisions=20)
     if args.worker:
         prefix, seed = args.worker
         print(json.dumps(asyncio.run(worker(prefix, args.moves, args.tables, int(seed), args.outbox == "on"))))

@@ -34,7 +34,7 @@ from bot.store.tables import Store
 
 PACED = Tuning(group_messages=20, group_window_s=2.0, chat_messages=1, chat_window_s=0.1)
 """A call to the group every tenth of a second: a kill finds the sender between two calls."""
-LEASE_S = 0.5
+LEASE_S = 1.0
 
 
 async def _send(redis, prefix: str, base_url: str, token: str) -> None:

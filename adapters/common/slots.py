@@ -74,8 +74,8 @@ class Slots(Generic[J]):
         return slot, job
 
     def known(self, slot: str) -> bool:
-        """Whether the job just taken for ``slot`` was made before: every call it stands for was recorded as
-        sent by a sender that died before its entry was acknowledged."""
+        """Whether the job just taken for ``slot`` is not to be made here: every call it stands for was recorded
+        as made by a sender that died before its entry was acknowledged, or is another reader's now."""
         flying = self._flying.get(slot)
         return bool(flying) and all(t.known for t in flying)
 

@@ -45,6 +45,8 @@ class Receipt:
         self._closed = False
         self.failed = False
         """A record failed: the entry is not acknowledged (whoever takes it over makes what is not known)."""
+        self.revoked = False
+        """Another reader took the entry over (this one lost its shard): its calls not yet made are not made here."""
 
     def ticket(self) -> Ticket:
         """The next call's ticket."""
@@ -53,6 +55,10 @@ class Receipt:
         self._open += 1
         return t
 
+    def revoke(self) -> None:
+        """Another reader took the entry over: make none of its calls still queued, record and acknowledge nothing."""
+        self.revoked = True
+
     def close(self) -> None:
         """Every effect of the entry is queued: it settles when its calls have."""
         self._closed = True
@@ -60,7 +66,7 @@ class Receipt:
 
     async def sent(self, t: Ticket) -> None:
         """The call of ``t`` was made (or failed for good): recorded, then settled."""
-        if t.key not in self.known:
+        if t.key not in self.known and not self.revoked:
             try:
                 await self._record(t.key)
             except Exception as exc:  # noqa: BLE001  (Redis away: the entry stays pending, see :attr:`failed`)
@@ -74,7 +80,7 @@ class Receipt:
         self._check()
 
     def _check(self) -> None:
-        if self._closed and self._open == 0 and not self.failed:
+        if self._closed and self._open == 0 and not self.failed and not self.revoked:
             self._closed = False  # once
             self._settled()
 
@@ -88,8 +94,9 @@ class Ticket:
 
     @property
     def known(self) -> bool:
-        """Whether the call was made before (recorded by a sender that died before the entry was acknowledged)."""
-        return self.key in self.receipt.known
+        """Whether the call was made before (recorded by a sender that died before the entry was acknowledged), or
+        is another reader's to make now."""
+        return self.key in self.receipt.known or self.receipt.revoked
 
 
 @contextlib.contextmanager

@@ -58,6 +58,7 @@ class OutboxReader:
         self.me = f"{platform}-{secrets.token_hex(6)}"
         self._shards: dict[int, asyncio.Task] = {}
         self._open: dict[tuple[int, str], asyncio.Event] = {}  # entries taken and not acknowledged
+        self._receipts: dict[tuple[int, str], receipts.Receipt] = {}
         self._stop = asyncio.Event()
         self._task: asyncio.Task | None = None
         self._acks: set[asyncio.Task] = set()
@@ -102,6 +103,9 @@ class OutboxReader:
             elif held:
                 log.warning("lost the lease of %s outbox shard %d", self.platform, shard)
                 self._shards.pop(shard).cancel()
+                for key in [k for k in self._open if k[0] == shard]:  # the next reader makes their calls
+                    self._receipts.pop(key).revoke()
+                    self._open.pop(key).set()
 
     async def _leave(self) -> None:
         for task in self._shards.values():
@@ -161,7 +165,7 @@ class OutboxReader:
             self._acks.add(task)
             task.add_done_callback(self._acks.discard)
 
-        receipt = receipts.Receipt(known, record, settled)
+        receipt = self._receipts[(shard, entry)] = receipts.Receipt(known, record, settled)
         with receipts.carrying(receipt):
             try:
                 self.carry_out(outs)
@@ -176,6 +180,7 @@ class OutboxReader:
             log.warning("could not acknowledge %s outbox entry %s: %s", self.platform, entry, type(exc).__name__)
         finally:
             self._open.pop((shard, entry), None)
+            self._receipts.pop((shard, entry), None)
             done.set()
 
 

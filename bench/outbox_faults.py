@@ -10,7 +10,7 @@ the tables' timers and web taps do:
   the record of the call, which doubles that message: see docs/operating.md); with ``--quick`` it comes once
   every call made is recorded (the suite's check must not depend on luck).
 - **rolling restart of three senders during 50 tables**: each table's group gets its table message edited to a
-  newer version and a notice now and then; the three senders get SIGTERM one after another, each replaced by a
+  newer version every :data:`_MOVE_S` and a notice every third time; the three senders get SIGTERM one after another, each replaced by a
   new process before the next.
 
 Moves lost: notices never shown, or a table message that never showed its last version; moves doubled: notices
@@ -35,7 +35,9 @@ from tests.outbox_worker import PACED
 
 __all__ = ["kill_senders", "rolling_restart"]
 
-_DRAIN_S = 60.0
+_DRAIN_S = 120.0
+_MOVE_S = 2.0
+"""How often each table of the rolling restart changes (people press about one button every few seconds)."""
 
 
 async def _sender(url: str, prefix: str, tg: FakeTelegram) -> tuple[subprocess.Popen, str]:
@@ -47,6 +49,14 @@ async def _sender(url: str, prefix: str, tg: FakeTelegram) -> tuple[subprocess.P
         proc.kill()
         raise RuntimeError(f"a sender did not start: {line!r}")
     return proc, line.split()[1]
+
+
+async def _gone(procs: list[subprocess.Popen], client) -> None:
+    """The senders killed, the client closed."""
+    for p in procs:
+        p.kill()
+        p.wait()
+    await client.aclose()
 
 
 def _fake() -> FakeTelegram:
@@ -156,10 +166,7 @@ async def kill_senders(url: str, prefix: str, kills: int, seed: int, quick: bool
                              f"longest stall {shown.stall():.1f} s (a killed sender's lease: 1 s here, 3 s in "
                              f"`stammtisch run`)")
     finally:
-        for p in procs:
-            p.kill()
-            p.wait()
-        await client.aclose()
+        await _gone(procs, client)
 
 
 async def rolling_restart(url: str, prefix: str, tables: int, row) -> None:
@@ -191,12 +198,12 @@ async def rolling_restart(url: str, prefix: str, tables: int, row) -> None:
                             shown.written[out.text] = time.monotonic()
                         await outbox.put(outs)
                         n += 1
-                    await asyncio.sleep(0.5)
+                    await asyncio.sleep(_MOVE_S)
 
             procs = [(await _sender(url, prefix, tg))[0] for _ in range(3)]
             writer = asyncio.ensure_future(write())
             try:
-                await asyncio.sleep(1.0)  # play under way before the first restart
+                await asyncio.sleep(_MOVE_S)  # play under way before the first restart
                 for k in range(len(procs)):
                     old = procs[k]
                     old.send_signal(signal.SIGTERM)
@@ -216,7 +223,4 @@ async def rolling_restart(url: str, prefix: str, tables: int, row) -> None:
             row.notes.append(f"{tables} tables, {sum(versions.values())} table versions and {len(written)} notices "
                              f"written; longest stall {shown.stall():.1f} s")
     finally:
-        for p in procs:
-            p.kill()
-            p.wait()
-        await client.aclose()
+        await _gone(procs, client)

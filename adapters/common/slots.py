@@ -79,6 +79,11 @@ class Slots(Generic[J]):
         flying = self._flying.get(slot)
         return bool(flying) and all(t.known for t in flying)
 
+    def held(self, slot: str) -> bool:
+        """Whether the job just taken for ``slot`` may be made now: no entry it stands for may be another reader's
+        (its reader's lease ran out while the event loop stood still; it waits for the lease to be renewed or lost)."""
+        return all(t.receipt.holds() or t.known for t in self._flying.get(slot, ()))
+
     async def sent(self, slot: str) -> None:
         """The job just taken for ``slot`` is done (made, or given up): its tickets are recorded and settled."""
         for t in self._flying.pop(slot, ()):

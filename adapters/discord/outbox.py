@@ -34,6 +34,8 @@ __all__ = ["Job", "Outbox"]
 log = logging.getLogger(__name__)
 
 _TRIES = 3
+_LEASE_WAIT_S = 0.1
+"""How long a call waits before it asks again whether its outbox entry's lease holds."""
 _REDIS_WAIT_S = 0.5
 _RETRY_S = 0.5
 
@@ -145,6 +147,10 @@ class Outbox:
             slot, job = queue.pop()
             hold = self.tuning.gap
             try:
+                if not queue.held(slot):  # its outbox lease is due for renewal: it waits for it (or another reader)
+                    queue.requeue(slot, job)
+                    hold = max(hold, _LEASE_WAIT_S)
+                    continue
                 if not queue.known(slot):  # a replayed outbox entry's call made before is not made again
                     await job.send()
             except UNAVAILABLE as exc:  # Redis keeps the refs: the job waits for it, however long

@@ -40,6 +40,8 @@ _NETWORK_TRIES = 3
 _REDIS_WAIT_S = 0.5
 """How long a chat's sender waits before it asks Redis for its turn again."""
 _SWEEP_MIN = 1024
+_LEASE_WAIT_S = 0.1
+"""How long a call waits before it asks again whether its outbox entry's lease holds."""
 
 FIRST, REPLY, LAST = 0, 1, 2
 """The ranks of a chat's jobs: the messages edited in place (the table, a hand) go first, then what
@@ -236,6 +238,11 @@ class Outbox:
                 self.pacer.hold(chat_id, _REDIS_WAIT_S)
                 continue
             slot, job = q.pop()
+            if not q.held(slot):  # its outbox lease is due for renewal: it waits for it (or for another reader)
+                await self.pacer.sent(chat_id)
+                q.requeue(slot, job, job.rank)
+                self.pacer.hold(chat_id, _LEASE_WAIT_S)
+                continue
             try:
                 try:
                     if not q.known(slot):  # a replayed outbox entry's call made before is not made again

@@ -33,11 +33,13 @@ class Receipt:
         known: the tickets recorded as sent before (a replay of the entry after its sender died).
         record: records a ticket as sent (awaited after the call, before the entry is acknowledged).
         settled: called once, when the entry's effects are queued and every call is made or dropped.
+        holds: whether the reader still surely holds the entry (its lease has not run out); a call waits while not.
     """
 
     def __init__(self, known: frozenset[str], record: Callable[[str], Awaitable[None]],
-                 settled: Callable[[], None]) -> None:
+                 settled: Callable[[], None], holds: Callable[[], bool] = lambda: True) -> None:
         self.known = known
+        self.holds = holds
         self._record = record
         self._settled = settled
         self._issued = 0

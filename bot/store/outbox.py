@@ -126,6 +126,10 @@ class Outbox:
             return True
         return bool(await self.redis.eval(_RENEW, 1, key, me, ms))
 
+    async def holder(self, platform: str, shard: int) -> str | None:
+        """The reader that holds the shard's lease, if any."""
+        return await self.redis.get(self.lease(platform, shard))
+
     async def give_up(self, platform: str, shard: int, me: str) -> None:
         """Leave the shard's lease (if ``me`` holds it) for the next reader."""
         await self.redis.eval(_RELEASE, 1, self.lease(platform, shard), me)

@@ -59,6 +59,8 @@ class OutboxReader:
         self._shards: dict[int, asyncio.Task] = {}
         self._open: dict[tuple[int, str], asyncio.Event] = {}  # entries taken and not acknowledged
         self._receipts: dict[tuple[int, str], receipts.Receipt] = {}
+        self._until: dict[int, float] = {}  # the shards held: until when their lease surely holds (monotonic)
+        self._free: set[int] = set()  # shards beyond this reader's share found free at the last beat
         self._stop = asyncio.Event()
         self._task: asyncio.Task | None = None
         self._acks: set[asyncio.Task] = set()
@@ -88,24 +90,38 @@ class OutboxReader:
             await self._leave()
 
     async def _lease(self) -> None:
-        """Renew the shards held, take free ones up to this reader's share, stop reading those lost."""
+        """Renew the shards held, take free ones up to this reader's share (beyond it, one left free since the
+        last beat: a dead reader's, while it still counts as alive), stop reading those lost."""
         if not self.ready():
             return
         alive = await self.outbox.beat(self.platform, self.me, time.time(), 2 * self.lease_s)
         share = math.ceil(self.outbox.shards / max(1, alive))
+        free = set()
         for shard in range(self.outbox.shards):
             held = shard in self._shards
             if not held and len(self._shards) >= share:
-                continue
+                if shard in self._free or not await self.outbox.holder(self.platform, shard):
+                    free.add(shard)
+                if shard not in self._free:
+                    continue
+            asked = time.monotonic()
             if await self.outbox.take(self.platform, shard, self.me, self.lease_s):
+                self._until[shard] = asked + self.lease_s
                 if not held or self._shards[shard].done():
                     self._shards[shard] = asyncio.get_running_loop().create_task(self._read(shard))
             elif held:
                 log.warning("lost the lease of %s outbox shard %d", self.platform, shard)
+                self._until.pop(shard, None)
                 self._shards.pop(shard).cancel()
                 for key in [k for k in self._open if k[0] == shard]:  # the next reader makes their calls
                     self._receipts.pop(key).revoke()
                     self._open.pop(key).set()
+        self._free = free
+
+    def _holds(self, shard: int) -> bool:
+        """Whether this reader's lease of ``shard`` surely holds now (counted from before it was asked for: Redis
+        counts from later), so that no call is made for a shard another reader may have taken meanwhile."""
+        return self._until.get(shard, 0.0) > time.monotonic()
 
     async def _leave(self) -> None:
         for task in self._shards.values():
@@ -165,7 +181,8 @@ class OutboxReader:
             self._acks.add(task)
             task.add_done_callback(self._acks.discard)
 
-        receipt = self._receipts[(shard, entry)] = receipts.Receipt(known, record, settled)
+        receipt = self._receipts[(shard, entry)] = receipts.Receipt(known, record, settled,
+                                                                    lambda: self._holds(shard))
         with receipts.carrying(receipt):
             try:
                 self.carry_out(outs)

@@ -47,8 +47,8 @@ async def _send(redis, prefix: str, base_url: str, token: str) -> None:
         asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
         print("ready", reader.me, flush=True)
         await stop.wait()
-        await reader.stop()
-        await senders.idle()
+        await reader.stop()  # what it took is sent meanwhile, 5 s at most; the rest is the next reader's
+        await senders.close()
 
 
 async def _web(redis, prefix: str) -> None:

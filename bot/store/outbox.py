@@ -149,11 +149,11 @@ class Outbox:
         """``me`` reads no more."""
         await self.redis.zrem(self.readers(platform), me)
 
-    async def pending(self, platform: str, shard: int, me: str, start: str, count: int = 100
+    async def pending(self, platform: str, shard: int, me: str, start: str, idle_ms: int = 0, count: int = 100
                       ) -> tuple[str, list[tuple[str, dict]]]:
-        """Claim for ``me`` what is pending in the shard from ``start`` (any reader's, a dead one's too); the
-        next start (``"0-0"`` at the end) and the claimed entries, in order."""
-        reply = await self.redis.xautoclaim(self.stream(platform, shard), GROUP, me, 0, start, count=count)
+        """Claim for ``me`` what is pending in the shard from ``start`` (any reader's, a dead one's too) and was
+        delivered at least ``idle_ms`` ago; the next start (``"0-0"`` at the end) and the claimed entries, in order."""
+        reply = await self.redis.xautoclaim(self.stream(platform, shard), GROUP, me, idle_ms, start, count=count)
         return reply[0], [e for e in reply[1] if e[1]]  # a deleted entry comes back empty
 
     async def read(self, platform: str, shard: int, me: str, block_ms: int, count: int = 100

@@ -143,20 +143,29 @@ class OutboxReader:
         while True:
             try:
                 await self.outbox.ensure_group(self.platform, shard)
-                start = "0-0"
-                while True:
-                    start, entries = await self.outbox.pending(self.platform, shard, self.me, start)
-                    for entry, fields in entries:
-                        await self._carry(shard, entry, fields, replay=True)
-                    if start == "0-0":
-                        break
+                await self._claim(shard, 0)
+                claimed = time.monotonic()
                 while True:
                     for entry, fields in await self.outbox.read(self.platform, shard, self.me, _BLOCK_MS):
                         await self._carry(shard, entry, fields)
+                    if time.monotonic() - claimed > self.lease_s:
+                        await self._claim(shard, int(self.lease_s * 1000))
+                        claimed = time.monotonic()
             except UNAVAILABLE as exc:
                 metrics.redis_error("outbox")
                 log.warning("reading %s outbox shard %d needs Redis: %s", self.platform, shard, type(exc).__name__)
                 await asyncio.sleep(self.lease_s / 3)
+
+    async def _claim(self, shard: int, idle_ms: int) -> None:
+        """Take over and carry out what is pending in the shard for another reader since ``idle_ms`` (all of it
+        when the shard is taken; then, now and then, what a reader that lost the shard read before it knew)."""
+        start = "0-0"
+        while True:
+            start, entries = await self.outbox.pending(self.platform, shard, self.me, start, idle_ms)
+            for entry, fields in entries:
+                await self._carry(shard, entry, fields, replay=True)
+            if start == "0-0":
+                return
 
     async def _carry(self, shard: int, entry: str, fields: dict, replay: bool = False) -> None:
         """Hand one entry's batch to the delivery under its receipt (not one this reader carries already)."""

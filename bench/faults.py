@@ -3,7 +3,7 @@
     .venv/bin/python bench/faults.py [--games 100] [--kills 25] [--presses 10000] [--fuzz 2000] [--flood 1000]
                                      [--finishes 20] [--deals 6] [--history 100000] [--drain-s 600] [--seed 1]
                                      [--slow-clients 300] [--slow-timeout-s 10] [--vacations 10]
-                                     [--vacation-tables 50] [--quick]
+                                     [--vacation-tables 50] [--sender-kills 100] [--restart-tables 50] [--quick]
 
 Every row runs against a ``redis-server`` this script starts on 127.0.0.1 (ports 17000-17999, AOF
 with ``appendfsync everysec``) and throws away afterwards:
@@ -50,6 +50,11 @@ with ``appendfsync everysec``) and throws away afterwards:
   each) are held by ``urlaub 4`` and let go by ``urlaub aus``, ``--vacations`` times; each command goes to a
   worker that kills itself (SIGKILL) right before or after a random one of its table saves, then to a new one,
   and the next process ticks a lease later; meanwhile the clock runs past every timer of his turns.
+
+- **the outbox** (:mod:`bench.outbox_faults`): the process that sends what the outbox holds is killed with
+  SIGKILL mid-send ``--sender-kills`` times; three such processes are restarted one after another while
+  ``--restart-tables`` tables are shown. Lost: a notice never shown or a table message short of its last version;
+  doubled: a notice (or a table message) shown twice; the notes give the longest stall.
 
 Columns: faults injected; moves lost (an update answered as applied, or dropped as a duplicate,
 whose save is not in its table); moves doubled (an update applied twice, or a log entry twice);
@@ -105,6 +110,7 @@ from bot.tournament import Tournament, result_of  # noqa: E402
 from bot.tournament.results import deal_points  # noqa: E402
 from bot.words.catalogs import language, languages  # noqa: E402
 from bot.words.i18n import t  # noqa: E402
+from bench import outbox_faults  # noqa: E402
 from tests.redis_servers import Server  # noqa: E402
 from tests.renderkit import NAMES, fixed_messages, match_messages, over_limit, sizes  # noqa: E402
 from tests.servicekit import (  # noqa: E402
@@ -1259,7 +1265,8 @@ async def _vacations(server: Server, prefix: str, n: int, rounds: int, seed: int
 async def run(games: int = 100, kills: int = 25, workers: int = 3, presses: int = 10_000, fuzz: int = 2000,
               deals: int = 6, seed: int = 1, drain_s: float = 600.0, flood: int = 1000, finishes: int = 20,
               slow_clients: int = 300, slow_timeout_s: float = 10.0, history: int = 100_000, vacations: int = 10,
-              vacation_tables: int = 50) -> list[Row]:
+              vacation_tables: int = 50, sender_kills: int = 100, restart_tables: int = 50,
+              quick: bool = False) -> list[Row]:
     """Run every fault row against a redis-server of its own; returns the rows."""
     with Server() as server:
         rows = await _kills(server, "fk", games, kills, workers, seed, drain_s)
@@ -1272,6 +1279,10 @@ async def run(games: int = 100, kills: int = 25, workers: int = 3, presses: int 
         rows += await _slow_web(server, "fw", slow_clients, slow_timeout_s)
         rows.append(await _memory_commands(server, "fm", history, seed))
         rows.append(await _vacations(server, "fu", vacation_tables, vacations, seed))
+        rows.append(Row(f"kill -9 of the sending process mid-send, {sender_kills} times"))
+        await outbox_faults.kill_senders(server.url, "fo", sender_kills, seed, quick, rows[-1])
+        rows.append(Row(f"rolling restart of three senders during {restart_tables} tables"))
+        await outbox_faults.rolling_restart(server.url, "fr", restart_tables, rows[-1])
     rows.append(_limits(games, seed))
     return rows
 
@@ -1324,11 +1335,15 @@ def main() -> None:
     p.add_argument("--history", type=int, default=100_000, help="matches in the history the memory's commands read")
     p.add_argument("--vacations", type=int, default=10, help="vacations begun and ended, each with a worker killed")
     p.add_argument("--vacation-tables", type=int, default=50, help="the Fernspiel tables the vacations hold")
+    p.add_argument("--sender-kills", type=int, default=100, help="outbox senders killed mid-send")
+    p.add_argument("--restart-tables", type=int, default=50, help="tables played while three senders restart")
     a = parse(p, games=4, kills=4, presses=200, fuzz=60, deals=1, drain_s=60.0, seed=7, finishes=2,
-              slow_clients=12, slow_timeout_s=1.0, history=1000, vacations=1, vacation_tables=6)
+              slow_clients=12, slow_timeout_s=1.0, history=1000, vacations=1, vacation_tables=6, sender_kills=2,
+              restart_tables=6)
     started = time.monotonic()
     rows = asyncio.run(run(a.games, a.kills, a.workers, a.presses, a.fuzz, a.deals, a.seed, a.drain_s, a.flood,
-                           a.finishes, a.slow_clients, a.slow_timeout_s, a.history, a.vacations, a.vacation_tables))
+                           a.finishes, a.slow_clients, a.slow_timeout_s, a.history, a.vacations, a.vacation_tables,
+                           a.sender_kills, a.restart_tables, a.quick))
     print(table(rows))
     print(f"({time.monotonic() - started:.0f} s; games {a.games}, kills {a.kills}, workers {a.workers}, "
           f"presses {a.presses}, fuzz examples {a.fuzz}, flood {a.flood}, finishes {a.finishes}, "

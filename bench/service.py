@@ -1,12 +1,15 @@
 """Speed of the table service against a real Redis; prints figures, asserts nothing.
 
     .venv/bin/python bench/service.py [--moves 3000] [--tables 20] [--processes 1,2,4] [--on server,cluster]
-                                      [--decisions 400] [--quick]
+                                      [--outbox off,on] [--decisions 400] [--quick]
 
 - a move through the service (load, check, engine, compare-and-set with the log, timers, render):
   p50 and p99 latency and moves per second with 1, 2 and 4 worker processes together, on one
   Redis server and on a 3-master Redis Cluster that the benchmark starts (``tests/redis_servers.py``,
   AOF everysec; where ``redis-server`` is missing: on ``REDIS_URL`` or the embedded Redis only);
+- with ``--outbox on`` the same, each move's effects written to the outbox (:mod:`bot.store.outbox`) and a
+  reader in every process taking them (its delivery counts them) and acknowledging them, as between a
+  process that makes effects and one that sends them (the latency includes the write);
 - Redis MEMORY USAGE of a table record after a full deal, and its JSON size;
 - computer player decision time (p50, p95) per game.
 
@@ -39,6 +42,8 @@ from bot.ops.settings import load_settings  # noqa: E402
 from bot.protocol.outgoing import ChatRef, Command, HandMessage, Toast, UserRef  # noqa: E402
 from bot.service import Service  # noqa: E402
 from bot.store.connection import connect  # noqa: E402
+from bot.store.outbox import Outbox  # noqa: E402
+from bot.store.outbox_reader import OutboxReader  # noqa: E402
 from bot.store.tables import Store  # noqa: E402
 from bot.table import cpu as computer  # noqa: E402
 from bot.table.record import Table  # noqa: E402
@@ -90,7 +95,7 @@ def take(t: dict, effects: list) -> None:
 
 
 async def run_moves(svc: Service, tables: dict[str, dict], moves: int, rng: random.Random,
-                    handle_cpu: list[float] | None = None) -> list[float]:
+                    handle_cpu: list[float] | None = None, outbox: bool = False) -> list[float]:
     """Press ``moves`` buttons round-robin over the tables; the latency of each, in seconds.
 
     At each table the press it waits for (:func:`tests.servicekit.awaited_press`): the person to act plays,
@@ -98,6 +103,7 @@ async def run_moves(svc: Service, tables: dict[str, dict], moves: int, rng: rand
     table that ended is replaced by a new one. Raises :class:`bench.stuck.Stuck` at a table where nobody
     can press, or whose version did not change in :data:`~bench.stuck.STUCK_AFTER` presses. ``handle_cpu``
     gets the process CPU seconds each ``Service.handle`` took (the bench's own work, finding a button, left out).
+    With ``outbox`` each move's effects are written to the service's outbox (:meth:`Service.show`) in its time.
     """
     latencies: list[float] = []
     while len(latencies) < moves:
@@ -119,6 +125,8 @@ async def run_moves(svc: Service, tables: dict[str, dict], moves: int, rng: rand
             cmd = Command(t["chat"], t["users"][key], token=button.token)
             start, cpu = time.perf_counter(), time.process_time()
             effects = await svc.handle(cmd)
+            if outbox:
+                await svc.show(effects)
             latencies.append(time.perf_counter() - start)
             if handle_cpu is not None:
                 handle_cpu.append(time.process_time() - cpu)
@@ -132,19 +140,26 @@ async def service_for(prefix: str) -> tuple[Service, Store, object]:
     settings = load_settings()
     redis = await connect(settings)
     store = Store(redis, prefix=prefix)
-    return Service(store, settings), store, redis
+    return Service(store, settings, outbox=Outbox(redis, prefix, platforms=("bench",))), store, redis
 
 
-async def worker(prefix: str, moves: int, tables: int, seed: int) -> dict:
-    """One process's share: its own tables, ``moves`` presses."""
+async def worker(prefix: str, moves: int, tables: int, seed: int, outbox: bool = False) -> dict:
+    """One process's share: its own tables, ``moves`` presses; with ``outbox`` their effects through it."""
     svc, store, redis = await service_for(prefix)
+    taken: list[int] = []
+    reader = OutboxReader(svc.outbox, "bench", lambda outs: taken.append(len(outs))) if outbox else None
     try:
+        if reader is not None:
+            reader.start()
         open_ = await open_tables(svc, f"w{seed}", tables)
         start, cpu, handle_cpu = time.perf_counter(), time.process_time(), []
-        lat = await run_moves(svc, open_, moves, random.Random(seed), handle_cpu)
+        lat = await run_moves(svc, open_, moves, random.Random(seed), handle_cpu, outbox)
         seconds = time.perf_counter() - start
-        return {"latencies": lat, "seconds": seconds, "cpu": time.process_time() - cpu, "handle_cpu": sum(handle_cpu)}
+        return {"latencies": lat, "seconds": seconds, "cpu": time.process_time() - cpu, "handle_cpu": sum(handle_cpu),
+                "taken": len(taken)}
     finally:
+        if reader is not None:
+            await reader.stop()
         await redis.aclose()
 
 
@@ -194,7 +209,8 @@ def report(name: str, results: list[dict]) -> float:
     handle = sum(r["handle_cpu"] for r in results) / len(lat)
     print(f"{name}: {len(lat)} moves  p50 {statistics.median(lat) * 1000:.2f} ms  p99 {pct(lat, 99) * 1000:.2f} ms  "
           f"{len(lat) / seconds:.0f} moves/s together ({', '.join(f'{x:.0f}' for x in per)} per process)  "
-          f"bot CPU {cpu * 1e6:.0f} us/move, {handle * 1e6:.0f} of it in Service.handle")
+          f"bot CPU {cpu * 1e6:.0f} us/move, {handle * 1e6:.0f} of it in Service.handle"
+          + (f", {taken} outbox batches taken" if (taken := sum(r.get("taken", 0) for r in results)) else ""))
     return len(lat) / seconds
 
 
@@ -208,11 +224,12 @@ async def cleanup(prefix: str) -> None:
         await redis.aclose()
 
 
-def processes(prefix: str, count: int, moves: int, tables: int) -> list[dict]:
+def processes(prefix: str, count: int, moves: int, tables: int, outbox: bool = False) -> list[dict]:
     """``count`` worker processes started together, each with its own tables; their results."""
     procs = [subprocess.Popen([sys.executable, __file__, "--moves", str(moves), "--tables", str(tables),
-                               "--worker", prefix, str(seed)], stdout=subprocess.PIPE, text=True)
-             for seed in range(100 * count, 100 * count + count)]  # each run its own chats
+                               "--outbox", "on" if outbox else "off", "--worker", prefix, str(seed)],
+                              stdout=subprocess.PIPE, text=True)
+             for seed in range(100 * count + 50 * outbox, 100 * count + 50 * outbox + count)]  # each run its own chats
     out = [proc.communicate()[0] for proc in procs]
     failed = [proc.returncode for proc in procs if proc.returncode]
     if failed:
@@ -249,12 +266,13 @@ def main() -> None:
     p.add_argument("--tables", type=int, default=20, help="tables per process")
     p.add_argument("--processes", default="1,2,4", help="worker process counts to run, comma-separated")
     p.add_argument("--on", default="server,cluster", help="server, cluster and/or env (REDIS_URL or embedded)")
+    p.add_argument("--outbox", default="off,on", help="off (effects returned) and/or on (through the outbox)")
     p.add_argument("--decisions", type=int, default=400, help="computer player decisions timed per game")
     p.add_argument("--worker", nargs=2, metavar=("PREFIX", "SEED"), help=argparse.SUPPRESS)
-    args = parse(p, moves=40, tables=2, processes="1", on="env", decisions=20)
+    args = parse(p, moves=40, tables=2, processes="1", on="env", outbox="on", decisions=20)
     if args.worker:
         prefix, seed = args.worker
-        print(json.dumps(asyncio.run(worker(prefix, args.moves, args.tables, int(seed)))))
+        print(json.dumps(asyncio.run(worker(prefix, args.moves, args.tables, int(seed), args.outbox == "on"))))
         return
     print(f"game {GAME}, 4 people per table, {args.moves} moves and {args.tables} tables per process, "
           f"{os.cpu_count()} CPUs")
@@ -263,9 +281,10 @@ def main() -> None:
         with redis_for(kind) as name:
             try:
                 first = None
-                for count in (int(n) for n in args.processes.split(",")):
-                    results = processes(prefix, count, args.moves, args.tables)
-                    rate = report(f"{name}, {count} process{'es' if count > 1 else ''}", results)
+                for count, mode in ((int(n), m) for n in args.processes.split(",") for m in args.outbox.split(",")):
+                    results = processes(prefix, count, args.moves, args.tables, mode == "on")
+                    over = ", over the outbox" if mode == "on" else ""
+                    rate = report(f"{name}, {count} process{'es' if count > 1 else ''}{over}", results)
                     first = first or rate
                     print(f"    {rate / first:.2f} x the first")
                 if kind == args.on.split(",")[0]:

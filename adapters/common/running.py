@@ -36,14 +36,37 @@ B = TypeVar("B", bound=Runnable)
 
 def delivering(make: Callable[[], B], deliveries: dict[str, Callable[[list[Outgoing]], None]] | None,
                platform: str) -> Callable[[], B]:
-    """``make``, each of whose bots also puts its ``carry_out`` into ``deliveries`` under ``platform``: effects
-    that come from elsewhere in this process (the web table's taps) show in the chats through it."""
+    """``make``, each of whose bots, once started, also puts its ``carry_out`` into ``deliveries`` under
+    ``platform`` (and takes it out when it stops): effects that come from elsewhere (the web table's taps,
+    the platform's outbox in Redis) show in the chats through it only while it can send."""
+    if deliveries is None:
+        return make
+
     def made() -> B:
-        bot = make()
-        if deliveries is not None:
-            deliveries[platform] = bot.carry_out
-        return bot
+        return _Registered(make(), deliveries, platform)  # type: ignore[return-value]
     return made
+
+
+class _Registered:
+    """A bot whose ``carry_out`` is in ``deliveries`` while it runs; everything else is the bot's."""
+
+    def __init__(self, bot: Runnable, deliveries: dict[str, Callable[[list[Outgoing]], None]], platform: str):
+        self._bot, self._deliveries, self._platform = bot, deliveries, platform
+
+    async def start(self) -> None:
+        await self._bot.start()
+        self._deliveries[self._platform] = self._bot.carry_out
+
+    async def stop(self) -> None:
+        if self._deliveries.get(self._platform) == self._bot.carry_out:
+            del self._deliveries[self._platform]
+        await self._bot.stop()
+
+    def carry_out(self, outs: list[Outgoing]) -> None:
+        self._bot.carry_out(outs)
+
+    def __getattr__(self, name: str):
+        return getattr(self._bot, name)
 
 
 FIRST_RETRY_S = 1.0

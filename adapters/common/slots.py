@@ -12,6 +12,10 @@ waits already, such as a deal's result behind the next deal's cards). Jobs also 
 deals' results): the lowest rank among the due jobs goes first, so a chat's backlog of lesser
 messages never holds back its table; the order above holds among that rank and the lingering jobs
 of lower ones.
+
+A job queued while an outbox entry is carried out takes its ticket (:mod:`bot.protocol.receipts`); a job
+that replaces another takes over its tickets. The sender says when a job is done (:meth:`Slots.sent`) or
+asks whether it was made before (:meth:`Slots.known`, a replayed entry).
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Generic, TypeVar
 
+from bot.protocol import receipts
 from bot.protocol.outgoing import HandMessage, JoinLink, Notice, Outgoing, TableMessage, Toast
 
 __all__ = ["Slots", "table_may_wait"]
@@ -40,6 +45,8 @@ class Slots(Generic[J]):
         self.rank: dict[str, int] = {}
         self.wake = asyncio.Event()
         self.task: asyncio.Task | None = None
+        self.tickets: dict[str, list[receipts.Ticket]] = {}  # the pending jobs' tickets, by slot
+        self._flying: dict[str, list[receipts.Ticket]] = {}  # those of the jobs taken by the sender
 
     def __bool__(self) -> bool:
         """Whether a job is pending."""
@@ -49,6 +56,8 @@ class Slots(Generic[J]):
         """Queue ``job`` in place of a pending job of its slot; it is due after ``linger`` seconds, but
         never later than the first lingering job of its slot asked; ``rank``: see the module."""
         self.pending[slot] = job
+        if (t := receipts.ticket()) is not None:
+            self.tickets.setdefault(slot, []).append(t)
         self.due[slot] = min(self.due.get(slot, math.inf), time.monotonic() + linger)
         self.rank[slot] = rank
         self.wake.set()
@@ -61,18 +70,38 @@ class Slots(Generic[J]):
         slot = next(s for s in self.pending if self.rank[s] <= first)
         job = self.pending.pop(slot)
         del self.due[slot], self.rank[slot]
+        self._flying[slot] = self.tickets.pop(slot, [])
         return slot, job
+
+    def known(self, slot: str) -> bool:
+        """Whether the job just taken for ``slot`` is not to be made here: every call it stands for was recorded
+        as made by a sender that died before its entry was acknowledged, or is another reader's now."""
+        flying = self._flying.get(slot)
+        return bool(flying) and all(t.known for t in flying)
+
+    def held(self, slot: str) -> bool:
+        """Whether the job just taken for ``slot`` may be made now: no entry it stands for may be another reader's
+        (its reader's lease ran out while the event loop stood still; it waits for the lease to be renewed or lost)."""
+        return all(t.receipt.holds() or t.known for t in self._flying.get(slot, ()))
+
+    async def sent(self, slot: str) -> None:
+        """The job just taken for ``slot`` is done (made, or given up): its tickets are recorded and settled."""
+        for t in self._flying.pop(slot, ()):
+            await t.receipt.sent(t)
 
     def drop(self, slot: str) -> None:
         """Forget the pending job of ``slot``, if any."""
         self.pending.pop(slot, None)
         self.due.pop(slot, None)
         self.rank.pop(slot, None)
+        for t in self.tickets.pop(slot, ()):
+            t.receipt.dropped(t)
         self.wake.set()
 
     def requeue(self, slot: str, job: J, rank: int = 0) -> None:
         """Put a job whose call failed back in front (of its ``rank``), due now, unless a newer one of its
-        slot came meanwhile."""
+        slot came meanwhile (which takes over its tickets)."""
+        self.tickets[slot] = self._flying.pop(slot, []) + self.tickets.get(slot, [])
         if slot not in self.pending:
             self.pending[slot] = job
             self.pending.move_to_end(slot, last=False)
@@ -80,7 +109,10 @@ class Slots(Generic[J]):
             self.rank[slot] = rank
 
     def clear(self) -> list[J]:
-        """Take every pending job out, in order."""
+        """Take every pending job out, in order (their tickets settle: the jobs are queued anew elsewhere)."""
+        for t in [t for ts in self.tickets.values() for t in ts]:
+            t.receipt.dropped(t)
+        self.tickets.clear()
         jobs = list(self.pending.values())
         self.pending.clear()
         self.due.clear()

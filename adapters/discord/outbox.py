@@ -13,6 +13,7 @@ then, and the queue keeps coalescing meanwhile.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -33,6 +34,8 @@ __all__ = ["Job", "Outbox"]
 log = logging.getLogger(__name__)
 
 _TRIES = 3
+_LEASE_WAIT_S = 0.1
+"""How long a call waits before it asks again whether its outbox entry's lease holds."""
 _REDIS_WAIT_S = 0.5
 _RETRY_S = 0.5
 
@@ -75,7 +78,8 @@ class Outbox:
         queue = self._pending.setdefault(job.channel_id, Slots())
         queue.put(job.slot, job, job.linger)
         if queue.task is None or queue.task.done():
-            queue.task = asyncio.get_running_loop().create_task(self._run(job.channel_id, queue))
+            queue.task = asyncio.get_running_loop().create_task(self._run(job.channel_id, queue),
+                                                                 context=contextvars.Context())
 
     def newest(self, channel_id: int, slot: str) -> int:
         """The newest version known shown or pending for a slot (-1 if none)."""
@@ -143,7 +147,13 @@ class Outbox:
             slot, job = queue.pop()
             hold = self.tuning.gap
             try:
-                await job.send()
+                if not queue.held(slot):  # its outbox lease is due for renewal: it waits for it (or another reader)
+                    queue.requeue(slot, job)
+                    hold = max(hold, _LEASE_WAIT_S)
+                    continue
+                if not queue.known(slot):  # a replayed outbox entry's call made before is not made again
+                    await job.send()
+                await queue.sent(slot)  # recorded at once: a kill doubles the call only within this one write
             except UNAVAILABLE as exc:  # Redis keeps the refs: the job waits for it, however long
                 log.warning("sending to channel %s needs Redis (%s), waiting", channel_id, exc)
                 queue.requeue(slot, job)
@@ -163,6 +173,7 @@ class Outbox:
                 await self.gate.done(ticket)
                 self._next[channel_id] = time.monotonic() + hold
             tries = 0
+            await queue.sent(slot)
             if job.version is not None:
                 self._shown[(channel_id, slot)] = max(job.version, self._shown.get((channel_id, slot), -1))
         if self._pending.get(channel_id) is queue and not queue:  # idle: a later job starts a new sender

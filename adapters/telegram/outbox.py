@@ -15,6 +15,7 @@ urgent may linger a moment so that the next one for its slot replaces it
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import time
 from collections import deque
@@ -39,6 +40,8 @@ _NETWORK_TRIES = 3
 _REDIS_WAIT_S = 0.5
 """How long a chat's sender waits before it asks Redis for its turn again."""
 _SWEEP_MIN = 1024
+_LEASE_WAIT_S = 0.1
+"""How long a call waits before it asks again whether its outbox entry's lease holds."""
 
 FIRST, REPLY, LAST = 0, 1, 2
 """The ranks of a chat's jobs: the messages edited in place (the table, a hand) go first, then what
@@ -207,7 +210,7 @@ class Outbox:
                 return
         q.put(job.slot, job, job.linger, job.rank)
         if q.task is None or q.task.done():
-            q.task = asyncio.get_running_loop().create_task(self._run(chat_id, q))
+            q.task = asyncio.get_running_loop().create_task(self._run(chat_id, q), context=contextvars.Context())
 
     async def idle(self) -> None:
         """Wait until every queue is empty and every sender has finished."""
@@ -235,9 +238,16 @@ class Outbox:
                 self.pacer.hold(chat_id, _REDIS_WAIT_S)
                 continue
             slot, job = q.pop()
+            if not q.held(slot):  # its outbox lease is due for renewal: it waits for it (or for another reader)
+                await self.pacer.sent(chat_id)
+                q.requeue(slot, job, job.rank)
+                self.pacer.hold(chat_id, _LEASE_WAIT_S)
+                continue
             try:
                 try:
-                    await job.send(chat_id)
+                    if not q.known(slot):  # a replayed outbox entry's call made before is not made again
+                        await job.send(chat_id)
+                    await q.sent(slot)  # recorded at once: a kill doubles the call only within this one write
                 finally:
                     await self.pacer.sent(chat_id)
             except RetryAfter as exc:
@@ -260,6 +270,7 @@ class Outbox:
             except TelegramError as exc:
                 log.error("telegram refused a message to chat %s: %s", chat_id, exc)
             tries = 0
+            await q.sent(slot)
             if job.version is not None:
                 self._shown[(chat_id, slot)] = max(job.version, self._shown.get((chat_id, slot), -1))
         if self._queues.get(chat_id) is q:  # idle: a later job starts a new queue

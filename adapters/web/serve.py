@@ -13,7 +13,7 @@ from bot.protocol.outgoing import Outgoing, Toast
 from .server import WebServer
 from .tuning import Tuning
 
-__all__ = ["serve", "relay"]
+__all__ = ["serve", "relay", "through_outbox"]
 
 
 def relay(deliveries: dict[str, Callable[[list[Outgoing]], None]]) -> Callable[[list[Outgoing]], Awaitable[None]]:
@@ -30,6 +30,14 @@ def relay(deliveries: dict[str, Callable[[list[Outgoing]], None]]) -> Callable[[
     return after
 
 
+def through_outbox(service) -> Callable[[list[Outgoing]], Awaitable[None]]:
+    """What shows a tap's effects in the chats when several processes serve the bot: they go through the
+    outbox in Redis (:meth:`~bot.service.Service.show`) to whichever process runs each chat's adapter."""
+    async def after(outs: list[Outgoing]) -> None:
+        await service.show([o for o in outs if not isinstance(o, Toast)])
+    return after
+
+
 async def serve(settings: Settings, service, deliveries: dict[str, Callable[[list[Outgoing]], None]] | None = None,
                 tuning: Tuning | None = None, stop: asyncio.Event | None = None, ticks: bool = False) -> None:
     """Serve the web table until ``stop`` is set (nothing to do without ``STAMMTISCH_WEB_LISTEN``).
@@ -43,7 +51,8 @@ async def serve(settings: Settings, service, deliveries: dict[str, Callable[[lis
     Args:
         settings: ``web_listen``, ``web_secret``, ``telegram_token`` and the default language.
         service: the bot layer's service.
-        deliveries: the chat adapters' deliveries by platform, filled as they start (see :func:`relay`).
+        deliveries: the chat adapters' deliveries by platform, filled as they start (see :func:`relay`);
+            ``None``: the taps' effects go through the service's outbox (:func:`through_outbox`).
         tuning: the limits (default: from ``STAMMTISCH_WEB_*`` variables).
         stop: set it to stop serving.
         ticks: whether to run the turn-timer loop here.
@@ -54,7 +63,7 @@ async def serve(settings: Settings, service, deliveries: dict[str, Callable[[lis
     secret = settings.web_secret.get_secret_value().encode() if settings.web_secret else secrets.token_bytes(32)
     bot_token = settings.telegram_token.get_secret_value() if settings.telegram_token else None
     server = WebServer(service, settings.web_listen, secret, bot_token, tuning, settings.lang,
-                       relay(deliveries) if deliveries is not None else None)
+                       relay(deliveries) if deliveries is not None else through_outbox(service))
     await server.start()
     ticker = Ticker(service, lambda outs: None, tuning.tick_interval_s) if ticks else None
     if ticker is not None:

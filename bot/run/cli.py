@@ -136,6 +136,7 @@ async def _serve(settings, use) -> int:
     from bot.service import Service
     from bot.store.connection import connect
     from bot.store.counts import TableCounts
+    from bot.store.outbox import Outbox
     from bot.store.tables import Store
 
     redis = await connect(settings)
@@ -146,7 +147,7 @@ async def _serve(settings, use) -> int:
         async def sample(now: float) -> tuple[dict[str, int], int]:
             return await counts.counts(now), await store.count_due(now)
         async with metrics.serving(settings.metrics_listen, redis.ping, sample):
-            return await use(Service(store, settings, counts=counts), store, redis)
+            return await use(Service(store, settings, counts=counts, outbox=Outbox(redis, store.prefix)), store, redis)
     finally:
         await redis.aclose()
 
@@ -324,6 +325,7 @@ def _run(args: argparse.Namespace) -> int:
     from bot.ops.settings import SettingsError
     from bot.protocol.rejected import TokenRejected
     from bot.store.connection import RedisUnavailable
+    from bot.store.outbox_reader import reading
     from bot.store.ratelimit import Limiter
 
     try:
@@ -343,10 +345,11 @@ def _run(args: argparse.Namespace) -> int:
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
-        deliveries: dict = {}  # each chat's delivery, for the web table's taps to show in the chats
+        deliveries: dict = {}  # each running chat adapter's delivery, for what its outbox reader takes
         await asyncio.gather(*(adapter(name).serve(settings, service, store, Limiter(redis), stop=stop,
                                                    deliveries=deliveries) for name in chats),
-                             adapter("web").serve(settings, service, deliveries, stop=stop, ticks=not chats))
+                             *(reading(service.outbox, name, deliveries, stop) for name in chats),
+                             adapter("web").serve(settings, service, None, stop=stop, ticks=not chats))
         return 0
     try:
         return asyncio.run(_serve(settings, use))

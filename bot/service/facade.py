@@ -28,6 +28,7 @@ from bot.service.change import SAVED, Tables, update_key
 from bot.store.counts import TableCounts
 from bot.store.feed import Feed
 from bot.store.outage import Outage
+from bot.store.outbox import Outbox
 from bot.store.tables import Store
 from bot.store.watchers import WatcherCounts
 from bot.table.record import Table
@@ -41,11 +42,17 @@ log = logging.getLogger(__package__)
 
 
 class Service:
-    """Runs tables for any adapter; the arguments are those of :class:`~bot.service.change.Tables`."""
+    """Runs tables for any adapter; the arguments are those of :class:`~bot.service.change.Tables`.
+
+    With an ``outbox`` (several processes serve one bot), the effects of the timers for a chat platform
+    go through it to the processes that run that platform's adapter (:meth:`tick`), as do those an adapter
+    hands to :meth:`show` (the web table's taps).
+    """
 
     def __init__(self, store: Store, settings: Settings, rng=None, clock: Callable[[], float] = time.time,
-                 counts: TableCounts | None = None) -> None:
+                 counts: TableCounts | None = None, outbox: Outbox | None = None) -> None:
         self.tables = Tables(store, settings, rng, clock, counts)
+        self.outbox = outbox
         self.watchers = WatcherCounts(store.redis, store.prefix)
         """The watchers of each table, across processes (:meth:`watched`)."""
         self._outage = Outage(log)
@@ -216,6 +223,7 @@ class Service:
         """Fire the due turn timers this process wins: reminders, automatic moves, computers going on.
 
         ``table`` fires only that table's timers (the console, which has no tick loop, after each command).
+        With an outbox, the effects for its platforms are written there and only the rest are returned.
         """
         now = self.tables.clock() if now is None else now
         out: list[Outgoing] = []
@@ -223,9 +231,23 @@ class Service:
             await timers.fire(self.tables, now, out, table)
         except UNAVAILABLE as exc:
             self._outage.failed(exc)
-            return out
+            return await self._through_outbox(out)
         self._outage.worked()
-        return out
+        return await self._through_outbox(out)
+
+    async def show(self, outs: list[Outgoing]) -> list[Outgoing]:
+        """Effects made here for chats this process may not serve: those for the outbox's platforms go through
+        it (:class:`~bot.store.outbox.Outbox`); the rest (all, without an outbox) are returned."""
+        return await self._through_outbox(outs)
+
+    async def _through_outbox(self, outs: list[Outgoing]) -> list[Outgoing]:
+        if self.outbox is None or not outs:
+            return outs
+        try:
+            return await self.outbox.put(outs)
+        except UNAVAILABLE as exc:  # saved, not shown: the table's next change shows it as it is
+            self._outage.failed(exc)
+            return [o for o in outs if o.chat.platform not in self.outbox.platforms]
 
     async def topic_opened(self, table_id: str, thread: str) -> list[Outgoing]:
         """The forum topic an :class:`~bot.protocol.outgoing.OpenTopic` asked for exists: its table moves there.

@@ -6,8 +6,10 @@ table's version changes); any process that shows tables live (the web table) run
 nothing: a subscriber that was away (its connection broke) is told so by ``on_gap`` once it is
 subscribed again, and catches up from the stored tables. A publish that fails is logged and
 counted, never failing the save it follows (the move is saved; live viewers see it with the next).
-On Redis Cluster a message published on any node reaches every node, so the feed subscribes
-through one of them.
+On Redis Cluster the feed is sharded pub/sub (``SPUBLISH``/``SSUBSCRIBE``): a message goes only to the
+node that serves the channel's slot, not to every node of the cluster, and the feed subscribes there
+(a slot that moves unsubscribes it, and it subscribes again, on the new node, as after a break); a single
+server keeps plain pub/sub.
 """
 
 from __future__ import annotations
@@ -49,18 +51,20 @@ def parse(data: str) -> tuple[str, int] | None:
 async def publish(redis: Redis, prefix: str, table_id: str, version: int) -> None:
     """Tell the subscribers that ``table_id`` is saved at ``version``; a failure is logged, never raised."""
     try:
-        await redis.execute_command("PUBLISH", channel(prefix), f"{table_id}:{version}")  # Cluster: any node
+        await redis.execute_command("SPUBLISH" if isinstance(redis, RedisCluster) else "PUBLISH", channel(prefix),
+                                    f"{table_id}:{version}")
     except (RedisError, OSError, asyncio.TimeoutError) as exc:
         metrics.redis_error("publish")
         log.warning("the save of table %s at %d was not published: %s", table_id, version, type(exc).__name__)
 
 
-async def _node(redis: Redis | RedisCluster) -> Redis:
-    """A client that can subscribe: the store's own, or on Redis Cluster one of a node."""
+async def _node(redis: Redis | RedisCluster, name: str) -> Redis:
+    """A client that can subscribe to the channel ``name``: the store's own, or on Redis Cluster one of the node
+    that serves the channel's slot."""
     if not isinstance(redis, RedisCluster):
         return redis
     await redis.initialize()  # the nodes are known once it is
-    node = redis.get_default_node()
+    node = redis.get_node_from_key(name)
     kwargs = {k: v for k, v in redis.get_connection_kwargs().items()
               if k in ("username", "password", "ssl", "decode_responses", "socket_timeout", "socket_connect_timeout")}
     return Redis(host=node.host, port=node.port, **kwargs)
@@ -102,10 +106,15 @@ class Feed:
 
     async def _subscribed(self):
         """A pub/sub connection subscribed to the channel, its confirmation read."""
-        pubsub = (await _node(self._redis)).pubsub()
+        sharded = isinstance(self._redis, RedisCluster)
+        pubsub = (await _node(self._redis, self._channel)).pubsub()
         try:
-            await pubsub.subscribe(self._channel)
-            while (message := await pubsub.get_message(timeout=_READ_S)) is None or message["type"] != "subscribe":
+            if sharded:  # redis-py's asyncio pub/sub has no ssubscribe(); its replies parse as any other
+                await pubsub.execute_command("SSUBSCRIBE", self._channel)
+            else:
+                await pubsub.subscribe(self._channel)
+            confirmed = "ssubscribe" if sharded else "subscribe"
+            while (message := await pubsub.get_message(timeout=_READ_S)) is None or message["type"] != confirmed:
                 pass
         except BaseException:
             await pubsub.aclose()
@@ -121,7 +130,9 @@ class Feed:
                         self.pubsub = await self._subscribed()
                         broken = 0
                         self._on_gap()
-                    message = await self.pubsub.get_message(ignore_subscribe_messages=True, timeout=_READ_S)
+                    message = await self.pubsub.get_message(timeout=_READ_S)
+                    if message is not None and message["type"] == "sunsubscribe":  # its slot moved to another node
+                        raise ConnectionError("the channel's slot moved")
                 except (RedisError, OSError, asyncio.TimeoutError) as exc:
                     metrics.redis_error("feed")
                     if broken == 0:
@@ -130,7 +141,7 @@ class Feed:
                     await asyncio.sleep(_RETRY_S[min(broken, len(_RETRY_S) - 1)])
                     broken += 1
                     continue
-                if message is not None and message["type"] == "message":
+                if message is not None and message["type"] in ("message", "smessage"):
                     moved = parse(message["data"]) if isinstance(message["data"], str) else None
                     if moved is not None:
                         self._on_move(*moved)

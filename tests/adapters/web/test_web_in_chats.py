@@ -13,8 +13,7 @@ from adapters.web.serve import relay
 from bot.ops.settings import HostPort
 from tests.adapters.web.test_server import next_view, tap_of
 from tests.adapters.web.webkit import SECRET, init_data
-from tests.fakes.telegram.harness import FAST, fake_for, newest, open_table, running_bot, version
-from tests.servicekit import TurnWatch
+from tests.fakes.telegram.harness import FAST, fake_for, newest, open_table, running_bot, version, web_tapper
 
 GROUP = -100555
 
@@ -34,10 +33,7 @@ async def test_a_tap_on_the_mini_app_shows_in_the_group(store, redis, key_prefix
                 link = f"https://t.me/{tg.username}/tisch?startapp={tid}"
                 await tg.wait_for(lambda: any(b.get("url") == link for b in newest(tg, GROUP, tid).buttons),
                                   what="the table's »Am Tisch ansehen« button")
-                watch = TurnWatch(store, tid)
-                await watch.look()
-                seat_user = next(u for u in users if f"telegram:{u.id}" == watch.to_act) if watch.to_act else None
-                user = seat_user or next(u for u in users if watch.declares(u.id))
+                user = await web_tapper(store, tid, users)
                 data = quote(init_data(user.id, time.time(), start_param=tid, bot_token=tg.token))
                 async with aiohttp.ClientSession() as http, \
                         http.ws_connect(f"ws://127.0.0.1:{web.port}/ws?tg={data}") as ws:

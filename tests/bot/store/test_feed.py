@@ -8,7 +8,7 @@ import asyncio
 import pytest
 
 from bot.store.connection import client_for
-from bot.store.feed import parse
+from bot.store.feed import channel, parse
 from bot.store.tables import Store
 from tests.redis_servers import Cluster, skip_unless_installed
 
@@ -91,7 +91,8 @@ async def test_the_saves_on_a_cluster_are_told_too(key_prefix):
         heard = Heard()
         feed = store.feed(heard.move, heard.gap)
         await feed.start()
-        try:
+        try:  # sharded pub/sub: the channel is a shard channel, subscribed on the node of its slot
+            assert (await client.execute_command("PUBSUB", "SHARDNUMSUB", channel(key_prefix)))[1] == 1
             tables = [f"FeedC{i}" for i in range(6)]  # over several slots, so over several nodes
             for i, table in enumerate(tables):
                 assert await store.create(table, f"test:c{i}:", "{}", ["test:u1"])

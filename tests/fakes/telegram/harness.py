@@ -31,7 +31,7 @@ from .server import FakeTelegram, FakeUser, Sent
 
 __all__ = ["FAST", "PATIENCE", "WEBHOOK", "fake_for", "running_bot", "Players", "table_tokens", "newest",
            "let_windows_pass", "press_verb", "open_table", "version", "watching", "alive", "terminate", "tuning_env",
-           "until", "handled", "card_to_play"]
+           "until", "handled", "card_to_play", "web_tapper"]
 
 FAST = Tuning(group_messages=20, group_window_s=0.6, chat_messages=1, chat_window_s=0.03, slack_s=0.03,
               lazy_s=0.05, table_lazy_s=0.03, tick_interval_s=0.2, poll_timeout_s=1, ack_deadline_s=2.0)
@@ -118,6 +118,15 @@ async def watching(store: Store, table_id: str) -> AsyncIterator[Callable[[], Ta
     finally:
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)  # it no longer reads the store when that closes
+
+
+async def web_tapper(store: Store, table_id: str, users: list[FakeUser]) -> FakeUser:
+    """The person who may tap on the web table now: the one to act, else one whose window before the first
+    lead is open."""
+    watch = TurnWatch(store, table_id)
+    await watch.look()
+    actor = next(u for u in users if f"telegram:{u.id}" == watch.to_act) if watch.to_act else None
+    return actor or next(u for u in users if watch.declares(u.id))
 
 
 def table_tokens(message: Sent, table_id: str) -> list[tokens.Token]:

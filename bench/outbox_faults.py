@@ -1,0 +1,226 @@
+"""The outbox's rows of the fault suite (:mod:`bench.faults`): senders killed mid-send, and restarted one after another.
+
+Both rows run sender processes (``python -m tests.outbox_worker send``: an outbox reader and the real Telegram
+delivery) against the fake Telegram server in this process, while this process writes effects to the outbox as
+the tables' timers and web taps do:
+
+- **kill -9 of the sending process mid-send**: notices for four groups, a few a second each, two senders alive;
+  the one holding a busy shard is killed with SIGKILL ``kills`` times, a new one started each time. In the full
+  run a kill comes at a random moment after a call (it may fall in the window between the platform's answer and
+  the record of the call, which doubles that message: see docs/operating.md); with ``--quick`` it comes once
+  every call made is recorded (the suite's check must not depend on luck).
+- **rolling restart of three senders during 50 tables**: each table's group gets its table message edited to a
+  newer version every :data:`_MOVE_S` and a notice every third time; the three senders get SIGTERM one after another, each replaced by a
+  new process before the next.
+
+Moves lost: notices never shown, or a table message that never showed its last version; moves doubled: notices
+shown twice; the notes give the longest stall (from an effect's write to its showing at the fake).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import signal
+import subprocess
+import sys
+import time
+
+from bot.protocol.outgoing import Button, ChatRef, Notice, TableMessage
+from bot.store.connection import client_for
+from bot.store.outbox import Outbox
+from bot.store.tables import Store
+from tests.fakes.telegram import FakeTelegram
+from tests.outbox_worker import PACED
+
+__all__ = ["kill_senders", "rolling_restart"]
+
+_DRAIN_S = 120.0
+_MOVE_S = 2.0
+"""How often each table of the rolling restart changes (people press about one button every few seconds)."""
+
+
+async def _sender(url: str, prefix: str, tg: FakeTelegram) -> tuple[subprocess.Popen, str]:
+    """A sender process, once ready, and its reader's name."""
+    proc = subprocess.Popen([sys.executable, "-m", "tests.outbox_worker", "send", url, prefix, tg.base_url, tg.token],
+                            stdout=subprocess.PIPE, text=True)
+    line = await asyncio.to_thread(proc.stdout.readline)
+    if not line.startswith("ready "):
+        proc.kill()
+        raise RuntimeError(f"a sender did not start: {line!r}")
+    return proc, line.split()[1]
+
+
+async def _gone(procs: list[subprocess.Popen], client) -> None:
+    """The senders killed, the client closed."""
+    for p in procs:
+        p.kill()
+        p.wait()
+    await client.aclose()
+
+
+def _fake() -> FakeTelegram:
+    return FakeTelegram(group_limit=(PACED.group_messages, PACED.group_window_s),
+                        chat_limit=(PACED.chat_messages, PACED.chat_window_s))
+
+
+class _Shown:
+    """What the fake shows of the effects written: notices by text, each table's newest version."""
+
+    def __init__(self, tg: FakeTelegram, groups: list[int]) -> None:
+        self.tg, self.groups = tg, groups
+        self.written: dict[str, float] = {}  # a notice's or a table version's text -> when it was written
+
+    def notices(self) -> list[str]:
+        """The notices posted (one per message)."""
+        return [m.history[0][0] for g in self.groups for m in self.tg.chat(g) if m.history[0][0].startswith("N")]
+
+    def stall(self) -> float:
+        """The longest time from a text's write to the fake's call that showed it."""
+        longest = 0.0
+        seen: set[str] = set()
+        for at, method, params, status in self.tg.calls:
+            text = params.get("text", "") if status == 200 else ""
+            if text in self.written and text not in seen:
+                seen.add(text)
+                longest = max(longest, at - self.written[text])
+        return longest
+
+
+async def _drained(client, outbox: Outbox, platform: str = "telegram") -> None:
+    """Until every batch written is acknowledged (or :data:`_DRAIN_S` passed)."""
+    end = time.monotonic() + _DRAIN_S
+    while time.monotonic() < end:
+        if not any([await client.xlen(outbox.stream(platform, n)) for n in range(outbox.shards)]):
+            return
+        await asyncio.sleep(0.05)
+
+
+async def kill_senders(url: str, prefix: str, kills: int, seed: int, quick: bool, row) -> None:
+    """Fill ``row`` (see the module): ``kills`` senders killed mid-send."""
+    rng = random.Random(seed)
+    client = client_for(url)
+    outbox = Outbox(client, prefix)
+    groups = [-1002000 - i for i in range(4)]
+    procs: list[subprocess.Popen] = []
+    try:
+        async with _fake() as tg:
+            for g in groups:
+                tg.group(g, f"Stammtisch {g}")
+            shown = _Shown(tg, groups)
+            writing = True
+
+            async def write() -> None:
+                n = 0
+                while writing:
+                    for g in groups:
+                        text = f"N{n} {g}"
+                        shown.written[text] = time.monotonic()
+                        await outbox.put([Notice(ChatRef("telegram", str(g)), text)])
+                        n += 1
+                    await asyncio.sleep(0.25)
+
+            async def calls() -> int:
+                return sum(m == "sendMessage" and s == 200 for _, m, _, s in tg.calls)
+
+            async def recorded() -> int:  # every notice a batch of its own: acknowledged once its call is recorded
+                return len(shown.written) - sum([await client.xlen(outbox.stream("telegram", n))
+                                                 for n in range(outbox.shards)])
+
+            started = [await _sender(url, prefix, tg) for _ in range(2)]
+            procs = [p for p, _ in started]
+            names = {p.pid: name for p, name in started}
+            writer = asyncio.ensure_future(write())
+            try:
+                for _ in range(kills):
+                    before = await calls()
+                    while await calls() <= before:  # a call made since the last kill
+                        await asyncio.sleep(0.005)
+                    if quick:
+                        while await recorded() < await calls():
+                            await asyncio.sleep(0.005)
+                    else:
+                        await asyncio.sleep(rng.uniform(0, PACED.chat_window_s * 2))
+                    holders = set()
+                    for n in range(outbox.shards):
+                        if await client.xlen(outbox.stream("telegram", n)):
+                            holders.add(await client.get(outbox.lease("telegram", n)))
+                    victim = next((p for p in procs if names.get(p.pid) in holders), rng.choice(procs))
+                    victim.send_signal(signal.SIGKILL)
+                    await asyncio.to_thread(victim.wait)
+                    row.faults += 1
+                    procs.remove(victim)
+                    proc, name = await _sender(url, prefix, tg)
+                    names[proc.pid] = name
+                    procs.append(proc)
+            finally:
+                writing = False
+                await writer
+            await _drained(client, outbox)
+            notices = shown.notices()
+            written = list(shown.written)
+            row.lost += len(set(written) - set(notices))
+            row.doubled += len(notices) - len(set(notices))
+            row.notes.append(f"{len(written)} notices to {len(groups)} groups, {kills} senders killed "
+                             f"({'once every call made was recorded' if quick else 'at random moments'}); "
+                             f"longest stall {shown.stall():.1f} s (a killed sender's lease: 1 s here, 3 s in "
+                             f"`stammtisch run`)")
+    finally:
+        await _gone(procs, client)
+
+
+async def rolling_restart(url: str, prefix: str, tables: int, row) -> None:
+    """Fill ``row`` (see the module): three senders restarted one after another during ``tables`` tables."""
+    client = client_for(url)
+    outbox = Outbox(client, prefix)
+    store = Store(client, prefix=prefix)
+    groups = [-1003000 - i for i in range(tables)]
+    procs: list[subprocess.Popen] = []
+    try:
+        async with _fake() as tg:
+            for i, g in enumerate(groups):
+                tg.group(g, f"Stammtisch {g}")
+                await store.create(f"R{i}", f"telegram:{g}:", "{}", [])
+            shown = _Shown(tg, groups)
+            versions = dict.fromkeys(range(tables), 0)
+            writing = True
+
+            async def write() -> None:
+                n = 0
+                while writing:
+                    for i, g in enumerate(groups):
+                        chat = ChatRef("telegram", str(g))
+                        versions[i] += 1
+                        v = versions[i]
+                        table = TableMessage(chat, f"R{i}", f"T{i} v{v}", ((Button("A", token=f"st1:R{i}:{v}:play:AS"),),))
+                        outs = [table] + ([Notice(chat, f"N{n} {g}")] if v % 3 == 0 else [])
+                        for out in outs:
+                            shown.written[out.text] = time.monotonic()
+                        await outbox.put(outs)
+                        n += 1
+                    await asyncio.sleep(_MOVE_S)
+
+            procs = [(await _sender(url, prefix, tg))[0] for _ in range(3)]
+            writer = asyncio.ensure_future(write())
+            try:
+                await asyncio.sleep(_MOVE_S)  # play under way before the first restart
+                for k in range(len(procs)):
+                    old = procs[k]
+                    old.send_signal(signal.SIGTERM)
+                    await asyncio.to_thread(old.wait)
+                    row.faults += 1
+                    procs[k] = (await _sender(url, prefix, tg))[0]
+            finally:
+                writing = False
+                await writer
+            await _drained(client, outbox)
+            notices = shown.notices()
+            written = [t for t in shown.written if t.startswith("N")]
+            row.lost += len(set(written) - set(notices))
+            table_messages = [[m for m in tg.chat(g) if m.history[0][0].startswith(f"T{i} ")] for i, g in enumerate(groups)]
+            row.lost += sum(not ms or ms[-1].text != f"T{i} v{versions[i]}" for i, ms in enumerate(table_messages))
+            row.doubled += len(notices) - len(set(notices)) + sum(max(0, len(ms) - 1) for ms in table_messages)
+            row.notes.append(f"{tables} tables, {sum(versions.values())} table versions and {len(written)} notices "
+                             f"written; longest stall {shown.stall():.1f} s")
+    finally:
+        await _gone(procs, client)

@@ -1,0 +1,185 @@
+"""The outbox: every effect for a chat platform goes through Redis to a process that runs that platform's adapter.
+
+Layout (``st`` is the store's prefix, ``<p>`` a platform, ``<n>`` a shard ``0`` … ``shards - 1``):
+
+- ``st:{ob:<p>:<n>}:s`` -- a stream of batches of effects, one entry per change and chat (field ``b``:
+  :func:`bot.protocol.wire.pack`), read by the consumer group ``senders``. A chat always goes to the same
+  shard (CRC-32 of its chat id; a hand goes with its table's group), so its batches keep their order.
+  Capped at :data:`MAXLEN` entries (``XADD MAXLEN ~``); an acknowledged entry is deleted at once.
+- ``st:{ob:<p>:<n>}:lease`` -- the process that reads the shard now (``SET NX PX``, renewed while it lives):
+  one reader per shard keeps each chat's order; a reader that dies leaves its lease to expire and the
+  next takes the shard over with what the dead one left pending (``XAUTOCLAIM``).
+- ``st:{ob:<p>:<n>}:sent:<entry>`` -- the calls of an entry already made (:mod:`bot.protocol.receipts`),
+  recorded before the entry is acknowledged, deleted with it, expiring after :data:`SENT_TTL_S`.
+- ``st:{ob:<p>}:readers`` -- the readers alive (a sorted set by last beat), to share the shards between them.
+
+Each shard has a hash tag of its own, so on Redis Cluster the shards spread over the nodes and every key
+of a shard lives on one slot. The batch is written right after the change's save (not in its
+transaction: the table's keys live on another slot); a process that dies between the two loses that
+batch, and the table's next change shows the table and the hands as they are.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections import defaultdict
+
+from redis.asyncio import Redis
+from redis.asyncio.cluster import RedisCluster
+from redis.exceptions import ResponseError
+
+from bot.protocol import wire
+from bot.protocol.outgoing import Outgoing
+
+__all__ = ["Outbox", "PLATFORMS", "SHARDS", "MAXLEN", "SENT_TTL_S", "GROUP"]
+
+PLATFORMS = ("telegram", "discord")
+"""The platforms whose effects go through the outbox (the web table reads the tables itself)."""
+SHARDS = 8
+MAXLEN = 10_000
+"""The most entries one shard's stream keeps (the oldest go first; acknowledged ones are gone already)."""
+SENT_TTL_S = 86_400
+GROUP = "senders"
+
+_RENEW = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+end
+return 0
+"""
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0
+"""
+
+
+class Outbox:
+    """The outbox streams on one Redis, for writing batches and for the readers' reads.
+
+    Args:
+        redis: the store's client (decoding replies).
+        prefix: the store's key prefix.
+        shards: how many streams each platform's effects spread over.
+        platforms: the platforms whose effects it takes.
+    """
+
+    def __init__(self, redis: Redis | RedisCluster, prefix: str = "st", shards: int = SHARDS,
+                 platforms: tuple[str, ...] = PLATFORMS) -> None:
+        self.redis = redis
+        self.prefix = prefix
+        self.shards = shards
+        self.platforms = platforms
+
+    def _tag(self, platform: str, shard: int) -> str:
+        return f"{self.prefix}:{{ob:{platform}:{shard}}}"
+
+    def stream(self, platform: str, shard: int) -> str:
+        """The stream of one shard."""
+        return f"{self._tag(platform, shard)}:s"
+
+    def lease(self, platform: str, shard: int) -> str:
+        """The key naming the process that reads one shard."""
+        return f"{self._tag(platform, shard)}:lease"
+
+    def sent_key(self, platform: str, shard: int, entry: str) -> str:
+        """The calls made of one entry."""
+        return f"{self._tag(platform, shard)}:sent:{entry}"
+
+    def readers(self, platform: str) -> str:
+        """The readers of a platform alive, by last beat."""
+        return f"{self.prefix}:{{ob:{platform}}}:readers"
+
+    def shard_of(self, chat_id: str) -> int:
+        """The shard of a chat."""
+        return zlib.crc32(chat_id.encode()) % self.shards
+
+    async def put(self, outs: list[Outgoing]) -> list[Outgoing]:
+        """Write the effects for the outbox's platforms, a batch per chat shard in their order; the others
+        (for no platform of the outbox) are returned."""
+        batches: dict[tuple[str, int], list[Outgoing]] = defaultdict(list)
+        rest = []
+        for out in outs:
+            platform = out.chat.platform
+            if platform in self.platforms:
+                batches[(platform, self.shard_of(out.chat.chat_id))].append(out)
+            else:
+                rest.append(out)
+        for (platform, shard), batch in batches.items():
+            await self.redis.xadd(self.stream(platform, shard), {"b": wire.pack(batch)}, maxlen=MAXLEN,
+                                  approximate=True)
+        return rest
+
+    async def ensure_group(self, platform: str, shard: int) -> None:
+        """The shard's stream and its consumer group exist (reading from its first entry)."""
+        try:
+            await self.redis.xgroup_create(self.stream(platform, shard), GROUP, id="0", mkstream=True)
+        except ResponseError as exc:
+            if "BUSYGROUP" not in str(exc):
+                raise
+
+    async def take(self, platform: str, shard: int, me: str, lease_s: float) -> bool:
+        """Take or keep the shard's lease for ``lease_s``; whether ``me`` holds it."""
+        key, ms = self.lease(platform, shard), int(lease_s * 1000)
+        if await self.redis.set(key, me, nx=True, px=ms):
+            return True
+        return bool(await self.redis.eval(_RENEW, 1, key, me, ms))
+
+    async def holder(self, platform: str, shard: int) -> str | None:
+        """The reader that holds the shard's lease, if any."""
+        return await self.redis.get(self.lease(platform, shard))
+
+    async def give_up(self, platform: str, shard: int, me: str) -> None:
+        """Leave the shard's lease (if ``me`` holds it) for the next reader."""
+        await self.redis.eval(_RELEASE, 1, self.lease(platform, shard), me)
+
+    async def beat(self, platform: str, me: str, now: float, stale_s: float) -> int:
+        """``me`` reads ``platform``'s outbox at ``now``; how many readers beat within ``stale_s``."""
+        key = self.readers(platform)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.zadd(key, {me: now})
+            pipe.zremrangebyscore(key, "-inf", now - stale_s)
+            pipe.zcard(key)
+            pipe.expire(key, max(1, int(stale_s * 10)))
+            _, _, alive, _ = await pipe.execute()
+        return alive
+
+    async def leave(self, platform: str, me: str) -> None:
+        """``me`` reads no more."""
+        await self.redis.zrem(self.readers(platform), me)
+
+    async def pending(self, platform: str, shard: int, me: str, start: str, idle_ms: int = 0, count: int = 100
+                      ) -> tuple[str, list[tuple[str, dict]]]:
+        """Claim for ``me`` what is pending in the shard from ``start`` (any reader's, a dead one's too) and was
+        delivered at least ``idle_ms`` ago; the next start (``"0-0"`` at the end) and the claimed entries, in order."""
+        reply = await self.redis.xautoclaim(self.stream(platform, shard), GROUP, me, idle_ms, start, count=count)
+        return reply[0], [e for e in reply[1] if e[1]]  # a deleted entry comes back empty
+
+    async def read(self, platform: str, shard: int, me: str, block_ms: int, count: int = 100
+                   ) -> list[tuple[str, dict]]:
+        """New entries of the shard for ``me``, waiting up to ``block_ms`` for one."""
+        reply = await self.redis.xreadgroup(GROUP, me, {self.stream(platform, shard): ">"}, count=count,
+                                            block=block_ms)
+        return reply[0][1] if reply else []
+
+    async def known(self, platform: str, shard: int, entry: str) -> frozenset[str]:
+        """The calls of ``entry`` recorded as made."""
+        return frozenset(await self.redis.smembers(self.sent_key(platform, shard, entry)))
+
+    async def record(self, platform: str, shard: int, entry: str, call: str) -> None:
+        """The call ``call`` of ``entry`` was made."""
+        key = self.sent_key(platform, shard, entry)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.sadd(key, call)
+            pipe.expire(key, SENT_TTL_S)
+            await pipe.execute()
+
+    async def ack(self, platform: str, shard: int, entry: str) -> None:
+        """Every call of ``entry`` is made: it is acknowledged and gone, with its record."""
+        stream = self.stream(platform, shard)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.xack(stream, GROUP, entry)
+            pipe.xdel(stream, entry)
+            pipe.delete(self.sent_key(platform, shard, entry))
+            await pipe.execute()

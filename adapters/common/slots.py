@@ -11,7 +11,9 @@ waits already, such as a deal's result behind the next deal's cards). Jobs also 
 (the Telegram outbox puts the table and the hands first, then what is posted for people, then the
 deals' results): the lowest rank among the due jobs goes first, so a chat's backlog of lesser
 messages never holds back its table; the order above holds among that rank and the lingering jobs
-of lower ones.
+of lower ones. A job may also be *held*: its ``hold()`` (if it has one) is asked before its turn is taken,
+and while it answers a wait (its owner sees what it shows elsewhere, on the web table) it stays pending
+without taking the chat's turn, asking again after that wait; a newer job of its slot ends the hold.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import contextlib
 import math
 import time
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Generic, TypeVar
 
 from bot.protocol.outgoing import HandMessage, JoinLink, Notice, Outgoing, TableMessage, Toast
@@ -38,6 +40,7 @@ class Slots(Generic[J]):
         self.pending: OrderedDict[str, J] = OrderedDict()
         self.due: dict[str, float] = {}
         self.rank: dict[str, int] = {}
+        self.held: set[str] = set()
         self.wake = asyncio.Event()
         self.task: asyncio.Task | None = None
 
@@ -45,29 +48,52 @@ class Slots(Generic[J]):
         """Whether a job is pending."""
         return bool(self.pending)
 
-    def put(self, slot: str, job: J, linger: float = 0.0, rank: int = 0) -> None:
+    def put(self, slot: str, job: J, linger: float = 0.0, rank: int = 0, restart: bool = False) -> None:
         """Queue ``job`` in place of a pending job of its slot; it is due after ``linger`` seconds, but
-        never later than the first lingering job of its slot asked; ``rank``: see the module."""
+        never later than the first lingering job of its slot asked (with ``restart``: ``linger`` from now, for a
+        job that shows nothing stale the pending one did); ``rank``: see the module."""
         self.pending[slot] = job
-        self.due[slot] = min(self.due.get(slot, math.inf), time.monotonic() + linger)
+        since = math.inf if restart or slot in self.held else self.due.get(slot, math.inf)
+        self.held.discard(slot)
+        self.due[slot] = min(since, time.monotonic() + linger)
         self.rank[slot] = rank
         self.wake.set()
 
     def pop(self) -> tuple[str, J]:
         """Take the job to send now: the one queued first among the due jobs of the lowest rank due and
-        the lingering jobs of no higher rank."""
-        now = time.monotonic()
-        first = min((self.rank[s] for s, due in self.due.items() if due <= now), default=min(self.rank.values()))
-        slot = next(s for s in self.pending if self.rank[s] <= first)
+        the lingering jobs of no higher rank (a held job only once due)."""
+        slot = self._next()
         job = self.pending.pop(slot)
         del self.due[slot], self.rank[slot]
+        self.held.discard(slot)
         return slot, job
+
+    def _next(self) -> str:
+        now = time.monotonic()
+        first = min((self.rank[s] for s, due in self.due.items() if due <= now), default=min(self.rank.values()))
+        return next(s for s in self.pending if self.rank[s] <= first and (s not in self.held or self.due[s] <= now))
+
+    async def hold_next(self) -> bool:
+        """Ask the job to go next whether it must wait yet (its ``hold()``: seconds, 0 to go); if so, hold it
+        that long and say ``True``. Any call it makes (Redis) may raise; a job without ``hold`` goes."""
+        slot = self._next()
+        job = self.pending[slot]
+        hold: Callable[[], Awaitable[float]] | None = getattr(job, "hold", None)
+        if hold is None:
+            return False
+        wait = await hold()
+        if wait <= 0 or self.pending.get(slot) is not job:
+            return False
+        self.held.add(slot)
+        self.due[slot] = time.monotonic() + wait
+        return True
 
     def drop(self, slot: str) -> None:
         """Forget the pending job of ``slot``, if any."""
         self.pending.pop(slot, None)
         self.due.pop(slot, None)
         self.rank.pop(slot, None)
+        self.held.discard(slot)
         self.wake.set()
 
     def requeue(self, slot: str, job: J, rank: int = 0) -> None:
@@ -85,6 +111,7 @@ class Slots(Generic[J]):
         self.pending.clear()
         self.due.clear()
         self.rank.clear()
+        self.held.clear()
         return jobs
 
     async def until_due(self) -> None:

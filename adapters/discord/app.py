@@ -121,7 +121,7 @@ class DiscordBot:
         bot_id = settings.discord_token.get_secret_value().partition(".")[0]
         self.outbox = Outbox(self.tuning, shared, bot_id)
         self.delivery = Delivery(self.client, refs, self.outbox, self.tuning, _web_link(settings), service.topic_opened,
-                                 _watch_row(settings))
+                                 _watch_row(settings), service if settings.web_url else None)
         self._runner: asyncio.Task | None = None
         self._ticker: Ticker | None = None
         self._handling: set[asyncio.Task] = set()

@@ -214,6 +214,11 @@ class Outbox:
         if q.task is None or q.task.done():
             q.task = asyncio.get_running_loop().create_task(self._run(chat_id, q))
 
+    def holding(self, chat_id: int) -> bool:
+        """Whether a job for ``chat_id`` is held back (its owner's web page is open)."""
+        q = self._queues.get(chat_id)
+        return bool(q and q.held)
+
     async def idle(self) -> None:
         """Wait until every queue is empty and every sender has finished."""
         while True:

@@ -298,6 +298,10 @@ class Players:
                 return m
         return None
 
+    async def press(self, user: FakeUser, message: Sent, token: str) -> dict:
+        """Press ``token`` on ``message`` in his private chat; the answer's parameters."""
+        return await self.tg.wait_answer(user.press(message, data=token))
+
     async def _player(self, user: FakeUser, until: Callable[[], bool], deadline: float) -> None:
         while not until() and time.monotonic() < deadline:
             def ready():
@@ -315,7 +319,7 @@ class Players:
             token, seen = self.watch.pick(choices, self.rng, self.sensible), self.watch.version
             if self.think[1] > 0:  # a person looks at the hand before pressing
                 await asyncio.sleep(self.rng.uniform(*self.think))
-            answer = await self.tg.wait_answer(user.press(message, data=str(token)))
+            answer = await self.press(user, message, str(token))
             self.presses.append((user.id, str(token), answer))
             if answer.get("text"):
                 self._refused.add((user.id, str(token), seen))

@@ -241,6 +241,8 @@ class DiscordBot:
             cmd = translate.command_of(interaction, token=token)
             parsed, message = tokens.parse(token), interaction.message
             key = looked_up = None
+            if parsed is not None and interaction.guild_id is None:  # he plays in his DM: his hand is not held
+                self.delivery.web.pressed(cmd.user, parsed.table)
             if parsed is not None and message is not None and not message.flags.ephemeral:
                 key = self.delivery.pressed_key(cmd.user, in_dm=interaction.guild_id is None)
                 looked_up = asyncio.ensure_future(self.delivery.ref_at(parsed.table, key))

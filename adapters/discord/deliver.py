@@ -40,7 +40,7 @@ from typing import NamedTuple
 import discord
 
 from adapters.common.bounded import Bounded
-from adapters.common.onweb import OnWeb, web_hold
+from adapters.common.onweb import OnWeb, WebHolds
 from adapters.common.refs import MessageRef, Refs, fingerprint
 from adapters.common.slots import table_may_wait
 from adapters.common.topics import TopicWait
@@ -107,7 +107,8 @@ class Delivery:
                  watch_row: Callable[[TableMessage], tuple[tuple[Button, ...], ...]] | None = None,
                  on_web: OnWeb | None = None) -> None:
         self.client = client
-        self.on_web = on_web
+        self.web = WebHolds(on_web)
+        """Which hands wait while their owner's web page is open (``web.pressed`` when he presses in a DM)."""
         self.watch_row = watch_row
         self.topic_opened = topic_opened
         self._flat: Bounded[int, bool] = Bounded()  # channels where Discord refused a thread
@@ -265,7 +266,7 @@ class Delivery:
         linger = (0.0 if out.notify else self.tuning.partial_s if out.partial or out.fading
                   else 0.0 if out.to_act else self.tuning.lazy_s)
         self.outbox.put(Job(*_slot(out), send, version, linger,
-                            None if out.notify else web_hold(self.on_web, out.table_id, out.user)))
+                            None if out.notify else self.web.hold(out.table_id, out.user)))
 
     async def _dm_channel(self, user_id: int) -> int:
         channel_id = self._dm.get(user_id)

@@ -183,6 +183,8 @@ class TelegramBot:
             cmd = replace(cmd, reachable=True)
         if not cmd.chat.private and await self.service.needs_admin(cmd):  # the same powers as typed
             cmd = replace(cmd, admin=await self.delivery.chat_admin(cmd.chat, cmd.user))
+        if token is not None and cmd.chat.private:  # he plays in the chat: his hand is not held for his web page
+            self.delivery.web.pressed(cmd.user, token.table)
         task = asyncio.ensure_future(self.service.handle(cmd))
         outs: list[Outgoing] = []
         try:

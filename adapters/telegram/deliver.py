@@ -44,7 +44,7 @@ from telegram.constants import ChatAction, ChatMemberStatus
 from telegram.error import BadRequest, Forbidden, TelegramError
 
 from adapters.common.bounded import Bounded
-from adapters.common.onweb import OnWeb, web_hold
+from adapters.common.onweb import OnWeb, WebHolds
 from adapters.common.refs import MessageRef, Refs, fingerprint
 from adapters.common.slots import table_may_wait
 from adapters.common.topics import TopicWait
@@ -151,7 +151,8 @@ class Delivery:
                  topic_opened: Callable[[str, str], Awaitable[list[Outgoing]]] | None = None,
                  reach: Reach | None = None, hand_wait_s: float = 0.0, on_web: OnWeb | None = None):
         self.bot = bot
-        self.on_web = on_web
+        self.web = WebHolds(on_web)
+        """Which hands wait while their owner's web page is open (``web.pressed`` when he presses in the chat)."""
         self.hand_wait_s = hand_wait_s
         self.reach = reach
         self.web_row = web_row
@@ -268,7 +269,7 @@ class Delivery:
         self._put_in_place(int(out.user.user_id), None, out.table_id, key, out.text, out.buttons, version,
                            reached=reached, refused=refused, to=out.user, linger=linger, retire=True,
                            restart=out.partial and not repost,
-                           hold=None if repost else web_hold(self.on_web, out.table_id, out.user))
+                           hold=None if repost else self.web.hold(out.table_id, out.user))
 
     def result(self, out: Notice) -> None:
         """Post a deal's result after all else in its chat, together with the results waiting there."""

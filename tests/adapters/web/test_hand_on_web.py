@@ -30,7 +30,7 @@ async def test_no_hand_edit_while_his_page_is_open_and_one_when_it_closes(store,
             await tg.wait_answer(namer.press(hand, data=token))
             await watch.look()
         user = next(u for u in users if watch.declares(u.id))
-        await tg.wait_for(lambda: "Weiter" in [b["text"] for b in newest(tg, user.id, tid).buttons],
+        await tg.wait_for(lambda: (m := newest(tg, user.id, tid)) and "Weiter" in [b["text"] for b in m.buttons],
                           what="his hand with »Weiter«")
         data = quote(init_data(user.id, time.time(), start_param=tid, bot_token=tg.token))
         async with aiohttp.ClientSession() as http:

@@ -14,9 +14,14 @@ with ``--sensible`` what the game's heuristic computer player would (random peop
 give up, so deals end early and each deal's own messages weigh more per card).
 ``--seed`` deals the same cards and makes the same choices, as far as the order of concurrent
 moves allows; ``--trace FILE`` writes every call made while they played, with each press's lag.
+``--web-share 0.25`` puts that share of each table's people on the web table: their own seat's page
+is noted open (so the bot holds their private hands back) and they tap there, as the web table
+carries a tap out (the service, then the chats' delivery; no callback query). ``--tables 8,16,24``
+plays each count in turn and adds ``most_tables_within_5s``: the most tables whose group table showed
+99% of the presses within 5 s (p99 of the lag, in real seconds).
 
     .venv/bin/python bench/telegram.py [--game bauerchen] [--deals 2] [--scale 0.25] [--humans 4]
-                                       [--think 1-5] [--tables 1] [--global-per-s 30] [--webhook]
+                                       [--think 1-5] [--tables 1[,N...]] [--web-share 0] [--global-per-s 30] [--webhook]
                                        [--trace calls.txt] [--seed 1] [--sensible] [--quick]
 
 Printed: ``calls_per_card``, the Bot API calls per card played that the bot made over HTTP
@@ -56,8 +61,13 @@ from bot.protocol import tokens  # noqa: E402
 from bot.service import Service  # noqa: E402
 from bot.store.connection import connect  # noqa: E402
 from bot.store.tables import Store  # noqa: E402
+from bot.protocol.outgoing import ChatRef, Command, Toast, UserRef  # noqa: E402
+from bot.table.record import Table  # noqa: E402
+from bot.words.hand import hand_message  # noqa: E402
+from engine import from_json  # noqa: E402
 from tests.fakes.telegram import VIA_REPLY  # noqa: E402
 from tests.fakes.telegram.harness import FAST, Players, fake_for, open_table, running_bot, watching  # noqa: E402
+from tests.servicekit import on_saves  # noqa: E402
 
 START_UP = {"getMe", "getUpdates", "setMyCommands", "deleteWebhook", "setWebhook"}
 SENDS = {"sendMessage", "editMessageText"}
@@ -122,6 +132,67 @@ class Stalls:
         return sum(max(0.0, min(end, b) - max(start, a)) for a, b in self.spans)
 
 
+class WebPage:
+    """What a player's web page shows of his hand: its buttons, as :func:`table_tokens` reads a message's."""
+
+    def __init__(self, buttons: list[dict]):
+        self.buttons = buttons
+
+
+class OnWeb(Players):
+    """:class:`Players` of whom those in ``on_web`` have their own seat's web page open and tap there: they see the
+    hand the page shows (rendered from the stored table at every save), and each tap is carried out as the web
+    table carries one out (the service, then ``carry_out``, the chats' delivery). Their pages are noted open and
+    renewed as the web table does (``service.seated_pages``)."""
+
+    def __init__(self, *args, on_web: set[int], service, carry_out, store, **kw):
+        super().__init__(*args, store=store, **kw)
+        self.on_web, self.service, self.carry_out, self.store = on_web, service, carry_out, store
+        self._pages: dict[int, WebPage] = {}
+
+    async def play(self, until, timeout: float = 120.0) -> None:
+        """As :meth:`Players.play`, the pages kept current and noted open meanwhile."""
+        tasks = [asyncio.ensure_future(on_saves(self.store, self.table_id, self._render)),
+                 asyncio.ensure_future(self._renew())]
+        try:
+            await super().play(until, timeout)
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            pages = [(f"telegram:{u}", "bench") for u in self.on_web]
+            await self.service.seated_pages(self.table_id, [], pages)  # the pages close: their hands catch up
+
+    async def _renew(self) -> None:
+        while True:
+            await self.service.seated_pages(self.table_id, [(f"telegram:{u}", "bench") for u in self.on_web])
+            await asyncio.sleep(10.0)
+
+    async def _render(self) -> None:
+        version, data = await self.store.load(self.table_id)
+        table = Table.load(data)
+        state = from_json(table.state) if table.state else None
+        for user in self.on_web:
+            seat = table.seat_of(f"telegram:{user}")
+            if state is not None and seat is not None:
+                shown = hand_message(table, state, seat, version)
+                self._pages[user] = WebPage([{"text": b.label, "callback_data": b.token}
+                                             for row in shown.buttons for b in row])
+        self.tg.touch()
+
+    def _hand(self, user):
+        return self._pages.get(user.id) if user.id in self.on_web else super()._hand(user)
+
+    async def press(self, user, message, token: str) -> dict:
+        if user.id not in self.on_web:
+            return await super().press(user, message, token)
+        who = UserRef("telegram", str(user.id), user.first_name)
+        outs = await self.service.handle(Command(ChatRef("telegram", str(user.id), private=True), who, token=token))
+        self.carry_out([o for o in outs if not isinstance(o, Toast)])
+        toast = next((o for o in outs if isinstance(o, Toast) and o.user.key == who.key), None)
+        return {"text": toast.text} if toast else {}
+
+
 def lags(tg, groups: dict[str, int], made: dict[tuple[str, str], int], end: float) -> list[tuple[float, float]]:
     """For every accepted press: when it was answered and the seconds until its group's table message showed
     the version it made.
@@ -151,15 +222,16 @@ def lags(tg, groups: dict[str, int], made: dict[tuple[str, str], int], end: floa
 
 async def bench(game: str, deals: int, scale: float, humans: int = 4, think: tuple[float, float] = (0.0, 0.0),
                 tables: int = 1, global_per_s: int = 30, webhook: bool = False, trace: Path | None = None,
-                seed: int | None = None, sensible: bool = False) -> dict:
+                seed: int | None = None, sensible: bool = False, web_share: float = 0.0) -> dict:
     """Play ``deals`` deals of ``game`` at ``tables`` tables at once, ``humans`` people each, computers in the rest
     (``trace``: a file that gets every call made while they played; ``seed``: the same cards and choices
     in every run, as far as the order of concurrent moves allows; ``sensible``: people choose as the game's
-    heuristic would, else at random)."""
+    heuristic would, else at random; ``web_share``: the share of each table's people on the web table)."""
     tuning = FAST.model_copy(update={"group_window_s": 60.0 * scale, "chat_window_s": 1.0 * scale,
                                      "global_messages": global_per_s, "global_window_s": 1.0 * scale,
                                      "slack_s": 0.02 * scale, "lazy_s": Tuning().lazy_s * scale,
                                      "table_lazy_s": Tuning().table_lazy_s * scale,
+                                     "hand_wait_s": Tuning().hand_wait_s * scale,
                                      "tick_interval_s": 1.0})
     think = (think[0] * scale, think[1] * scale)
     async with scratch_store() as (redis, prefix, store):
@@ -170,7 +242,8 @@ async def bench(game: str, deals: int, scale: float, humans: int = 4, think: tup
                 users = [tg.user(1000 + 10 * i + k, name, started=True) for k, name in enumerate(NAMES)]
                 seated.append((group, users[:humans]))
             service = Service if seed is None else functools.partial(Service, rng=random.Random(seed))
-            async with running_bot(tg, store, redis, prefix, tuning, webhook=webhook, service=service) as bot:
+            web = {"web_url": "https://example.org/web"} if web_share else {}
+            async with running_bot(tg, store, redis, prefix, tuning, webhook=webhook, service=service, **web) as bot:
                 opened = await asyncio.gather(*(open_table(tg, group, users[0], users[1:], game,
                                                            computers=4 - humans) for group, users in seated))
                 ids = {table_id: group for table_id, (group, _) in zip(opened, seated)}
@@ -181,8 +254,10 @@ async def bench(game: str, deals: int, scale: float, humans: int = 4, think: tup
                 t0, cpu0 = time.monotonic(), time.process_time()
 
                 async def play(i: int, table_id: str, users) -> None:
-                    players = Players(tg, users, table_id, store, careful=True, think=think, sensible=sensible,
-                                      seed=len(users) + int(table_id, 36) % 997 if seed is None else seed + i)
+                    on_web = {u.id for u in users[len(users) - round(len(users) * web_share):]}
+                    players = OnWeb(tg, users, table_id, careful=True, think=think, sensible=sensible,
+                                    seed=len(users) + int(table_id, 36) % 997 if seed is None else seed + i,
+                                    on_web=on_web, service=bot.service, carry_out=bot.carry_out, store=store)
                     async with watching(store, table_id) as latest:
                         await players.play(lambda: latest() is not None and (latest().deals >= deals or
                                                                              latest().status != "playing"),
@@ -211,7 +286,7 @@ async def bench(game: str, deals: int, scale: float, humans: int = 4, think: tup
     chats = {c for _, c in sends}
     return {
         "game": game, "mode": "webhook" if webhook else "long polling", "tables": tables, "humans": humans,
-        "deals": deals, "choices": "sensible" if sensible else "random", "scale": scale,
+        "deals": deals, "choices": "sensible" if sensible else "random", "scale": scale, "web_share": web_share,
         "think_s": f"{think[0] / scale:g}-{think[1] / scale:g}",
         "seconds": round(elapsed, 1), "cards": cards,
         "api_calls": len(calls), "calls_per_card": round(len(calls) / max(cards, 1), 2),
@@ -230,6 +305,8 @@ async def bench(game: str, deals: int, scale: float, humans: int = 4, think: tup
         "global_limit": f"{global_per_s} per {tuning.global_window_s:g} s",
         "answers_429": len(tg.violations),
         "group_table_lag_s": spread([lag for _, lag in behind], scale),
+        "group_table_lag_p99_s": round(sorted(lag for _, lag in behind)[int(0.99 * (len(behind) - 1))] / scale, 2)
+        if behind else None,
         "process_cpu_share": round(cpu / elapsed, 2),
         "loop_stalls": {"count": len(stalls.spans), "max_s": round(max((b - a for a, b in stalls.spans), default=0.0)
                                                                    / scale, 2)},
@@ -259,6 +336,11 @@ def write_trace(path: Path, calls: list, t0: float, groups: set[int], lag_at: di
                       f"{f' lag={lag_at[t] / scale:.2f}' if t in lag_at else ''}\n")
 
 
+def counts(text: str) -> list[int]:
+    """``"8,16,24"`` as [8, 16, 24]."""
+    return [int(n) for n in text.split(",")]
+
+
 def think_range(text: str) -> tuple[float, float]:
     """``"1-5"`` as (1.0, 5.0); ``"2"`` as (2.0, 2.0)."""
     lo, _, hi = text.partition("-")
@@ -274,7 +356,10 @@ def main() -> None:
     p.add_argument("--humans", type=int, default=4, choices=range(1, 5),
                    help="people at the table; computers sit in the other seats")
     p.add_argument("--think", type=think_range, default=(0.0, 0.0), help="seconds a person thinks per press: LO-HI")
-    p.add_argument("--tables", type=int, default=1, help="tables played at once, one group each")
+    p.add_argument("--tables", type=counts, default=[1],
+                   help="tables played at once, one group each; several (8,16,24): each in turn, and the most served")
+    p.add_argument("--web-share", type=float, default=0.0,
+                   help="the share of each table's people whose own seat's web page is open (they tap there)")
     p.add_argument("--global-per-s", type=int, default=30, help="messages per second per token in all chats")
     p.add_argument("--webhook", action="store_true", help="webhook mode: press answers ride on the HTTP reply")
     p.add_argument("--trace", type=Path, help="write every call made during the play to this file, one a line")
@@ -282,9 +367,13 @@ def main() -> None:
     p.add_argument("--sensible", action="store_true",
                    help="people choose what the game's heuristic would (else any allowed button at random)")
     args = parse(p, deals=1, scale=0.01)
-    print(json.dumps(asyncio.run(bench(args.game, args.deals, args.scale, args.humans, args.think, args.tables,
-                                       args.global_per_s, args.webhook, args.trace, args.seed,
-                                       args.sensible)), indent=2))
+    runs = [asyncio.run(bench(args.game, args.deals, args.scale, args.humans, args.think, n, args.global_per_s,
+                              args.webhook, args.trace, args.seed, args.sensible, args.web_share)) for n in args.tables]
+    if len(runs) == 1:
+        print(json.dumps(runs[0], indent=2))
+        return
+    served = [r["tables"] for r in runs if r["group_table_lag_p99_s"] is not None and r["group_table_lag_p99_s"] <= 5]
+    print(json.dumps({"runs": runs, "most_tables_within_5s": max(served, default=0)}, indent=2))
 
 
 if __name__ == "__main__":

@@ -11,7 +11,9 @@ waits already, such as a deal's result behind the next deal's cards). Jobs also 
 (the Telegram outbox puts the table and the hands first, then what is posted for people, then the
 deals' results): the lowest rank among the due jobs goes first, so a chat's backlog of lesser
 messages never holds back its table; the order above holds among that rank and the lingering jobs
-of lower ones.
+of lower ones. A job may also be *held*: its ``hold()`` (if it has one) is asked before its turn is taken,
+and while it answers a wait (its owner sees what it shows elsewhere, on the web table) it stays pending
+without taking the chat's turn, asking again after that wait; a newer job of its slot ends the hold.
 
 A job queued while an outbox entry is carried out takes its ticket (:mod:`bot.protocol.receipts`); a job
 that replaces another takes over its tickets. The sender says when a job is done (:meth:`Slots.sent`) or
@@ -25,7 +27,7 @@ import contextlib
 import math
 import time
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Generic, TypeVar
 
 from bot.protocol import receipts
@@ -43,6 +45,7 @@ class Slots(Generic[J]):
         self.pending: OrderedDict[str, J] = OrderedDict()
         self.due: dict[str, float] = {}
         self.rank: dict[str, int] = {}
+        self.held: set[str] = set()
         self.wake = asyncio.Event()
         self.task: asyncio.Task | None = None
         self.tickets: dict[str, list[receipts.Ticket]] = {}  # the pending jobs' tickets, by slot
@@ -52,24 +55,26 @@ class Slots(Generic[J]):
         """Whether a job is pending."""
         return bool(self.pending)
 
-    def put(self, slot: str, job: J, linger: float = 0.0, rank: int = 0) -> None:
+    def put(self, slot: str, job: J, linger: float = 0.0, rank: int = 0, restart: bool = False) -> None:
         """Queue ``job`` in place of a pending job of its slot; it is due after ``linger`` seconds, but
-        never later than the first lingering job of its slot asked; ``rank``: see the module."""
+        never later than the first lingering job of its slot asked (with ``restart``: ``linger`` from now, for a
+        job that shows nothing stale the pending one did); ``rank``: see the module."""
         self.pending[slot] = job
         if (t := receipts.ticket()) is not None:
             self.tickets.setdefault(slot, []).append(t)
-        self.due[slot] = min(self.due.get(slot, math.inf), time.monotonic() + linger)
+        since = math.inf if restart or slot in self.held else self.due.get(slot, math.inf)
+        self.held.discard(slot)
+        self.due[slot] = min(since, time.monotonic() + linger)
         self.rank[slot] = rank
         self.wake.set()
 
     def pop(self) -> tuple[str, J]:
         """Take the job to send now: the one queued first among the due jobs of the lowest rank due and
-        the lingering jobs of no higher rank."""
-        now = time.monotonic()
-        first = min((self.rank[s] for s, due in self.due.items() if due <= now), default=min(self.rank.values()))
-        slot = next(s for s in self.pending if self.rank[s] <= first)
+        the lingering jobs of no higher rank (a held job only once due)."""
+        slot = self._next()
         job = self.pending.pop(slot)
         del self.due[slot], self.rank[slot]
+        self.held.discard(slot)
         self._flying[slot] = self.tickets.pop(slot, [])
         return slot, job
 
@@ -79,7 +84,7 @@ class Slots(Generic[J]):
         flying = self._flying.get(slot)
         return bool(flying) and all(t.known for t in flying)
 
-    def held(self, slot: str) -> bool:
+    def leased(self, slot: str) -> bool:
         """Whether the job just taken for ``slot`` may be made now: no entry it stands for may be another reader's
         (its reader's lease ran out while the event loop stood still; it waits for the lease to be renewed or lost)."""
         return all(t.receipt.holds() or t.known for t in self._flying.get(slot, ()))
@@ -89,11 +94,32 @@ class Slots(Generic[J]):
         for t in self._flying.pop(slot, ()):
             await t.receipt.sent(t)
 
+    def _next(self) -> str:
+        now = time.monotonic()
+        first = min((self.rank[s] for s, due in self.due.items() if due <= now), default=min(self.rank.values()))
+        return next(s for s in self.pending if self.rank[s] <= first and (s not in self.held or self.due[s] <= now))
+
+    async def hold_next(self) -> bool:
+        """Ask the job to go next whether it must wait yet (its ``hold()``: seconds, 0 to go); if so, hold it
+        that long and say ``True``. Any call it makes (Redis) may raise; a job without ``hold`` goes."""
+        slot = self._next()
+        job = self.pending[slot]
+        hold: Callable[[], Awaitable[float]] | None = getattr(job, "hold", None)
+        if hold is None:
+            return False
+        wait = await hold()
+        if wait <= 0 or self.pending.get(slot) is not job:
+            return False
+        self.held.add(slot)
+        self.due[slot] = time.monotonic() + wait
+        return True
+
     def drop(self, slot: str) -> None:
         """Forget the pending job of ``slot``, if any."""
         self.pending.pop(slot, None)
         self.due.pop(slot, None)
         self.rank.pop(slot, None)
+        self.held.discard(slot)
         for t in self.tickets.pop(slot, ()):
             t.receipt.dropped(t)
         self.wake.set()
@@ -117,6 +143,7 @@ class Slots(Generic[J]):
         self.pending.clear()
         self.due.clear()
         self.rank.clear()
+        self.held.clear()
         return jobs
 
     async def until_due(self) -> None:

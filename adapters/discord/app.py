@@ -122,7 +122,7 @@ class DiscordBot:
         bot_id = settings.discord_token.get_secret_value().partition(".")[0]
         self.outbox = Outbox(self.tuning, shared, bot_id)
         self.delivery = Delivery(self.client, refs, self.outbox, self.tuning, _web_link(settings), service.topic_opened,
-                                 _watch_row(settings))
+                                 _watch_row(settings), service if settings.web_url else None)
         self._runner: asyncio.Task | None = None
         self._ticker: Ticker | None = None
         self._handling: set[asyncio.Task] = set()
@@ -245,6 +245,8 @@ class DiscordBot:
             cmd = translate.command_of(interaction, token=token)
             parsed, message = tokens.parse(token), interaction.message
             key = looked_up = None
+            if parsed is not None and interaction.guild_id is None:  # he plays in his DM: his hand is not held
+                self.delivery.web.pressed(cmd.user, parsed.table)
             if parsed is not None and message is not None and not message.flags.ephemeral:
                 key = self.delivery.pressed_key(cmd.user, in_dm=interaction.guild_id is None)
                 looked_up = asyncio.ensure_future(self.delivery.ref_at(parsed.table, key))

@@ -10,7 +10,8 @@
   marked ``notify`` is posted as a new DM (an edit would not notify him) and the old one deleted.
   A hand whose owner is not to act waits up to ``Tuning.lazy_s`` for a newer one (changes in a
   burst go in one edit); one that holds only his first cards of a new deal up to
-  ``Tuning.partial_s``, for the rest, which come when trump is named.
+  ``Tuning.partial_s``, for the rest, which come when trump is named, and as long one that only lost choices
+  (``HandMessage.fading``: its buttons still work), for its next change.
   If his DMs are closed (50007) the channel is told so once, and his hand is shown only as the
   ephemeral answer to his "My hand" button (kept up to date while Discord lets the bot edit it).
 - :class:`~bot.protocol.outgoing.Notice`: a new message in the channel, its users mentioned.
@@ -42,6 +43,7 @@ from typing import NamedTuple
 import discord
 
 from adapters.common.bounded import Bounded
+from adapters.common.onweb import OnWeb, WebHolds
 from adapters.common.refs import MessageRef, Refs, fingerprint
 from adapters.common.slots import table_may_wait
 from adapters.common.topics import TopicWait
@@ -100,13 +102,18 @@ class Delivery:
         tuning: how long an ephemeral hand may be edited, how long a table or hand may wait for a newer one.
         topic_opened: the service's :meth:`~bot.service.Service.topic_opened` (``None``: tables get no threads).
         watch_row: the row under a table message that opens it on the web table to watch (``None``: none).
+        on_web: whose own seat's web page is open (the service; ``None``: no web table): his hand's edits wait
+            meanwhile (:mod:`adapters.common.onweb`).
     """
 
     def __init__(self, client: discord.Client, refs: Refs, outbox: Outbox, tuning: Tuning,
                  link: Callable[[HandMessage], Button] | None = None,
                  topic_opened: Callable[[str, str], Awaitable[list[Outgoing]]] | None = None,
-                 watch_row: Callable[[TableMessage], tuple[tuple[Button, ...], ...]] | None = None) -> None:
+                 watch_row: Callable[[TableMessage], tuple[tuple[Button, ...], ...]] | None = None,
+                 on_web: OnWeb | None = None) -> None:
         self.client = client
+        self.web = WebHolds(on_web)
+        """Which hands wait while their owner's web page is open (``web.pressed`` when he presses in a DM)."""
         self.watch_row = watch_row
         self.topic_opened = topic_opened
         self._flat: Bounded[int, bool] = Bounded()  # channels where Discord refused a thread
@@ -295,8 +302,10 @@ class Delivery:
             if ref:  # one hand message per player and table: the old one (and its buttons) goes
                 self._delete(ref)
 
-        linger = 0.0 if out.to_act or out.notify else self.tuning.partial_s if out.partial else self.tuning.lazy_s
-        self.outbox.put(Job(*_slot(out), send, version, linger))
+        linger = (0.0 if out.notify else self.tuning.partial_s if out.partial or out.fading
+                  else 0.0 if out.to_act else self.tuning.lazy_s)
+        self.outbox.put(Job(*_slot(out), send, version, linger,
+                            None if out.notify else self.web.hold(out.table_id, out.user)))
 
     async def _dm_channel(self, user_id: int) -> int:
         channel_id = self._dm.get(user_id)

@@ -46,6 +46,8 @@ class Job:
 
     ``version`` is the table version it shows, if known: an older one never replaces a newer.
     ``linger`` lets a job that is not urgent wait that many seconds for a newer one of its slot.
+    ``hold``, if given, says how long it must wait yet before it takes its turn (0: none; see
+    :class:`adapters.common.slots.Slots`).
     """
 
     channel_id: int
@@ -53,6 +55,7 @@ class Job:
     send: Callable[[], Awaitable[None]]
     version: int | None = None
     linger: float = 0.0
+    hold: Callable[[], Awaitable[float]] | None = None
 
 
 class Outbox:
@@ -135,6 +138,8 @@ class Outbox:
             await queue.until_due()
             if not queue:
                 break
+            if await queue.hold_next():  # its owner sees it on the web table: no turn taken for it
+                continue
             try:
                 ticket = await self._pace(channel_id)
             except UNAVAILABLE as exc:  # the shared limits are in Redis: wait for it, the jobs stay queued
@@ -147,7 +152,7 @@ class Outbox:
             slot, job = queue.pop()
             hold = self.tuning.gap
             try:
-                if not queue.held(slot):  # its outbox lease is due for renewal: it waits for it (or another reader)
+                if not queue.leased(slot):  # its outbox lease is due for renewal: it waits for it (or another reader)
                     queue.requeue(slot, job)
                     hold = max(hold, _LEASE_WAIT_S)
                     continue

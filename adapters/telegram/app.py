@@ -116,7 +116,7 @@ class TelegramBot:
                                         app_name=settings.telegram_webapp, base_url=settings.web_url)
         self.delivery = Delivery(self.app.bot, self.refs, self.outbox, self.service.join_payload, self.username,
                                  self.tuning.lazy_s, self.tuning.table_lazy_s, web_row, self.service.topic_opened,
-                                 self.service)
+                                 self.service, self.tuning.hand_wait_s, self.service if settings.web_url else None)
         for lang in languages():  # English is the menu of every language without its own
             if lang == "en" or len(lang) == 2 and lang.isalpha():  # Telegram takes ISO 639-1 codes only
                 await self.app.bot.set_my_commands([BotCommand(n, d) for n, d in commands.menu(lang)],
@@ -185,6 +185,8 @@ class TelegramBot:
             cmd = replace(cmd, reachable=True)
         if not cmd.chat.private and await self.service.needs_admin(cmd):  # the same powers as typed
             cmd = replace(cmd, admin=await self.delivery.chat_admin(cmd.chat, cmd.user))
+        if token is not None and cmd.chat.private:  # he plays in the chat: his hand is not held for his web page
+            self.delivery.web.pressed(cmd.user, token.table)
         task = asyncio.ensure_future(self.service.handle(cmd))
         outs: list[Outgoing] = []
         try:

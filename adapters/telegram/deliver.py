@@ -47,6 +47,7 @@ from telegram.constants import ChatAction, ChatMemberStatus
 from telegram.error import BadRequest, Forbidden, TelegramError
 
 from adapters.common.bounded import Bounded
+from adapters.common.onweb import OnWeb, WebHolds
 from adapters.common.refs import MessageRef, Refs, fingerprint
 from adapters.common.slots import table_may_wait
 from adapters.common.topics import TopicWait
@@ -133,7 +134,10 @@ class Delivery:
             may wait for the next deal's cards to replace it: they usually follow within the
             seconds the last trick takes, and one edit does for both; in slow play the empty
             hand is shown after this wait, so the card played does not stay on it. As long may a
-            new deal's hand of first cards (``HandMessage.partial``) wait for the rest.
+            new deal's hand of first cards (``HandMessage.partial``) wait for the rest, and a hand that only lost
+            choices (``HandMessage.fading``: its buttons still work) for its next change.
+        hand_wait_s: how long any other edit of a hand waits for a newer version of it (choices that flicker
+            within this time cost one edit).
         table_lazy_s: how long a group's table message may wait for a newer one while a deal is
             played (the effects carry hands): the group allows 20 messages a minute, people play
             a card every few seconds, and a table shown a moment later shows every card since.
@@ -142,14 +146,19 @@ class Delivery:
         web_row: the buttons added under a table message that open it on the web table
             (:func:`.markup.web_table_row`); ``None`` when no Mini App is configured.
         reach: who cannot be written to privately (the service); ``None``: every private message is tried.
+        on_web: whose own seat's web page is open (the service; ``None``: no web table): his hand's edits wait
+            meanwhile (:mod:`adapters.common.onweb`).
     """
 
     def __init__(self, bot: Bot, refs: Refs, outbox: Outbox, join_payload: Callable[[str], str], username: str,
                  lazy_s: float = 0.0, table_lazy_s: float = 0.0,
                  web_row: Callable[[TableMessage], tuple[tuple[Button, ...], ...]] | None = None,
                  topic_opened: Callable[[str, str], Awaitable[list[Outgoing]]] | None = None,
-                 reach: Reach | None = None):
+                 reach: Reach | None = None, hand_wait_s: float = 0.0, on_web: OnWeb | None = None):
         self.bot = bot
+        self.web = WebHolds(on_web)
+        """Which hands wait while their owner's web page is open (``web.pressed`` when he presses in the chat)."""
+        self.hand_wait_s = hand_wait_s
         self.reach = reach
         self.web_row = web_row
         self.lazy_s = lazy_s
@@ -278,9 +287,11 @@ class Delivery:
         def reached() -> None:
             self._unreachable.pop(unreachable, None)
 
-        linger = self.lazy_s if (out.emptied or out.partial) and not repost else 0.0
+        linger = 0.0 if repost else self.lazy_s if out.emptied or out.partial or out.fading else self.hand_wait_s
         self._put_in_place(int(out.user.user_id), None, out.table_id, key, out.text, out.buttons, version,
-                           reached=reached, refused=refused, to=out.user, linger=linger, retire=True)
+                           reached=reached, refused=refused, to=out.user, linger=linger, retire=True,
+                           restart=out.partial and not repost,
+                           hold=None if repost else self.web.hold(out.table_id, out.user))
 
     def result(self, out: Notice) -> None:
         """Post a deal's result after all else in its chat, together with the results waiting there."""
@@ -414,7 +425,8 @@ class Delivery:
                       buttons: tuple[tuple[Button, ...], ...], version: int | None,
                       reached: Callable[[], None] = lambda: None,
                       refused: Callable[[str], None] = lambda reason: None, to: UserRef | None = None,
-                      linger: float = 0.0, retire: bool = False) -> None:
+                      linger: float = 0.0, retire: bool = False, restart: bool = False,
+                      hold: Callable[[], Awaitable[float]] | None = None) -> None:
         """Queue the edit (or first post) of the message kept under ``key``.
 
         A message private ``to`` a user is not tried while he cannot be reached (:meth:`_refused_lately`),
@@ -461,7 +473,7 @@ class Delivery:
                     old = ref.message_id
                     self.outbox.put(Job(chat_id, f"strip:{key}:{table_id}:{old}", lambda c: self._strip(c, old)))
 
-        self.outbox.put(Job(chat_id, f"{key}:{table_id}", send, version, linger))
+        self.outbox.put(Job(chat_id, f"{key}:{table_id}", send, version, linger, restart=restart, hold=hold))
 
     async def _retire(self, chat_id: int, message_id: int) -> None:
         """Delete a replaced message; if it is too old to delete, take its buttons away."""

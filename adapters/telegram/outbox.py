@@ -57,6 +57,9 @@ class Job:
     ``linger`` lets a job that is not urgent wait that many seconds for a newer job of its slot
     to replace it (a job never waits longer than the first lingering job of its slot asked).
     ``rank`` puts it behind every pending job of a lower rank (:data:`FIRST`, :data:`REPLY`, :data:`LAST`).
+    ``hold``, if given, says how long the job must wait yet before it takes its turn (0: none; see
+    :class:`adapters.common.slots.Slots`). ``restart``: its ``linger`` counts from now even if the job it replaces lingered already (it shows nothing
+    stale that one did, such as a new deal's first cards in place of an emptied hand).
     """
 
     chat_id: int
@@ -65,6 +68,8 @@ class Job:
     version: int | None = None
     linger: float = 0.0
     rank: int = 0
+    restart: bool = False
+    hold: Callable[[], Awaitable[float]] | None = None
 
 
 class Pacer:
@@ -208,9 +213,14 @@ class Outbox:
             newest = max(v for v in (self._shown.get((chat_id, job.slot)), old and old.version, -1) if v is not None)
             if job.version < newest:
                 return
-        q.put(job.slot, job, job.linger, job.rank)
+        q.put(job.slot, job, job.linger, job.rank, job.restart)
         if q.task is None or q.task.done():
             q.task = asyncio.get_running_loop().create_task(self._run(chat_id, q), context=contextvars.Context())
+
+    def holding(self, chat_id: int) -> bool:
+        """Whether a job for ``chat_id`` is held back (its owner's web page is open)."""
+        q = self._queues.get(chat_id)
+        return bool(q and q.held)
 
     async def idle(self) -> None:
         """Wait until every queue is empty and every sender has finished."""
@@ -231,6 +241,8 @@ class Outbox:
         tries = 0
         while q:
             await q.until_due()
+            if await q.hold_next():  # its owner sees it on the web table: no turn taken for it
+                continue
             try:
                 await self.pacer.wait(chat_id)
             except UNAVAILABLE as exc:  # the shared limits are in Redis: wait for it, the jobs stay queued
@@ -238,7 +250,7 @@ class Outbox:
                 self.pacer.hold(chat_id, _REDIS_WAIT_S)
                 continue
             slot, job = q.pop()
-            if not q.held(slot):  # its outbox lease is due for renewal: it waits for it (or for another reader)
+            if not q.leased(slot):  # its outbox lease is due for renewal: it waits for it (or for another reader)
                 await self.pacer.sent(chat_id)
                 q.requeue(slot, job, job.rank)
                 self.pacer.hold(chat_id, _LEASE_WAIT_S)

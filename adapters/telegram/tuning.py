@@ -28,6 +28,9 @@ class Tuning(BaseSettings):
     lazy_s: float = Field(15.0, ge=0, description="how long a hand emptied by its last card may wait for the next "
                           "deal's cards (the last trick's other cards take that long at most, in fast play), "
                           "and a new deal's hand of first cards for the rest (they come when trump is named)")
+    hand_wait_s: float = Field(1.0, ge=0, description="how long any other edit of a hand waits for a newer version of "
+                               "it: choices that flicker within this time cost one edit (also the longest a hand "
+                               "whose owner is to act waits)")
     table_lazy_s: float = Field(4.0, ge=0, description="how long a group's table message may wait for the next "
                                 "card during a deal: more cards share an edit, the table stays this far behind")
     ack_deadline_s: float = Field(1.0, gt=0, description="longest wait for the verdict before answering a press")

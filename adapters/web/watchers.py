@@ -7,6 +7,8 @@
   drops out within the count's time to live); every page of the table (players' and watchers') is
   sent ``{"type": "watchers", "count": n, "text": …}`` when the count changes (at once in this
   process, within ``watchers_renew_s`` in another);
+- notes each player's page of his own seat in Redis the same way (:data:`~bot.store.watchers.SEATED`), so the
+  chat adapters of every process hold back the edits of his private hand while it is open;
 - moves every page of an ended table on to the table opened after it in its chat (a rematch, a new
   table): ``follow(connection, table)`` hands the page a credential for it. It looks when a table's
   push shows it ended, when a new table is saved anywhere (its first versions), and every ``watchers_renew_s``.
@@ -61,6 +63,8 @@ class Watched(Viewers):
         self._serial = itertools.count()
         self._pages: dict[str, dict[Connection, str]] = {}
         """The watchers' pages here, by table: each connection's name in the count."""
+        self._seated: dict[str, dict[Connection, tuple[str, str]]] = {}
+        """The players' pages of their own seats here, by table: each connection's player and name."""
         self._added: dict[str, set[str]] = {}
         self._gone: dict[str, set[str]] = {}
         self._syncing: set[str] = set()
@@ -108,6 +112,10 @@ class Watched(Viewers):
         if conn.watcher:
             page = self._pages.setdefault(conn.table, {})[conn] = f"{self._name}:{next(self._serial)}"
             self._count(conn.table, added=[page])
+        elif view and not view.get("watching"):
+            page = (conn.user.key, f"{self._name}:{next(self._serial)}")
+            self._seated.setdefault(conn.table, {})[conn] = page
+            self._spawn(self._service.seated_pages(conn.table, [page]))
         elif conn.table not in self._counts:
             self._count(conn.table)
         elif self._counts[conn.table]:
@@ -123,6 +131,12 @@ class Watched(Viewers):
         page = self._pages.get(conn.table, {}).pop(conn, None)
         if page is not None:
             self._count(conn.table, gone=[page])
+        seated = self._seated.get(conn.table, {})
+        page = seated.pop(conn, None)
+        if page is not None:
+            self._spawn(self._service.seated_pages(conn.table, [], [page]))
+            if not seated:
+                del self._seated[conn.table]
         if conn.table not in self._tables:
             self._pages.pop(conn.table, None)
             self._counts.pop(conn.table, None)
@@ -208,10 +222,13 @@ class Watched(Viewers):
             await self._follow(conn, following)
 
     async def _renew(self) -> None:
-        """Every ``watchers_renew_s``: renew this process's watchers, read every table's count, look for next tables."""
+        """Every ``watchers_renew_s``: renew this process's watchers and players' pages, read every table's count,
+        look for next tables."""
         while True:
             await asyncio.sleep(self._tuning.watchers_renew_s)
             for table in list(self._tables):
                 self._count(table, added=self._pages.get(table, {}).values())
+            for table, pages in list(self._seated.items()):
+                self._spawn(self._service.seated_pages(table, list(pages.values())))
             for table in list(self._ended):
                 await self._logged(self._next(table))

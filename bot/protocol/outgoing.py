@@ -127,6 +127,10 @@ class HandMessage:
     when another seat names trump, and he has nothing to press before, so an adapter may hold it
     longer, for the whole hand to replace it.
 
+    ``fading`` marks a hand that only lost choices since it was last shown (a Ledig gone with the first card, a
+    »Weiter« pressed, a Spritzen the partner said): every button left does what it did, and one gone is refused
+    with the reason, so an adapter may hold its edit a while for the hand's next change to carry it.
+
     ``playable`` holds the tokens of the card buttons its owner may press right now (none while it is
     not his turn). The message is not re-sent when only this changes (another player's card does that),
     so it is for a surface that asks for the hand before it shows it (the console marks them).
@@ -141,6 +145,7 @@ class HandMessage:
     emptied: bool = False
     to_act: bool = False
     partial: bool = False
+    fading: bool = False
     playable: tuple[str, ...] = ()
 
 

@@ -61,9 +61,10 @@ class Ctx:
         self.show_table = False
 
 
-def answer(ctx: Ctx, version: int, changed: set[int]) -> list[Outgoing]:
+def answer(ctx: Ctx, version: int, changed: set[int], fading: set[int] = frozenset()) -> list[Outgoing]:
     """What led to the change, the table message (unless the command keeps it), the hands that changed
-    or were asked for, the results, what the command adds."""
+    or were asked for (those in ``fading`` only lost choices: marked so, unless asked for), the results, what
+    the command adds."""
     table, state = ctx.table, ctx.match.state
     out: list[Outgoing] = list(ctx.lead)
     news = ctx.match.news
@@ -73,7 +74,8 @@ def answer(ctx: Ctx, version: int, changed: set[int]) -> list[Outgoing]:
     if state is not None and table.status != "lobby":
         for seat in table.humans():
             if seat in changed or seat in ctx.hands:
-                out.append(hand.hand_message(table, state, seat, version))
+                shown = hand.hand_message(table, state, seat, version)
+                out.append(replace(shown, fading=True) if seat in fading and seat not in ctx.hands else shown)
     out += [Notice(table.chat, render.result_text(table, ev["record"], ev["no"]), table_id=table.id, result=True)
             for ev in news if ev["type"] == "deal_over"]
     return out + ctx.out

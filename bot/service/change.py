@@ -213,7 +213,7 @@ class Tables:
             back = _came_back(ctx)
             if back:  # before the save: a crash after it leaves the guard to end his vacation at his other tables
                 await self.store.personal.guard(personal.VACATION, ctx.user.key, now)
-            changed = _hands_changed(ctx, before, version + 1)
+            changed, fading = _hands_changed(ctx, before, version + 1)
             status = "open" if table.open else "finished"
             entry = {"v": version, "by": cmd.user.key if cmd else "timer", "cmd": _what(cmd), "moves": match.log}
             data = table.dump()
@@ -234,7 +234,7 @@ class Tables:
                     await self.store.schedule(table.tourney.partition(":")[0], 0, TOURNEY, now)
                 if self.counts:
                     await self.counts.note(table_id, table.status, now)
-                out = answer(ctx, version + 1, changed)
+                out = answer(ctx, version + 1, changed, fading)
                 metrics.moved(table.game, table.chat.platform, time.perf_counter() - started)
                 log_saved(table, version + 1, cmd, was)
                 idle = notify.idle_turn(table, turn_before, match.to_act(), bool(match.moves or match.dealt), now)
@@ -339,13 +339,18 @@ def _signature(table: Table, state: State | None, seat: int) -> tuple:
     return hand.hand_signature(state, seat, table.status, seat in window.waiting_for(table))
 
 
-def _hands_changed(ctx: Ctx, before: dict[int, tuple], version: int) -> set[int]:
-    """The people whose hand message changes with the save of ``version`` (noted in ``Table.hand_at``)."""
+def _hands_changed(ctx: Ctx, before: dict[int, tuple], version: int) -> tuple[set[int], set[int]]:
+    """The people whose hand message changes with the save of ``version``, and those of them whose hand only
+    lost choices (:func:`bot.words.hand.only_lost`: its buttons stay valid, the adapters may hold its edit).
+
+    Only the others' hands are noted changed in ``Table.hand_at`` (their older buttons are stale from now on).
+    """
     table, state = ctx.table, ctx.match.state
     if state is None or table.status == "lobby":
-        return set()
-    changed = {seat for seat in table.humans()
-               if before.get(seat) != _signature(table, state, seat)}
-    for seat in changed:
+        return set(), set()
+    after = {seat: _signature(table, state, seat) for seat in table.humans()}
+    changed = {seat for seat, now in after.items() if before.get(seat) != now}
+    fading = {seat for seat in changed if seat in before and hand.only_lost(before[seat], after[seat])}
+    for seat in changed - fading:
         table.hand_changed(seat, version)
-    return changed
+    return changed, fading

@@ -30,7 +30,7 @@ from bot.store.feed import Feed
 from bot.store.outage import Outage
 from bot.store.outbox import Outbox
 from bot.store.tables import Store
-from bot.store.watchers import WatcherCounts
+from bot.store.watchers import SEATED, WatcherCounts, seated_page
 from bot.table.record import Table
 from bot.table.refused import Refused
 from bot.words.i18n import supported, t
@@ -55,6 +55,8 @@ class Service:
         self.outbox = outbox
         self.watchers = WatcherCounts(store.redis, store.prefix)
         """The watchers of each table, across processes (:meth:`watched`)."""
+        self.seated = WatcherCounts(store.redis, store.prefix, kind=SEATED)
+        """The players whose own seat's web page is open, across processes (:meth:`on_web`)."""
         self._outage = Outage(log)
 
     @property
@@ -165,6 +167,16 @@ class Service:
         """Note (or renew) watchers' ``pages`` of a table and drop those ``gone``, counted across processes; how
         many watch it now."""
         return await self.watchers.note(table_id, pages, time.time(), gone)  # the wall clock: pages live in real time
+
+    async def seated_pages(self, table_id: str, pages: list[tuple[str, str]], gone: list[tuple[str, str]] = ()) -> None:
+        """Note (or renew) players' own ``pages`` of a table open, each (user key, page name), and drop those
+        ``gone``, across processes (:meth:`on_web`)."""
+        await self.seated.note(table_id, [seated_page(*p) for p in pages], time.time(), [seated_page(*p) for p in gone])
+
+    async def on_web(self, table_id: str, user: UserRef) -> bool:
+        """Whether ``user`` has his seat's web page of the table open (in any process): his private hand in the
+        chat needs no edits meanwhile."""
+        return await self.seated.holds(table_id, user.key, time.time())
 
     def feed(self, on_move: Callable[[str, int], None], on_gap: Callable[[], None]) -> Feed:
         """A live feed of every saved table version, from any process (see :mod:`bot.store.feed`); start it."""

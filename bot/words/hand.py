@@ -21,7 +21,7 @@ from engine.bauerchen import MELD_PARTNER
 from engine.cards import RANKS, SUITS, parse_card
 from engine.state import PLAY_PHASE, State
 
-__all__ = ["hand_message", "hand_signature", "seat_choices", "sorted_cards", "CARD_CHOICES"]
+__all__ = ["hand_message", "hand_signature", "only_lost", "seat_choices", "sorted_cards", "CARD_CHOICES"]
 
 _JACK_GAMES = ("bauernstoss", "alter_schafkopf", "bauerchen")
 _SUIT_ORDER = {suit: i for i, suit in enumerate(SUITS)}
@@ -82,6 +82,21 @@ def hand_signature(state: State | None, seat: int, status: str, declaring: bool 
         public = state.public_info()
         out += (public.get("spritz"), len(public.get("stoss") or ()))
     return out
+
+
+def only_lost(before: tuple, after: tuple) -> bool:
+    """Whether a hand whose :func:`hand_signature` went from ``before`` to ``after`` only lost choices: the same
+    cards, the same seats in play, no choice (or »let it pass«) added, none whose label counts the doublings
+    relabelled, and no choice gone that named a card (then a card button would do another thing).
+
+    The buttons left of such a hand do what they did, and one gone is refused with the reason.
+    """
+    if len(before) < 5 or len(after) < 5 or before[:3] != after[:3] or after[4] > before[4]:
+        return False
+    gone = set(before[3]) - set(after[3])
+    if not set(after[3]) <= set(before[3]) or any(a.kind in CARD_CHOICES for a in gone):
+        return False
+    return len(after) == 5 or after[5:] == before[5:]
 
 
 def _card_actions(hand: list[str], game: str, choices: list[Action]) -> list[Action]:

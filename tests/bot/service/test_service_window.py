@@ -49,8 +49,8 @@ async def test_a_computer_waits_for_the_persons_window_until_he_lets_it_pass(sto
     assert table.declare == [0] and table.declare_end == T0 + 20
     (hand,) = [h for h in of(effects, HandMessage) if h.buttons]
     assert f"Vor dem ersten Ausspielen: {word} oder »Weiter«?" in hand.text
-    assert word in [b.label for row in hand.buttons[:-1] for b in row]  # among his choices now
-    assert [b.label for b in hand.buttons[-1]] == ["Weiter"]
+    rows = [[b.label for b in row] for row in hand.buttons]
+    assert word in [label for row in rows[:rows.index(["Weiter"])] for label in row]  # among his choices, then »Weiter«
     assert [kind for tid, _, kind in await store.due(T0 + 20) if tid == table_id] == ["declare"]
     assert f"⏳ Vor dem ersten Ausspielen ist noch {word} möglich für Anna." in table_msg(effects).text
     assert not await svc.tick(T0 + 19)  # the wait has not run out: nothing moves

@@ -34,7 +34,7 @@ __all__ = ["FAST", "PATIENCE", "WEBHOOK", "fake_for", "running_bot", "Players", 
            "until", "handled", "card_to_play", "web_tapper"]
 
 FAST = Tuning(group_messages=20, group_window_s=0.6, chat_messages=1, chat_window_s=0.03, slack_s=0.03,
-              lazy_s=0.05, table_lazy_s=0.03, tick_interval_s=0.2, poll_timeout_s=1, ack_deadline_s=2.0)
+              lazy_s=0.05, hand_wait_s=0.01, table_lazy_s=0.03, tick_interval_s=0.2, poll_timeout_s=1, ack_deadline_s=2.0)
 """Telegram's limits with the windows shrunk (the same ratios), for games played in seconds."""
 
 
@@ -311,6 +311,10 @@ class Players:
                 return m
         return None
 
+    async def press(self, user: FakeUser, message: Sent, token: str) -> dict:
+        """Press ``token`` on ``message`` in his private chat; the answer's parameters."""
+        return await self.tg.wait_answer(user.press(message, data=token))
+
     async def _player(self, user: FakeUser, until: Callable[[], bool], deadline: float) -> None:
         while not until() and time.monotonic() < deadline:
             def ready():
@@ -328,7 +332,7 @@ class Players:
             token, seen = self.watch.pick(choices, self.rng, self.sensible), self.watch.version
             if self.think[1] > 0:  # a person looks at the hand before pressing
                 await asyncio.sleep(self.rng.uniform(*self.think))
-            answer = await self.tg.wait_answer(user.press(message, data=str(token)))
+            answer = await self.press(user, message, str(token))
             self.presses.append((user.id, str(token), answer))
             if answer.get("text"):
                 self._refused.add((user.id, str(token), seen))

@@ -37,7 +37,7 @@ CLEAR = 2.0
 CLOSE = 3.0
 """A cost within this many standard errors of the threshold is a close call, sharpened before it is judged."""
 SHARPEN = 3
-"""A close call gets this many times the decision's samples more, of the choice and the best only."""
+"""A close call is judged on this many times the decision's samples, fresh ones, of the choice and the best only."""
 SAMPLES = {"bauernstoss": 96, "alter_schafkopf": 96, "bauerchen": 48, "bauer": 48, "rams": 96}
 """Sampled deals per reviewed decision: one seat's deal within 3 s at p95 on one core (``bench/review.py``)."""
 MAX_ACTIONS = 300
@@ -76,8 +76,9 @@ class Review:
 def judge(view: dict[str, Any], options: Any, rng, found: Opinion, choice: Action) -> tuple[float, bool]:
     """The cost of ``choice`` against ``found.best`` and whether it is marked (see the module's docstring).
 
-    A close call (the cost within :data:`CLOSE` standard errors of the threshold) is sharpened first:
-    :data:`SHARPEN` times the samples more, of these two choices only.
+    A close call (the cost within :data:`CLOSE` standard errors of the threshold) is judged again on
+    :data:`SHARPEN` times as many fresh samples, of these two choices only: not on the samples the best
+    was picked on, whose best average is a little too good (the more so, the more choices were close).
     """
     if found.samples == 0:
         return 0.0, False
@@ -85,7 +86,7 @@ def judge(view: dict[str, Any], options: Any, rng, found: Opinion, choice: Actio
     best, mine = found.stats(found.best), found.stats(choice)
     mean, error = paired(best, mine)
     if mean > 0 and abs(mean - threshold) < CLOSE * error:
-        best, mine = sharpen(view, options, rng, found, (found.best, choice), SHARPEN * found.samples)
+        best, mine = sharpen(view, options, rng, (found.best, choice), SHARPEN * found.samples)
         mean, error = paired(best, mine)
     cost = max(0.0, mean)
     return cost, cost > threshold and mean - threshold > CLEAR * error

@@ -55,7 +55,10 @@ def test_a_replay_too_long_to_review_is_refused():
 
 def test_two_seeds_agree_on_the_marks():
     """Cheap, yet with marks to agree on: Rams (the cheapest search) with its own budget, ten deals of random players
-    (many clear mistakes), one seat each. ``bench/review.py`` measures every game: 200 deals of slipping players."""
+    (many clear mistakes), one seat each. ``bench/review.py`` measures every game: 200 deals of slipping players.
+
+    The issue's 90%: of the decisions, those marked alike by both seeds; and most of the marks are made by both
+    (the stricter reading, which the few marks of ten deals measure only roughly)."""
     first, second = [], []
     for k in range(10):
         state, actions = load(json.dumps(played_replay("rams", random.Random(f"rams:{k}"), "random")))
@@ -64,4 +67,4 @@ def test_two_seeds_agree_on_the_marks():
         second += [d.mark for d in review(state, actions, seeded(2), seat).decisions]
     alike = sum(a == b for a, b in zip(first, second)) / len(first)
     both, either = sum(a and b for a, b in zip(first, second)), sum(a or b for a, b in zip(first, second))
-    assert sum(first) >= 5 and alike >= 0.9 and both >= 0.8 * either, (sum(first), alike, both, either)
+    assert sum(first) >= 5 and alike >= 0.9 and both >= 0.75 * either, (sum(first), alike, both, either)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from bot.protocol import tokens
 
-__all__ = ["ChatRef", "UserRef", "Command", "Button", "TableMessage", "HandMessage", "Toast", "Notice",
+__all__ = ["ChatRef", "UserRef", "Command", "Button", "TableMessage", "HandMessage", "Toast", "PrivateText", "Notice",
            "JoinLink", "OpenTopic", "Attachment", "FileMessage", "FILES_MAX_BYTES", "FILES_MAX", "CAPTION_MAX",
            "Outgoing", "version_of"]
 
@@ -163,6 +163,21 @@ class Toast:
 
 
 @dataclass(frozen=True)
+class PrivateText:
+    """A longer answer for ``user`` alone, asked for in ``chat``: a message in his private chat (a deal's review).
+
+    Like a ``secret`` :class:`Toast` it may tell what only he may know (his cards then), so it goes to him
+    alone or nowhere: Discord shows it as the ephemeral answer of his interaction (else a DM); where he
+    cannot be reached privately the chat is told only that the bot cannot write to him, naming nothing of it.
+    """
+
+    user: UserRef
+    chat: ChatRef
+    text: str
+    table_id: str = ""
+
+
+@dataclass(frozen=True)
 class Notice:
     """A message posted in the chat: a reminder, an automatic move, a result; may mention users.
 
@@ -238,7 +253,7 @@ class OpenTopic:
     name: str
 
 
-Outgoing = TableMessage | HandMessage | Toast | Notice | JoinLink | OpenTopic | FileMessage
+Outgoing = TableMessage | HandMessage | Toast | PrivateText | Notice | JoinLink | OpenTopic | FileMessage
 
 
 def version_of(outs: list[Outgoing], table_id: str = "") -> int | None:

@@ -22,6 +22,7 @@ keys share one Redis Cluster slot):
 ``st:{deadlines}:tables``       hash    table id -> its members in ``due`` (space separated)
 ``st:rl:<key>``                 zset    a sliding window of :attr:`Store.limiter` (expires with it)
 ``st:unreach:<user key>``       string  a refused private message's reason (:attr:`Store.reach`, 10 minutes)
+``st:review:…``                 string  reviews of finished deals under way and made (:attr:`Store.reviews`)
 ``st:{t:<id>}:out``             list    Cluster: a save's journal entries not yet delivered
 ==============================  ======  ===============================================================
 
@@ -79,6 +80,7 @@ from bot.store import scripts
 from bot.store.feed import Feed, publish
 from bot.store.ratelimit import Limiter
 from bot.store.reach import Reach
+from bot.store.reviews import Reviews
 from bot.store.records import Journal, Record, Saved
 from bot.store.records import table_id as _table_id
 from bot.store.timers import Timers
@@ -164,6 +166,8 @@ class Store(Timers):
         """Rate limits on the same Redis and prefix (the answers per person: :mod:`bot.service.budget`)."""
         self.reach = Reach(redis, prefix)
         """Who the bot cannot write to privately, lately (:mod:`bot.store.reach`)."""
+        self.reviews = Reviews(redis, prefix, finished_ttl)
+        """Reviews of finished deals under way and made, kept as long as a finished table (:mod:`bot.store.reviews`)."""
 
     @property
     def redis(self) -> Redis | RedisCluster:

@@ -44,6 +44,7 @@ TABLE_VERBS = {
     "timezone": ("zeitzone", "timezone", "tz"),
     "let_pass": ("weiter", "keinledig", "kartenbleiben", "goon", "letpass"),
     "tournament": ("turnier", "tournament", "cup"),
+    "review": ("nachbesprechung", "besprechung", "review"),
 }
 """Each table command and its words."""
 

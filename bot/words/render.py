@@ -329,11 +329,11 @@ def _playing(table: Table, state: State, version: int, now: float) -> tuple[str,
     if table.declare:
         lines.append(t(lang, "declare_open", **declaring(table, state)))
     hand = Button(t(lang, "btn.hand"), button_token(table, version, "hand"))
-    return "\n".join(lines), ((hand, *_review(table, version, bool(view["tricks"]))),)
+    return "\n".join(lines), ((hand, *_review(table, version)),)
 
 
-def _review(table: Table, version: int, played_on: bool = False) -> tuple[Button, ...]:
-    """The »Nachbesprechung« button of the last finished deal, while its result shows (until the next deal's
-    first trick, or after the match); its players each get their own review from it."""
+def _review(table: Table, version: int) -> tuple[Button, ...]:
+    """The »Nachbesprechung« button of the last finished deal (none before the first ends): each of its
+    players gets his own review from it, privately."""
     no = table.deals_over
-    return () if not no or played_on else (Button(t(table.lang, "btn.review"), button_token(table, version, "review", str(no))),)
+    return (Button(t(table.lang, "btn.review"), button_token(table, version, "review", str(no))),) if no else ()

@@ -1,8 +1,8 @@
 """The web table's HTTP server: the page, its files, one seat's view and the live feed (WebSocket).
 
 Routes: ``GET /`` the page, ``GET /static/…`` its script, style and card pictures (public: nothing
-secret is in them), ``GET /api/view`` the viewer's view as JSON, ``GET /ws`` the live feed. The two
-last check the viewer's credential on every request and connection, from the query: ``t`` a link
+secret is in them), ``GET /api/view`` the viewer's view as JSON, ``GET /api/review`` his review of a
+finished deal (``no``, else the last) trick by trick as JSON, ``GET /ws`` the live feed. The three last check the viewer's credential on every request and connection, from the query: ``t`` a link
 token (:func:`adapters.common.webauth.read`), or ``tg`` Telegram's Mini App init data
 (:func:`adapters.common.webauth.init_data`) with ``table`` where Telegram names none. Refusals, with
 a short text in the table's language (else the client's: Telegram's ``language_code``, the browser's
@@ -44,7 +44,7 @@ from adapters.common.webauth import ANY, SEAT, WATCH, Viewer, init_data, read, s
 from bot.ops.settings import HostPort
 from bot.protocol import tokens
 from bot.protocol.outgoing import ChatRef, Command, Outgoing, Toast, UserRef
-from bot.words import web_text
+from bot.words import t, web_text
 
 from .bucket import Buckets
 from .files import Files
@@ -115,6 +115,7 @@ class WebServer:
         app = web.Application(client_max_size=self.tuning.message_bytes, middlewares=[self._arrived])
         app.router.add_get("/", self._page)
         app.router.add_get("/api/view", self._view)
+        app.router.add_get("/api/review", self._review)
         app.router.add_get("/ws", self._socket)
         app.router.add_get("/static/{name:.*}", Files(STATIC).handle)
         app.on_response_prepare.append(self._headers)
@@ -194,6 +195,23 @@ class WebServer:
         if "refused" in view:
             return self._refused(request, _REFUSED[view["refused"]], view["refused"], view.get("lang"))
         return web.json_response(view, dumps=lambda o: json.dumps(o, ensure_ascii=False))
+
+    async def _review(self, request: web.Request) -> web.Response:
+        """His review of the table's deal ``no`` (else its last finished one), step by step: for a seat's credential
+        only, at his rate of views; 403 with the reason where there is none for him (a watcher, not his deal)."""
+        viewer = self.viewer(request)
+        if viewer is None:
+            return self._refused(request, 401, "denied")
+        user = UserRef(viewer.platform, viewer.user_id, viewer.name)
+        if not self._views.allowed(user.key):
+            return self._refused(request, 429, "too_fast")
+        no = request.query.get("no", "")
+        review = {"refused": "rv.watcher"} if viewer.access == WATCH else await self._service.review_steps(
+            viewer.table, user, int(no) if no.isdecimal() and len(no) <= 6 else None)
+        if "refused" in review:
+            lang = review.get("lang") or self._lang_of(request)
+            return web.Response(status=403, text=t(lang, review["refused"], no=no) + "\n")
+        return web.json_response(review, dumps=lambda o: json.dumps(o, ensure_ascii=False))
 
     async def _socket(self, request: web.Request) -> web.StreamResponse:
         viewer = self.viewer(request)

@@ -184,34 +184,41 @@ class WebServer:
     def _refused(self, request: web.Request, status: int, key: str, lang: str | None = None) -> web.Response:
         return web.Response(status=status, text=web_text(lang or self._lang_of(request), key) + "\n")
 
-    async def _view(self, request: web.Request) -> web.Response:
+    def _asking(self, request: web.Request) -> tuple[Viewer, UserRef] | web.Response:
+        """Who asks for data (his checked credential and who he is), or the refusal: 401 without a credential
+        that checks out, 429 over his rate of views."""
         viewer = self.viewer(request)
         if viewer is None:
             return self._refused(request, 401, "denied")
         user = UserRef(viewer.platform, viewer.user_id, viewer.name)
         if not self._views.allowed(user.key):
             return self._refused(request, 429, "too_fast")
+        return viewer, user
+
+    async def _view(self, request: web.Request) -> web.Response:
+        asking = self._asking(request)
+        if isinstance(asking, web.Response):
+            return asking
+        viewer, user = asking
         view = await self._service.web_view(viewer.table, user, viewer.access)
         if "refused" in view:
             return self._refused(request, _REFUSED[view["refused"]], view["refused"], view.get("lang"))
-        return web.json_response(view, dumps=lambda o: json.dumps(o, ensure_ascii=False))
+        return _json(view)
 
     async def _review(self, request: web.Request) -> web.Response:
         """His review of the table's deal ``no`` (else its last finished one), step by step: for a seat's credential
-        only, at his rate of views; 403 with the reason where there is none for him (a watcher, not his deal)."""
-        viewer = self.viewer(request)
-        if viewer is None:
-            return self._refused(request, 401, "denied")
-        user = UserRef(viewer.platform, viewer.user_id, viewer.name)
-        if not self._views.allowed(user.key):
-            return self._refused(request, 429, "too_fast")
+        only; 403 with the reason where there is none for him (a watcher, not his deal, none yet)."""
+        asking = self._asking(request)
+        if isinstance(asking, web.Response):
+            return asking
+        viewer, user = asking
         no = request.query.get("no", "")
         review = {"refused": "rv.watcher"} if viewer.access == WATCH else await self._service.review_steps(
             viewer.table, user, int(no) if no.isdecimal() and len(no) <= 6 else None)
         if "refused" in review:
             lang = review.get("lang") or self._lang_of(request)
             return web.Response(status=403, text=t(lang, review["refused"], no=no) + "\n")
-        return web.json_response(review, dumps=lambda o: json.dumps(o, ensure_ascii=False))
+        return _json(review)
 
     async def _socket(self, request: web.Request) -> web.StreamResponse:
         viewer = self.viewer(request)
@@ -295,3 +302,8 @@ class WebServer:
             access = WATCH if conn.access == WATCH else ANY
             query = f"t={sign(self._secret, table, user.platform, user.user_id, self._clock(), access=access)}"
         await conn.send({"type": "follow", "query": query}, self.tuning.send_timeout_s)
+
+
+def _json(data: dict[str, Any]) -> web.Response:
+    """``data`` as a JSON answer (its words as they are, not escaped)."""
+    return web.json_response(data, dumps=lambda o: json.dumps(o, ensure_ascii=False))

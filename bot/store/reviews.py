@@ -25,13 +25,8 @@ BUSY_S = 120
 
 
 class Reviews:
-    """Whose review is under way, and the reviews made (see the module).
-
-    Args:
-        redis: an asyncio client.
-        prefix: the store's key prefix.
-        ttl: seconds a review made is kept.
-    """
+    """Whose review is under way, and the reviews made (see the module), in ``redis`` under the store's ``prefix``;
+    a review made is kept ``ttl`` seconds."""
 
     def __init__(self, redis: Redis, prefix: str = "st", ttl: int = 86400) -> None:
         self._r = redis

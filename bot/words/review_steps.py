@@ -21,7 +21,7 @@ from engine.actions import Action
 
 __all__ = ["review_steps", "review_text", "decision_lines", "LABELS"]
 
-LABELS = ("back", "next", "close", "strong", "yours", "open")
+LABELS = ("back", "next", "close")
 """The step-through's own words (``rv.web.<name>``), sent with every review."""
 
 

@@ -29,7 +29,7 @@ from .heuristic import heuristic
 from .playout import play_out
 from .worlds import Worlds
 
-__all__ = ["choose", "worth", "rollout", "samples_for", "SAMPLES", "GAME_SAMPLES"]
+__all__ = ["choose", "search", "candidates_of", "Tally", "worth", "net", "opponents", "rollout", "samples_for", "SAMPLES", "GAME_SAMPLES"]
 
 SAMPLES = 24
 """The number of sampled deals per decision in the games not in :data:`GAME_SAMPLES`."""
@@ -53,7 +53,7 @@ _TRICK_GAMES = frozenset({"bauer", "rams"})
 _SHAPE = 0.25
 """At most this much of a Strich or point for the eyes (or tricks) of a deal, see ``_value``."""
 _FIRST = 8
-"""Samples taken before the search may end early (see ``_Tally.settled``)."""
+"""Samples taken before the search may end early (see ``Tally.settled``)."""
 _FIRST_ASKED = 4
 """As :data:`_FIRST` for an offer out of turn: it is asked again before every card, so a chance
 let pass for want of samples comes back."""
@@ -100,24 +100,31 @@ def worth(state: State) -> list[float]:
     return [float(team[s % 2]) for s in range(n)]
 
 
+def opponents(state: State, seat: int) -> list[int]:
+    """The seats ``seat`` plays against: the other team, in Rams every other seat."""
+    return [s for s in range(state.n) if s != seat and (state.GAME == "rams" or s % 2 != seat % 2)]
+
+
+def net(state: State, seat: int) -> float:
+    """A finished deal's :func:`worth` to ``seat`` less the average of its opponents' (:func:`opponents`)."""
+    w = worth(state)
+    others = opponents(state, seat)
+    return w[seat] - sum(w[s] for s in others) / len(others)
+
+
 def _value(state: State, seat: int) -> float:
-    """The deal's worth to ``seat`` less the average of its opponents', and a little for eyes or tricks.
+    """:func:`net`, and a little for eyes or tricks.
 
     The worth moves in steps (a Strich, a point); the share of the deal's eyes (of its tricks
     where eyes do not count) adds at most :data:`_SHAPE`, so that among choices worth the same
     Striche the search prefers the one nearer the next step.
     """
-    w = worth(state)
-    n = state.n
-    if state.GAME == "rams":
-        others = [s for s in range(n) if s != seat]
-    else:
-        others = [s for s in range(n) if s % 2 != seat % 2]
-    mine = [s for s in range(n) if s not in others]
+    others = opponents(state, seat)
+    mine = [s for s in range(state.n) if s not in others]
     gained = state.won if state.GAME in _TRICK_GAMES else state.eyes
     total = sum(gained) or 1
     shape = (sum(gained[s] for s in mine) / len(mine) - sum(gained[s] for s in others) / len(others)) / total
-    return w[seat] - sum(w[s] for s in others) / len(others) + _SHAPE * shape
+    return net(state, seat) + _SHAPE * shape
 
 
 def samples_for(game: str) -> int:
@@ -131,11 +138,12 @@ def rollout(state: State) -> bool:
     return play_out(state, brain.choose, brain.offer)
 
 
-def _distinct(candidates: list[Action | None], worlds: Worlds) -> list[Action | None]:
-    """The candidates without cards equal to one kept: same suit, no card between them still out (and same eyes)."""
+def _distinct(candidates: list[Action | None], worlds: Worlds) -> list[int]:
+    """For each candidate, the index of the first candidate equal to it: a card of the same suit with no card
+    between them still out (and the same eyes); itself for every other action."""
     order = worlds.base.order
     if order is None:
-        return candidates
+        return list(range(len(candidates)))
     live = worlds.deck & ~worlds.played & ~worlds.mine
     eyes_count = worlds.cls.GAME not in _TRICK_GAMES
 
@@ -146,13 +154,14 @@ def _distinct(candidates: list[Action | None], worlds: Worlds) -> list[Action | 
         lo, hi = (a, b) if order.strength[a] < order.strength[b] else (b, a)
         return not order.above[lo] & ~order.above[hi] & ~bit(hi) & live
 
-    kept: list[Action | None] = []
-    for action in candidates:
-        plain = action is not None and action.kind == PLAY and not action.meld
-        if not (plain and any(k is not None and k.kind == PLAY and not k.meld and twins(k.card, action.card)
-                              for k in kept)):
-            kept.append(action)
-    return kept
+    def plain(action: Action | None) -> bool:
+        return action is not None and action.kind == PLAY and not action.meld
+
+    same: list[int] = []
+    for i, action in enumerate(candidates):
+        same.append(next((k for k in sorted(set(same)) if plain(action) and plain(candidates[k])
+                          and twins(candidates[k].card, action.card)), i))
+    return same
 
 
 def choose(view: dict[str, Any], options: Any, rng, samples: int | None = None,
@@ -170,27 +179,42 @@ def choose(view: dict[str, Any], options: Any, rng, samples: int | None = None,
         For the seat to act, its action; for another seat, the out-of-turn offer it takes
         (doubling, playing alone) or ``None``. ``None`` as well when the seat has nothing to decide.
     """
-    seat = view["seat"]
+    return search(view, options, rng, samples, stop)[0]
+
+
+def candidates_of(view: dict[str, Any]) -> list[Action | None]:
+    """What the seat of ``view`` may decide: its legal actions on its turn; else ``None`` (letting every
+    offer pass) and its out-of-turn offers, or nothing if it has none."""
     legal = [Action.from_dict(a) for a in view["legal"]]
-    to_act = view["to_act"] == seat
-    if not legal:
-        return None
-    candidates: list[Action | None] = list(legal) if to_act else [None, *legal]
-    if len(candidates) == 1:
-        return candidates[0]
+    if not legal or view["to_act"] == view["seat"]:
+        return legal
+    return [None, *legal]
+
+
+def search(view: dict[str, Any], options: Any, rng, samples: int | None = None,
+           stop: Callable[[], bool] | None = None, tally: type[Tally] | None = None,
+           settle: bool = True) -> tuple[Action | None, Tally | None]:
+    """The search behind :func:`choose`: its decision and the tally of what it saw.
+
+    ``tally`` is the class that plays the samples out (a subclass of :class:`Tally` may record more of
+    each); ``settle`` False samples the whole budget instead of ending once the choice is settled.
+    The tally is ``None`` where nothing was searched: no choice, or a single one (up to equal cards).
+    """
+    candidates = candidates_of(view)
+    if len(candidates) <= 1:
+        return (candidates[0] if candidates else None), None
     worlds = Worlds(view, options)
     if samples is None:
         samples = samples_for(view["game"])
-    candidates = _distinct(candidates, worlds)
-    if len(candidates) == 1:
-        return candidates[0]
-    tally = _Tally(worlds, candidates, seat, to_act)
-    cut = tally.run(rng, samples, stop)
-    best = tally.best(view["public"])
+    found = (tally or Tally)(worlds, candidates, view["seat"], view["to_act"] == view["seat"])
+    if len(found.candidates) == 1:
+        return found.candidates[0], None
+    cut = found.run(rng, samples, stop, settle)
+    best = found.best(view["public"])
     if best is not None and best.kind in _DOUBLINGS | _ALONE and not cut:
-        tally.run(rng, max(samples, tally.done) * _CONFIRM, stop, settle=False)
-        best = tally.best(view["public"])
-    return best
+        found.run(rng, max(samples, found.done) * _CONFIRM, stop, settle=False)
+        best = found.best(view["public"])
+    return best, found
 
 
 def _score(a: list[float], b: list[float], slack: float = 0.0) -> float:
@@ -205,15 +229,24 @@ def _score(a: list[float], b: list[float], slack: float = 0.0) -> float:
     return mean / math.sqrt(var / done)
 
 
-class _Tally:
-    """The worth of each candidate in every deal sampled so far, and the heuristic's own choice."""
+class Tally:
+    """The worth of each candidate in every deal sampled so far, and the heuristic's own choice.
 
-    def __init__(self, worlds: Worlds, candidates: list[Action | None], seat: int, to_act: bool) -> None:
+    Of candidates equal to each other (:func:`_distinct`) only the first is played out.
+    """
+
+    def __init__(self, worlds: Worlds, choices: list[Action | None], seat: int, to_act: bool) -> None:
         self.worlds = worlds
-        self.candidates = candidates
+        self.choices = choices
+        """Every candidate of the decision."""
+        kept = _distinct(choices, worlds)
+        self.candidates = [a for i, a in enumerate(choices) if kept[i] == i]
+        """The candidates played out: one of each set of equal ones."""
+        self.played_as = [self.candidates.index(choices[k]) for k in kept]
+        """Per choice, the index of the candidate played out for it."""
         self.seat = seat
         self.to_act = to_act
-        self.values: list[list[float]] = [[] for _ in candidates]
+        self.values: list[list[float]] = [[] for _ in self.candidates]
         self.prior = -1
         """The index of the heuristic's choice among the candidates (-1 while unknown or not one)."""
 
@@ -244,8 +277,12 @@ class _Tally:
                 st = world.clone()
                 if action is not None:
                     st.do(seat, action)
-                self.values[k].append(_value(st, seat) if rollout(st) else 0.0)
+                self.values[k].append(self.score(k, st))
         return False
+
+    def score(self, k: int, st: State) -> float:
+        """Play ``st`` (the sampled deal after candidate ``k``) to its end: its value to the seat, 0 if cut off."""
+        return _value(st, self.seat) if rollout(st) else 0.0
 
     def settled(self) -> bool:
         """Whether more samples would hardly change the choice.

@@ -53,13 +53,13 @@ def test_kind_names():
 def test_strong_player_samples_its_games_budget_unless_told(game, monkeypatch):
     """A strong decision samples up to the game's own number of deals by default, or the number given."""
     budgets: list[int] = []
-    run = strong._Tally.run
+    run = strong.Tally.run
 
     def recording(self, rng, samples, stop, settle=True):
         budgets.append(samples)
         return run(self, rng, samples, stop, settle)
 
-    monkeypatch.setattr(strong._Tally, "run", recording)
+    monkeypatch.setattr(strong.Tally, "run", recording)
     state = engine.new_match(game, random.Random(1))
     for samples, expected in ((None, strong.samples_for(game)), (5, 5)):
         budgets.clear()

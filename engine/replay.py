@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -14,7 +15,7 @@ from .registry import game_class
 from .rejection import Rejected
 from .state import State
 
-__all__ = ["ReplayFile", "ReplayError", "load", "run"]
+__all__ = ["ReplayFile", "ReplayError", "load", "play", "run"]
 
 
 class ReplayError(ValueError):
@@ -86,17 +87,27 @@ def load(text: str) -> tuple[State, list[tuple[int, Action]]]:
     return state, actions
 
 
-def run(text: str) -> dict[str, Any]:
-    """Replay a file's text and return the output object of the replay format."""
-    state, actions = load(text)
-    error = None
+def play(state: State, actions: list[tuple[int, Action]],
+         before: Callable[[int, int, Action], None] | None = None) -> dict[str, Any] | None:
+    """Apply ``actions`` to ``state`` in place up to the first illegal one: its ``{"index", "reason"}``, else ``None``.
+
+    ``before(index, seat, action)`` is called before each legal action is applied.
+    """
     for i, (seat, action) in enumerate(actions):
         try:
             state.check(seat, action)
         except Rejected as exc:
-            error = {"index": i, "reason": exc.reason}
-            break
+            return {"index": i, "reason": exc.reason}
+        if before is not None:
+            before(i, seat, action)
         state.do(seat, action)
+    return None
+
+
+def run(text: str) -> dict[str, Any]:
+    """Replay a file's text and return the output object of the replay format."""
+    state, actions = load(text)
+    error = play(state, actions)
     return report(state, error)
 
 

@@ -22,6 +22,7 @@ FIGURES = {
     "loop_stall.py": r"bauerchen +\d+ +[\d.]+ +[\d.]+",
     "memchat.py": r"rangliste bauer: p50 [\d.]+ ms",
     "memory.py": r"ranking bauer: p50 [\d.]+ ms",
+    "review.py": r"rams +1 +\d+ +[\d.]+ +[\d.]+% +[\d.]+% +[\d.]+ +[\d.]+ +[\d.]+",
     "service.py": r"\d+ moves/s together",
     "telegram.py": r'"calls_per_card": [\d.]+',
     "web.py": r"\n +25 +[\d.]+ +-?[\d.]+ +\d+ ms",  # 20 connections of the players, 5 of watchers

@@ -20,20 +20,53 @@ def _fail(message: str) -> int:
     return 2
 
 
+def _read(name: str) -> str:
+    """The text of file ``name`` (``-``: standard input); ``ValueError`` with a one-line reason."""
+    try:
+        return sys.stdin.read() if name == "-" else open(name, encoding="utf-8").read()
+    except OSError as exc:
+        raise ValueError(f"cannot read {name}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"{name} is not UTF-8 text") from None
+
+
 def _replay(args: argparse.Namespace) -> int:
-    from engine.replay import ReplayError, run
+    from engine.replay import run
 
     try:
-        text = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()
-    except OSError as exc:
-        return _fail(f"cannot read {args.file}: {exc.strerror}")
-    except UnicodeDecodeError:
-        return _fail(f"{args.file} is not UTF-8 text")
-    try:
-        out = run(text)
-    except ReplayError as exc:
+        out = run(_read(args.file))
+    except ValueError as exc:  # ReplayError is one
         return _fail(str(exc))
     print(json.dumps(out, ensure_ascii=False))
+    return 0
+
+
+def _review(args: argparse.Namespace) -> int:
+    """``stammtisch review FILE``: every decision of the replay's seats beside the strong player's (``--json``: one
+    object); files refused as ``replay`` refuses them."""
+    import random
+
+    from bot.ops.settings import SettingsError
+    from bot.words.review import review_lines
+    from engine.review import report, review_replay
+
+    try:
+        text = _read(args.file)
+        seed = _whole(args.seed, "--seed")
+        seat = None if args.seat is None else _whole(args.seat, "--seat")
+        samples = None if args.samples is None else max(1, _whole(args.samples, "--samples"))
+        lang = None if args.json else (_lang(args.lang) or _settings().lang)
+        found = review_replay(text, lambda index: random.Random(f"{seed}:{index}"),
+                             None if seat is None else {seat}, samples)
+    except (ValueError, SettingsError) as exc:  # ReplayError is a ValueError
+        return _fail(str(exc))
+    players = found.state.n
+    if seat is not None and seat >= players:
+        return _fail(f"--seat must be a seat of the replay, 0 to {players - 1}, not {seat}")
+    if lang is None:
+        print(json.dumps(report(found), ensure_ascii=False))
+    else:
+        print("\n".join(review_lines(lang, found, list(range(players)) if seat is None else [seat])))
     return 0
 
 
@@ -391,6 +424,15 @@ def build_parser() -> argparse.ArgumentParser:
     r = sub.add_parser("replay", help="replay one deal from a JSON file (- for stdin) and print the state")
     r.add_argument("file")
     r.set_defaults(func=_replay)
+    rv = sub.add_parser("review", help="every decision of a replayed deal beside the strong player's, its cost and "
+                        "a mark on the clear mistakes (FILE: a replay file, - for stdin)")
+    rv.add_argument("file")
+    rv.add_argument("--seat", help="only this seat's decisions (the replay's seat number, from 0)")
+    rv.add_argument("--seed", default="0", help="the sampled deals' seed (default 0)")
+    rv.add_argument("--samples", help="sampled deals per decision (default: the game's, engine.review.SAMPLES)")
+    rv.add_argument("--json", action="store_true", help="print one JSON object")
+    rv.add_argument("--lang", help="de or en (default: STAMMTISCH_LANG)")
+    rv.set_defaults(func=_review)
     s = sub.add_parser("simulate", help="computer players play deals or matches; prints statistics as JSON")
     s.add_argument("--game", required=True)
     s.add_argument("--players", type=int)

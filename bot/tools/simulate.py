@@ -8,11 +8,12 @@ from typing import Any
 
 import engine
 from bot.table.computer import OFFER_CHANCE, act, kind_of, offer
-from engine.cards import cards_in
+from engine.cards import card_strs, cards_in
+from engine.deal import shuffled
 from engine.players.playout import play_out
 from engine.state import PLAY_PHASE, State
 
-__all__ = ["simulate", "random_deal", "kind_deal"]
+__all__ = ["simulate", "random_deal", "kind_deal", "played_replay"]
 
 
 def random_deal(state: State, rng: random.Random) -> int:
@@ -41,6 +42,33 @@ def kind_deal(state: State, rng: random.Random, kind: str) -> int:
     """Play ``state``'s deal to its end in place with computer players of ``kind``; return the card plays."""
     play_out(state, lambda st, s: act(kind, st, s, rng), lambda st, s: offer(kind, st, s, rng), check=True)
     return sum(len(cards) for _, cards, _ in state.tricks) + len(state.trick)
+
+
+def played_replay(game: str, rng: random.Random, kind: str = "leicht", players: int | None = None,
+                  options: dict | None = None) -> dict[str, Any]:
+    """A replay file's object (``rules/replay-format.md``) of a first deal dealt by ``rng`` at a random dealer,
+    played to its end by computer players of ``kind`` (``leicht`` by default: the heuristic with slips)."""
+    cls = engine.game_class(game)
+    opts = engine.parse_options(game, options)
+    n = players or cls.DEFAULT_PLAYERS
+    match = cls.new_match(opts, n)
+    dealer = rng.randrange(n)
+    hands, blind, turned = cls.packets(opts, n, match, dealer, shuffled(cls.deck(opts, n, match), rng))
+    state = cls.start(opts, n, dealer, match, hands, blind, turned)
+    actions: list[dict[str, Any]] = []
+
+    def noted(decide):
+        def decided(st: State, seat: int) -> engine.Action | None:
+            action = decide(kind, st, seat, rng)
+            if action is not None:
+                actions.append({"seat": seat, **action.to_dict()})
+            return action
+        return decided
+
+    play_out(state, noted(act), noted(offer), check=True)
+    return {"game": game, "options": options or {}, "players": n, "dealer": dealer,
+            "deal": {"hands": [card_strs(h) for h in hands], "blind": card_strs(blind), "turned": card_strs(turned)},
+            "actions": actions}
 
 
 def simulate(game: str, players: int | None = None, deals: int | None = None, matches: int | None = None,

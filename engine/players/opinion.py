@@ -27,6 +27,9 @@ played to the deal's end by the heuristic for all seats. The API the hint and th
         values    the net worth in each sample, paired with every other choice's values
 
     paired(a, b) -> (mean, standard error) of a's net worth less b's over the same samples
+    sharpen(view, options, rng, found, actions, samples) -> tuple[ActionStats, ...]
+        the figures of a few of found's choices over found's samples and ``samples`` more deals
+        in which only those are played out (a close call made clearer for less)
 
 Cards equal in every trick (same suit, nothing between them still out, same eyes) are played out
 once and share their figures. ``settle`` False plays the whole sample budget instead of ending
@@ -44,8 +47,9 @@ from typing import Any
 from ..actions import Action
 from ..state import State
 from . import strong
+from .worlds import Worlds
 
-__all__ = ["ActionStats", "Opinion", "opinion", "paired"]
+__all__ = ["ActionStats", "Opinion", "opinion", "paired", "sharpen"]
 
 
 @dataclass(frozen=True)
@@ -141,3 +145,23 @@ def opinion(view: dict[str, Any], options: Any, rng, samples: int | None = None,
     figures = [tally.stats(k) for k in range(len(tally.candidates))]
     found = tuple(replace(figures[k], action=a) for a, k in zip(tally.choices, tally.played_as))
     return Opinion(best, found, tally.done)
+
+
+def _pooled(a: ActionStats, b: ActionStats) -> ActionStats:
+    """The figures of one choice over ``a``'s samples and ``b``'s."""
+    done = a.samples + b.samples or 1
+
+    def mean(x: float, y: float) -> float:
+        return (x * a.samples + y * b.samples) / done
+
+    return ActionStats(a.action, mean(a.worth, b.worth), mean(a.trick, b.trick), mean(a.won, b.won),
+                       mean(a.gained, b.gained), a.samples + b.samples, a.values + b.values)
+
+
+def sharpen(view: dict[str, Any], options: Any, rng, found: Opinion, actions: tuple[Action | None, ...],
+            samples: int) -> tuple[ActionStats, ...]:
+    """The figures of ``actions`` (choices of ``found``, the opinion on ``view``, none two equal cards) over
+    ``found``'s samples and ``samples`` more sampled deals, in which only ``actions`` are played out."""
+    tally = _Observed(Worlds(view, options), list(actions), view["seat"], view["to_act"] == view["seat"])
+    tally.run(rng, samples, None, settle=False)
+    return tuple(_pooled(found.stats(a), tally.stats(tally.played_as[k])) for k, a in enumerate(actions))

@@ -24,7 +24,7 @@ from bot.store.tables import Store
 from bot.table import deal_log, review
 from bot.table.record import Table
 from bot.table.refused import Refused
-from bot.words.review_steps import review_steps, review_text
+from bot.words.review_steps import chat_text, review_steps
 
 __all__ = ["typed", "pressed", "steps", "VERB", "WORKERS", "WAITING"]
 
@@ -97,7 +97,7 @@ async def steps(tables: Tables, table_id: str, user_key: str, no: int | None = N
 
 async def _answer(tables: Tables, cmd: Command, table: Table, no: int) -> list[Outgoing]:
     deal, seat, decisions = await _reviewed(tables, table, cmd.user.key, no)
-    text = await asyncio.to_thread(review_text, table, deal, seat, decisions)
+    text = await asyncio.to_thread(chat_text, table, deal, seat, decisions)
     return [PrivateText(cmd.user, cmd.chat, text, table.id)]
 
 

@@ -7,7 +7,7 @@ from tests.fakes.telegram.harness import watching
 
 GUILD = 81_000_000_000_000_000
 CHANNEL = 81_000_000_000_000_100
-TITLE = "🔍 Nachbesprechung · Bauer · Spiel 1 (deine Sicht)"
+TITLE = "🔍 Spiel 1, deine Sicht\nNachbesprechung (Bauer): "
 
 
 async def test_the_review_is_his_ephemeral_answer_by_button_or_slash_command(store, redis, key_prefix):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from tests.fakes.telegram.harness import FAST, Players, fake_for, open_table, press_verb, running_bot, watching
 
 GROUP = -100123
-TITLE = "🔍 Nachbesprechung · Bauer · Spiel 1 (deine Sicht)"
+TITLE = "🔍 Spiel 1, deine Sicht\nNachbesprechung (Bauer): "
 
 
 async def test_the_review_goes_to_him_privately_and_the_group_learns_nothing_of_it(store, redis, key_prefix):
@@ -27,5 +27,5 @@ async def test_the_review_goes_to_him_privately_and_the_group_learns_nothing_of_
                                                       "Antwort ist nur für dich")), None), what="the pointer for Ben")
             assert pointer.buttons and "url" in pointer.buttons[0], "the link that opens his private chat"
             await tg.drained()
-            assert not any("Nachbesprechung ·" in m.text for m in tg.chat(GROUP)), "no review in the group"
+            assert not any("Nachbesprechung (" in m.text for m in tg.chat(GROUP)), "no review in the group"
             assert not any(TITLE in m.text for m in tg.chat(ben.id)), "none reached Ben, who blocked the bot"

@@ -63,10 +63,10 @@ def test_he_steps_through_his_review_of_the_deal_marks_and_all(redis_url, key_pr
             shown = window.execute_script(_READ)
         steps, size = [], PHONE
         while True:
-            if shown["step"] == "Vor dem Ausspielen":
+            if shown["step"] == "Vor dem Spiel":
                 assert not steps and not shown["cards"], "his decisions before the play come first, with no trick"
             else:
-                no = int(shown["step"].removeprefix("Stich "))
+                no = int(shown["step"].removesuffix(". Stich"))
                 assert shown["cards"] == tricks[no - 1], "the trick as the table saw it"
             named = {c for _, text in shown["lines"] for c in CARD.findall(text)}
             assert named <= own, f"a card he never held: {named - own}"

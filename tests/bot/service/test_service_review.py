@@ -41,7 +41,7 @@ async def test_each_player_gets_his_own_review_privately_by_button_or_typed(stor
     effects = await svc.handle(press(GROUP, ANNA, token))
     (review,) = of(effects, PrivateText)
     assert review.user == ANNA and not of(effects, Toast) and len(effects) == 1, "his review, to him alone"
-    assert review.text.startswith("🔍 Nachbesprechung · Bauer · Spiel 1 (deine Sicht)")
+    assert review.text.startswith("🔍 Spiel 1, deine Sicht\nNachbesprechung (Bauer): ")
     typed = of(await svc.handle(say(GROUP, BEN, "nachbesprechung")), PrivateText)
     assert [r.user for r in typed] == [BEN] and "Spiel 1" in typed[0].text
     english = of(await svc.handle(say(private(BEN), BEN, "review")), PrivateText)
@@ -50,15 +50,22 @@ async def test_each_player_gets_his_own_review_privately_by_button_or_typed(stor
     assert again[0].text == review.text, "a review made is kept: the same again at once"
 
 
-async def test_a_review_names_only_his_own_cards_and_those_the_table_saw(store):
+async def test_a_review_names_only_his_own_cards_and_those_the_table_saw_in_the_chat_and_on_the_web(store):
     svc, players, table_id = await _after_one_deal(store)
     (review,) = of(await svc.handle(say(GROUP, ANNA, "nachbesprechung")), PrivateText)
     deal = finished_deal(await store.log(table_id), 1)
     seat = Table.load((await store.load(table_id))[1]).seat_of(ANNA.key)
     played = {card_label(card_str(action.card), "de") for _, action, _ in deal.actions if action.card >= 0}
-    own = {card_label(c, "de") for c in engine.view(deal.start, seat)["hand"]}
-    named = set(CARD.findall(review.text))
+    states = [deal.start]
+    for actor, action, _ in deal.actions:
+        states.append(engine.apply(states[-1], actor, action)[0])
+    own = {card_label(c, "de") for state in states for c in engine.view(state, seat)["hand"]}
+    steps = await svc.review_steps(table_id, ANNA)
+    every = "\n".join(d["text"] for step in steps["steps"] for d in step["decisions"])
+    named = set(CARD.findall(review.text + every))
     assert named and named <= played | own, named - played - own
+    assert {c["card"] for step in steps["steps"] if step["trick"] for c in step["trick"]["cards"]} <= \
+        {card_str(action.card) for _, action, _ in deal.actions if action.card >= 0}, "the tricks as played, no more"
 
 
 async def test_refusals_short_and_clear(store):
@@ -85,4 +92,4 @@ async def test_in_english(store, lang):
     svc, players, table_id = await _after_one_deal(store)
     await svc.handle(say(GROUP, ANNA, f"sprache {lang}"))
     (review,) = of(await svc.handle(say(GROUP, ANNA, "review")), PrivateText)
-    assert review.text.startswith("🔍 Review · Bauer · deal 1 (your view)")
+    assert review.text.startswith("🔍 Deal 1, your view\nReview (Bauer): ")

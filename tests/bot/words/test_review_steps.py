@@ -10,7 +10,7 @@ from bot.table import cpu
 from bot.table.deal_log import Deal
 from bot.table.match import Match
 from bot.table.record import Seat, Table
-from bot.words.review_steps import review_steps, review_text
+from bot.words.review_steps import chat_text, review_steps
 
 
 def _deal() -> tuple[Table, Deal]:
@@ -34,7 +34,7 @@ def _judged(deal: Deal, seat: int) -> list[dict]:
             mark = bool(others) and len(out) % 2 == 0
             out.append({"index": index, "trick": len(state.tricks) + 1 if state.phase == "play" else 0,
                         "choice": action.to_dict(), "best": (others[0] if mark else action).to_dict(),
-                        "cost": 3.5 if mark else None, "mark": mark})
+                        "cost": 3.5 if mark else 0.0, "mark": mark, "seat": seat})
         state, _ = engine.apply(state, actor, action)
     return out
 
@@ -53,17 +53,14 @@ def test_the_steps_are_the_tricks_as_the_table_saw_them_with_his_decisions_in_th
         [a for a in deal.actions if a[0] == 0])
     assert steps["marks"] == sum(d["mark"] for d in decisions) and steps["title"].endswith("Spiel 1 (deine Sicht)")
     marked = [d["text"] for s in steps["steps"] for d in s["decisions"] if d["mark"]]
-    assert marked and all(line.startswith("⚠️ ") and "kostet im Schnitt 3.5" in line for line in marked)
+    assert marked and all(line.startswith("✗ ") and "kostet im Schnitt 3,5 Punkte" in line for line in marked)
+    assert [s["title"] for s in tricks] == [f"{n}. Stich" for n in range(1, len(tricks) + 1)]
 
-
-def test_the_chat_text_puts_the_marked_decisions_first_and_counts_the_rest():
+def test_the_chat_text_puts_the_marked_decisions_first_under_the_deal_s_number():
     table, deal = _deal()
     decisions = _judged(deal, 0)
-    lines = review_text(table, deal, 0, decisions).split("\n")
+    lines = chat_text(table, deal, 0, decisions).split("\n")
     marks = sum(d["mark"] for d in decisions)
-    assert lines[0] == "🔍 Nachbesprechung · Bauer · Spiel 1 (deine Sicht)"
-    assert lines[1] == (f"{marks} klare Fehler" if marks > 1 else "1 klarer Fehler")
-    assert all(line.startswith("⚠️ ") for line in lines[2:2 + marks])
-    rest = len(decisions) - marks
-    assert lines[2 + marks:] == ([f"✓ {rest} weitere Entscheidung{'en' if rest > 1 else ''} wie der starke Spieler"]
-                                 if rest else [])
+    assert lines[0] == "🔍 Spiel 1, deine Sicht" and lines[1].startswith("Nachbesprechung (Bauer): ")
+    assert all(line.startswith("✗ ") for line in lines[2:2 + marks])
+    assert not any(line.startswith("✗ ") for line in lines[2 + marks:])

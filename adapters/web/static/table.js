@@ -177,7 +177,8 @@
     }
     review = await answer.json();
     const marked = review.steps.findIndex((s) => s.decisions.some((d) => d.mark));
-    step = Math.max(marked, 0);  // the first mistake first
+    const other = review.steps.findIndex((s) => s.decisions.some((d) => !d.same));
+    step = Math.max(marked >= 0 ? marked : other, 0);  // the first mistake first, else where the strong player differs
     showStep();
     if (!$("review-box").open) $("review-box").showModal();
   }
@@ -187,8 +188,8 @@
     write($("review-title"), review.title);
     write($("review-step"), s.title);
     named($("review-trick"), $("review-took"), s.trick);
-    $("review-lines").replaceChildren(...s.decisions.map((d) => write(el("li", {class: d.mark ? "mark" : "good"}),
-                                                                      d.text)));
+    $("review-lines").replaceChildren(...s.decisions.map((d) => write(el("li", {class: d.mark ? "mark" : d.same
+                                                                                  ? "same" : "other"}), d.text)));
     $("review-at").textContent = (step + 1) + " / " + review.steps.length;
     $("review-back").textContent = review.labels.back;
     $("review-next").textContent = review.labels.next;

@@ -1,6 +1,6 @@
 """The review of a deal: how stable its marks are and how long it takes, per game.
 
-Usage: ``.venv/bin/python bench/review.py [--deals N] [--seed N] [--game ID ...] [--samples S] [--quick]``
+Usage: ``.venv/bin/python bench/review.py [--deals N] [--seed N] [--game ID ...] [--samples S] [--every N] [--quick]``
 
 Per game, ``--deals`` random deals (a first deal at a random dealer, played by ``leicht`` computers:
 the heuristic with a random slip about every fourth decision, so there are mistakes to mark; Rams
@@ -40,8 +40,9 @@ def _p(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
 
 
-def measure(game: str, deals: int, seed: int, samples: int | None) -> dict[str, float]:
-    """The figures of ``game`` over ``deals`` reviewed seat-deals (see the module's docstring)."""
+def measure(game: str, deals: int, seed: int, samples: int | None, every: int = 0) -> dict[str, float]:
+    """The figures of ``game`` over ``deals`` reviewed seat-deals (see the module's docstring); with ``every``, its
+    line so far after every that many deals as well."""
     first, second, seconds, hints = [], [], [], []
     for d in range(deals):
         state, actions = load(json.dumps(played_replay(game, random.Random(f"{seed}:{game}:{d}"))))
@@ -58,10 +59,22 @@ def measure(game: str, deals: int, seed: int, samples: int | None) -> dict[str, 
             start = time.process_time()
             opinion(x.view, state.options, random.Random(x.index))
             hints.append(time.process_time() - start)
+        if every and (d + 1) % every == 0 and d + 1 < deals:
+            _line(game, d + 1, _figures(first, second, seconds, hints))
+    return _figures(first, second, seconds, hints)
+
+
+def _figures(first: list[bool], second: list[bool], seconds: list[float], hints: list[float]) -> dict[str, float]:
     either = sum(a or b for a, b in zip(first, second))
-    return {"marks": sum(first) / max(1, deals), "agree": sum(a == b for a, b in zip(first, second)) / max(1, len(first)),
+    alike = sum(a == b for a, b in zip(first, second))
+    return {"marks": sum(first) / max(1, len(seconds)), "agree": alike / max(1, len(first)),
             "both": sum(a and b for a, b in zip(first, second)) / either if either else 1.0, "decisions": len(first),
             "p50": _p(seconds, 0.5), "p95": _p(seconds, 0.95), "hint95": _p(hints, 0.95)}
+
+
+def _line(game: str, deals: int, f: dict[str, float]) -> None:
+    print(f"{game:<16} {deals:>5} {f['decisions']:>9} {f['marks']:>6.2f} {f['agree']:>6.1%} {f['both']:>6.1%} "
+          f"{f['p50']:>6.2f} {f['p95']:>6.2f} {f['hint95']:>10.2f}", flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -71,13 +84,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=1, help="the deals' seed (default 1)")
     p.add_argument("--game", action="append", help="only this game (repeatable)")
     p.add_argument("--samples", type=int, help="sampled deals per reviewed decision (default: the game's)")
+    p.add_argument("--every", type=int, default=0, help="also print the line so far after every N deals")
     args = parse(p, argv, deals=1, samples=8)
     print(f"{'game':<16} {'deals':>5} {'decisions':>9} {'marks':>6} {'agree':>6} {'both':>6} {'p50 s':>6} {'p95 s':>6} "
           f"{'hint p95 s':>10}", flush=True)
     for game in args.game or GAMES:
-        f = measure(game, args.deals, args.seed, args.samples)
-        print(f"{game:<16} {args.deals:>5} {f['decisions']:>9} {f['marks']:>6.2f} {f['agree']:>6.1%} {f['both']:>6.1%} "
-              f"{f['p50']:>6.2f} {f['p95']:>6.2f} {f['hint95']:>10.2f}", flush=True)
+        _line(game, args.deals, measure(game, args.deals, args.seed, args.samples, args.every))
     print("marks: per seat-deal; agree: decisions marked alike by two seeds; both: marked by both of those marked by "
           "either; seconds: CPU of one core per seat's review (p50, p95) and per hint-sized opinion (p95)")
     return 0

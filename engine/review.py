@@ -27,7 +27,8 @@ from .players.opinion import Opinion, opinion, paired, sharpen
 from .replay import ReplayError, load, play
 from .state import State
 
-__all__ = ["Decision", "Review", "review", "review_replay", "report", "THRESHOLDS", "CLEAR", "CLOSE", "SHARPEN", "SAMPLES", "MAX_ACTIONS"]
+__all__ = ["Decision", "Review", "review", "review_replay", "report", "THRESHOLDS", "CLEAR", "CLOSE", "SHARPEN", "SAMPLES",
+           "MAX_ACTIONS"]
 
 THRESHOLDS = {"bauernstoss": 0.5, "alter_schafkopf": 0.5, "bauerchen": 2.0, "bauer": 1.0, "rams": 0.5}
 """Per game, the average cost above which a decision may be marked: Striche, points, tricks."""

@@ -13,7 +13,8 @@ another clearly better (:data:`_SURE`).
 Pure: no clock and no global random. The caller gives a seeded ``random.Random``, a sample
 budget and, if it wants an earlier answer, a ``stop`` callable asked between samples (the bot
 layer's deadline). Ties, and a search stopped before its first sample, go to the heuristic's
-own choice.
+own choice. :func:`search` is the whole search and hands back its :class:`Tally` as well: the
+second opinion (:mod:`~engine.players.opinion`) reads the figures of every choice from it.
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ from .heuristic import heuristic
 from .playout import play_out
 from .worlds import Worlds
 
-__all__ = ["choose", "search", "candidates_of", "Tally", "worth", "net", "opponents", "rollout", "samples_for", "SAMPLES", "GAME_SAMPLES"]
+__all__ = ["choose", "search", "candidates_of", "Tally", "worth", "net", "opponents", "rollout", "samples_for", "SAMPLES",
+           "GAME_SAMPLES"]
 
 SAMPLES = 24
 """The number of sampled deals per decision in the games not in :data:`GAME_SAMPLES`."""

@@ -12,7 +12,7 @@ from engine.actions import Action
 from engine.cards import parse_card
 from engine.players import strong
 from engine.players.heuristic import heuristic
-from engine.players.opinion import opinion, paired
+from engine.players.opinion import opinion, paired, sharpen
 from tests.engine.test_strong import FORCED, meaningful
 
 GAMES = ["bauernstoss", "alter_schafkopf", "bauerchen", "bauer", "rams"]
@@ -74,3 +74,15 @@ def test_an_offer_out_of_turn_may_be_let_pass():
     found = opinion(view, state.options, random.Random(2), samples=4, settle=False)
     assert found.options[0].action is None and found.samples >= 4
     assert {s.action.kind for s in found.options[1:]} <= {"spritz", "ledig"}
+
+
+def test_a_close_call_is_sharpened_with_more_samples_of_two_choices():
+    state = meaningful("rams")
+    view = engine.view(state, 0)
+    found = opinion(view, state.options, random.Random(4), samples=6, settle=False)
+    top, ace = (Action("play", parse_card(c)) for c in (FORCED["rams"][1], "AS"))
+    sharp = sharpen(view, state.options, random.Random(5), found, (top, ace), 10)
+    assert [s.action for s in sharp] == [top, ace] and all(s.samples == 16 == len(s.values) for s in sharp)
+    for before, after in zip((found.stats(top), found.stats(ace)), sharp):
+        assert after.values[:6] == before.values and after.worth == pytest.approx(sum(after.values) / 16)
+    assert sharp[0].trick == 1.0 and paired(*sharp)[0] >= 0

@@ -54,15 +54,14 @@ def test_a_replay_too_long_to_review_is_refused():
 
 
 def test_two_seeds_agree_on_the_marks():
-    """Cheap: deals of random players (many clear mistakes), one seat each, 24 samples per decision; the bench
-    (``bench/review.py``) checks 200 deals per game of slipping heuristic players with the games' budgets."""
+    """Cheap, yet with marks to agree on: Rams (the cheapest search) with its own budget, ten deals of random players
+    (many clear mistakes), one seat each. ``bench/review.py`` measures every game: 200 deals of slipping players."""
     first, second = [], []
-    for game in GAMES:
-        for k in range(2):
-            state, actions = load(json.dumps(played_replay(game, random.Random(f"{game}:{k}"), "random")))
-            seat = {k % state.n}
-            first += [d.mark for d in review(state, actions, seeded(1), seat, 24).decisions]
-            second += [d.mark for d in review(state, actions, seeded(2), seat, 24).decisions]
+    for k in range(10):
+        state, actions = load(json.dumps(played_replay("rams", random.Random(f"rams:{k}"), "random")))
+        seat = {k % state.n}
+        first += [d.mark for d in review(state, actions, seeded(1), seat).decisions]
+        second += [d.mark for d in review(state, actions, seeded(2), seat).decisions]
     alike = sum(a == b for a, b in zip(first, second)) / len(first)
     both, either = sum(a and b for a, b in zip(first, second)), sum(a or b for a, b in zip(first, second))
-    assert sum(first) >= 5 and alike >= 0.9 and both >= 0.75 * either, (sum(first), alike, both, either)
+    assert sum(first) >= 5 and alike >= 0.9 and both >= 0.8 * either, (sum(first), alike, both, either)

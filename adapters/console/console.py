@@ -23,6 +23,7 @@ from bot.protocol.outgoing import (
     JoinLink,
     Notice,
     TableList,
+    PrivateText,
     TableMessage,
     Toast,
     UserRef,
@@ -42,8 +43,9 @@ def _verb(button: Button) -> str:
 
 
 def _for_everyone(button: Button) -> bool:
-    """A table button any seat may use here (lobby, rematch); his choices and "my hand" come with the hand."""
-    return _verb(button) not in ("", "act", "hand")
+    """A table button any seat may use here (lobby, rematch); his choices and "my hand" come with the hand, his
+    review is typed (``nachbesprechung``)."""
+    return _verb(button) not in ("", "act", "hand", "review")
 
 
 class Console:
@@ -161,6 +163,9 @@ class Console:
                 continue  # its lines came with the table's story
             elif isinstance(out, Toast) and out.secret and out.user.key != self.user.key:
                 continue  # another's answer for him alone
+            elif isinstance(out, PrivateText):
+                if out.user.key == self.user.key:  # his review
+                    self._print(out.text)
             elif isinstance(out, (Toast, Notice, JoinLink)) and not quiet:
                 self._print("» " + out.text)
             elif isinstance(out, TableList):

@@ -36,6 +36,7 @@ from bot.protocol.outgoing import (
     Notice,
     Outgoing,
     TableList,
+    PrivateText,
     TableMessage,
     Toast,
     version_of,
@@ -212,7 +213,7 @@ class DiscordBot:
             cmd = translate.command_of(interaction, verb=verb, args=args)
             outs = await self._verdict(interaction, cmd)
             me = cmd.user.key
-            answer = next((o for o in outs if isinstance(o, Toast) and o.user.key == me), None) \
+            answer = next((o for o in outs if isinstance(o, (Toast, PrivateText)) and o.user.key == me), None) \
                 or next((o for o in outs if isinstance(o, TableList)), None) \
                 or next((o for o in outs if isinstance(o, HandMessage) and o.user.key == me and verb == "hand"), None) \
                 or next((o for o in outs if isinstance(o, (Notice, FileMessage)) and o.chat == cmd.chat), None)
@@ -253,7 +254,7 @@ class DiscordBot:
             outs = await self._verdict(interaction, cmd)
             version = version_of(outs, parsed.table if parsed else "")
             me = cmd.user.key
-            toast = next((o for o in outs if isinstance(o, Toast) and o.user.key == me), None)
+            toast = next((o for o in outs if isinstance(o, (Toast, PrivateText)) and o.user.key == me), None)
             hand = next((o for o in outs if isinstance(o, HandMessage) and o.user.key == me), None)
             listing = next((o for o in outs if isinstance(o, TableList)), None)
             pressed = await self.delivery.settled(looked_up)

@@ -237,7 +237,8 @@ def _tournament(handler: Handler) -> app_commands.Command:
 def build(tree: app_commands.CommandTree, handler: Handler) -> None:
     """Add every slash command to ``tree``; each runs ``handler(interaction, verb, args)``."""
     tree.add_command(_new(handler))
-    for verb in ("join", "start", "hand", "table", "tables", "leave", "abort", "help", "tonight", "export", "forget"):
+    for verb in ("join", "start", "hand", "table", "tables", "leave", "abort", "help", "tonight", "export", "forget",
+                 "review"):
         tree.add_command(_plain(handler, verb))
     tree.add_command(_by_game(handler, "rules"))
     tree.add_command(_language(handler))

@@ -17,6 +17,8 @@
 - :class:`~bot.protocol.outgoing.Notice`: a new message in the channel, its users mentioned.
 - :class:`~bot.protocol.outgoing.Toast` outside an interaction: a message in the channel; a ``secret`` one (it may
   tell his cards) a DM, or nothing where his DMs are closed.
+- :class:`~bot.protocol.outgoing.PrivateText` (a review): the ephemeral answer of the interaction that asked for it
+  (:mod:`adapters.discord.app`); outside one as a ``secret`` toast.
 - :class:`~bot.protocol.outgoing.JoinLink`: nothing; a bot may write to any member of its servers.
 - :class:`~bot.protocol.outgoing.FileMessage`: one message with the files attached, the caption its content.
 - :class:`~bot.protocol.outgoing.TableList` (»Meine Tische«): its lines, each with the jump link to its table
@@ -48,7 +50,7 @@ from adapters.common.refs import MessageRef, Refs, fingerprint
 from adapters.common.slots import table_may_wait
 from adapters.common.topics import TopicWait
 from bot.protocol.outgoing import (Button, FileMessage, HandMessage, ListedTable, Notice, OpenTopic, Outgoing,
-                                   TableList, TableMessage, Toast, UserRef, version_of)
+                                   PrivateText, TableList, TableMessage, Toast, UserRef, version_of)
 from bot.protocol.unavailable import UNAVAILABLE
 from bot.words import t
 
@@ -151,6 +153,8 @@ class Delivery:
                 self.post(channel_of(out.chat), markup.mentions(out.text, out.mentions), out.mentions)
             elif isinstance(out, Toast) and out.secret:
                 self.secret(out)
+            elif isinstance(out, PrivateText):
+                self.secret(Toast(out.user, out.chat, out.text, secret=True, table_id=out.table_id))
             elif isinstance(out, Toast):
                 self.post(channel_of(out.chat), markup.mentions(out.text, [out.user]), [out.user])
             elif isinstance(out, FileMessage):

@@ -26,6 +26,7 @@ ENTRIES: tuple[Entry, ...] = (
     Entry("table", "tisch", "table"), Entry("leave", "aufstehen", "leave"), Entry("bot", "computer", "bot"),
     Entry("rematch", "revanche", "rematch"), Entry("abort", "abbrechen", "abort"), Entry("sheet", "zettel", "sheet"),
     Entry("rules", "regeln", "rules"), Entry("tournament", "turnier", "tournament"),
+    Entry("review", "nachbesprechung", "review"),
     Entry("language", "sprache", "language"), Entry("stats", "statistik", "stats"),
     Entry("ranking", "rangliste", "ranking"), Entry("chart", "bild", "chart"),
     Entry("history", "verlauf", "history"), Entry("tonight", "abend", "tonight"),

@@ -21,6 +21,7 @@
   to him there is it posted in the group, and a ``secret`` one (it may tell his cards) never: the
   group is told only that the bot cannot write to him, with the link that opens the private chat.
   On a press it answers the callback query instead (see :mod:`adapters.telegram.app`).
+- :class:`~bot.protocol.outgoing.PrivateText` (a review): as a ``secret`` toast, also after a press.
 - Whoever Telegram refused a private message (403) is not written to privately for a while: the
   service remembers it for every process (:meth:`~bot.service.Service.unreachable`) until it expires
   or he writes to the bot privately.
@@ -60,6 +61,7 @@ from bot.protocol.outgoing import (
     JoinLink,
     OpenTopic,
     Notice,
+    PrivateText,
     Outgoing,
     TableList,
     TableMessage,
@@ -200,6 +202,8 @@ class Delivery:
                 self.post(out.chat, *markup.mentions(out.text, out.mentions))
             elif isinstance(out, Toast):
                 self.toast(out)
+            elif isinstance(out, PrivateText):  # a secret answer, but never the answer of a press
+                self.toast(Toast(out.user, out.chat, out.text, secret=True, table_id=out.table_id))
             elif isinstance(out, JoinLink):
                 self.join_link(out.user, out.chat, out.payload, out.text, check=True)
             elif isinstance(out, FileMessage):

@@ -2,8 +2,9 @@
 
 Routes: ``GET /`` the page, ``GET /static/…`` its script, style and card pictures (public: nothing
 secret is in them), ``GET /api/view`` the viewer's view as JSON, ``GET /api/tables`` his »Meine Tische«
-(``page``; each row with the query of the page at that table; not for a watch link), ``GET /ws`` the live
-feed. The three last check the viewer's credential on every request and connection, from the query: ``t`` a link
+(``page``; each row with the query of the page at that table; not for a watch link), ``GET /api/review`` his
+review of a finished deal (``no``, else the last) trick by trick as JSON, ``GET /ws`` the live feed. The four
+last check the viewer's credential on every request and connection, from the query: ``t`` a link
 token (:func:`adapters.common.webauth.read`), or ``tg`` Telegram's Mini App init data
 (:func:`adapters.common.webauth.init_data`) with ``table`` where Telegram names none. Refusals, with
 a short text in the table's language (else the client's: Telegram's ``language_code``, the browser's
@@ -46,7 +47,7 @@ from adapters.common.webauth import ANY, LINK_TTL_S, SEAT, WATCH, Viewer, init_d
 from bot.ops.settings import HostPort
 from bot.protocol import tokens
 from bot.protocol.outgoing import ChatRef, Command, Outgoing, Toast, UserRef
-from bot.words import web_text
+from bot.words import t, web_text
 
 from .bucket import Buckets
 from .files import Files
@@ -118,6 +119,7 @@ class WebServer:
         app.router.add_get("/", self._page)
         app.router.add_get("/api/view", self._view)
         app.router.add_get("/api/tables", self._tables)
+        app.router.add_get("/api/review", self._review)
         app.router.add_get("/ws", self._socket)
         app.router.add_get("/static/{name:.*}", Files(STATIC).handle)
         app.on_response_prepare.append(self._headers)
@@ -186,17 +188,41 @@ class WebServer:
     def _refused(self, request: web.Request, status: int, key: str, lang: str | None = None) -> web.Response:
         return web.Response(status=status, text=web_text(lang or self._lang_of(request), key) + "\n")
 
-    async def _view(self, request: web.Request) -> web.Response:
+    def _asking(self, request: web.Request) -> tuple[Viewer, UserRef] | web.Response:
+        """Who asks for data (his checked credential and who he is), or the refusal: 401 without a credential
+        that checks out, 429 over his rate of views."""
         viewer = self.viewer(request)
         if viewer is None:
             return self._refused(request, 401, "denied")
         user = UserRef(viewer.platform, viewer.user_id, viewer.name)
         if not self._views.allowed(user.key):
             return self._refused(request, 429, "too_fast")
+        return viewer, user
+
+    async def _view(self, request: web.Request) -> web.Response:
+        asking = self._asking(request)
+        if isinstance(asking, web.Response):
+            return asking
+        viewer, user = asking
         view = await self._service.web_view(viewer.table, user, viewer.access)
         if "refused" in view:
             return self._refused(request, _REFUSED[view["refused"]], view["refused"], view.get("lang"))
-        return web.json_response(view, dumps=lambda o: json.dumps(o, ensure_ascii=False))
+        return _json(view)
+
+    async def _review(self, request: web.Request) -> web.Response:
+        """His review of the table's deal ``no`` (else its last finished one), step by step: for a seat's credential
+        only; 403 with the reason where there is none for him (a watcher, not his deal, none yet)."""
+        asking = self._asking(request)
+        if isinstance(asking, web.Response):
+            return asking
+        viewer, user = asking
+        no = request.query.get("no", "")
+        review = {"refused": "rv.watcher"} if viewer.access == WATCH else await self._service.review_steps(
+            viewer.table, user, int(no) if no.isdecimal() and len(no) <= 6 else None)
+        if "refused" in review:
+            lang = review.get("lang") or self._lang_of(request)
+            return web.Response(status=403, text=t(lang, review["refused"], no=no) + "\n")
+        return _json(review)
 
     async def _tables(self, request: web.Request) -> web.Response:
         """The viewer's open tables on his platform, one page, each row with the query of the page at it (a
@@ -306,3 +332,8 @@ class WebServer:
             access = WATCH if conn.access == WATCH else ANY
             query = f"t={sign(self._secret, table, user.platform, user.user_id, self._clock(), access=access)}"
         await conn.send({"type": "follow", "query": query}, self.tuning.send_timeout_s)
+
+
+def _json(data: dict[str, Any]) -> web.Response:
+    """``data`` as a JSON answer (its words as they are, not escaped)."""
+    return web.json_response(data, dumps=lambda o: json.dumps(o, ensure_ascii=False))

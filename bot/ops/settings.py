@@ -231,6 +231,8 @@ class Settings(BaseSettings):
             many days after its last recorded match (1 to 3650). Default 365.
         memory_matches: ``STAMMTISCH_MEMORY_MATCHES`` -- how many matches a chat's history keeps; the
             statistics count the older ones too (100 to 100000). Default 10000.
+        review_samples: ``STAMMTISCH_REVIEW_SAMPLES`` -- the deals a »Nachbesprechung« samples at most for
+            each decision it judges (1 to 500). Unset: the strong player's own budget of its game.
     """
 
     model_config = SettingsConfigDict(env_ignore_empty=True, extra="ignore", frozen=True)
@@ -276,6 +278,7 @@ class Settings(BaseSettings):
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = Field("INFO", validation_alias="STAMMTISCH_LOG_LEVEL")
     memory_days: int = Field(365, ge=1, le=3650, validation_alias="STAMMTISCH_MEMORY_DAYS")
     memory_matches: int = Field(10_000, ge=100, le=100_000, validation_alias="STAMMTISCH_MEMORY_MATCHES")
+    review_samples: int | None = Field(None, ge=1, le=500, validation_alias="STAMMTISCH_REVIEW_SAMPLES")
 
     discord_token: SecretStr | None = Field(None, validation_alias="DISCORD_TOKEN")
     discord_api_base_url: Annotated[str | None, _url("https", "http")] = Field(

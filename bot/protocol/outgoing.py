@@ -11,9 +11,9 @@ from dataclasses import dataclass
 
 from bot.protocol import tokens
 
-__all__ = ["ChatRef", "UserRef", "Command", "Button", "TableMessage", "HandMessage", "Toast", "Notice",
-           "JoinLink", "OpenTopic", "ListedTable", "TableList", "Attachment", "FileMessage", "FILES_MAX_BYTES", "FILES_MAX", "CAPTION_MAX",
-           "Outgoing", "version_of"]
+__all__ = ["ChatRef", "UserRef", "Command", "Button", "TableMessage", "HandMessage", "Toast", "PrivateText", "Notice",
+           "JoinLink", "OpenTopic", "ListedTable", "TableList", "Attachment", "FileMessage", "FILES_MAX_BYTES", "FILES_MAX",
+           "CAPTION_MAX", "Outgoing", "version_of"]
 
 
 @dataclass(frozen=True)
@@ -168,6 +168,21 @@ class Toast:
 
 
 @dataclass(frozen=True)
+class PrivateText:
+    """A longer answer for ``user`` alone, asked for in ``chat``: a message in his private chat (a deal's review).
+
+    Like a ``secret`` :class:`Toast` it may tell what only he may know (his cards then), so it goes to him
+    alone or nowhere: Discord shows it as the ephemeral answer of his interaction (else a DM); where he
+    cannot be reached privately the chat is told only that the bot cannot write to him, naming nothing of it.
+    """
+
+    user: UserRef
+    chat: ChatRef
+    text: str
+    table_id: str = ""
+
+
+@dataclass(frozen=True)
 class Notice:
     """A message posted in the chat: a reminder, an automatic move, a result; may mention users.
 
@@ -270,7 +285,7 @@ class TableList:
     pages: tuple[Button, ...] = ()
 
 
-Outgoing = TableMessage | HandMessage | Toast | Notice | JoinLink | OpenTopic | FileMessage | TableList
+Outgoing = TableMessage | HandMessage | Toast | PrivateText | Notice | JoinLink | OpenTopic | FileMessage | TableList
 
 
 def version_of(outs: list[Outgoing], table_id: str = "") -> int | None:

@@ -21,9 +21,12 @@ from bot.protocol.outgoing import (
     FileMessage,
     HandMessage,
     JoinLink,
+    ListedTable,
     Notice,
     OpenTopic,
     Outgoing,
+    PrivateText,
+    TableList,
     TableMessage,
     Toast,
     UserRef,
@@ -35,7 +38,8 @@ VERSION = 1
 MAX_BYTES = FILES_MAX_BYTES * 4 // 3 + 1_000_000
 """The largest packed batch: one file message at its limit in base64, and room for the rest."""
 
-_TYPES = {cls.__name__: cls for cls in (TableMessage, HandMessage, Toast, Notice, JoinLink, OpenTopic, FileMessage)}
+_TYPES = {cls.__name__: cls for cls in (TableMessage, HandMessage, Toast, PrivateText, Notice, JoinLink, OpenTopic,
+                                        FileMessage, TableList)}
 
 
 def _plain(value: Any) -> Any:
@@ -57,6 +61,9 @@ _FIELDS = {
     "user": lambda v: UserRef(**v),
     "buttons": _rows,
     "mentions": lambda v: tuple(UserRef(**u) for u in v),
+    "rows": lambda v: tuple(ListedTable(r["table_id"], ChatRef(**r["chat"]), r["text"], r["go"],
+                                        Button(**r["hand"]) if r["hand"] else None) for r in v),
+    "pages": lambda v: tuple(Button(**b) for b in v),
     "files": lambda v: tuple(Attachment(f["filename"], base64.b64decode(f["data"], validate=True), f["picture"])
                              for f in v),
 }

@@ -45,6 +45,7 @@ MEANINGS = {
     "STAMMTISCH_MEMORY_DAYS": "a chat's history, statistics and ratings are kept this many days after its last match "
                               "(default 365)",
     "STAMMTISCH_MEMORY_MATCHES": "matches a chat's history keeps; its statistics count older ones too (default 10000)",
+    "STAMMTISCH_REVIEW_SAMPLES": "deals a review samples at most per decision (default: the strong player's budget)",
     "DISCORD_TOKEN": "serve Discord with this bot token (Discord Developer Portal)",
     "DISCORD_API_BASE_URL": "a test server's REST base instead of Discord's",
     "DISCORD_GATEWAY_URL": "a test server's gateway WebSocket URL instead of Discord's",

@@ -21,7 +21,7 @@ from bot.ops import metrics
 from bot.ops.settings import Settings
 from bot.protocol.outgoing import ChatRef, Command, HandMessage, Outgoing, TableList, Toast, UserRef
 from bot.protocol.unavailable import UNAVAILABLE
-from bot.service import budget, lobby, mytables, presses, timers, typed
+from bot.service import budget, lobby, mytables, presses, review, timers, typed
 from bot.service.tourney import tables as tourney_tables
 from bot.service.answer import chosen_lang, refusal_lang, toast_lang
 from bot.service.change import SAVED, Tables, update_key
@@ -151,6 +151,16 @@ class Service:
         """Page ``page`` of »Meine Tische« of ``user`` (:mod:`bot.service.mytables`), for the web table's page."""
         chat = ChatRef(user.platform, user.user_id, private=True)
         return await mytables.listing(self.tables, user, chat, lang if supported(lang) else self.settings.lang, page)
+
+    async def review_steps(self, table_id: str, user: UserRef, no: int | None = None) -> dict[str, Any]:
+        """``user``'s review of deal ``no`` of the table (``None``: its last finished one), trick by trick, for the
+        web table (:func:`bot.service.review.steps`): his own decisions and what the table saw, nothing else.
+        ``{"refused": <text key>, "lang": ...}`` when there is none for him (Redis down: ``technical_problem``)."""
+        try:
+            return await review.steps(self.tables, table_id, user.key, no)
+        except UNAVAILABLE as exc:
+            self._outage.failed(exc)
+            return {"refused": "technical_problem"}
 
     async def next_table(self, table_id: str) -> str | None:
         """The table opened after ``table_id`` in its chat (a rematch, a new table) once it ended, else ``None``."""

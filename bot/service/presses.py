@@ -14,7 +14,7 @@ from __future__ import annotations
 import engine
 from bot.protocol import actarg, tokens
 from bot.protocol.outgoing import Command, Outgoing
-from bot.service import lobby, mytables, recall, tipp
+from bot.service import lobby, mytables, recall, review, tipp
 from bot.service.tourney import registration
 from bot.service.answer import Ctx
 from bot.service.change import Tables, update_key
@@ -40,6 +40,8 @@ async def press(tables: Tables, cmd: Command) -> list[Outgoing]:
         return await again(tables, cmd, tok)
     if tok.verb == mytables.VERB:
         return await mytables.pressed(tables, cmd, tok)
+    if tok.verb == review.VERB:
+        return await review.pressed(tables, cmd, tok.table, tok.arg)
     if tok.verb in recall.BUTTONS:
         return await recall.pressed(tables, cmd, tok)
     if tok.verb in registration.VERBS:

@@ -13,7 +13,7 @@ import engine
 from bot.ops.clock import hhmm
 from bot.protocol import tokens
 from bot.protocol.outgoing import Command, Notice, Outgoing
-from bot.service import lobby, mytables, recall, tipp, vacation
+from bot.service import lobby, mytables, recall, review, tipp, vacation
 from bot.service.tourney import registration
 from bot.service.answer import Ctx, chat_lang
 from bot.service.change import Tables
@@ -69,6 +69,8 @@ async def typed(tables: Tables, cmd: Command) -> list[Outgoing]:
             return await lobby.new(tables, cmd, lang, parsed.args)
         if parsed.name == "tournament":
             return await registration.typed(tables, cmd, parsed.args, lang)
+        if parsed.name == "review":
+            return await review.typed(tables, cmd)
         if parsed.name == "rules" and parsed.args:
             game = textcmd.game_id(parsed.args[0])
             if game is None:

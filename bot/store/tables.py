@@ -22,6 +22,7 @@ keys share one Redis Cluster slot):
 ``st:{deadlines}:tables``       hash    table id -> its members in ``due`` (space separated)
 ``st:rl:<key>``                 zset    a sliding window of :attr:`Store.limiter` (expires with it)
 ``st:unreach:<user key>``       string  a refused private message's reason (:attr:`Store.reach`, 10 minutes)
+``st:review:…``                 string  reviews of finished deals under way and made (:attr:`Store.reviews`)
 ``st:{t:<id>}:out``             list    Cluster: a save's journal entries not yet delivered
 ``st:{deadlines}:people``       zset    a person's timers, member ``<kind>:<user key>`` (:mod:`bot.store.personal`)
 ``st:{u:<user key>}:vac``       hash    his vacation, a week past its end (:mod:`bot.store.vacations`)
@@ -83,6 +84,7 @@ from bot.store.feed import Feed, publish
 from bot.store.ratelimit import Limiter
 from bot.store.personal import PersonalTimers
 from bot.store.reach import Reach
+from bot.store.reviews import Reviews
 from bot.store.records import Journal, Record, Saved
 from bot.store.records import table_id as _table_id
 from bot.store.timers import Timers
@@ -174,6 +176,8 @@ class Store(Timers):
         """A person's own timers: his daily digest, his vacation's end (:mod:`bot.store.personal`)."""
         self.vacations = Vacations(redis, prefix)
         """People's vacations and their yearly budget (:mod:`bot.store.vacations`)."""
+        self.reviews = Reviews(redis, prefix, finished_ttl)
+        """Reviews of finished deals under way and made, kept as long as a finished table (:mod:`bot.store.reviews`)."""
 
     @property
     def redis(self) -> Redis | RedisCluster:

@@ -179,6 +179,11 @@ class Table(BaseModel):
         s = self.seats[seat]
         return user_ref(s.user, s.name)
 
+    @property
+    def deals_over(self) -> int:
+        """How many deals have ended at the table: the number of the last one's result (0 before the first)."""
+        return self.sheet_dropped + len(self.sheet)
+
     def is_opener(self, user_key: str) -> bool:
         """Whether ``user_key`` opened this table and still sits at it (who left has no opener powers)."""
         return user_key == self.opener and self.seat_of(user_key) is not None

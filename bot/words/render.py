@@ -254,6 +254,8 @@ def table_message(table: Table, state: State | None, version: int, now: float,
         buttons = memory if table.tourney else ((
             Button(t(table.lang, "btn.rematch"), button_token(table, version, "rematch")),
             Button(t(table.lang, "btn.new"), button_token(table, version, "new"))),) + memory
+        review = _review(table, version)
+        buttons += (review,) if review else ()
     else:  # a tournament's aborted match: the tournament goes on without a new table here
         text = t(table.lang, "aborted_title", game=game_name(table.game, table.lang))
         buttons = () if table.tourney else ((Button(t(table.lang, "btn.new"), button_token(table, version, "new")),),)
@@ -337,4 +339,12 @@ def _playing(table: Table, state: State, version: int, now: float) -> tuple[str,
         lines.append(away)
     if table.declare:
         lines.append(t(lang, "declare_open", **declaring(table, state)))
-    return "\n".join(lines), ((Button(t(lang, "btn.hand"), button_token(table, version, "hand")),),)
+    hand = Button(t(lang, "btn.hand"), button_token(table, version, "hand"))
+    return "\n".join(lines), ((hand, *_review(table, version)),)
+
+
+def _review(table: Table, version: int) -> tuple[Button, ...]:
+    """The »Nachbesprechung« button of the last finished deal (none before the first ends): each of its
+    players gets his own review from it, privately."""
+    no = table.deals_over
+    return (Button(t(table.lang, "btn.review"), button_token(table, version, "review", str(no))),) if no else ()

@@ -47,6 +47,7 @@ TABLE_VERBS = {
     "vacation": ("urlaub", "vacation", "ferien", "holiday", "holidays"),
     "let_pass": ("weiter", "keinledig", "kartenbleiben", "goon", "letpass"),
     "tournament": ("turnier", "tournament", "cup"),
+    "review": ("nachbesprechung", "besprechung", "review"),
 }
 """Each table command and its words."""
 

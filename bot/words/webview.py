@@ -29,7 +29,8 @@ from engine.state import State
 
 __all__ = ["web_view", "web_text", "watchers_text", "LABELS", "STORY_MAX", "END_VERBS"]
 
-LABELS = ("hand", "trick", "last_trick", "score", "story", "you", "offline", "led", "sheet", "close", "play_on", "watching")
+LABELS = ("hand", "trick", "last_trick", "score", "story", "you", "offline", "led", "sheet", "close", "play_on", "watching",
+          "review")
 """The page's own headings and status words (``web.<name>`` texts), sent with every view."""
 STORY_MAX = 40
 """The most story lines a view carries (the latest)."""

@@ -12,6 +12,8 @@
   let waiting = false;
   let seenResult = null;  // the number of the last deal whose result he moved on from (null: not known yet)
   let reopened = null;  // the number of a deal whose result he opened again from »Bisher«
+  let review = null;  // his review of a finished deal (its steps), and the step he looks at
+  let step = 0;
   const drawn = {};  // what each part of the page shows (its data as JSON): a part is drawn anew only when it changed
 
   function changed(part, ...data) {
@@ -161,6 +163,44 @@
     $("result-sheet").hidden = !view.sheet.length;
     $("result-close").textContent = view.labels.play_on;
     $("result-close").hidden = ended;
+    $("result-review").textContent = view.labels.review;
+    $("result-review").hidden = !!view.watching;
+  }
+
+  // »Nachbesprechung«: his review of the deal whose result shows, trick by trick, fetched when he asks.
+  async function openReview() {
+    const base = location.pathname.replace(/[^/]*$/, "");
+    const answer = await fetch(base + "api/review?" + credential() + "&no=" + view.result.no);
+    if (!answer.ok) {
+      say(await answer.text(), "refusal");
+      return;
+    }
+    review = await answer.json();
+    const marked = review.steps.findIndex((s) => s.decisions.some((d) => d.mark));
+    const other = review.steps.findIndex((s) => s.decisions.some((d) => !d.same));
+    step = Math.max(marked >= 0 ? marked : other, 0);  // the first mistake first, else where the strong player differs
+    showStep();
+    if (!$("review-box").open) $("review-box").showModal();
+  }
+
+  function showStep() {
+    const s = review.steps[step];
+    write($("review-title"), review.title);
+    write($("review-step"), s.title);
+    named($("review-trick"), $("review-took"), s.trick);
+    $("review-lines").replaceChildren(...s.decisions.map((d) => write(el("li", {class: d.mark ? "mark" : d.same
+                                                                                  ? "same" : "other"}), d.text)));
+    $("review-at").textContent = (step + 1) + " / " + review.steps.length;
+    $("review-back").textContent = review.labels.back;
+    $("review-next").textContent = review.labels.next;
+    $("review-close").textContent = review.labels.close;
+    $("review-back").disabled = step === 0;
+    $("review-next").disabled = step === review.steps.length - 1;
+  }
+
+  function turn(by) {
+    step = Math.min(Math.max(step + by, 0), review.steps.length - 1);
+    showStep();
   }
 
   function showStory() {  // »Bisher«: the last deal's result (a tap shows it again), then this deal so far
@@ -325,6 +365,10 @@
     $("result-sheet").addEventListener("click", openSheet);
     $("sheet-open").addEventListener("click", openSheet);
     $("sheet-close").addEventListener("click", () => $("sheet-box").close());
+    $("result-review").addEventListener("click", openReview);
+    $("review-back").addEventListener("click", () => turn(-1));
+    $("review-next").addEventListener("click", () => turn(1));
+    $("review-close").addEventListener("click", () => $("review-box").close());
     telegram("web_app_ready");
     telegram("web_app_expand");
     connect();

@@ -83,12 +83,14 @@ class LiveTable:
         options: the table's options as typed after ``neu GAME`` (``target=2``).
         match: the match as it stands before the first deal, in a replay file's shape (``{"score": [10, 10]}``):
             a match near its end, short to play.
+        settings: the service's settings besides (``review_samples=2``).
     """
 
     def __init__(self, redis_url: str, prefix: str, game: str = "bauerchen", seed: int = 5,
                  tuning: Tuning | None = None, lang: str = "de", people: int = 4, options: str = "",
-                 match: dict | None = None) -> None:
+                 match: dict | None = None, **settings) -> None:
         self._redis_url, self._prefix, self._game, self._seed = redis_url, prefix, game, seed
+        self._settings = settings
         self._tuning, self._lang = tuning, lang
         self.people, self._options, self._match = people, options, match
         self._loop = asyncio.new_event_loop()
@@ -118,7 +120,7 @@ class LiveTable:
     async def _start(self) -> None:
         self._redis = aioredis.Redis.from_url(self._redis_url, decode_responses=True)
         self.service = service(Store(self._redis, prefix=self._prefix), seed=self._seed, reminder_after="off",
-                               autoplay_after="off")
+                               autoplay_after="off", **self._settings)
         if self._lang != "de":
             await self.service.handle(say(GROUP, person(0), f"sprache {self._lang}"))
         if self.people == 4 and not self._options:

@@ -8,9 +8,11 @@ import asyncio
 import signal
 import subprocess
 import sys
+from typing import get_args
 
 from bot.protocol import wire
-from bot.protocol.outgoing import Attachment, Button, ChatRef, FileMessage, HandMessage, Notice, TableMessage, UserRef
+from bot.protocol.outgoing import (Attachment, Button, ChatRef, FileMessage, HandMessage, ListedTable, Notice, OpenTopic,
+                                   JoinLink, Outgoing, PrivateText, TableList, TableMessage, Toast, UserRef)
 from bot.store.outbox import Outbox
 from tests.fakes.telegram import FakeTelegram
 from tests.outbox_worker import PACED
@@ -25,8 +27,14 @@ def test_effects_come_back_as_they_went():
                          story=("Anna spielt",)),
             HandMessage(ANNA, CHAT, "T1", "Hand", notify=True, playable=("st1:T1:3:play:AS",)),
             Notice(CHAT, "Anna ist dran", (ANNA,), "T1"),
-            FileMessage(CHAT, (Attachment("chart.png", b"\x89PNG", picture=True),), "Tabelle")]
+            FileMessage(CHAT, (Attachment("chart.png", b"\x89PNG", picture=True),), "Tabelle"),
+            PrivateText(ANNA, CHAT, "Deine Nachbesprechung", "T1"), Toast(ANNA, CHAT, "Du kannst: K♣", True, "T1"),
+            JoinLink(ANNA, CHAT, "T1", "join-T1", "Mitspielen"), OpenTopic(CHAT, "T1", "Bauer"),
+            TableList(ANNA, ChatRef("telegram", "11", private=True), "Deine Tische",
+                      (ListedTable("T1", CHAT, "1. Bauer", "zum Tisch", Button("Hand", token="st1:T1:3:hand:")),
+                       ListedTable("T2", CHAT, "2. Rams", "zum Tisch")), (Button("▶", token="st1:mine:1:tables:"),))]
     assert wire.unpack(wire.pack(outs)) == outs
+    assert {type(o) for o in outs} == set(get_args(Outgoing)), "every kind of effect can travel"
 
 
 async def _spawn(*args: str) -> subprocess.Popen:

@@ -30,7 +30,7 @@ async def test_a_finished_tournament_match_offers_no_rematch(store):
     svc, tid, table_id = await two_teams_drawn(store, now)
     final = await finish_table(svc, store, table_id, now, only=True)
     verbs = [tokens.parse(b.token).verb for row in final.buttons for b in row]
-    assert verbs == list(memory_buttons.MEMORY_BUTTONS)  # the memory's buttons only: no Revanche, no Neuer Tisch
+    assert verbs == [*memory_buttons.MEMORY_BUTTONS, "review"]  # the memory's and the review's: no Revanche, no Neuer Tisch
     assert "»turnier stand«" in final.text
     forged = tokens.make(table_id, tokens.parse(final.buttons[0][0].token).version, "rematch")
     (refused,) = await svc.handle(press(GROUP, person(0), forged))  # a button shown before this release

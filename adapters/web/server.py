@@ -16,7 +16,7 @@ gets 429 or 503 before the feed opens; a person over his rate of ``/api/view``
 (``views_per_second``) gets 429.
 
 On the feed the server sends ``{"type": "view", "view": …}`` (the viewer's fresh view, once per
-version, the current one at once on connecting), ``{"type": "notice", "text": …}`` (a refusal with
+version, the current one at once on connecting), ``{"type": "notice", "text": …, "kind": "refusal"|"tipp"}`` (a refusal with
 its reason, "not so fast"), ``{"type": "follow", "query": …}`` (the match goes on at a rematch or a
 new table of the chat: the query string of the page at it, with a credential for it) and
 ``{"type": "watchers", "count", "text"}`` (how many watch: :mod:`.watchers`). A watcher (a watch
@@ -63,6 +63,8 @@ log = logging.getLogger(__name__)
 STATIC = Path(__file__).with_name("static")
 """The page's files: ``index.html``, ``table.js``, ``table.css`` and ``cards/<card>.svg``."""
 VERBS = frozenset({"act", "let_pass", "tipp", "rematch", "new"})
+HINT_SIGN = "💡 "
+"""How a hint's words begin in the chats (``tipp.*`` texts)."""
 """What a tap may do: the buttons of a hand (a card or an offer, and »Weiter« before the first lead), and an
 ended table's »Revanche« and »Neuer Tisch« (the service takes them only in the table's own chat)."""
 _HEADERS = {
@@ -315,7 +317,9 @@ class WebServer:
         cmd = Command(ChatRef(user.platform, user.user_id, private=True), user, token=token, lang=lang)
         out = await self._service.handle(cmd)
         for toast in (o for o in out if isinstance(o, Toast)):
-            await conn.send({"type": "notice", "text": toast.text}, self.tuning.send_timeout_s)
+            hint = toast.text.startswith(HINT_SIGN)  # the page marks a hint its own way: it draws no emoji
+            await conn.send({"type": "notice", "text": toast.text.removeprefix(HINT_SIGN),
+                             "kind": "tipp" if hint else "refusal"}, self.tuning.send_timeout_s)
         if self._after is not None:
             await self._after(out)
 

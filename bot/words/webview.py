@@ -97,12 +97,13 @@ def _hand(table: Table, state: State, seat: int, version: int) -> tuple[list[dic
             cards.append({"card": card, "label": card_label(card, table.lang), "verb": tok.verb, "arg": tok.arg,
                           "legal": button.token in playable, "choice": button.label if action.kind != "play" else ""})
         elif action is None or not action.meld or button.token in playable:
-            offers.append(_offer(button, tok))
+            offers.append(_offer(button, tok, table.lang))
     return cards, offers, hand_version
 
 
-def _offer(button: Button, tok: tokens.Token) -> dict[str, str]:
-    return {"verb": tok.verb, "arg": tok.arg, "label": button.label}
+def _offer(button: Button, tok: tokens.Token, lang: str) -> dict[str, str]:
+    """An offer as the page shows it: the chats' label, the hint's without its sign (the page draws no emoji)."""
+    return {"verb": tok.verb, "arg": tok.arg, "label": web_text(lang, "tipp") if tok.verb == "tipp" else button.label}
 
 
 def _playing(table: Table, state: State, seat: int | None, version: int, out: dict[str, Any]) -> None:
@@ -178,7 +179,7 @@ def web_view(table: Table, state: State | None, version: int, seat: int | None, 
         out["story"] = message.text.split("\n")[-STORY_MAX:]
         _ended(table, state, out)
         if ends:
-            out["offers"] = [_offer(b, tok) for row in message.buttons for b in row
+            out["offers"] = [_offer(b, tok, lang) for row in message.buttons for b in row
                              if (tok := tokens.parse(b.token)) is not None and tok.verb in END_VERBS]
         out["status"] = t(lang, "match_over" if table.status == "finished" else "table_aborted")
     return out

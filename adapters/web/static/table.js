@@ -344,7 +344,7 @@
       else if (message.type === "notice") {
         waiting = false;
         document.body.classList.remove("waiting");
-        say(message.text, message.text.startsWith("💡") ? "tipp" : "refusal");  // a hint is no refusal
+        say(message.text, message.kind === "tipp" ? "tipp" : "refusal");  // a hint is no refusal
       }
     });
     socket.addEventListener("close", (event) => {

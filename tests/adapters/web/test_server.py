@@ -58,11 +58,12 @@ async def next_view(ws, newer_than: int = -1) -> dict:
             return message["view"]
 
 
-async def next_notice(ws) -> str:
+async def next_notice(ws, whole: bool = False) -> str | dict:
+    """The next notice's text on the feed (``whole``: the message, its ``kind`` too)."""
     while True:
         message = await asyncio.wait_for(ws.receive_json(), WAIT_S)
         if message["type"] == "notice":
-            return message["text"]
+            return message if whole else message["text"]
 
 
 def tap_of(view: dict) -> dict | None:

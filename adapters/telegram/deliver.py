@@ -278,6 +278,9 @@ class Delivery:
         key = _hand_ref(out.user)
         if repost:
             self._reposts[(out.table_id, key)] = True
+            # asked for, it is the hand as it is now; the tokens of a hand that only lost choices carry an older
+            # version than its table's last message, so that version must not hold it back as outdated
+            version = None
         unreachable = (out.user.key, out.table_id)
 
         def refused(reason: str) -> None:

@@ -52,23 +52,8 @@ from adapters.common.onweb import OnWeb, WebHolds
 from adapters.common.refs import MessageRef, Refs, fingerprint
 from adapters.common.slots import table_may_wait
 from adapters.common.topics import TopicWait
-from bot.protocol.outgoing import (
-    Attachment,
-    Button,
-    ChatRef,
-    FileMessage,
-    HandMessage,
-    JoinLink,
-    OpenTopic,
-    Notice,
-    PrivateText,
-    Outgoing,
-    TableList,
-    TableMessage,
-    Toast,
-    UserRef,
-    version_of,
-)
+from bot.protocol.outgoing import (Attachment, Button, ChatRef, FileMessage, HandMessage, JoinLink, Notice, OpenTopic,
+                                   Outgoing, PrivateText, TableList, TableMessage, Toast, UserRef, version_of)
 from bot.words import t
 
 from . import markup
@@ -278,9 +263,7 @@ class Delivery:
         key = _hand_ref(out.user)
         if repost:
             self._reposts[(out.table_id, key)] = True
-            # asked for, it is the hand as it is now; the tokens of a hand that only lost choices carry an older
-            # version than its table's last message, so that version must not hold it back as outdated
-            version = None
+            version = None  # it is the hand as it is now (one that only lost choices carries an older version)
         unreachable = (out.user.key, out.table_id)
 
         def refused(reason: str) -> None:

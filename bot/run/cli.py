@@ -12,118 +12,11 @@ import shutil
 import signal
 import sys
 
+from bot.run import offline
+from bot.run.arguments import fail, json_options, language
+from bot.run.arguments import settings as _settings
+
 __all__ = ["main"]
-
-
-def _fail(message: str) -> int:
-    print(f"stammtisch: {message}", file=sys.stderr)
-    return 2
-
-
-def _read(name: str) -> str:
-    """The text of file ``name`` (``-``: standard input); ``ValueError`` with a one-line reason."""
-    try:
-        return sys.stdin.read() if name == "-" else open(name, encoding="utf-8").read()
-    except OSError as exc:
-        raise ValueError(f"cannot read {name}: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise ValueError(f"{name} is not UTF-8 text") from None
-
-
-def _replay(args: argparse.Namespace) -> int:
-    from engine.replay import run
-
-    try:
-        out = run(_read(args.file))
-    except ValueError as exc:  # ReplayError is one
-        return _fail(str(exc))
-    print(json.dumps(out, ensure_ascii=False))
-    return 0
-
-
-def _review(args: argparse.Namespace) -> int:
-    """``stammtisch review FILE``: every decision of the replay's seats beside the strong player's (``--json``: one
-    object); files refused as ``replay`` refuses them."""
-    import random
-
-    from bot.ops.settings import SettingsError
-    from bot.words.review import review_lines
-    from engine.review import report, review_replay
-
-    try:
-        text = _read(args.file)
-        seed = _whole(args.seed, "--seed")
-        seat = None if args.seat is None else _whole(args.seat, "--seat")
-        samples = None if args.samples is None else max(1, _whole(args.samples, "--samples"))
-        lang = None if args.json else (_lang(args.lang) or _settings().lang)
-        found = review_replay(text, lambda index: random.Random(f"{seed}:{index}"),
-                             None if seat is None else {seat}, samples)
-    except (ValueError, SettingsError) as exc:  # ReplayError is a ValueError
-        return _fail(str(exc))
-    players = found.state.n
-    if seat is not None and seat >= players:
-        return _fail(f"--seat must be a seat of the replay, 0 to {players - 1}, not {seat}")
-    if lang is None:
-        print(json.dumps(report(found), ensure_ascii=False))
-    else:
-        print("\n".join(review_lines(lang, found, list(range(players)) if seat is None else [seat])))
-    return 0
-
-
-def _simulate(args: argparse.Namespace) -> int:
-    from bot.tools.simulate import simulate
-
-    try:
-        options = _options(args.options)
-    except ValueError as exc:
-        return _fail(str(exc))
-    if args.deals is not None and args.deals < 1 or args.matches is not None and args.matches < 1:
-        return _fail("--deals and --matches must be at least 1")
-    deals = args.deals if args.deals is not None or args.matches is not None else 100
-    try:
-        out = simulate(args.game, args.players, deals, args.matches, args.seed, options, args.kind)
-    except ValueError as exc:
-        return _fail(str(exc))
-    print(json.dumps(out, ensure_ascii=False))
-    return 0
-
-
-def _arena(args: argparse.Namespace) -> int:
-    from bot.tools.arena import arena
-
-    try:
-        options = _options(args.options)
-        out = arena(args.game, args.deals, args.seed, args.seats.split(","), args.players, options, args.samples,
-                    args.jobs)
-    except ValueError as exc:
-        return _fail(str(exc))
-    print(json.dumps(out, ensure_ascii=False))
-    return 0
-
-
-def _tournament(args: argparse.Namespace) -> int:
-    """``stammtisch tournament``: the final standings as a table (``--json``: one JSON object)."""
-    from bot.ops.settings import SettingsError
-    from bot.tools.computer_tournament import play_tournament
-    from bot.words.tourney_table import tournament_table
-
-    try:
-        lang = None if args.json else (_lang(args.lang) or _settings().lang)
-        count = _whole(args.teams, "--teams")
-        seed = _whole(args.seed, "--seed")
-        out = play_tournament(args.game, args.format, count, seed, _options(args.options),
-                              _options(args.format_options, flag="--format-options"), args.kind)
-    except (ValueError, SettingsError) as exc:
-        return _fail(str(exc))
-    print(json.dumps(out, ensure_ascii=False) if lang is None else tournament_table(lang, out))
-    return 0
-
-
-def _whole(text: str, flag: str) -> int:
-    """``text`` as a whole number from 0; ``ValueError`` naming ``flag`` otherwise."""
-    if not text.isdecimal() or len(text) > 19:
-        raise ValueError(f"{flag} must be a whole number, not {text[:20]!r}")
-    return int(text)
 
 
 INTRO = """Stammtisch: regional card games (Bauernstoß, Alter Schafkopf, Bauerchen, Bauer, Rams) in group chats.
@@ -137,22 +30,6 @@ To serve Telegram: get a token from @BotFather, then TELEGRAM_TOKEN=... {command
 To serve Discord: create an application and its bot, then DISCORD_TOKEN=... {command} run
 Data lives in an embedded Redis under ./data (STAMMTISCH_DATA_DIR), or set REDIS_URL."""
 """What ``stammtisch`` without a command and without a token prints; ``{command}`` is how it was started."""
-
-
-def _options(text: str | None, game: str | None = None, flag: str = "--options") -> dict:
-    """``flag``'s JSON object as a dict, checked against ``game``'s option types; ``ValueError`` with a one-line reason."""
-    import engine
-    from engine.jsontext import JSONTextError, read_json
-
-    try:
-        options = read_json(text) if text else {}
-    except JSONTextError as exc:
-        raise ValueError(f"{flag} is not JSON: {exc}") from None
-    if not isinstance(options, dict):
-        raise ValueError(f"{flag} must be a JSON object")
-    if game is not None:
-        engine.parse_options(game, options)
-    return options
 
 
 def adapter(name: str):
@@ -185,12 +62,6 @@ async def _serve(settings, use) -> int:
         await redis.aclose()
 
 
-def _settings():
-    from bot.ops.settings import load_settings
-
-    return load_settings()
-
-
 def _play(args: argparse.Namespace) -> int:
     from bot.ops.settings import SettingsError
     from bot.run.stats import console_user
@@ -199,17 +70,17 @@ def _play(args: argparse.Namespace) -> int:
 
     game = game_id(args.game) if args.game else None
     if args.game and game is None:
-        return _fail(f"unknown game {args.game[:40]!r}; the games: {games_text()}")
+        return fail(f"unknown game {args.game[:40]!r}; the games: {games_text()}")
     try:
-        options = _options(args.options, game)
+        options = json_options(args.options, game)
         settings = _settings()
         if game and args.players is not None:
             _players(game, args.players)
-        name, level, lang = _name(args.name), _level(args.level), _lang(args.lang)
+        name, level, lang = _name(args.name), _level(args.level), language(args.lang)
     except (ValueError, SettingsError) as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
     if args.game is None and not args.resume:
-        return _fail("which game? stammtisch play GAME (or --resume)")
+        return fail("which game? stammtisch play GAME (or --resume)")
     console = adapter("console")
 
     async def use(service, store, redis) -> int:
@@ -219,7 +90,7 @@ def _play(args: argparse.Namespace) -> int:
     try:
         return asyncio.run(_serve(settings, use))
     except RedisUnavailable as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
     except KeyboardInterrupt:  # the console said the table is kept
         return 130
 
@@ -232,11 +103,11 @@ def _stats(args: argparse.Namespace) -> int:
 
     game = game_id(args.game) if args.game is not None else None
     if args.game is not None and game is None:
-        return _fail(f"unknown game {args.game[:40]!r}; the games: {games_text()}")
+        return fail(f"unknown game {args.game[:40]!r}; the games: {games_text()}")
     try:
-        settings, lang, name = _settings(), _lang(args.lang), _name(args.name)
+        settings, lang, name = _settings(), language(args.lang), _name(args.name)
     except (ValueError, SettingsError) as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
 
     async def use(service, store, redis) -> int:
         from bot.run.stats import console_user, report
@@ -247,7 +118,7 @@ def _stats(args: argparse.Namespace) -> int:
     try:
         return asyncio.run(_serve(settings, use))
     except RedisUnavailable as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
 
 
 def _web(args: argparse.Namespace) -> int:
@@ -257,18 +128,18 @@ def _web(args: argparse.Namespace) -> int:
 
     game = game_id(args.game or "bauerchen")
     if game is None:
-        return _fail(f"unknown game {args.game[:40]!r}; the games: {games_text()}")
+        return fail(f"unknown game {args.game[:40]!r}; the games: {games_text()}")
     port = int(args.port) if args.port.isascii() and args.port.isdecimal() and len(args.port) < 6 else -1
     if not 0 <= port < 65536:
-        return _fail(f"--port must be 0 to 65535, not {args.port[:20]!r}")
+        return fail(f"--port must be 0 to 65535, not {args.port[:20]!r}")
     try:
-        options = _options(args.options, game)
+        options = json_options(args.options, game)
         settings = _settings()
         if args.players is not None:
             _players(game, args.players)
-        name, lang = _name(args.name), _lang(args.lang)
+        name, lang = _name(args.name), language(args.lang)
     except (ValueError, SettingsError) as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
 
     async def use(service, store, redis) -> int:
         return await adapter("web").home(service, game, port, lang=lang or settings.lang, name=name,
@@ -276,7 +147,7 @@ def _web(args: argparse.Namespace) -> int:
     try:
         return asyncio.run(_serve(settings, use))
     except RedisUnavailable as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
     except KeyboardInterrupt:
         return 130
 
@@ -314,15 +185,6 @@ def _level(text: str | None) -> str | None:
         return level_from(text[:20])
     except Refused:
         raise ValueError(f"--level must be {', '.join(LEVELS[:-1])} or {LEVELS[-1]}, not {text[:20]!r}") from None
-
-
-def _lang(text: str | None) -> str | None:
-    """``--lang`` as one of the languages; ``ValueError`` for anything else."""
-    from bot.words import languages
-
-    if text is None or text.lower() in languages():
-        return text and text.lower()
-    raise ValueError(f"--lang must be {', '.join(languages()[:-1])} or {languages()[-1]}, not {text[:20]!r}")
 
 
 def _command() -> str:
@@ -364,7 +226,7 @@ def _run(args: argparse.Namespace) -> int:
     try:
         settings = _settings()
     except SettingsError as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
     if settings.telegram_token is not None or settings.discord_token is not None:
         _log_to_stderr(settings)
 
@@ -387,7 +249,7 @@ def _run(args: argparse.Namespace) -> int:
     try:
         return asyncio.run(_serve(settings, use))
     except (RedisUnavailable, TokenRejected) as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
     except KeyboardInterrupt:
         return 130
 
@@ -426,7 +288,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command")
     r = sub.add_parser("replay", help="replay one deal from a JSON file (- for stdin) and print the state")
     r.add_argument("file")
-    r.set_defaults(func=_replay)
+    r.set_defaults(func=offline.replay)
     rv = sub.add_parser("review", help="every decision of a replayed deal beside the strong player's, its cost and "
                         "a mark on the clear mistakes (FILE: a replay file, - for stdin)")
     rv.add_argument("file")
@@ -435,7 +297,7 @@ def build_parser() -> argparse.ArgumentParser:
     rv.add_argument("--samples", help="sampled deals per decision (default: the game's, engine.review.SAMPLES)")
     rv.add_argument("--json", action="store_true", help="print one JSON object")
     rv.add_argument("--lang", help="de or en (default: STAMMTISCH_LANG)")
-    rv.set_defaults(func=_review)
+    rv.set_defaults(func=offline.review)
     s = sub.add_parser("simulate", help="computer players play deals or matches; prints statistics as JSON")
     s.add_argument("--game", required=True)
     s.add_argument("--players", type=int)
@@ -445,7 +307,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--options", help="the game's options as a JSON object")
     s.add_argument("--kind", default="random",
                    help="the computer players: random (default), leicht, normal (heuristic) or stark (strong)")
-    s.set_defaults(func=_simulate)
+    s.set_defaults(func=offline.simulate)
     a = sub.add_parser("arena", help="computer player kinds against each other on paired deals; prints JSON")
     a.add_argument("--game", required=True)
     a.add_argument("--players", type=int)
@@ -456,7 +318,7 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--options", help="the game's options as a JSON object")
     a.add_argument("--samples", type=int, help="sampled deals per strong decision (default: the game's)")
     a.add_argument("--jobs", type=int, default=1, help="processes to spread the deals over (default 1)")
-    a.set_defaults(func=_arena)
+    a.set_defaults(func=offline.arena)
     t = sub.add_parser("tournament", help="a whole tournament of computer teams; prints the final standings as a table")
     t.__class__ = _OneLineErrors  # bad arguments: one line and status 2, as the issue asks
     t.add_argument("--game", required=True)
@@ -470,7 +332,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the computer players: normal (heuristic, default), leicht, stark (strong) or random")
     t.add_argument("--json", action="store_true", help="print one JSON object (for scripts)")
     t.add_argument("--lang", help="the table's language, de or en (default: STAMMTISCH_LANG)")
-    t.set_defaults(func=_tournament)
+    t.set_defaults(func=offline.tournament)
     pl = sub.add_parser("play", help="play a table in this terminal against computer players",
                         description="Deals a table in this terminal against computer players, or goes on with the "
                         "one you left with quit. Your login and --name keep a table each: two people at one machine "
@@ -517,9 +379,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     try:
         args, extra = parser.parse_known_args(argv)
-        scripted = {_stats: "stats", _tournament: "tournament"}.get(getattr(args, "func", None))
+        scripted = {_stats: "stats", offline.tournament: "tournament"}.get(getattr(args, "func", None))
         if extra and scripted:  # the commands scripts call tell their bad arguments in one line too
-            return _fail(f"{scripted}: unrecognized arguments: {' '.join(extra)[:80]}")
+            return fail(f"{scripted}: unrecognized arguments: {' '.join(extra)[:80]}")
         if extra:
             parser.error(f"unrecognized arguments: {' '.join(extra)}")
     except SystemExit as exc:

@@ -95,6 +95,8 @@ PROSE = re.compile(r"[^\W\d_]{2,}[,:;]? [^\W\d_]+[,:;]? [^\W\d_]{2,}")
 """Three words in a row: a literal that reads like a sentence."""
 NOT_FOR_PLAYERS = {
     "bot/run/cli.py": "the command line's own usage, help and errors, English like every --help",
+    "bot/run/arguments.py": "the command line's argument errors, English like every --help",
+    "bot/run/offline.py": "the offline tools' argument errors, English like every --help",
     "bot/run/environment.py": "the environment variables' descriptions, for operators (--help)",
     "bot/ops/metrics.py": "the metrics' help texts, for operators",
     "bot/store/scripts.py": "Redis Lua scripts",

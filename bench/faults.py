@@ -1338,8 +1338,8 @@ def main() -> None:
     p.add_argument("--sender-kills", type=int, default=100, help="outbox senders killed mid-send")
     p.add_argument("--restart-tables", type=int, default=50, help="tables played while three senders restart")
     a = parse(p, games=4, kills=4, presses=200, fuzz=60, deals=1, drain_s=60.0, seed=7, finishes=2,
-              slow_clients=12, slow_timeout_s=1.0, history=1000, vacations=1, vacation_tables=6, sender_kills=2,
-              restart_tables=6)
+              slow_clients=12, slow_timeout_s=1.0, history=1000, vacations=1, vacation_tables=4, sender_kills=1,
+              restart_tables=4, flood=300)
     started = time.monotonic()
     rows = asyncio.run(run(a.games, a.kills, a.workers, a.presses, a.fuzz, a.deals, a.seed, a.drain_s, a.flood,
                            a.finishes, a.slow_clients, a.slow_timeout_s, a.history, a.vacations, a.vacation_tables,

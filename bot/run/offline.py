@@ -12,6 +12,7 @@ __all__ = ["replay", "review", "simulate", "arena", "tournament"]
 
 
 def replay(args: argparse.Namespace) -> int:
+    """``stammtisch replay FILE``: the replay's outcome as JSON (replay-format.md); a bad file in one line."""
     from engine.replay import run
 
     try:
@@ -52,7 +53,8 @@ def review(args: argparse.Namespace) -> int:
 
 
 def simulate(args: argparse.Namespace) -> int:
-    from bot.tools.simulate import simulate
+    """``stammtisch simulate``: deals or matches of computer players, their figures as JSON."""
+    from bot.tools.simulate import simulate as play_deals
 
     try:
         options = json_options(args.options)
@@ -62,7 +64,7 @@ def simulate(args: argparse.Namespace) -> int:
         return fail("--deals and --matches must be at least 1")
     deals = args.deals if args.deals is not None or args.matches is not None else 100
     try:
-        out = simulate(args.game, args.players, deals, args.matches, args.seed, options, args.kind)
+        out = play_deals(args.game, args.players, deals, args.matches, args.seed, options, args.kind)
     except ValueError as exc:
         return fail(str(exc))
     print(json.dumps(out, ensure_ascii=False))
@@ -70,12 +72,13 @@ def simulate(args: argparse.Namespace) -> int:
 
 
 def arena(args: argparse.Namespace) -> int:
-    from bot.tools.arena import arena
+    """``stammtisch arena``: computer players of given levels against each other, their figures as JSON."""
+    from bot.tools.arena import arena as play_arena
 
     try:
         options = json_options(args.options)
-        out = arena(args.game, args.deals, args.seed, args.seats.split(","), args.players, options, args.samples,
-                    args.jobs)
+        out = play_arena(args.game, args.deals, args.seed, args.seats.split(","), args.players, options, args.samples,
+                         args.jobs)
     except ValueError as exc:
         return fail(str(exc))
     print(json.dumps(out, ensure_ascii=False))

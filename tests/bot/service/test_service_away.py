@@ -13,7 +13,12 @@ T0 = 1_800_000_000.0
 HOUR = 3600
 
 
-async def _started(svc, store, chat: ChatRef, pace: str) -> tuple[str, Table]:
+async def _started(store, chat_id: str, title: str, pace: str):
+    """A started table of four people at ``pace`` in chat ``chat_id``, on a clock of its own:
+    (clock, service, chat, table id, table)."""
+    now = [T0]
+    svc = service(store, clock=lambda: now[0])
+    chat = ChatRef("test", chat_id, title=title)
     users = [user(i) for i in range(4)]
     table = table_msg(await svc.handle(say(chat, users[0], "neu bauer")))
     await svc.handle(say(chat, users[0], f"tempo {pace}"))
@@ -21,14 +26,11 @@ async def _started(svc, store, chat: ChatRef, pace: str) -> tuple[str, Table]:
         table = table_msg(await svc.handle(press(chat, u, button(table, "join").token)))
     await svc.handle(press(chat, users[0], button(table, "start").token))
     await let_windows_pass(svc, store, table.table_id, chat)
-    return table.table_id, Table.load((await store.load(table.table_id))[1])
+    return now, svc, chat, table.table_id, Table.load((await store.load(table.table_id))[1])
 
 
 async def test_a_fernspiel_table_tells_since_when_he_is_awaited_when_he_was_last_here_and_the_automatic_move(store):
-    now = [T0]
-    svc = service(store, clock=lambda: now[0])
-    chat = ChatRef("test", "-100555", title="Fernrunde")
-    tid, table = await _started(svc, store, chat, "fernspiel")
+    now, svc, chat, tid, table = await _started(store, "-100555", "Fernrunde", "fernspiel")
     seat = table.state["to_act"]
     waited, seen = now[0] - table.since, table.seen.get(table.seats[seat].user)
     now[0] += 5 * HOUR
@@ -48,20 +50,14 @@ async def test_a_fernspiel_table_tells_since_when_he_is_awaited_when_he_was_last
 
 
 async def test_a_table_of_another_pace_says_nothing_of_it(store):
-    now = [T0]
-    svc = service(store, clock=lambda: now[0])
-    chat = ChatRef("test", "-100556", title="Schnellrunde")
-    tid, table = await _started(svc, store, chat, "normal")
+    now, svc, chat, tid, table = await _started(store, "-100556", "Schnellrunde", "normal")
     now[0] += 5 * HOUR
     shown = table_msg(await svc.handle(say(chat, user(0), "tisch"))).text
     assert "⏳" not in shown and (await svc.web_view(tid, user(0)))["away"] == ""
 
 
 async def test_while_he_is_on_vacation_the_line_names_no_automatic_move_and_after_it_the_later_one(store):
-    now = [T0]
-    svc = service(store, clock=lambda: now[0])
-    chat = ChatRef("test", "-100557", title="Urlaubsrunde")
-    tid, table = await _started(svc, store, chat, "fernspiel")
+    now, svc, chat, tid, table = await _started(store, "-100557", "Urlaubsrunde", "fernspiel")
     seat = table.state["to_act"]
     away = next(u for u in (user(i) for i in range(4)) if u.key == table.seats[seat].user)
     now[0] += HOUR

@@ -114,16 +114,17 @@ def renamed(texts: list[str], pool: list[tuple[str, str]], table_id: str, at: fl
     return out
 
 
-async def fill(book: memory.Book, matches: list[list], count: int, people_count: int) -> None:
-    """``count`` matches in the chat, counted; prints the counting's cost per match."""
+async def fill(book: memory.Book, matches: list[list], count: int, people_count: int, apart_s: float = 600.0) -> None:
+    """``count`` matches in the chat, ``apart_s`` seconds apart up to now, counted; prints the counting's cost per
+    match."""
     rng = random.Random(1)
     pool = [(f"bench:u{i}", f"Person {i}") for i in range(people_count)]
     journals = [[text for step in steps if (j := memory.journal(book, step.table, step.news, step.at))
                  for _, text in j.entries] for steps in matches]
-    inbox, counted, start = book.key(GROUP, INBOX), 0.0, time.time() - count * 600
+    inbox, counted, start = book.key(GROUP, INBOX), 0.0, time.time() - count * apart_s
     deals = 0
     for n in range(count):
-        texts = renamed(journals[n % len(journals)], pool, f"B{n}", start + n * 600, rng)
+        texts = renamed(journals[n % len(journals)], pool, f"B{n}", start + n * apart_s, rng)
         deals += len(texts) - 1
         await book.redis.rpush(inbox, *texts)
         if n % 100 == 99 or n == count - 1:

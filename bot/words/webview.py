@@ -101,6 +101,12 @@ def _hand(table: Table, state: State, seat: int, version: int) -> tuple[list[dic
     return cards, offers, hand_version
 
 
+def _unsigned(line: str) -> str:
+    """A chat line without its leading sign (»⏳ Anna: …« → »Anna: …«): the page draws no emoji."""
+    sign, _, rest = line.partition(" ")
+    return rest if rest and not any(c.isalnum() for c in sign) else line
+
+
 def _offer(button: Button, tok: tokens.Token, lang: str) -> dict[str, str]:
     """An offer as the page shows it: the chats' label, the hint's without its sign (the page draws no emoji)."""
     return {"verb": tok.verb, "arg": tok.arg, "label": web_text(lang, "tipp") if tok.verb == "tipp" else button.label}
@@ -170,7 +176,8 @@ def web_view(table: Table, state: State | None, version: int, seat: int | None, 
     }
     if table.status == "playing" and state is not None:
         _playing(table, state, seat, version, out)
-        out["away"] = away_line(table, out["to_act"], now)
+        lines = [away_line(table, out["to_act"], now), *render.vacation_lines(table, now)]
+        out["away"] = " · ".join(_unsigned(line) for line in lines if line)
         out["title"] += " · " + t(lang, "deal_no", no=table.deals + 1)
     elif table.status == "lobby":
         out["status"] = web_text(lang, "lobby")

@@ -42,7 +42,7 @@ async def test_a_fernspiel_table_tells_since_when_he_is_awaited_when_he_was_last
         assert t("de", "away.seen", ago=f"{int((now[0] - seen) // HOUR)} Std.") in line
     assert t("de", "away.auto", left="2 Tg.") in line  # 72 hours after the turn reached him, 67 left
     other = next(u for u in (user(i) for i in range(4)) if u.key != table.seats[seat].user)
-    assert (await svc.web_view(tid, other))["away"] == line
+    assert (await svc.web_view(tid, other))["away"] == line.removeprefix("⏳ ")
 
     now[0] += 67 * HOUR - 30
     shown = table_msg(await svc.handle(say(chat, user(0), "tisch"))).text
@@ -65,6 +65,8 @@ async def test_while_he_is_on_vacation_the_line_names_no_automatic_move_and_afte
     shown = table_msg(await svc.handle(say(chat, user(0), "tisch"))).text
     assert "🏖" in shown and t("de", "away.since", name=seat_name(table, seat), ago="1 Std.") in shown, shown
     assert t("de", "away.auto", left="")[:12] not in shown, shown
+    web = (await svc.web_view(tid, user(0)))["away"]
+    assert "Urlaub" in web and "🏖" not in web, web  # the web table says it too, without the chat's sign
     now[0] += 2 * 24 * HOUR + HOUR  # the vacation is over: 71 of the turn's 72 hours are left
     shown = table_msg(await svc.handle(say(chat, user(0), "tisch"))).text
     assert "🏖" not in shown and t("de", "away.auto", left="2 Tg.") in shown, shown

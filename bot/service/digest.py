@@ -12,10 +12,12 @@ The list is :func:`awaiting`: his open tables where it is his turn, read as »Me
 
 from __future__ import annotations
 
+import asyncio
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from bot.protocol.outgoing import Notice, Outgoing
+from bot.service import mytables
 from bot.service.change import Tables
 from bot.store.personal import DIGEST
 from bot.table import deadlines, digest, pace
@@ -30,18 +32,12 @@ _MOST = 20
 
 
 async def awaiting(tables: Tables, user_key: str) -> list[Table]:
-    """His open tables where it is his turn, the most urgent first (no automatic move: last)."""
-    found = []
-    for _, record in await tables.store.records_for_user(user_key):
-        try:
-            table = Table.load(record.data)
-        except ValueError:  # a broken record: its table fails where it is played, his digest goes on without it
-            continue
-        seat = table.state.get("to_act") if table.status == "playing" and table.state else None
-        if seat is not None and table.seats[seat].user == user_key and not table.seats[seat].computer:
-            found.append(table)
-    found.sort(key=lambda tb: (deadlines.auto_at(tb) is None, deadlines.auto_at(tb) or 0.0, tb.id))
-    return found[:_MOST]
+    """His open tables where it is his turn (not played for him by the computer), the most urgent first (no
+    automatic move: last), read and ordered as »Meine Tische« does (off the loop)."""
+    records = [record for _, record in await tables.store.records_for_user(user_key)]
+    found = await asyncio.to_thread(mytables.seated, [r.data for r in records], [r.version for r in records], user_key)
+    return [table for table, seat, _ in found if table.status == "playing" and table.state
+            and table.state.get("to_act") == seat and not table.seats[seat].computer][:_MOST]
 
 
 async def came_due(tables: Tables, user: str, leased: float, now: float) -> list[Outgoing]:

@@ -23,7 +23,7 @@ from bot.words import mytables
 from bot.words.buttons import button_token
 from bot.words.i18n import t
 
-__all__ = ["typed", "pressed", "listing", "VERB", "PAGE_ROWS"]
+__all__ = ["typed", "pressed", "listing", "seated", "VERB", "PAGE_ROWS"]
 
 VERB = "tables"
 """The verb of a page button."""
@@ -68,20 +68,28 @@ async def listing(tables: Tables, user: UserRef, chat: ChatRef, lang: str, page:
                                    lang, page, tables.clock(), tables.settings.max_tables_per_user)
 
 
-def _page(data: list[str], versions: list[int], user: UserRef, chat: ChatRef, lang: str, page: int, now: float,
-          cap: int) -> TableList:
-    seated = []
+def seated(data: list[str], versions: list[int], user_key: str,
+           platform: str | None = None) -> list[tuple[Table, int, int]]:
+    """His open tables among the records ``data`` (their ``versions``), as ``(table, his seat, version)`` in the
+    list's order (:func:`_order`); only those whose chat is on ``platform`` if given. A broken record is left
+    out: its table fails where it is played, his list goes on without it. CPU work: call it off the loop."""
+    found = []
     for record, version in zip(data, versions):
         try:
             table = Table.load(record)
-        except ValueError:  # a broken record: its table fails where it is played, his list goes on without it
+        except ValueError:
             continue
-        seat = table.seat_of(user.key)
-        if table.open and seat is not None and table.chat.platform == user.platform:
-            seated.append((table, seat, version))
-    seated.sort(key=_order)
-    seated = seated[:cap]
-    pages = max(1, math.ceil(len(seated) / PAGE_ROWS))
+        seat = table.seat_of(user_key)
+        if table.open and seat is not None and (platform is None or table.chat.platform == platform):
+            found.append((table, seat, version))
+    found.sort(key=_order)
+    return found
+
+
+def _page(data: list[str], versions: list[int], user: UserRef, chat: ChatRef, lang: str, page: int, now: float,
+          cap: int) -> TableList:
+    seated_here = seated(data, versions, user.key, user.platform)[:cap]
+    pages = max(1, math.ceil(len(seated_here) / PAGE_ROWS))
     page = min(max(page, 0), pages - 1)
     rows = tuple(
         ListedTable(table.id, table.chat, mytables.row_text(no, table, seat, lang, now),
@@ -89,8 +97,8 @@ def _page(data: list[str], versions: list[int], user: UserRef, chat: ChatRef, la
                     Button(t(lang, "mt.hand", no=no, chat=mytables.chat_name(table, lang)),
                            button_token(table, version, "hand"))
                     if table.status == "playing" else None)
-        for no, (table, seat, version) in enumerate(seated[page * PAGE_ROWS:(page + 1) * PAGE_ROWS],
+        for no, (table, seat, version) in enumerate(seated_here[page * PAGE_ROWS:(page + 1) * PAGE_ROWS],
                                                     start=page * PAGE_ROWS + 1))
     turn = [Button(t(lang, key), tokens.make(_PAGE_TABLE, to, VERB))
             for key, to in (("mt.prev", page - 1), ("mt.next", page + 1)) if 0 <= to < pages]
-    return TableList(user, chat, mytables.head_text(lang, len(seated), page, pages), rows, tuple(turn))
+    return TableList(user, chat, mytables.head_text(lang, len(seated_here), page, pages), rows, tuple(turn))

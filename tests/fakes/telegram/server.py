@@ -579,6 +579,8 @@ class FakeTelegram:
 
     async def _m_setMyCommands(self, params: dict) -> bool:
         cmds = params.get("commands") or []
+        if len(cmds) > 100:  # the Bot API: at most 100 commands
+            raise ApiError(400, "Bad Request: BOT_COMMANDS_TOO_MUCH")
         for c in cmds:
             name = c.get("command", "")
             if not (1 <= len(name) <= 32 and name == name.lower() and name.replace("_", "").isalnum()):

@@ -24,22 +24,28 @@ def _error(code: str, message: str) -> dict:
     return {"_errors": [{"code": code, "message": message}]}
 
 
-def _named(item: dict, out: dict) -> None:
-    """The errors of an item's name and description, and of their localizations, into ``out``."""
+def _too_many(items: list, limit: int) -> dict | None:
+    """Discord's error for a list longer than ``limit``, else ``None``."""
+    return _error("BASE_TYPE_MAX_LENGTH", f"Must be {limit} or fewer in length.") if len(items) > limit else None
+
+
+def _named(item: dict) -> dict[str, Any]:
+    """The errors of an item's name and description, and of their localizations."""
+    out: dict[str, Any] = {}
     names = [item.get("name", ""), *(item.get("name_localizations") or {}).values()]
     if not all(isinstance(n, str) and _NAME.fullmatch(n) and n == n.lower() for n in names):
         out["name"] = _error("APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid")
     descriptions = [item.get("description", ""), *(item.get("description_localizations") or {}).values()]
     if not all(1 <= len(d or "") <= DESCRIPTION_MAX for d in descriptions):
         out["description"] = _error("BASE_TYPE_BAD_LENGTH", f"Must be between 1 and {DESCRIPTION_MAX} in length.")
+    return out
 
 
 def _option(option: dict) -> dict:
-    out: dict[str, Any] = {}
-    _named(option, out)
+    out = _named(option)
     choices = option.get("choices") or []
-    if len(choices) > CHOICES_MAX:
-        out["choices"] = _error("BASE_TYPE_MAX_LENGTH", f"Must be {CHOICES_MAX} or fewer in length.")
+    if too_many := _too_many(choices, CHOICES_MAX):
+        out["choices"] = too_many
     elif any(not 1 <= len(c.get("name", "")) <= 100 for c in choices):
         out["choices"] = _error("BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
     if option.get("type") == _STRING:
@@ -60,15 +66,11 @@ def _size(command: dict) -> int:
 
 
 def _command(command: dict) -> dict:
-    out: dict[str, Any] = {}
-    _named(command, out)
+    out = _named(command)
     options = command.get("options") or []
-    if len(options) > OPTIONS_MAX:
-        out["options"] = _error("BASE_TYPE_MAX_LENGTH", f"Must be {OPTIONS_MAX} or fewer in length.")
-    else:
-        found = {str(i): e for i, o in enumerate(options) if (e := _option(o))}
-        if found:
-            out["options"] = found
+    found = _too_many(options, OPTIONS_MAX) or {str(i): e for i, o in enumerate(options) if (e := _option(o))}
+    if found:
+        out["options"] = found
     if not out and _size(command) > TOTAL_MAX:
         out["_errors"] = [{"code": "APPLICATION_COMMAND_TOO_LARGE", "message": "Command exceeds maximum size (4000)"}]
     return out
@@ -76,6 +78,4 @@ def _command(command: dict) -> dict:
 
 def errors(commands: list[dict]) -> dict:
     """What Discord finds wrong with a bulk overwrite of ``commands``, by index and field (empty: nothing)."""
-    if len(commands) > COMMANDS_MAX:
-        return _error("BASE_TYPE_MAX_LENGTH", f"Must be {COMMANDS_MAX} or fewer in length.")
-    return {str(i): e for i, c in enumerate(commands) if (e := _command(c))}
+    return _too_many(commands, COMMANDS_MAX) or {str(i): e for i, c in enumerate(commands) if (e := _command(c))}

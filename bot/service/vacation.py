@@ -11,7 +11,8 @@ yet that comes due meanwhile is held there (:func:`held`): none fires during a v
 
 When it ends by its day he is told so in his private chat, once (at most: like the digest, a process that dies
 after it marked him told sends nothing), with the tables where it is his turn then (:func:`bot.service.digest.awaiting`);
-in his private chat's language, else the one he asked for it in. Not when he ended it himself: he was answered then.
+in his private chat's language, else the one he asked for it in; in that chat's quiet hours his timer waits for their
+end to tell him (his tables go on at once). Not when he ended it himself: he was answered then.
 
 Decided: the budget counts calendar days booked (``urlaub 7d``: 7) in the year (UTC) the vacation begins; an
 early end, by ``urlaub aus`` or by a move of his at one of these tables, gives back the whole days not begun. A
@@ -105,23 +106,28 @@ async def came_due(tables: Tables, user: str, leased: float, now: float) -> list
             await store.personal.schedule(TIMER, user, vac.until)
             return out
         await store.vacations.end(user, now)
-        vac = vac._replace(until=now)
+        vac = vac._replace(until=now, told=True)
     out = await _release_all(tables, user, vac.until if vac is not None else now)
-    if vac is not None and await store.vacations.over(user, now):
-        out.append(await _welcome(tables, user, vac))
+    if vac is not None and not vac.told:
+        platform, _, user_id = user.partition(":")
+        chat = ChatRef(platform, user_id, private=True)
+        later = await pace.chat_quiet_end(store, chat.key, now, tables.settings)
+        if later is not None:  # the word waits for the morning
+            await store.personal.schedule(TIMER, user, later)
+            return out
+        if await store.vacations.over(user, now):
+            out.append(await _welcome(tables, chat, vac))
     await store.personal.done(TIMER, user, leased)
     return out
 
 
-async def _welcome(tables: Tables, user: str, vac: Vacation) -> PrivateText:
-    """The word to him that his vacation is over, with the tables where it is his turn now."""
-    platform, _, user_id = user.partition(":")
-    chat = ChatRef(platform, user_id, private=True)
+async def _welcome(tables: Tables, chat: ChatRef, vac: Vacation) -> PrivateText:
+    """The word to him (in his private ``chat``) that his vacation is over, with the tables where it is his turn."""
+    user = UserRef(chat.platform, chat.chat_id)
     lang = await chosen_lang(tables.store, chat) or vac.lang or tables.settings.lang
-    waiting = await digest.awaiting(tables, user)
+    waiting = await digest.awaiting(tables, user.key)
     head = tn(lang, "vac.over_turns", len(waiting)) if waiting else t(lang, "vac.over")
-    text = "\n".join([head, *digest.rows(waiting, lang, vac.zone)])
-    return PrivateText(UserRef(platform, user_id), chat, text)
+    return PrivateText(user, chat, "\n".join([head, *digest.rows(waiting, lang, vac.zone)]))
 
 
 async def held(tables: Tables, table: Table, version: int, kind: str, now: float, out: list[Outgoing]) -> bool:

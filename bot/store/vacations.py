@@ -28,13 +28,14 @@ _COUNT_TTL = 400 * _DAY
 
 class Vacation(NamedTuple):
     """A person's vacation: from ``start`` to ``until`` (epoch seconds), ``days`` booked, shown in ``zone``; ``lang``:
-    the language he asked for it in."""
+    the language he asked for it in; ``told``: he knows it ended."""
 
     start: float
     until: float
     days: int
     zone: str
     lang: str = ""
+    told: bool = False
 
     def runs(self, now: float) -> bool:
         """Whether it runs at ``now``."""
@@ -76,11 +77,11 @@ class Vacations:
 
     async def get(self, user_key: str) -> Vacation | None:
         """The person's vacation (running, or ended within a week), else ``None``."""
-        fields = ["start", "until", "days", "zone", "lang"]
-        start, until, days, zone, lang = await self._r.hmget(self._keys(user_key, 0)[0], fields)
+        fields = ["start", "until", "days", "zone", "lang", "told"]
+        start, until, days, zone, lang, told = await self._r.hmget(self._keys(user_key, 0)[0], fields)
         if start is None or until is None:
             return None
-        return Vacation(float(start), float(until), int(days or 0), zone or "", lang or "")
+        return Vacation(float(start), float(until), int(days or 0), zone or "", lang or "", bool(told))
 
     async def left(self, user_key: str, year: int, budget: int) -> int:
         """How many of the ``budget`` days of ``year`` the person has not taken."""

@@ -10,9 +10,10 @@ process, which does them again (a table that knows already keeps its record). A 
 yet that comes due meanwhile is held there (:func:`held`): none fires during a vacation.
 
 When it ends by its day he is told so in his private chat, once (at most: like the digest, a process that dies
-after it marked him told sends nothing), with the tables where it is his turn then (:func:`bot.service.digest.awaiting`);
-in his private chat's language, else the one he asked for it in; in that chat's quiet hours his timer waits for their
-end to tell him (his tables go on at once). Not when he ended it himself: he was answered then.
+after it marked him told sends nothing), with the tables where it is his turn then
+(:func:`bot.service.digest.awaiting`); in his private chat's language, else the one he asked for it in; in that
+chat's quiet hours his timer waits for their end to tell him (his tables go on at once). Not when he ended it
+himself: he was answered then.
 
 Decided: the budget counts calendar days booked (``urlaub 7d``: 7) in the year (UTC) the vacation begins; an
 early end, by ``urlaub aus`` or by a move of his at one of these tables, gives back the whole days not begun. A

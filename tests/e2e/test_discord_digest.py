@@ -27,8 +27,9 @@ async def test_the_digest_comes_once_at_its_hour_and_not_on_an_empty_day(store, 
         key = f"discord:{anna.id}"
         async with running_bot(fake, store, redis, key_prefix, clock=lambda: now[0]):
             synced = {c["name"]: c for c in fake.commands[None]}  # the fake checked Discord's limits
-            assert [synced[v]["name_localizations"]["de"] for v in ("vacation", "notify")] == ["urlaub", "benachrichtigung"]
-            assert [o["max_length"] for v in ("vacation", "notify") for o in synced[v]["options"]] == [40, 40]
+            verbs = ("vacation", "notify")
+            assert [synced[v]["name_localizations"]["de"] for v in verbs] == ["urlaub", "benachrichtigung"]
+            assert [o["max_length"] for v in verbs for o in synced[v]["options"]] == [40, 40]
             tid = await open_table(fake, CHANNEL, anna, [], "bauernstoss", paces=1)
             watch = TurnWatch(store, tid)
 

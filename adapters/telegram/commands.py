@@ -31,7 +31,8 @@ ENTRIES: tuple[Entry, ...] = (
     Entry("ranking", "rangliste", "ranking"), Entry("chart", "bild", "chart"),
     Entry("history", "verlauf", "history"), Entry("tonight", "abend", "tonight"),
     Entry("export", "export", "export"), Entry("season", "saison", "season"), Entry("forget", "vergessen", "forget"),
-    Entry("tables", "tische", "tables"), Entry("help", "hilfe", "help"),
+    Entry("tables", "tische", "tables"), Entry("vacation", "urlaub", "vacation"),
+    Entry("notify", "benachrichtigung", "notify"), Entry("help", "hilfe", "help"),
 )
 
 VERBS: dict[str, str] = {name: e.verb for e in ENTRIES for name in (e.de, e.en)} | {"start": "start"}

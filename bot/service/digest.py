@@ -25,7 +25,7 @@ from bot.table.record import Table
 from bot.words import figures
 from bot.words.i18n import game_name, t, tn
 
-__all__ = ["came_due", "awaiting"]
+__all__ = ["came_due", "awaiting", "rows"]
 
 _MOST = 20
 """At most this many tables in one digest (the per-person table cap is 10 by default)."""
@@ -55,14 +55,19 @@ async def came_due(tables: Tables, user: str, leased: float, now: float) -> list
     waiting = await awaiting(tables, user)
     if not waiting:
         return []
-    lang, tz = chosen.lang, ZoneInfo(chosen.zone)
-    lines = [tn(lang, "digest.head", len(waiting))]
+    lines = [tn(chosen.lang, "digest.head", len(waiting)), *rows(waiting, chosen.lang, chosen.zone)]
+    return [Notice(chosen.chat, "\n".join(lines))]
+
+
+def rows(waiting: list[Table], lang: str, zone: str) -> list[str]:
+    """A line for each table awaiting him: its game and chat, and when the computer plays for him (in ``zone``)."""
+    tz, out = ZoneInfo(zone or "UTC"), []
     for table in waiting:
         when = deadlines.auto_at(table)
         where = table.chat.title or game_name(table.game, lang)
         if when is None:
-            lines.append(t(lang, "digest.row", game=game_name(table.game, lang), chat=where))
+            out.append(t(lang, "digest.row", game=game_name(table.game, lang), chat=where))
         else:
-            lines.append(t(lang, "digest.row_auto", game=game_name(table.game, lang), chat=where,
-                           when=figures.moment(lang, datetime.fromtimestamp(when, tz))))
-    return [Notice(chosen.chat, "\n".join(lines))]
+            out.append(t(lang, "digest.row_auto", game=game_name(table.game, lang), chat=where,
+                         when=figures.moment(lang, datetime.fromtimestamp(when, tz))))
+    return out

@@ -2,7 +2,8 @@
 
 The ask is checked on the table as it is now (:func:`bot.table.tipp.check`: allowed here, his to decide)
 and marks the match as hinted for him (``Table.hinted``: the memory marks it and does not rate it for
-him), in one change of the table; the search then runs in a worker thread on his view at that moment,
+him), in one change of the table; the search then runs in a worker thread on his view at that moment, its
+samples seeded by the position (:func:`bot.table.tipp.sampler`: asked twice, the same answer),
 and its words go to him alone (a ``secret`` :class:`~bot.protocol.outgoing.Toast`). A person has one
 hint searched at a time, across processes: a second ask meanwhile is refused kindly.
 """
@@ -10,7 +11,6 @@ hint searched at a time, across processes: a second ask meanwhile is refused kin
 from __future__ import annotations
 
 import asyncio
-import random
 from collections.abc import Callable
 from typing import Any
 
@@ -41,26 +41,27 @@ async def ask(tables: Tables, cmd: Command, table_id: str,
     if wait > 0:
         raise Refused("tipp.busy")
     try:
-        asked: list[tuple[dict[str, Any], Any, str, str]] = []
+        asked: list[tuple[dict[str, Any], int, Any, str, str]] = []
 
         def mark(ctx: Ctx) -> None:
             asked.clear()  # only the attempt that counts
             if before is not None:
                 before(ctx)
             table = ctx.table
-            view = tipp.check(table, ctx.match.state if ctx.match.running else None, ctx.seat())
+            seat = ctx.seat()
+            view = tipp.check(table, ctx.match.state if ctx.match.running else None, seat)
             if ctx.user.key in table.hinted:
                 ctx.keep_table()
             else:
                 table.hinted.append(ctx.user.key)
                 ctx.show_table = False
-            asked.append((view, ctx.match.state.options, table.game, table.lang))
+            asked.append((view, seat, ctx.match.state.options, table.game, table.lang))
 
         out = await tables.change(table_id, cmd, mark)
         if not asked:  # refused, with the reason
             return out
-        view, options, game, lang = asked[-1]
-        rng = random.Random(tables.rng.getrandbits(64))
+        view, seat, options, game, lang = asked[-1]
+        rng = tipp.sampler(table_id, seat, view)  # the same position, the same samples: the same answer
         advice = await asyncio.to_thread(tipp.advise, view, options, rng, settings.tipp_samples, settings.tipp_seconds)
         return [*out, Toast(cmd.user, cmd.chat, tipp_text(lang, game, view, advice), secret=True, table_id=table_id)]
     finally:

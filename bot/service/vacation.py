@@ -9,6 +9,12 @@ to the vacation's end when they are done, so a process that dies between two tab
 process, which does them again (a table that knows already keeps its record). A timer of a table not reached
 yet that comes due meanwhile is held there (:func:`held`): none fires during a vacation.
 
+When it ends by its day he is told so in his private chat, once (at most: like the digest, a process that dies
+after it marked him told sends nothing), with the tables where it is his turn then
+(:func:`bot.service.digest.awaiting`); in his private chat's language, else the one he asked for it in; in that
+chat's quiet hours his timer waits for their end to tell him (his tables go on at once). Not when he ended it
+himself: he was answered then.
+
 Decided: the budget counts calendar days booked (``urlaub 7d``: 7) in the year (UTC) the vacation begins; an
 early end, by ``urlaub aus`` or by a move of his at one of these tables, gives back the whole days not begun. A
 running vacation is not lengthened: he ends it first. At its end his turn has the time it had when it began,
@@ -22,7 +28,9 @@ import re
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from bot.protocol.outgoing import Command, Notice, Outgoing
+from bot.protocol.outgoing import ChatRef, Command, Notice, Outgoing, PrivateText, UserRef
+from bot.service import digest
+from bot.service.answer import chosen_lang
 from bot.service.change import Tables
 from bot.store.personal import VACATION as TIMER
 from bot.store.vacations import Vacation, year_of
@@ -30,7 +38,7 @@ from bot.table import deadlines, pace, vacation
 from bot.table.record import Table
 from bot.table.refused import Refused
 from bot.words import figures
-from bot.words.i18n import tn
+from bot.words.i18n import supported, t, tn
 
 __all__ = ["typed", "came_due", "held", "until_text"]
 
@@ -64,7 +72,7 @@ async def typed(tables: Tables, cmd: Command, args: tuple[str, ...], lang: str) 
     if not 1 <= days <= budget:
         raise Refused("vac_days", most=budget)
     await store.personal.guard(TIMER, user, now)
-    started = await store.vacations.start(user, now, days, budget, zone)
+    started = await store.vacations.start(user, now, days, budget, zone, cmd.lang if supported(cmd.lang) else lang)
     if not started.ok:
         if started.until:  # one runs (its guard, due soon, does its steps again if they were cut short)
             raise Refused("vac_already", until=until_text(lang, started.until, zone))
@@ -99,10 +107,28 @@ async def came_due(tables: Tables, user: str, leased: float, now: float) -> list
             await store.personal.schedule(TIMER, user, vac.until)
             return out
         await store.vacations.end(user, now)
-        vac = vac._replace(until=now)
+        vac = vac._replace(until=now, told=True)
     out = await _release_all(tables, user, vac.until if vac is not None else now)
+    if vac is not None and not vac.told:
+        platform, _, user_id = user.partition(":")
+        chat = ChatRef(platform, user_id, private=True)
+        later = await pace.chat_quiet_end(store, chat.key, now, tables.settings)
+        if later is not None:  # the word waits for the morning
+            await store.personal.schedule(TIMER, user, later)
+            return out
+        if await store.vacations.over(user, now):
+            out.append(await _welcome(tables, chat, vac))
     await store.personal.done(TIMER, user, leased)
     return out
+
+
+async def _welcome(tables: Tables, chat: ChatRef, vac: Vacation) -> PrivateText:
+    """The word to him (in his private ``chat``) that his vacation is over, with the tables where it is his turn."""
+    user = UserRef(chat.platform, chat.chat_id)
+    lang = await chosen_lang(tables.store, chat) or vac.lang or tables.settings.lang
+    waiting = await digest.awaiting(tables, user.key)
+    head = tn(lang, "vac.over_turns", len(waiting)) if waiting else t(lang, "vac.over")
+    return PrivateText(user, chat, "\n".join([head, *digest.rows(waiting, lang, vac.zone)]))
 
 
 async def held(tables: Tables, table: Table, version: int, kind: str, now: float, out: list[Outgoing]) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 __all__ = ["TIMERS", "CREATE", "SAVE", "CREATE_TABLE", "SAVE_TABLE", "CHAT_AFTER", "USER_AFTER", "TIMERS_AFTER",
            "SET_SETTING", "RELEASE", "SET_REF", "SCHEDULE", "CLAIM", "DROP", "DELIVER", "DROP_IF_AT",
-           "VACATION_START", "VACATION_END", "RECORDS"]
+           "VACATION_START", "VACATION_END", "VACATION_OVER", "RECORDS"]
 
 # Seats and unseats one user: SADD and refresh the TTL while open, SREM when finished.
 INDEX_USER = r"""
@@ -263,7 +263,7 @@ return 0
 """
 
 # A vacation begins, within the year's budget. KEYS: the person's vacation hash, his year's count of days
-# taken (one slot). ARGV: now, until, days, budget, zone, year, the count's ttl, the hash's end of life.
+# taken (one slot). ARGV: now, until, days, budget, zone, year, the count's ttl, the hash's end of life, language.
 # Returns {1, days left}, {-1, until} (one runs already) or {-2, days left} (beyond the budget).
 VACATION_START = r"""
 local ends = tonumber(redis.call('HGET', KEYS[1], 'until') or '0')
@@ -272,15 +272,17 @@ local used = tonumber(redis.call('GET', KEYS[2]) or '0')
 local days, budget = tonumber(ARGV[3]), tonumber(ARGV[4])
 if used + days > budget then return {-2, budget - used} end
 redis.call('DEL', KEYS[1])
-redis.call('HSET', KEYS[1], 'start', ARGV[1], 'until', ARGV[2], 'days', days, 'zone', ARGV[5], 'year', ARGV[6])
+redis.call('HSET', KEYS[1], 'start', ARGV[1], 'until', ARGV[2], 'days', days, 'zone', ARGV[5], 'year', ARGV[6],
+           'lang', ARGV[9])
 redis.call('EXPIREAT', KEYS[1], ARGV[8])
 redis.call('INCRBY', KEYS[2], days)
 redis.call('EXPIRE', KEYS[2], ARGV[7])
 return {1, budget - used - days}
 """
 
-# A running vacation ends early: the unused whole days go back to the year's budget. KEYS: as above. ARGV:
-# now, the hash's ttl after it. Returns the days given back, or -1 if none was running.
+# A running vacation ends early: the unused whole days go back to the year's budget; he knows it is over
+# ('told': he ended it). KEYS: as above. ARGV: now, the hash's ttl after it. Returns the days given back, or -1
+# if none was running.
 VACATION_END = r"""
 local now = tonumber(ARGV[1])
 local start = tonumber(redis.call('HGET', KEYS[1], 'start') or '0')
@@ -290,9 +292,17 @@ local days = tonumber(redis.call('HGET', KEYS[1], 'days') or '0')
 local taken = math.max(1, math.ceil((now - start) / 86400))
 local back = math.max(0, days - taken)
 if back > 0 and redis.call('EXISTS', KEYS[2]) == 1 then redis.call('DECRBY', KEYS[2], back) end
-redis.call('HSET', KEYS[1], 'until', ARGV[1], 'days', days - back)
+redis.call('HSET', KEYS[1], 'until', ARGV[1], 'days', days - back, 'told', 1)
 redis.call('EXPIRE', KEYS[1], ARGV[2])
 return back
+"""
+
+# A vacation ended by its day is told to him once: 1 for the first caller after its end, unless he ended it
+# himself (VACATION_END marked it told). KEYS: his vacation hash. ARGV: now.
+VACATION_OVER = r"""
+local ends = tonumber(redis.call('HGET', KEYS[1], 'until') or '0')
+if ends == 0 or ends > tonumber(ARGV[1]) then return 0 end
+return redis.call('HSETNX', KEYS[1], 'told', 1)
 """
 
 # KEYS: the records (rec) of some tables. Each one's version, data and kind, in one reply (one Redis server:

@@ -4,10 +4,19 @@ A table allows hints when its option ``tipps`` says so; unset, where one person 
 only. A tournament's table never does. The hint is the strong search's own opinion from the seat's
 view (:func:`advise`, :mod:`engine.players.opinion`), with how each choice fared over the sampled deals:
 the words are :mod:`bot.words.tipp`'s. The search is CPU work: the service runs it in a worker thread.
+
+Its samples are drawn from a source seeded by the position (:func:`sampler`): the same question, asked again or
+in another process, gets the same answer (as long as the search is not cut short by its time).
+
+Decided: the position is the table, the seat and the seat's view, not the table's version: the hint's own save
+(marking the match as hinted) moves the version, and what the seat sees is what it asks about; nothing hidden
+from it goes into the seed.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import random
 from typing import Any
 
@@ -18,7 +27,7 @@ from bot.table.refused import Refused
 from engine.players.opinion import Opinion, opinion
 from engine.state import State
 
-__all__ = ["VERB", "OPTION", "allows", "check", "advise"]
+__all__ = ["VERB", "OPTION", "allows", "check", "sampler", "advise"]
 
 VERB = "tipp"
 """The verb of a hint, typed and on its button."""
@@ -49,6 +58,12 @@ def check(table: Table, state: State | None, seat: int) -> dict[str, Any]:
     if not view["legal"]:
         raise Refused("tipp.not_your_turn")
     return view
+
+
+def sampler(table_id: str, seat: int, view: dict[str, Any]) -> random.Random:
+    """The random source of a hint's sampled deals, seeded by the position: ``table_id``, ``seat`` and its ``view``."""
+    position = json.dumps([table_id, seat, view], sort_keys=True, separators=(",", ":"), default=str)
+    return random.Random(hashlib.sha256(position.encode()).digest())
 
 
 def advise(view: dict[str, Any], options: Any, rng: random.Random, samples: int, seconds: float | None) -> Opinion:

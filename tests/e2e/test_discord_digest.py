@@ -1,5 +1,6 @@
 """The daily digest and a vacation's natural end on Discord: one DM a day at the chosen hour lists the tables
-awaiting her, none on a day without; her vacation holds her Fernspiel table and lets it go at its end.
+awaiting her, none on a day without; her vacation holds her Fernspiel table and lets it go at its end, and a DM
+tells her so, with her turn.
 
 The real discord.py client against the fake Discord, time driven by a test clock.
 """
@@ -25,6 +26,10 @@ async def test_the_digest_comes_once_at_its_hour_and_not_on_an_empty_day(store, 
         anna = fake.member(3001, "Anna")
         key = f"discord:{anna.id}"
         async with running_bot(fake, store, redis, key_prefix, clock=lambda: now[0]):
+            synced = {c["name"]: c for c in fake.commands[None]}  # the fake checked Discord's limits
+            verbs = ("vacation", "notify")
+            assert [synced[v]["name_localizations"]["de"] for v in verbs] == ["urlaub", "benachrichtigung"]
+            assert [o["max_length"] for v in verbs for o in synced[v]["options"]] == [40, 40]
             tid = await open_table(fake, CHANNEL, anna, [], "bauernstoss", paces=1)
             watch = TurnWatch(store, tid)
 
@@ -53,6 +58,10 @@ async def test_the_digest_comes_once_at_its_hour_and_not_on_an_empty_day(store, 
             now[0] = T0 + HOUR + DAY  # the vacation's end
             await fake.wait_for(lambda: "im Urlaub" not in table_message(fake, CHANNEL, tid).content,
                                 what="the vacation's end on the table")
+            back = await fake.wait_for(lambda: [m.content for m in fake.dms(anna.id) if "Urlaub ist vorbei" in m.content],
+                                       what="the word that her vacation is over")
+            assert back == ["👋 Willkommen zurück! Dein Urlaub ist vorbei; an 1 Tisch bist du dran:\n• Bauernstoß in "
+                            "Stammtisch Lautern · #karten: der Computer spielt für dich am 19.1. 20:00"], back
             assert await store.personal.when(DIGEST, key) == SUNDAY_19
 
             await fake.answer(anna.slash(CHANNEL, "abort"))

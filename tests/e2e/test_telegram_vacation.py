@@ -1,11 +1,13 @@
 """A vacation on Telegram: his Fernspiel tables in three groups wait for him across a restart of the bot, a move
-of his ends it, the budget refuses beyond its days, and each turn then gets at most two reminders.
+of his ends it, the budget refuses beyond its days, and each turn then gets at most two reminders. One that ends
+by its day is told to him privately, once, in his language, with his turns; one he ended is not.
 
 The real bot on the fake Bot API, time driven by a test clock (kill -9: ``bench/faults.py``'s vacation row).
 """
 
 from __future__ import annotations
 
+from bot.store.personal import VACATION
 from tests.fakes.telegram.harness import FAST, card_to_play, fake_for, newest, open_table, running_bot, until
 from tests.servicekit import TurnWatch
 
@@ -91,4 +93,40 @@ async def test_a_vacation_holds_his_tables_across_a_restart_and_a_move_of_his_en
                                   what="the turn's next timer")
             reminders = [t for t in _texts(tg, group) if t.startswith("⏰")]
             assert len(reminders) == 2, reminders
+        assert tg.violations == []
+
+
+async def test_a_vacation_ended_by_its_day_is_told_to_him_privately_once_and_one_he_ended_is_not(
+        store, redis, key_prefix):
+    now = [T0]
+    group = GROUPS[0]
+    async with fake_for(FAST) as tg:
+        tg.group(group, "Runde")
+        anna = tg.user(41, "Anna", language_code="en", started=True)  # the group speaks German, she English
+        async with running_bot(tg, store, redis, key_prefix, clock=lambda: now[0]) as bot:
+            tid = await open_table(tg, group, anna, [], "bauernstoss", "target=10", paces=1)
+            await until(lambda: _turn_is_annas(store, tid), "Anna's turn")
+            now[0] = T0 + HOUR
+            anna.send(group, "/urlaub 1d")
+            await tg.wait_for(lambda: "im Urlaub bis Sa., 16.1." in newest(tg, group, tid).text,
+                              what="the vacation on the table")
+
+            def told() -> list[str]:
+                return [m.text for m in tg.chat(anna.id) if "vacation is over" in m.text]
+            now[0] = T0 + HOUR + DAY  # its day came
+            await tg.wait_for(told, what="the word that it is over")
+            assert told() == ["👋 Welcome back! Your vacation is over; it is your turn at 1 table:\n"
+                              "• Bauernstoß in Runde: the computer plays for you on 19 Jan 20:00"], told()
+
+            await _answer(tg, anna, "/vacation 2d", "Enjoy your vacation")
+            _, hand, token = await card_to_play(tg, store, [anna], tid)
+            await tg.wait_answer(anna.press(hand, data=token))  # a move of hers ends this one: she knows
+
+            async def ended() -> bool:
+                return await store.personal.when(VACATION, ANNA) is None
+            await until(ended, "her vacation's timer done")
+            now[0] = T0 + HOUR + 4 * DAY  # both vacations' days long past
+            await bot.service.tick()
+            await _answer(tg, anna, "/vacation", "vacation days")  # her chat's messages come in order: after any word
+            assert len(told()) == 1, told()
         assert tg.violations == []

@@ -1,4 +1,4 @@
-"""The fake Discord refuses a message over Discord's size limits as Discord does: 400, code 50035."""
+"""The fake Discord refuses a message, and slash commands, over Discord's limits as Discord does: 400, code 50035."""
 
 from __future__ import annotations
 
@@ -50,3 +50,36 @@ async def test_at_most_five_rows_of_five_buttons(rest):
     assert (await rest({"content": "Tisch", "components": [row] * 6}))[1]["code"] == 50035
     wide = {"type": 1, "components": [_button(custom_id=f"b{i}") for i in range(6)]}
     assert (await rest({"content": "Tisch", "components": [wide]}))[1]["code"] == 50035
+
+
+def _command(name: str = "urlaub", description: str = "Urlaub: z. B. 7d, aus", **more) -> dict:
+    return {"name": name, "description": description, "type": 1, **more}
+
+
+@pytest.mark.parametrize("commands, where", [
+    ([_command(name="Urlaub")], ["0", "name"]),
+    ([_command(name="x" * 33)], ["0", "name"]),
+    ([_command(name_localizations={"de": "mein urlaub"})], ["0", "name"]),
+    ([_command(description="")], ["0", "description"]),
+    ([_command(description_localizations={"de": "x" * 101})], ["0", "description"]),
+    ([_command(options=[{"type": 3, "name": "worte", "description": "d", "max_length": 6001}])],
+     ["0", "options", "0", "max_length"]),
+    ([_command(options=[{"type": 3, "name": "w", "description": "d",
+                         "choices": [{"name": f"c{i}", "value": str(i)} for i in range(26)]}])],
+     ["0", "options", "0", "choices"]),
+    ([_command(options=[{"type": 5, "name": f"o{i}", "description": "d"} for i in range(26)])], ["0", "options"]),
+    ([_command(name=f"c{i}") for i in range(101)], ["_errors"]),
+])
+async def test_slash_commands_over_their_limits_are_refused(commands, where):
+    async with FakeDiscord() as fake, aiohttp.ClientSession() as http:
+        url = f"{fake.base_url}/applications/{fake.app_id}/commands"
+        headers = {"Authorization": f"Bot {fake.token}"}
+        async with http.put(url, json=[_command(name=f"c{i}") for i in range(100)], headers=headers) as resp:
+            assert resp.status == 200
+        async with http.put(url, json=commands, headers=headers) as resp:
+            status, answer = resp.status, await resp.json()
+        assert status == 400 and answer["code"] == 50035
+        found = answer["errors"]
+        for key in where:
+            found = found[key]
+        assert len(fake.commands[None]) == 100  # the refused overwrite changed nothing

@@ -104,6 +104,8 @@ async def test_commands_are_validated_and_kept_per_language(tg, bot):
     assert tg.commands["de"][0]["command"] == "neu" and tg.commands[""][0]["command"] == "new"
     with pytest.raises(BadRequest):
         await bot.set_my_commands([BotCommand("Neu!", "x")])
+    with pytest.raises(BadRequest, match="(?i)bot_commands_too_much"):  # at most 100 commands
+        await bot.set_my_commands([BotCommand(f"c{i}", "Ein Befehl") for i in range(101)])
 
 
 async def test_a_text_over_4096_utf16_units_after_entity_parsing_is_refused(tg, bot):

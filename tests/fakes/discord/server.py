@@ -16,6 +16,7 @@ command, press a button on a message they see. What it enforces, as Discord does
   field's error, as Discord answers;
 - a message's files (multipart ``files[n]``): at most 10 (50035), at most 10 MB together, the limit
   of a bot without boosts (413, 40005 Request entity too large);
+- the slash commands' limits (:mod:`.commands`: names, descriptions, options, choices, at most 100), 50035;
 - a thread (``POST /channels/{id}/threads``) opens only in a guild's text channel (else 400, 50024) not
   listed in :attr:`FakeDiscord.no_threads` (403, 50001 Missing Access); it is a channel of type 11
   with its ``parent_id``, where messages are posted and interactions happen as in any channel.
@@ -38,6 +39,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from tests.fakes.changes import Changes
+from . import commands
 
 __all__ = ["FakeDiscord", "Member", "Msg", "Call", "CONTENT_MAX", "LABEL_MAX", "CUSTOM_ID_MAX", "FILES_MAX",
            "UPLOAD_MAX"]
@@ -443,6 +445,9 @@ class FakeDiscord:
     async def _sync(self, request: web.Request) -> web.Response:
         guild = request.match_info.get("guild")
         body = await request.json()
+        refused = commands.errors(body)
+        if refused:
+            return _invalid(refused)
         out = [{**c, "id": str(_snowflake()), "application_id": str(self.app_id), "version": "1",
                 "guild_id": guild, "default_member_permissions": None, "type": c.get("type", 1)} for c in body]
         self.commands[int(guild) if guild else None] = out

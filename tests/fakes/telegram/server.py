@@ -11,7 +11,9 @@ answering 429 with ``retry_after`` and recording every violation; and the size l
 long"), a callback answer over 200 ("MESSAGE_TOO_LONG"), callback data outside 1-64 bytes
 ("BUTTON_DATA_INVALID"), a file above its size (documents 50 MB, photos 10 MB, 413 as Telegram's
 gateway answers), a caption over 1,024 ("message caption is too long"), a photo that is no picture
-("IMAGE_PROCESS_FAILED"). Updates are delivered by long polling (``getUpdates``) or, after
+("IMAGE_PROCESS_FAILED"), a command menu of more than 100 commands ("BOT_COMMANDS_TOO_MUCH") or with a name
+outside 1-32 lowercase letters, digits and underscores or a description outside 1-256 characters (the Bot API's
+current limits; older versions said 3-256). Updates are delivered by long polling (``getUpdates``) or, after
 ``setWebhook``, by POSTing them to the webhook (or to the test's workers, round robin); a
 method the webhook returns in its response (JSON with ``method``) is carried out like a call,
 validated the same way, and recorded with :data:`VIA_REPLY` among its parameters.
@@ -579,6 +581,8 @@ class FakeTelegram:
 
     async def _m_setMyCommands(self, params: dict) -> bool:
         cmds = params.get("commands") or []
+        if len(cmds) > 100:  # the Bot API: at most 100 commands
+            raise ApiError(400, "Bad Request: BOT_COMMANDS_TOO_MUCH")
         for c in cmds:
             name = c.get("command", "")
             if not (1 <= len(name) <= 32 and name == name.lower() and name.replace("_", "").isalnum()):

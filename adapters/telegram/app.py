@@ -137,12 +137,12 @@ class TelegramBot:
         self._ticker.start()
 
     async def stop(self, flush_s: float = 5.0) -> None:
-        """Stop receiving, finish the updates and the timer tick in flight, send what is still
-        queued (for at most ``flush_s``), disconnect."""
-        if self._ticker:
-            await self._ticker.stop()
+        """Stop receiving (the webhook first: no new update is taken), finish the updates and the timer tick in
+        flight, send what is still queued (for at most ``flush_s``), disconnect."""
         if self._webhook:
             await self._webhook.stop()
+        if self._ticker:
+            await self._ticker.stop()
         if self.app.updater and self.app.updater.running:
             await self.app.updater.stop()
         if self.app.running:

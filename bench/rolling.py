@@ -3,9 +3,8 @@ after another while people play at ``tables`` tables.
 
 The processes serve Telegram in webhook mode, each on a port of its own, behind one address: :class:`Proxy`, a
 small reverse proxy in this process that passes each webhook POST to a process and, when its connection is
-refused, to the next (as nginx's ``proxy_next_upstream error`` does; a POST whose connection breaks after it was
-sent is answered 502, as nginx answers a non-idempotent request, and the platform delivers it again). The fake
-Telegram posts the updates to that address. Four simulated people at each table press the buttons of their hands
+refused or reset, to the next (as nginx's ``proxy_next_upstream error timeout non_idempotent`` does: an update is
+safe to pass twice, the bot skips an update id it has seen). The fake Telegram posts the updates to that address. Four simulated people at each table press the buttons of their hands
 (a person thinks :data:`THINK_S` before a press). Once play is under way each process in turn gets SIGTERM, its
 replacement starts on the same port (as a process manager restarts a unit) and the next one's turn comes once the
 replacement logs that it serves.
@@ -15,8 +14,8 @@ and a table whose group message does not show its last move once the bot is done
 messages doubled (a message sent to a chat a second time in a row with the same text and buttons, or a group's
 table message posted again). The notes give the longest stall (from a press's answer until its group's table
 message showed its move; and without the time this process's event loop stood still meanwhile, as on a loaded
-machine, where its people and the fake Telegram stand still too), how long each SIGTERM took to end its process
-and each replacement to serve.
+machine, where its people and the fake Telegram stand still too; and before the first SIGTERM, the machine's own
+share), how long each SIGTERM took to end its process and each replacement to serve.
 """
 
 from __future__ import annotations
@@ -26,6 +25,7 @@ import contextlib
 import itertools
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -63,6 +63,8 @@ _PASSED = ("content-type", "x-telegram-bot-api-secret-token")
 """The headers of an update the proxy passes on."""
 _SETTINGS = ("TELEGRAM_", "DISCORD_", "STAMMTISCH_")
 """The environment of this process not passed to the bot processes (theirs is the row's)."""
+_DROPPED = re.compile(r"stopping: (\d+) queued calls not made")
+"""The log line of a process whose flush ran out when it stopped."""
 _QUIET_S = 2.0
 """The bot has finished once it made no call for this long."""
 
@@ -107,9 +109,8 @@ class Proxy:
                     return web.Response(status=resp.status, body=await resp.read(), headers=kind)
             except aiohttp.ClientConnectorError:  # not listening (stopped or not yet started): the next one
                 self.refused += 1
-            except aiohttp.ClientError:  # broken once sent: Telegram is told to deliver it again
+            except aiohttp.ClientError:  # reset once sent (it waited in a closing port's backlog): the next one
                 self.broken += 1
-                return web.Response(status=502)
         return web.Response(status=502)
 
 
@@ -120,15 +121,20 @@ class _Process:
         self.port = port
         self.serving = asyncio.Event()
         self.tail: list[str] = []
+        self.dropped = 0
+        """Calls it dropped when it stopped (its flush ran out)."""
         loop = asyncio.get_running_loop()
         self.proc = subprocess.Popen([sys.executable, "-m", "bot.run.cli", "run"], cwd=ROOT, text=True,
                                      env={**env, "TELEGRAM_WEBHOOK_LISTEN": f"127.0.0.1:{port}"},
                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        threading.Thread(target=self._read, args=(loop,), daemon=True).start()
+        self._reader = threading.Thread(target=self._read, args=(loop,), daemon=True)
+        self._reader.start()
 
     def _read(self, loop: asyncio.AbstractEventLoop) -> None:
         for line in self.proc.stderr:
             self.tail = (self.tail + [line.rstrip()])[-20:]
+            if found := _DROPPED.search(line):
+                self.dropped += int(found[1])
             if "serving Telegram" in line:
                 loop.call_soon_threadsafe(self.serving.set)
 
@@ -147,6 +153,7 @@ class _Process:
         t0 = time.monotonic()
         self.proc.send_signal(signal.SIGTERM)
         status = await asyncio.to_thread(self.proc.wait)
+        await asyncio.to_thread(self._reader.join)  # its last lines read
         if status != 0:
             raise RuntimeError(f"a bot process stopped with {status}: " + " | ".join(self.tail))
         return time.monotonic() - t0
@@ -216,8 +223,11 @@ async def rolling_restart(url: str, tables: int, quick: bool, row) -> None:
                 stalls = Stalls()  # this process's own: its people and the fake Telegram stand still then
                 watcher = asyncio.ensure_future(stalls.watch())
                 await asyncio.sleep(play_s)
+                first_term = time.monotonic()
+                gone = []
                 for k in range(len(procs)):
                     stopping.append(await procs[k].stopped())
+                    gone.append(procs[k])
                     row.faults += 1
                     procs[k] = _Process(env, ports[k])
                     starting.append(await procs[k].started())
@@ -233,17 +243,23 @@ async def rolling_restart(url: str, tables: int, quick: bool, row) -> None:
                     made.update({(e["by"], e["cmd"]): e["v"] + 1 for e in entries})
                 accepted = [(u, token) for p in players for u, token, answer in p.presses if not answer.get("text")]
                 unanswered = [q for p in players for q in p.unanswered if q not in tg.answers]
-                row.lost += sum((f"telegram:{u}", token) not in made for u, token in accepted) + len(unanswered)
-                row.lost += sum([version(tg, g, t) < (await store.load(t))[0] for t, g in groups.items()])
+                missing = sum((f"telegram:{u}", token) not in made for u, token in accepted)
+                short = sum([version(tg, g, t) < (await store.load(t))[0] for t, g in groups.items()])
+                row.lost += missing + len(unanswered) + short
                 row.doubled += _doubled(tg, groups)
                 behind = lags(tg, groups, made, time.monotonic())
                 row.notes.append(
-                    f"{tables} tables, {len(accepted)} presses taken; longest stall "
+                    f"{tables} tables, {len(accepted)} presses taken ({missing} not in their table, "
+                    f"{len(unanswered)} never answered; {short} table messages short of their last move); "
+                    f"longest stall "
                     f"{max((lag for _, lag in behind), default=0):.1f} s (without this process's own stalls "
-                    f"{max((lag - stalls.within(t, t + lag) for t, lag in behind), default=0):.1f} s); SIGTERM to exit "
+                    f"{max((lag - stalls.within(t, t + lag) for t, lag in behind), default=0):.1f} s; before the "
+                    f"first SIGTERM {max((lag for t, lag in behind if t < first_term), default=0):.1f} s); "
+                    f"SIGTERM to exit "
                     f"{', '.join(f'{s:.1f}' for s in stopping)} s; start to serving "
                     f"{', '.join(f'{s:.1f}' for s in starting)} s; proxy: {proxy.refused} refused, {proxy.broken} "
-                    f"broken; updates delivered again {sum(1 for *_, s in tg.webhook_deliveries if s != 200)}")
+                    f"reset; updates delivered again {sum(1 for *_, s in tg.webhook_deliveries if s != 200)}; "
+                    f"calls dropped by a stopping process {sum(p.dropped for p in gone)}")
     finally:
         for p in procs:
             if p.proc.poll() is None:

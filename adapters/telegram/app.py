@@ -149,7 +149,9 @@ class TelegramBot:
             await self.app.stop()
         with contextlib.suppress(asyncio.TimeoutError):
             await asyncio.wait_for(self.outbox.idle(), flush_s)
-        await self.outbox.close()
+        dropped = await self.outbox.close()
+        if dropped:  # the chats' next change shows them right (an outbox entry's are taken over)
+            log.warning("stopping: %d queued calls not made within %g s, dropped", dropped, flush_s)
         await self.app.shutdown()
 
     async def on_update(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

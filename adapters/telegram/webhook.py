@@ -39,8 +39,9 @@ log = logging.getLogger(__name__)
 MAX_BODY = 1024 * 1024
 """The largest request body accepted (Telegram's updates are a few kilobytes)."""
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
-WRITE_S = 1.0
-"""How long a stopping server gives a response beyond a press's hold to be written."""
+WRITE_S = 5.0
+"""How long a stopping server gives the responses beyond a press's hold (a loaded machine's process gets little CPU
+then; an idle server stops at once)."""
 
 
 @tornado.web.stream_request_body

@@ -172,7 +172,7 @@ def test_compose_scales_the_bot_behind_one_webhook_address(compose):
     assert webhook["ports"] == [f"127.0.0.1:{port}:{port}"] and port in bot["expose"]
     nginx = compose["configs"][webhook["configs"][0]["source"]]["content"]
     assert f"proxy_pass http://$$bots:{port};" in nginx and "set $$bots bot;" in nginx
-    assert "proxy_next_upstream error timeout;" in nginx and "resolver 127.0.0.11" in nginx
+    assert "proxy_next_upstream error timeout non_idempotent;" in nginx and "resolver 127.0.0.11" in nginx
 
 
 def test_the_env_file_shows_each_platform_tunings_default():

@@ -278,3 +278,27 @@ async def _settled(tg) -> None:
             return
         await asyncio.sleep(_QUIET_S / 4)
 
+
+
+def main() -> None:
+    """``.venv/bin/python -m bench.rolling [--tables 50] [--quick]``: the row alone, on a Redis server of its own."""
+    import argparse
+
+    from bench.faults import Row, table
+    from bench.quick import parse
+    from tests.redis_servers import Server
+
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--tables", type=int, default=50)
+    args = parse(p, tables=4)
+    row = Row(f"rolling restart of three processes during {args.tables} tables")
+
+    async def run() -> None:
+        with Server() as server:
+            await rolling_restart(server.url, args.tables, args.quick, row)
+    asyncio.run(run())
+    print(table([row]))
+
+
+if __name__ == "__main__":
+    main()

@@ -137,12 +137,9 @@ class TelegramBot:
         self._ticker.start()
 
     async def stop(self, flush_s: float = 5.0) -> None:
-        """Stop receiving (the webhook first: no new update is taken), finish the updates and the timer tick in
-        flight, send what is still queued (for at most ``flush_s``), disconnect."""
-        if self._webhook:
-            await self._webhook.stop()
-        if self._ticker:
-            await self._ticker.stop()
+        """Stop receiving and the timers at once (no new update or timer is taken), finish the updates and the
+        timer tick in flight, send what is still queued (for at most ``flush_s``), disconnect."""
+        await asyncio.gather(*(part.stop() for part in (self._webhook, self._ticker) if part))
         if self.app.updater and self.app.updater.running:
             await self.app.updater.stop()
         if self.app.running:

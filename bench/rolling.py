@@ -4,8 +4,9 @@ after another while people play at ``tables`` tables.
 The processes serve Telegram in webhook mode, each on a port of its own, behind one address: :class:`Proxy`, a
 small reverse proxy in this process that passes each webhook POST to a process and, when its connection is
 refused or reset, to the next (as nginx's ``proxy_next_upstream error timeout non_idempotent`` does: an update is
-safe to pass twice, the bot skips an update id it has seen). The fake Telegram posts the updates to that address. Four simulated people at each table press the buttons of their hands
-(a person thinks :data:`THINK_S` before a press). Once play is under way each process in turn gets SIGTERM, its
+safe to pass twice, the bot skips an update id it has seen). The fake Telegram posts the updates to that address.
+Four simulated people at each table press the buttons of their hands (a person thinks :data:`THINK_S` before a
+press). Once play is under way each process in turn gets SIGTERM, its
 replacement starts on the same port (as a process manager restarts a unit) and the next one's turn comes once the
 replacement logs that it serves.
 

@@ -52,9 +52,12 @@ with ``appendfsync everysec``) and throws away afterwards:
   and the next process ticks a lease later; meanwhile the clock runs past every timer of his turns.
 
 - **the outbox** (:mod:`bench.outbox_faults`): the process that sends what the outbox holds is killed with
-  SIGKILL mid-send ``--sender-kills`` times; three such processes are restarted one after another while
-  ``--restart-tables`` tables are shown. Lost: a notice never shown or a table message short of its last version;
-  doubled: a notice (or a table message) shown twice; the notes give the longest stall.
+  SIGKILL mid-send ``--sender-kills`` times. Lost: a notice never shown; doubled: a notice shown twice; the notes
+  give the longest stall.
+- **rolling restart** (:mod:`bench.rolling`): three ``stammtisch run`` processes (Telegram by webhook behind one
+  address) get SIGTERM one after another, each replaced before the next, while people play at ``--restart-tables``
+  tables. Lost: a press taken whose move is not in its table, or never answered; doubled: a message sent twice, a
+  table message posted again; the notes give the longest stall (a press to its group's table showing it).
 
 Columns: faults injected; moves lost (an update answered as applied, or dropped as a duplicate,
 whose save is not in its table); moves doubled (an update applied twice, or a log entry twice);
@@ -110,7 +113,7 @@ from bot.tournament import Tournament, result_of  # noqa: E402
 from bot.tournament.results import deal_points  # noqa: E402
 from bot.words.catalogs import language, languages  # noqa: E402
 from bot.words.i18n import t  # noqa: E402
-from bench import outbox_faults  # noqa: E402
+from bench import outbox_faults, rolling  # noqa: E402
 from tests.redis_servers import Server  # noqa: E402
 from tests.renderkit import NAMES, fixed_messages, match_messages, over_limit, sizes  # noqa: E402
 from tests.servicekit import (  # noqa: E402
@@ -1281,8 +1284,8 @@ async def run(games: int = 100, kills: int = 25, workers: int = 3, presses: int 
         rows.append(await _vacations(server, "fu", vacation_tables, vacations, seed))
         rows.append(Row(f"kill -9 of the sending process mid-send, {sender_kills} times"))
         await outbox_faults.kill_senders(server.url, "fo", sender_kills, seed, quick, rows[-1])
-        rows.append(Row(f"rolling restart of three senders during {restart_tables} tables"))
-        await outbox_faults.rolling_restart(server.url, "fr", restart_tables, rows[-1])
+        rows.append(Row(f"rolling restart of three processes during {restart_tables} tables"))
+        await rolling.rolling_restart(server.url, restart_tables, quick, rows[-1])
     rows.append(_limits(games, seed))
     return rows
 
@@ -1336,7 +1339,7 @@ def main() -> None:
     p.add_argument("--vacations", type=int, default=10, help="vacations begun and ended, each with a worker killed")
     p.add_argument("--vacation-tables", type=int, default=50, help="the Fernspiel tables the vacations hold")
     p.add_argument("--sender-kills", type=int, default=100, help="outbox senders killed mid-send")
-    p.add_argument("--restart-tables", type=int, default=50, help="tables played while three senders restart")
+    p.add_argument("--restart-tables", type=int, default=50, help="tables played while three processes restart")
     a = parse(p, games=4, kills=4, presses=200, fuzz=60, deals=1, drain_s=60.0, seed=7, finishes=2,
               slow_clients=12, slow_timeout_s=1.0, history=1000, vacations=1, vacation_tables=4, sender_kills=1,
               restart_tables=4, flood=300)

@@ -1,20 +1,17 @@
-"""The outbox's rows of the fault suite (:mod:`bench.faults`): senders killed mid-send, and restarted one after another.
+"""The outbox's row of the fault suite (:mod:`bench.faults`): senders killed mid-send.
 
-Both rows run sender processes (``python -m tests.outbox_worker send``: an outbox reader and the real Telegram
+The row runs sender processes (``python -m tests.outbox_worker send``: an outbox reader and the real Telegram
 delivery) against the fake Telegram server in this process, while this process writes effects to the outbox as
 the tables' timers and web taps do:
 
-- **kill -9 of the sending process mid-send**: notices for four groups, a few a second each, two senders alive;
-  the one holding a busy shard is killed with SIGKILL ``kills`` times, a new one started each time. In the full
-  run a kill comes at a random moment after a call (it may fall in the window between the platform's answer and
-  the record of the call, which doubles that message: see docs/operating.md); with ``--quick`` it comes once
-  every call made is recorded (the suite's check must not depend on luck).
-- **rolling restart of three senders during 50 tables**: each table's group gets its table message edited to a
-  newer version every :data:`_MOVE_S` and a notice every third time; the three senders get SIGTERM one after another, each replaced by a
-  new process before the next.
+**kill -9 of the sending process mid-send**: notices for four groups, a few a second each, two senders alive;
+the one holding a busy shard is killed with SIGKILL ``kills`` times, a new one started each time. In the full
+run a kill comes at a random moment after a call (it may fall in the window between the platform's answer and
+the record of the call, which doubles that message: see docs/operating.md); with ``--quick`` it comes once
+every call made is recorded (the suite's check must not depend on luck).
 
-Moves lost: notices never shown, or a table message that never showed its last version; moves doubled: notices
-shown twice; the notes give the longest stall (from an effect's write to its showing at the fake).
+Moves lost: notices never shown; moves doubled: notices shown twice; the notes give the longest stall (from an
+effect's write to its showing at the fake). The rolling restart of real processes is :mod:`bench.rolling`.
 """
 
 from __future__ import annotations
@@ -26,18 +23,15 @@ import subprocess
 import sys
 import time
 
-from bot.protocol.outgoing import Button, ChatRef, Notice, TableMessage
+from bot.protocol.outgoing import ChatRef, Notice
 from bot.store.connection import client_for
 from bot.store.outbox import Outbox
-from bot.store.tables import Store
 from tests.fakes.telegram import FakeTelegram
 from tests.outbox_worker import PACED
 
-__all__ = ["kill_senders", "rolling_restart"]
+__all__ = ["kill_senders"]
 
 _DRAIN_S = 120.0
-_MOVE_S = 2.0
-"""How often each table of the rolling restart changes (people press about one button every few seconds)."""
 
 
 async def _sender(url: str, prefix: str, tg: FakeTelegram) -> tuple[subprocess.Popen, str]:
@@ -165,62 +159,5 @@ async def kill_senders(url: str, prefix: str, kills: int, seed: int, quick: bool
                              f"({'once every call made was recorded' if quick else 'at random moments'}); "
                              f"longest stall {shown.stall():.1f} s (a killed sender's lease: 1 s here, 3 s in "
                              f"`stammtisch run`)")
-    finally:
-        await _gone(procs, client)
-
-
-async def rolling_restart(url: str, prefix: str, tables: int, row) -> None:
-    """Fill ``row`` (see the module): three senders restarted one after another during ``tables`` tables."""
-    client = client_for(url)
-    outbox = Outbox(client, prefix)
-    store = Store(client, prefix=prefix)
-    groups = [-1003000 - i for i in range(tables)]
-    procs: list[subprocess.Popen] = []
-    try:
-        async with _fake() as tg:
-            for i, g in enumerate(groups):
-                tg.group(g, f"Stammtisch {g}")
-                await store.create(f"R{i}", f"telegram:{g}:", "{}", [])
-            shown = _Shown(tg, groups)
-            versions = dict.fromkeys(range(tables), 0)
-            writing = True
-
-            async def write() -> None:
-                n = 0
-                while writing:
-                    for i, g in enumerate(groups):
-                        chat = ChatRef("telegram", str(g))
-                        versions[i] += 1
-                        v = versions[i]
-                        table = TableMessage(chat, f"R{i}", f"T{i} v{v}", ((Button("A", token=f"st1:R{i}:{v}:play:AS"),),))
-                        outs = [table] + ([Notice(chat, f"N{n} {g}")] if v % 3 == 0 else [])
-                        for out in outs:
-                            shown.written[out.text] = time.monotonic()
-                        await outbox.put(outs)
-                        n += 1
-                    await asyncio.sleep(_MOVE_S)
-
-            procs = [(await _sender(url, prefix, tg))[0] for _ in range(3)]
-            writer = asyncio.ensure_future(write())
-            try:
-                await asyncio.sleep(_MOVE_S)  # play under way before the first restart
-                for k in range(len(procs)):
-                    old = procs[k]
-                    old.send_signal(signal.SIGTERM)
-                    await asyncio.to_thread(old.wait)
-                    row.faults += 1
-                    procs[k] = (await _sender(url, prefix, tg))[0]
-            finally:
-                writing = False
-                await writer
-            await _drained(client, outbox)
-            notices = shown.notices()
-            written = [t for t in shown.written if t.startswith("N")]
-            row.lost += len(set(written) - set(notices))
-            table_messages = [[m for m in tg.chat(g) if m.history[0][0].startswith(f"T{i} ")] for i, g in enumerate(groups)]
-            row.lost += sum(not ms or ms[-1].text != f"T{i} v{versions[i]}" for i, ms in enumerate(table_messages))
-            row.doubled += len(notices) - len(set(notices)) + sum(max(0, len(ms) - 1) for ms in table_messages)
-            row.notes.append(f"{tables} tables, {sum(versions.values())} table versions and {len(written)} notices "
-                             f"written; longest stall {shown.stall():.1f} s")
     finally:
         await _gone(procs, client)

@@ -230,12 +230,14 @@ class Outbox:
                 return
             await asyncio.gather(*tasks, return_exceptions=True)
 
-    async def close(self) -> None:
-        """Stop every sender; jobs still pending are dropped."""
+    async def close(self) -> int:
+        """Stop every sender; jobs still pending are dropped: how many."""
+        dropped = sum(len(q.pending) for q in self._queues.values() if q.task and not q.task.done())
         tasks = [q.task for q in self._queues.values() if q.task and not q.task.done()]
         for t in tasks:
             t.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        return dropped
 
     async def _run(self, chat_id: int, q: Slots[Job]) -> None:
         tries = 0

@@ -10,11 +10,14 @@ body without the right secret (it is read and dropped, so the client gets its 40
 :mod:`adapters.common.slowclients`). Accepted updates go to the application's update queue, as
 with PTB's server. The response to a button press is held until the adapter has decided its
 answer (at most ``hold_s``) and then carries it (see :mod:`.replies`); every other update gets
-an empty 200 at once.
+an empty 200 at once. A stopping server closes its port first (a proxy in front passes the next updates to
+another process) and closes the connections once the updates it took are answered.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hmac
 import json
 import logging
@@ -36,6 +39,9 @@ log = logging.getLogger(__name__)
 MAX_BODY = 1024 * 1024
 """The largest request body accepted (Telegram's updates are a few kilobytes)."""
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
+WRITE_S = 5.0
+"""How long a stopping server gives the responses beyond a press's hold (a loaded machine's process gets little CPU
+then; an idle server stops at once)."""
 
 
 @tornado.web.stream_request_body
@@ -44,10 +50,10 @@ class _UpdateHandler(tornado.web.RequestHandler):
 
     SUPPORTED_METHODS = ("POST",)
 
-    def initialize(self, bot: Bot, queue, secret: str, replies: Replies, hold_s: float) -> None:
+    def initialize(self, bot: Bot, queue, secret: str, replies: Replies, hold_s: float, flight: _InFlight) -> None:
         """Tornado's per-request setup."""
         self.bot, self.queue, self.secret = bot, queue, secret
-        self.replies, self.hold_s = replies, hold_s
+        self.replies, self.hold_s, self.flight = replies, hold_s, flight
         self.chunks: list[bytes] = []
         self.allowed = False
 
@@ -68,22 +74,27 @@ class _UpdateHandler(tornado.web.RequestHandler):
     async def post(self) -> None:
         """Queue the update; 403 without the right secret, 400 for a body that is not an update.
 
-        A button press's response waits for its answer, which it then carries.
+        A button press's response waits for its answer, which it then carries. A stopping server lets the
+        response be written before it closes the connection (see :class:`_InFlight`).
         """
         if not self.allowed:
             raise tornado.web.HTTPError(HTTPStatus.FORBIDDEN)
         update = self._update()
         if update is None:
             return
-        if update.callback_query is None:
-            await self.queue.put(update)
-            return
-        with self.replies.hold(update.callback_query.id) as slot:
-            await self.queue.put(update)
-            answer = await slot.wait(self.hold_s)
-        if answer is not None:
-            self.set_header("Content-Type", "application/json")
-            self.finish(json.dumps(answer))
+        with self.flight:
+            answer = None
+            if update.callback_query is None:
+                await self.queue.put(update)
+            else:
+                with self.replies.hold(update.callback_query.id) as slot:
+                    await self.queue.put(update)
+                    answer = await slot.wait(self.hold_s)
+            if answer is not None:
+                self.set_header("Content-Type", "application/json")
+            if self.flight.stopping:  # no next request on this connection: it closes
+                self.set_header("Connection", "close")
+            await self.finish(json.dumps(answer) if answer is not None else None)
 
     def _update(self) -> Update | None:
         """The body as an update; 400 (and one line in the log) for anything else."""
@@ -101,6 +112,26 @@ class _UpdateHandler(tornado.web.RequestHandler):
         """Refusals are the expected answer to strangers: not logged as errors."""
         if not isinstance(value, tornado.web.HTTPError):
             super().log_exception(typ, value, tb)
+
+
+class _InFlight:
+    """The updates being answered: a stopping server waits for their responses (a press's at most its hold),
+    so that no update it took is cut off and delivered again by the platform."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.stopping = False
+        self.idle = asyncio.Event()
+        self.idle.set()
+
+    def __enter__(self) -> None:
+        self.count += 1
+        self.idle.clear()
+
+    def __exit__(self, *exc) -> None:
+        self.count -= 1
+        if not self.count:
+            self.idle.set()
 
 
 class _App(tornado.web.Application):
@@ -127,8 +158,11 @@ class WebhookServer:
     def __init__(self, host: str, port: int, path: str, bot: Bot, queue, secret: str, replies: Replies,
                  hold_s: float, header_timeout_s: float = HEADER_TIMEOUT_S,
                  body_timeout_s: float = BODY_TIMEOUT_S) -> None:
+        self._flight = _InFlight()
+        self._hold_s = hold_s
         app = _App([(rf"/{path.strip('/')}/?" if path.strip("/") else r"/", _UpdateHandler,
-                     {"bot": bot, "queue": queue, "secret": secret, "replies": replies, "hold_s": hold_s})])
+                     {"bot": bot, "queue": queue, "secret": secret, "replies": replies, "hold_s": hold_s,
+                      "flight": self._flight})])
         self._server = HTTPServer(app, idle_connection_timeout=header_timeout_s, body_timeout=body_timeout_s,
                                   max_body_size=MAX_BODY, max_header_size=16 * 1024)
         self._host, self._port = host, port
@@ -141,6 +175,11 @@ class WebhookServer:
         self.port = sockets[0].getsockname()[1]
 
     async def stop(self) -> None:
-        """Stop listening and close the open connections."""
+        """Stop listening (a new connection is refused: a proxy in front passes it to another process), let the
+        responses to the updates taken be written (a press's at most its hold, and :data:`WRITE_S`), close the
+        connections."""
         self._server.stop()
+        self._flight.stopping = True
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self._flight.idle.wait(), self._hold_s + WRITE_S)
         await self._server.close_all_connections()

@@ -3,9 +3,9 @@ reads the new batches and hands them to the adapter's delivery, acknowledging ea
 
 The shards are shared between the readers alive: each takes at most its share (the shards divided by the
 readers that beat lately, rounded up) and keeps what it holds while it lives. A reader that stops
-gracefully reads no more, waits (at most ``flush_s``) for the calls of what it took, and leaves its leases
-at once; one that dies leaves them to expire (``lease_s``). Either way the next reader claims the entries
-left unacknowledged and carries them out again, skipping the calls recorded as made
+gracefully reads no more, leaves the readers at once and each lease as soon as the calls of what it took of
+that shard are made (at most ``flush_s``); one that dies leaves them to expire (``lease_s``). Either way the
+next reader claims the entries left unacknowledged and carries them out again, skipping the calls recorded as made
 (:mod:`bot.protocol.receipts`): a message is sent twice only if its sender died after the platform took the
 call and before the record (one Redis round trip).
 """
@@ -124,19 +124,24 @@ class OutboxReader:
         return self._until.get(shard, 0.0) > time.monotonic()
 
     async def _leave(self) -> None:
+        """Read no more; leave the readers at once (the others' share grows at their next beat) and each shard as
+        soon as what was taken of it is carried out (at most ``flush_s``): a shard with nothing under way at once."""
         for task in self._shards.values():
             task.cancel()
         await asyncio.gather(*self._shards.values(), return_exceptions=True)
-        waits = [e.wait() for e in self._open.values()]
+        with contextlib.suppress(*UNAVAILABLE):
+            await self.outbox.leave(self.platform, self.me)
+        await asyncio.gather(*(self._hand_over(shard) for shard in self._shards))
+        self._shards.clear()
+
+    async def _hand_over(self, shard: int) -> None:
+        """Leave the shard's lease once its entries taken are acknowledged (or ``flush_s`` passed)."""
+        waits = [done.wait() for (of, _), done in self._open.items() if of == shard]
         if waits:
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(asyncio.gather(*waits), self.flush_s)
-        await asyncio.gather(*self._acks, return_exceptions=True)
         with contextlib.suppress(*UNAVAILABLE):
-            for shard in self._shards:
-                await self.outbox.give_up(self.platform, shard, self.me)
-            await self.outbox.leave(self.platform, self.me)
-        self._shards.clear()
+            await self.outbox.give_up(self.platform, shard, self.me)
 
     async def _read(self, shard: int) -> None:
         """Carry out what is pending in the shard (taken over), then what comes, in order."""

@@ -13,7 +13,7 @@ from telegram import Bot
 from adapters.common.bounded import Bounded
 from adapters.common.refs import MessageRef
 from adapters.telegram.deliver import Delivery
-from adapters.telegram.outbox import Outbox, Pacer
+from adapters.telegram.outbox import Job, Outbox, Pacer
 from adapters.telegram.tuning import Tuning
 from bot.ops.settings import load_settings
 from bot.protocol.outgoing import Button, ChatRef, HandMessage, Notice, TableMessage, Toast, UserRef
@@ -374,3 +374,18 @@ async def test_a_redis_error_in_a_delivery_requeues_the_message(tg, key_prefix, 
         finally:
             await client.aclose()
     assert [m.text for m in tg.chat(GROUP)] == ["Tisch"]
+
+
+async def test_closing_says_how_many_calls_it_dropped():
+    """A stopping bot logs what its flush left unmade (``TelegramBot.stop``): the calls still queued."""
+    outbox = Outbox(Pacer(FAST), lambda old, new: asyncio.sleep(0))
+    started, never = asyncio.Event(), asyncio.Event()
+
+    async def stuck(chat_id: int) -> None:
+        started.set()
+        await never.wait()
+    outbox.put(Job(GROUP, "table", stuck))
+    await started.wait()
+    outbox.put(Job(GROUP, "notice", stuck))
+    outbox.put(Job(GROUP, "hand", stuck))
+    assert await outbox.close() == 2  # a call under way is not counted: it was made or not, as it stood

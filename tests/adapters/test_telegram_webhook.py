@@ -11,7 +11,7 @@ import logging
 import pytest
 from telegram import Bot
 
-from adapters.telegram.replies import Replies
+from adapters.telegram.replies import Replies, answer_method
 from adapters.telegram.webhook import MAX_BODY, SECRET_HEADER, WebhookServer
 from bot.service import Service
 from tests.fakes.telegram import VIA_REPLY, FakeTelegram
@@ -111,6 +111,31 @@ async def test_other_paths_and_methods_are_refused(server):
     assert (await exchange(server.port, post(len(UPDATE)).replace("/tg", "/other"), UPDATE)).startswith(b"HTTP/1.1 404")
     get = f"GET /tg HTTP/1.1\r\nHost: x\r\n{SECRET_HEADER}: {SECRET}\r\nConnection: close\r\n\r\n"
     assert (await exchange(server.port, get)).startswith(b"HTTP/1.1 405")
+
+
+async def test_a_stopping_server_takes_no_new_connection_and_answers_the_press_it_took():
+    """A rolling restart: the proxy in front finds the port closed and goes to another process, while the press
+    taken gets its answer on its reply (a cut connection would have the platform deliver it again, late)."""
+    queue: asyncio.Queue = asyncio.Queue()
+    replies = Replies()
+    srv = WebhookServer("127.0.0.1", 0, "/tg", Bot("123:abc"), queue, SECRET, replies, 600.0)
+    srv.start()
+    press = json.dumps({"update_id": 8, "callback_query": {"id": "q8", "chat_instance": "5", "data": "st1:x",
+                                                           "from": {"id": 5, "is_bot": False, "first_name": "A"}}})
+    reply = asyncio.ensure_future(exchange(srv.port, post(len(press)), press.encode()))
+    taken = await queue.get()
+    stopping = asyncio.ensure_future(srv.stop())
+    while True:  # until the port is closed
+        try:
+            _, writer = await asyncio.open_connection("127.0.0.1", srv.port)
+        except (ConnectionRefusedError, ConnectionResetError):  # reset: it was waiting in the closed port's backlog
+            break
+        writer.close()
+        await asyncio.sleep(0.01)
+    assert replies.give(answer_method(taken.callback_query.id, "Gespielt"))
+    answered = await reply
+    assert answered.startswith(b"HTTP/1.1 200") and b'"answerCallbackQuery"' in answered, answered
+    await stopping
 
 
 GROUP = -100123

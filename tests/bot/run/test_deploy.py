@@ -124,7 +124,7 @@ def compose() -> dict:
 
 
 def test_compose_runs_the_bot_with_redis_7_durable_and_never_evicting(compose):
-    assert set(compose["services"]) == {"bot", "redis"}
+    assert set(compose["services"]) == {"bot", "webhook", "redis"}
     bot, redis = compose["services"]["bot"], compose["services"]["redis"]
     assert bot["build"] == "." and bot["env_file"] == ".env"
     assert bot["depends_on"]["redis"]["condition"] == "service_healthy"
@@ -146,7 +146,7 @@ def test_compose_and_the_env_file_name_exactly_the_settings_the_bot_reads(compos
     assert known - listed == set(), f"add these settings to .env.example: {sorted(known - listed)}"
     assert listed - known == set(), f"not settings the bot reads: {sorted(listed - known)}"
     metrics = compose["services"]["bot"]["environment"]["STAMMTISCH_METRICS_LISTEN"].rpartition(":")[2]
-    assert f"127.0.0.1:{metrics}:{metrics}" in compose["services"]["bot"]["ports"]
+    assert f"127.0.0.1:{metrics}-{int(metrics) + 9}:{metrics}" in compose["services"]["bot"]["ports"]
     assert f":{metrics}/healthz" in json.dumps(compose["services"]["bot"]["healthcheck"]["test"])
 
 
@@ -156,11 +156,23 @@ def test_metrics_and_the_webhook_are_reachable_from_this_host_only(compose):
     env = dict(re.findall(r"(\w+)=(\S+)", " ".join(args for word, args in stages()[-1] if word == "ENV")))
     assert env["STAMMTISCH_METRICS_LISTEN"].startswith("127.0.0.1:")
     assert not [args for word, args in stages()[-1] if word == "EXPOSE"], "nothing listens outside the container"
-    bot = compose["services"]["bot"]
+    bot, webhook = compose["services"]["bot"], compose["services"]["webhook"]
     for name in ("STAMMTISCH_METRICS_LISTEN", "TELEGRAM_WEBHOOK_LISTEN"):
-        host, _, port = bot["environment"][name].rpartition(":")
-        assert host == "0.0.0.0" and f"127.0.0.1:{port}:{port}" in bot["ports"], name
-    assert all(p.startswith("127.0.0.1:") for p in bot["ports"]), bot["ports"]
+        assert bot["environment"][name].startswith("0.0.0.0:"), name
+    ports = bot["ports"] + webhook["ports"]
+    assert all(p.startswith("127.0.0.1:") for p in ports), ports
+
+
+def test_compose_scales_the_bot_behind_one_webhook_address(compose):
+    """``docker compose up --scale bot=3``: no fixed host port on the bot (its metrics take one of a range), and
+    the webhook service passes each update to a bot process, to the next one when that one's port is closed."""
+    bot, webhook = compose["services"]["bot"], compose["services"]["webhook"]
+    port = bot["environment"]["TELEGRAM_WEBHOOK_LISTEN"].rpartition(":")[2]
+    assert all(re.fullmatch(r"127\.0\.0\.1:\d+-\d+:\d+", p) for p in bot["ports"]), bot["ports"]
+    assert webhook["ports"] == [f"127.0.0.1:{port}:{port}"] and port in bot["expose"]
+    nginx = compose["configs"][webhook["configs"][0]["source"]]["content"]
+    assert f"proxy_pass http://$$bots:{port};" in nginx and "set $$bots bot;" in nginx
+    assert "proxy_next_upstream error timeout non_idempotent;" in nginx and "resolver 127.0.0.11" in nginx
 
 
 def test_the_env_file_shows_each_platform_tunings_default():

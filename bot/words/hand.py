@@ -68,20 +68,28 @@ def seat_choices(state: State, seat: int) -> list[Action]:
 def hand_signature(state: State | None, seat: int, status: str, declaring: bool = False) -> tuple:
     """Everything a hand message shows: it is re-sent, with its buttons renewed, exactly when this changes.
 
-    That is the seat's own cards, who sits out and the seat's choices (:func:`seat_choices`, with how
-    often the deal is doubled where their label says so), never the trick or whose turn it is as
-    such, so another player's card leaves the hand as it is while his choices stay; nor the trump
-    named (the hand's next edit sorts the cards by it). ``declaring``: his window before the first
+    That is the seat's own cards, who sits out (:func:`_in_play`) and the seat's choices
+    (:func:`seat_choices`, with how often the deal is doubled where their label says so), never the
+    trick or whose turn it is as such, so another player's card leaves the hand as it is while his
+    choices stay; nor the trump named (the hand's next edit sorts the cards by it). ``declaring``: his window before the first
     lead is open (:mod:`bot.table.window`), so its »let it pass« choice is shown.
     """
     if state is None:
         return (status,)
     choices = tuple(seat_choices(state, seat))
-    out = (status, state.visible_hand(seat), tuple(state.active), choices, declaring)
+    out = (status, state.visible_hand(seat), _in_play(state, seat), choices, declaring)
     if any(a.kind in _LEVELLED for a in choices):
         public = state.public_info()
         out += (public.get("spritz"), len(public.get("stoss") or ()))
     return out
+
+
+def _in_play(state: State, seat: int) -> tuple[bool, ...]:
+    """The seats in play as his hand shows them: all of them where it names his partners (four seats, not Rams),
+    else only whether he sits out (in Rams another's Passen leaves his hand as it is)."""
+    if state.GAME != "rams" and len(state.active) == 4:
+        return tuple(state.active)
+    return (state.active[seat],)
 
 
 def only_lost(before: tuple, after: tuple) -> bool:

@@ -117,6 +117,24 @@ def test_a_hand_renders_the_same_while_its_signature_does(game):
     assert others_kept > 50
 
 
+def test_rams_hand_stays_when_another_sits_out():
+    """In Rams another's Passen changes no hand but his: it names no partners, so it is not edited for it."""
+    rng = random.Random(3)
+    kept = 0
+    for _ in range(40):
+        state = engine.new_match("rams", rng, 4)
+        while not engine.is_over(state) and state.phase != "play":
+            after, _ = engine.apply(state, state.to_act, rng.choice(engine.legal_actions(state)))
+            for s in range(4):
+                same = (after.visible_hand(s), after.active[s], seat_choices(after, s)) == \
+                    (state.visible_hand(s), state.active[s], seat_choices(state, s))
+                if same and after.active != state.active:
+                    assert hand_signature(after, s, "playing") == hand_signature(state, s, "playing")
+                    kept += 1
+            state = after
+    assert kept > 20
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_action_args_round_trip(game):
     rng = random.Random(2)

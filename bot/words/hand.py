@@ -21,7 +21,7 @@ from engine.bauerchen import MELD_PARTNER
 from engine.cards import RANKS, SUITS, parse_card
 from engine.state import PLAY_PHASE, State
 
-__all__ = ["hand_message", "hand_signature", "only_lost", "seat_choices", "sorted_cards", "CARD_CHOICES"]
+__all__ = ["hand_message", "hand_signature", "only_lost", "seat_choices", "sorted_cards", "waits", "CARD_CHOICES"]
 
 _JACK_GAMES = ("bauernstoss", "alter_schafkopf", "bauerchen")
 _SUIT_ORDER = {suit: i for i, suit in enumerate(SUITS)}
@@ -90,6 +90,17 @@ def _in_play(state: State, seat: int) -> tuple[bool, ...]:
     if state.GAME != "rams" and len(state.active) == 4:
         return tuple(state.active)
     return (state.active[seat],)
+
+
+def waits(state: State, seat: int, declaring: bool = False) -> bool:
+    """Whether ``seat``'s hand is one he cannot act on yet (:attr:`~bot.protocol.outgoing.HandMessage.partial`): it
+    holds only his first cards of a new deal (the rest come when trump is named), or before the play it is neither
+    his turn nor has he a choice (``declaring``: his window before the first lead is open, a choice too)."""
+    if state.to_act == seat:
+        return False
+    if state.hands[seat] & ~state.visible_hand(seat):
+        return True
+    return state.phase != PLAY_PHASE and not declaring and not seat_choices(state, seat)
 
 
 def only_lost(before: tuple, after: tuple) -> bool:
@@ -199,4 +210,4 @@ def hand_message(table: Table, state: State, seat: int, version: int, turn: bool
         # choices keep their places
         rows += ((Button(t(lang, "btn.tipp"), button_token(table, version, tipp.VERB)),),)
     return HandMessage(table.user(seat), table.chat, table.id, "\n".join(lines), rows, emptied=not rows,
-                       to_act=mine, partial=view["to_come"] > 0 and not mine, playable=playable)
+                       to_act=mine, partial=waits(state, seat, seat in window.waiting_for(table)), playable=playable)

@@ -75,8 +75,10 @@ def test_play_messages_every_game(game):
             hand = hand_message(table, state, s, 9)
             assert hand.user.user_id == f"u{s}" and ("Deine Karten" in hand.text or "Keine Karten" in hand.text)
             assert "Im Stich" not in hand.text, "the table shows the trick"
-            assert hand.partial == (state.visible_hand(s) != state.hands[s] and s != seat), \
-                "only his first cards, nothing to press: it may wait for the rest"
+            first_cards = state.visible_hand(s) != state.hands[s]
+            idle = state.phase != "play" and not seat_choices(state, s)
+            assert hand.partial == ((first_cards or idle) and s != seat), \
+                "only his first cards, or nothing to decide before the play: it may wait for the rest or his turn"
             assert ("ist dran" in hand.text) == (s == seat and state.phase != "play"), "and whose turn it is to decide"
             cards = {c for c in range(36) if state.visible_hand(s) >> c & 1}
             acts = pressed(hand)

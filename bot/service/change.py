@@ -361,5 +361,6 @@ def _hands_changed(ctx: Ctx, before: dict[int, tuple], version: int) -> tuple[se
     if state.to_act in held:  # his turn: the hand held back goes out now, unchanged (an adapter shows it at once)
         held.discard(state.to_act)
         changed.add(state.to_act)
+        fading.discard(state.to_act)
     table.held = sorted(held)
     return changed, fading

@@ -71,8 +71,8 @@ def hand_signature(state: State | None, seat: int, status: str, declaring: bool 
     That is the seat's own cards, who sits out (:func:`_in_play`) and the seat's choices
     (:func:`seat_choices`, with how often the deal is doubled where their label says so), never the
     trick or whose turn it is as such, so another player's card leaves the hand as it is while his
-    choices stay; nor the trump named (the hand's next edit sorts the cards by it). ``declaring``: his window before the first
-    lead is open (:mod:`bot.table.window`), so its »let it pass« choice is shown.
+    choices stay; nor the trump named (the hand's next edit sorts the cards by it). ``declaring``: his
+    window before the first lead is open (:mod:`bot.table.window`), so its »let it pass« choice is shown.
     """
     if state is None:
         return (status,)

@@ -9,9 +9,9 @@
 - :class:`~bot.protocol.outgoing.HandMessage`: the same for the player's hand, a direct message; a hand
   marked ``notify`` is posted as a new DM (an edit would not notify him) and the old one deleted.
   A hand whose owner is not to act waits up to ``Tuning.lazy_s`` for a newer one (changes in a
-  burst go in one edit); one that holds only his first cards of a new deal up to
-  ``Tuning.partial_s``, for the rest, which come when trump is named, and as long one that only lost choices
-  (``HandMessage.fading``: its buttons still work), for its next change.
+  burst go in one edit); one he cannot act on yet (``HandMessage.partial``: his first cards of a new
+  deal, or not his turn before the play) up to ``Tuning.partial_s``, for his turn or choices, and as
+  long one that only lost choices (``HandMessage.fading``: its buttons still work), for its next change.
   If his DMs are closed (50007) the channel is told so once, and his hand is shown only as the
   ephemeral answer to his "My hand" button (kept up to date while Discord lets the bot edit it).
 - :class:`~bot.protocol.outgoing.Notice`: a new message in the channel, its users mentioned.

@@ -27,8 +27,9 @@ class Tuning(BaseSettings):
     slack_s: float = Field(0.05, ge=0, description="margin added to the shared window for network jitter")
     lazy_s: float = Field(3.0, ge=0, description="how long a hand whose owner is not to act may wait for a newer "
                           "one (a burst of changes to it goes in one edit)")
-    partial_s: float = Field(15.0, ge=0, description="how long a new deal's hand that holds only its first cards "
-                             "may wait for the rest (they come when trump is named; its owner has nothing to press)")
+    partial_s: float = Field(60.0, ge=0, description="how long a hand its owner cannot act on yet may wait for his "
+                             "turn or his choices (a new deal's first cards for the rest), and one that only lost "
+                             "choices for its next change (a Rams Mitspielen for his first card)")
     table_lazy_s: float = Field(4.0, ge=0, description="how long a channel's table message may wait for the next "
                                 "card during a deal: more cards share an edit, the table stays this far behind")
     ack_deadline_s: float = Field(2.0, gt=0, le=2.8, description="longest wait for the verdict before deferring")

@@ -120,9 +120,10 @@ class Delivery:
         lazy_s: how long a hand emptied by its owner's last card of a deal (``HandMessage.emptied``)
             may wait for the next deal's cards to replace it: they usually follow within the
             seconds the last trick takes, and one edit does for both; in slow play the empty
-            hand is shown after this wait, so the card played does not stay on it. As long may a
-            new deal's hand of first cards (``HandMessage.partial``) wait for the rest, and a hand that only lost
-            choices (``HandMessage.fading``: its buttons still work) for its next change.
+            hand is shown after this wait, so the card played does not stay on it. As long may a hand its
+            owner cannot act on yet (``HandMessage.partial``: a new deal's first cards, or not his turn before the
+            play) wait for his turn or choices, and a hand that only lost choices (``HandMessage.fading``: its
+            buttons still work) for its next change.
         hand_wait_s: how long any other edit of a hand waits for a newer version of it (choices that flicker
             within this time cost one edit).
         table_lazy_s: how long a group's table message may wait for a newer one while a deal is

@@ -25,9 +25,10 @@ class Tuning(BaseSettings):
     global_messages: int = Field(30, ge=1, description="messages allowed in all chats together per global window")
     global_window_s: float = Field(1.0, gt=0, description="the global window in seconds (per bot token)")
     slack_s: float = Field(0.05, ge=0, description="safety margin added to the shared window for network jitter")
-    lazy_s: float = Field(15.0, ge=0, description="how long a hand emptied by its last card may wait for the next "
-                          "deal's cards (the last trick's other cards take that long at most, in fast play), "
-                          "and a new deal's hand of first cards for the rest (they come when trump is named)")
+    lazy_s: float = Field(60.0, ge=0, description="how long a hand emptied by its last card may wait for the next "
+                          "deal's cards, a hand its owner cannot act on yet for his turn or his choices (a new "
+                          "deal's first cards for the rest), and one that only lost choices for its next change "
+                          "(a Rams Mitspielen for his first card)")
     hand_wait_s: float = Field(1.0, ge=0, description="how long any other edit of a hand waits for a newer version of "
                                "it: choices that flicker within this time cost one edit (also the longest a hand "
                                "whose owner is to act waits)")

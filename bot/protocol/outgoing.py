@@ -123,9 +123,11 @@ class HandMessage:
     ``to_act`` says its owner is to act now (his turn to decide, or the deal's first card): it is
     shown at once, where a hand whose owner has nothing to do may wait a moment for a newer one.
 
-    ``partial`` marks a hand that holds only its owner's first cards of a new deal: the rest come
-    when another seat names trump, and he has nothing to press before, so an adapter may hold it
-    longer, for the whole hand to replace it.
+    ``partial`` marks a hand its owner cannot act on yet (:func:`bot.words.hand.waits`): it holds only his first
+    cards of a new deal (the rest come when another seat names trump), or before the play it is neither his turn
+    nor has he a choice (Rams: the others decide first). He has nothing to press, so an adapter may hold it longer,
+    for his choices or the whole hand to replace it; when his turn comes, the bot layer sends it again (not
+    ``partial``), so it goes out then at the latest.
 
     ``fading`` marks a hand that only lost choices since it was last shown (a Ledig gone with the first card, a
     »Weiter« pressed, a Spritzen the partner said): every button left does what it did, and one gone is refused

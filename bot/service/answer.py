@@ -75,7 +75,8 @@ def answer(ctx: Ctx, version: int, changed: set[int], fading: set[int] = frozens
         for seat in table.humans():
             if seat in changed or seat in ctx.hands:
                 shown = hand.hand_message(table, state, seat, version)
-                out.append(replace(shown, fading=True) if seat in fading and seat not in ctx.hands else shown)
+                out.append(replace(shown, fading=True, partial=False) if seat in fading and seat not in ctx.hands
+                           else shown)  # one that only lost choices is shown as it was until its next change
     out += [Notice(table.chat, render.result_text(table, ev["record"], ev["no"]), table_id=table.id, result=True)
             for ev in news if ev["type"] == "deal_over"]
     return out + ctx.out

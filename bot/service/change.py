@@ -343,7 +343,9 @@ def _hands_changed(ctx: Ctx, before: dict[int, tuple], version: int) -> tuple[se
     """The people whose hand message changes with the save of ``version``, and those of them whose hand only
     lost choices (:func:`bot.words.hand.only_lost`: its buttons stay valid, the adapters may hold its edit).
 
-    Only the others' hands are noted changed in ``Table.hand_at`` (their older buttons are stale from now on).
+    Only the others' hands are noted changed in ``Table.hand_at`` (their older buttons are stale from now on). A hand
+    that went out as one its owner cannot act on yet is noted in ``Table.held`` and counts as changed again when his
+    turn comes, so that the adapters show what they held back.
     """
     table, state = ctx.table, ctx.match.state
     if state is None or table.status == "lobby":
@@ -353,4 +355,12 @@ def _hands_changed(ctx: Ctx, before: dict[int, tuple], version: int) -> tuple[se
     fading = {seat for seat in changed if seat in before and hand.only_lost(before[seat], after[seat])}
     for seat in changed - fading:
         table.hand_changed(seat, version)
+    held = {seat for seat in table.held if seat in after} - (changed - fading)
+    declaring = window.waiting_for(table)
+    held |= {seat for seat in changed - fading if hand.waits(state, seat, seat in declaring)}
+    if state.to_act in held:  # his turn: the hand held back goes out now, unchanged (an adapter shows it at once)
+        held.discard(state.to_act)
+        changed.add(state.to_act)
+        fading.discard(state.to_act)
+    table.held = sorted(held)
     return changed, fading

@@ -120,6 +120,9 @@ class Table(BaseModel):
     currency: str = "Fr."
     """What Rams' settlement is counted in (a table option: ``option currency €``)."""
     hand_at: list[int] = Field(default_factory=list)
+    held: list[int] = Field(default_factory=list)
+    """The seats whose hand went out as one they cannot act on yet (:func:`bot.words.hand.waits`): an adapter may
+    hold it, so it goes out again when their turn comes (:func:`bot.service.change._hands_changed`)."""
     declare: list[int] | None = None
     """The seats of the people who may still declare Ledig or Karten weg before the first lead (their window
     is open, see :mod:`bot.table.window`); ``None`` until the play of the running deal begins."""

@@ -21,7 +21,7 @@ from engine.bauerchen import MELD_PARTNER
 from engine.cards import RANKS, SUITS, parse_card
 from engine.state import PLAY_PHASE, State
 
-__all__ = ["hand_message", "hand_signature", "only_lost", "seat_choices", "sorted_cards", "CARD_CHOICES"]
+__all__ = ["hand_message", "hand_signature", "only_lost", "seat_choices", "sorted_cards", "waits", "CARD_CHOICES"]
 
 _JACK_GAMES = ("bauernstoss", "alter_schafkopf", "bauerchen")
 _SUIT_ORDER = {suit: i for i, suit in enumerate(SUITS)}
@@ -68,20 +68,39 @@ def seat_choices(state: State, seat: int) -> list[Action]:
 def hand_signature(state: State | None, seat: int, status: str, declaring: bool = False) -> tuple:
     """Everything a hand message shows: it is re-sent, with its buttons renewed, exactly when this changes.
 
-    That is the seat's own cards, who sits out and the seat's choices (:func:`seat_choices`, with how
-    often the deal is doubled where their label says so), never the trick or whose turn it is as
-    such, so another player's card leaves the hand as it is while his choices stay; nor the trump
-    named (the hand's next edit sorts the cards by it). ``declaring``: his window before the first
-    lead is open (:mod:`bot.table.window`), so its »let it pass« choice is shown.
+    That is the seat's own cards, who sits out (:func:`_in_play`) and the seat's choices
+    (:func:`seat_choices`, with how often the deal is doubled where their label says so), never the
+    trick or whose turn it is as such, so another player's card leaves the hand as it is while his
+    choices stay; nor the trump named (the hand's next edit sorts the cards by it). ``declaring``: his
+    window before the first lead is open (:mod:`bot.table.window`), so its »let it pass« choice is shown.
     """
     if state is None:
         return (status,)
     choices = tuple(seat_choices(state, seat))
-    out = (status, state.visible_hand(seat), tuple(state.active), choices, declaring)
+    out = (status, state.visible_hand(seat), _in_play(state, seat), choices, declaring)
     if any(a.kind in _LEVELLED for a in choices):
         public = state.public_info()
         out += (public.get("spritz"), len(public.get("stoss") or ()))
     return out
+
+
+def _in_play(state: State, seat: int) -> tuple[bool, ...]:
+    """The seats in play as his hand shows them: all of them where it names his partners (four seats, not Rams),
+    else only whether he sits out (in Rams another's Passen leaves his hand as it is)."""
+    if state.GAME != "rams" and len(state.active) == 4:
+        return tuple(state.active)
+    return (state.active[seat],)
+
+
+def waits(state: State, seat: int, declaring: bool = False) -> bool:
+    """Whether ``seat``'s hand is one he cannot act on yet (:attr:`~bot.protocol.outgoing.HandMessage.partial`): it
+    holds only his first cards of a new deal (the rest come when trump is named), or before the play it is neither
+    his turn nor has he a choice (``declaring``: his window before the first lead is open, a choice too)."""
+    if state.to_act == seat:
+        return False
+    if state.hands[seat] & ~state.visible_hand(seat):
+        return True
+    return state.phase != PLAY_PHASE and not declaring and not seat_choices(state, seat)
 
 
 def only_lost(before: tuple, after: tuple) -> bool:
@@ -191,4 +210,4 @@ def hand_message(table: Table, state: State, seat: int, version: int, turn: bool
         # choices keep their places
         rows += ((Button(t(lang, "btn.tipp"), button_token(table, version, tipp.VERB)),),)
     return HandMessage(table.user(seat), table.chat, table.id, "\n".join(lines), rows, emptied=not rows,
-                       to_act=mine, partial=view["to_come"] > 0 and not mine, playable=playable)
+                       to_act=mine, partial=waits(state, seat, seat in window.waiting_for(table)), playable=playable)

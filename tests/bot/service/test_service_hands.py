@@ -42,13 +42,17 @@ async def test_a_card_re_sends_the_hand_of_its_player_only(store, game):
         if mover is None:
             await players.step()
             continue
+        held = {key for key, h in players.hands.items() if h.partial}
         effects = await players.send(press(GROUP, *mover[:1], mover[1].token))
         _, after, later = await stored(store, table_id)
         if state.phase == later.phase == "play" and after.deals == before.deals and arg(mover[1]).startswith("pl."):
             choices_changed = [after.seats[s].user for s in range(4)
                                if seat_choices(state, s) != seat_choices(later, s)]  # Ledig gone with the first card
-            assert sorted(h.user.key for h in of(effects, HandMessage)) == sorted({mover[0].key, *choices_changed}), \
-                "the next player's hand stays, unless the card changed what he may do"
+            turn = [after.seats[later.to_act].user] if later.to_act is not None else []
+            again = [key for key in turn if key in held]  # his hand went out held back, and now it is his turn
+            assert sorted(h.user.key for h in of(effects, HandMessage)) == \
+                sorted({mover[0].key, *choices_changed, *again}), \
+                "the next player's hand stays, unless the card changed what he may do or it was held back"
             cards += not choices_changed
     assert cards > 20
 
@@ -137,3 +141,24 @@ async def test_spritzen_and_retour_come_with_the_hands_of_the_team_whose_call_it
     effects = await players.send(press(GROUP, players.users[retour[0]], retour[1].token))
     assert not of(effects, Toast) and "gespritzt ×4" in players.table.text
     assert sorted(table.seat_of(k) for k, _ in labelled("Retour ×8")) == away, "and the away team again"
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_a_hand_held_back_goes_out_again_at_its_owners_turn(store, game):
+    """A hand its owner cannot act on yet (a new deal's, before the play: not his turn, no choice) goes out marked
+    ``partial``, so an adapter may hold it back; the last hand each person got is never such a one at his turn."""
+    svc = service(store, seed=5)
+    players, table_id = await open_group_table(svc, game, humans=4)
+    held = turns = 0
+    for _ in range(160):
+        _, table, state = await stored(store, table_id)
+        if table.status != "playing":
+            break
+        if state.to_act is not None and table.seats[state.to_act].human:
+            last = players.hands.get(table.seats[state.to_act].user)
+            assert last is not None and not last.partial, "his turn, and his hand still the one held back"
+            turns += 1
+        effects = await players.step()
+        held += sum(1 for h in of(effects, HandMessage) if h.partial)
+        assert not any(h.partial and h.to_act for h in of(effects, HandMessage))
+    assert turns > 20 and (held > 0 or game != "rams")

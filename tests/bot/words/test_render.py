@@ -75,8 +75,10 @@ def test_play_messages_every_game(game):
             hand = hand_message(table, state, s, 9)
             assert hand.user.user_id == f"u{s}" and ("Deine Karten" in hand.text or "Keine Karten" in hand.text)
             assert "Im Stich" not in hand.text, "the table shows the trick"
-            assert hand.partial == (state.visible_hand(s) != state.hands[s] and s != seat), \
-                "only his first cards, nothing to press: it may wait for the rest"
+            first_cards = state.visible_hand(s) != state.hands[s]
+            idle = state.phase != "play" and not seat_choices(state, s)
+            assert hand.partial == ((first_cards or idle) and s != seat), \
+                "only his first cards, or nothing to decide before the play: it may wait for the rest or his turn"
             assert ("ist dran" in hand.text) == (s == seat and state.phase != "play"), "and whose turn it is to decide"
             cards = {c for c in range(36) if state.visible_hand(s) >> c & 1}
             acts = pressed(hand)
@@ -115,6 +117,24 @@ def test_a_hand_renders_the_same_while_its_signature_does(game):
                     seat_choices(after_state, s) != seat_choices(state, s), "only his own cards and choices change it"
         state = after_state
     assert others_kept > 50
+
+
+def test_rams_hand_stays_when_another_sits_out():
+    """In Rams another's Passen changes no hand but his: it names no partners, so it is not edited for it."""
+    rng = random.Random(3)
+    kept = 0
+    for _ in range(40):
+        state = engine.new_match("rams", rng, 4)
+        while not engine.is_over(state) and state.phase != "play":
+            after, _ = engine.apply(state, state.to_act, rng.choice(engine.legal_actions(state)))
+            for s in range(4):
+                same = (after.visible_hand(s), after.active[s], seat_choices(after, s)) == \
+                    (state.visible_hand(s), state.active[s], seat_choices(state, s))
+                if same and after.active != state.active:
+                    assert hand_signature(after, s, "playing") == hand_signature(state, s, "playing")
+                    kept += 1
+            state = after
+    assert kept > 20
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -101,7 +101,7 @@ async def kill_senders(url: str, prefix: str, kills: int, seed: int, quick: bool
     rng = random.Random(seed)
     client = client_for(url)
     outbox = Outbox(client, prefix)
-    groups = [-1002000 - i for i in range(4)]
+    groups = [-1001000002000 - i for i in range(4)]  # supergroups: their message ids run per chat
     procs: list[subprocess.Popen] = []
     try:
         async with _fake() as tg:
@@ -174,7 +174,7 @@ async def rolling_restart(url: str, prefix: str, tables: int, row) -> None:
     client = client_for(url)
     outbox = Outbox(client, prefix)
     store = Store(client, prefix=prefix)
-    groups = [-1003000 - i for i in range(tables)]
+    groups = [-1001000003000 - i for i in range(tables)]
     procs: list[subprocess.Popen] = []
     try:
         async with _fake() as tg:

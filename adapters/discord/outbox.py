@@ -157,7 +157,8 @@ class Outbox:
                     hold = max(hold, _LEASE_WAIT_S)
                     continue
                 if not queue.known(slot):  # a replayed outbox entry's call made before is not made again
-                    await job.send()
+                    with queue.flight(slot):
+                        await job.send()
                 await queue.sent(slot)  # recorded at once: a kill doubles the call only within this one write
             except UNAVAILABLE as exc:  # Redis keeps the refs: the job waits for it, however long
                 log.warning("sending to channel %s needs Redis (%s), waiting", channel_id, exc)

@@ -217,6 +217,12 @@ class Outbox:
         if q.task is None or q.task.done():
             q.task = asyncio.get_running_loop().create_task(self._run(chat_id, q), context=contextvars.Context())
 
+    async def turn(self, chat_id: int) -> None:
+        """Inside a job's call: the call just made took the chat's turn, wait for the next one (a call that looks
+        for a lost message before it posts it: :mod:`.adopt`)."""
+        await self.pacer.sent(chat_id)
+        await self.pacer.wait(chat_id)
+
     def holding(self, chat_id: int) -> bool:
         """Whether a job for ``chat_id`` is held back (its owner's web page is open)."""
         q = self._queues.get(chat_id)
@@ -258,7 +264,8 @@ class Outbox:
             try:
                 try:
                     if not q.known(slot):  # a replayed outbox entry's call made before is not made again
-                        await job.send(chat_id)
+                        with q.flight(slot):
+                            await job.send(chat_id)
                     await q.sent(slot)  # recorded at once: a kill doubles the call only within this one write
                 finally:
                     await self.pacer.sent(chat_id)

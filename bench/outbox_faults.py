@@ -6,9 +6,9 @@ the tables' timers and web taps do:
 
 - **kill -9 of the sending process mid-send**: notices for four groups, a few a second each, two senders alive;
   the one holding a busy shard is killed with SIGKILL ``kills`` times, a new one started each time. In the full
-  run a kill comes at a random moment after a call (it may fall in the window between the platform's answer and
-  the record of the call, which doubles that message: see docs/operating.md); with ``--quick`` it comes once
-  every call made is recorded (the suite's check must not depend on luck).
+  run a kill comes at a random moment after a call (also between Telegram's making a message and the record of
+  the call, or with the call in flight: the next sender finds that message, :mod:`adapters.telegram.adopt`);
+  with ``--quick`` it comes once every call made is recorded (the suite's check must not depend on luck).
 - **rolling restart of three senders during 50 tables**: each table's group gets its table message edited to a
   newer version every :data:`_MOVE_S` and a notice every third time; the three senders get SIGTERM one after another, each replaced by a
   new process before the next.

@@ -17,6 +17,7 @@ deletes, and never touches a message the bot knows as another of its own.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 
 from telegram import Bot, InlineKeyboardMarkup, Message, MessageEntity
@@ -62,8 +63,7 @@ async def post(bot: Bot, chat_id: int, text: str, turn: Callable[[int], Awaitabl
         await turn(chat_id)  # the post goes in a turn of its own
     await made.intend(await made.journal.newest(seq))
     message = await _send(bot, chat_id, text, keyboard, entities, thread)
-    await made.done(message.message_id)  # right after the answer: nothing comes between
-    await made.journal.saw(seq, message.message_id)
+    await asyncio.gather(made.done(message.message_id), made.journal.saw(seq, message.message_id))  # nothing between
     return message.message_id
 
 

@@ -50,3 +50,16 @@ async def test_at_most_five_rows_of_five_buttons(rest):
     assert (await rest({"content": "Tisch", "components": [row] * 6}))[1]["code"] == 50035
     wide = {"type": 1, "components": [_button(custom_id=f"b{i}") for i in range(6)]}
     assert (await rest({"content": "Tisch", "components": [wide]}))[1]["code"] == 50035
+
+
+async def test_an_enforced_nonce_brings_back_the_message_made_with_it(rest):
+    """With ``enforce_nonce`` a nonce the bot used lately answers with that message and makes none; without it
+    (or with another nonce) a message is made; a nonce over 25 characters is refused."""
+    status, made = await rest({"content": "Anna ist dran", "nonce": "n" * 25, "enforce_nonce": True})
+    assert status == 200 and made["nonce"] == "n" * 25
+    again = (await rest({"content": "Anna ist dran", "nonce": "n" * 25, "enforce_nonce": True}))[1]
+    other = (await rest({"content": "Anna ist dran", "nonce": "m" * 25, "enforce_nonce": True}))[1]
+    loose = (await rest({"content": "Anna ist dran", "nonce": "n" * 25}))[1]
+    assert again["id"] == made["id"] and len({made["id"], other["id"], loose["id"]}) == 3
+    status, answer = await rest({"content": "Anna ist dran", "nonce": "n" * 26, "enforce_nonce": True})
+    assert status == 400 and answer["code"] == 50035 and "nonce" in answer["errors"]

@@ -14,13 +14,18 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
 
 from bot.protocol.receipts import Journal, Ticket
 
-__all__ = ["Creation", "creation", "flying", "nonce"]
+__all__ = ["Creation", "Lapsed", "creation", "flying", "nonce"]
+
+
+class Lapsed(Exception):
+    """The lease of the entry whose message is about to be made may have run out (another reader may carry the
+    entry out now): the call waits for the lease to be renewed, or is not made if it was lost."""
 
 
 class _Flight:
@@ -51,7 +56,9 @@ def creation() -> Creation | None:
     flight = _FLIGHT.get()
     if flight is None:
         return None
-    made = Creation(flight.journal, f"{flight.ticket.key}.{flight.made}")
+    receipt = flight.ticket.receipt
+    made = Creation(flight.journal, f"{flight.ticket.key}.{flight.made}",
+                    lambda: receipt.holds() and not receipt.revoked)
     flight.made += 1
     return made
 
@@ -68,6 +75,8 @@ class Creation:
 
     journal: Journal
     key: str
+    holds: Callable[[], bool] = lambda: True
+    """Whether its entry's reader surely holds the entry still."""
 
     @property
     def nonce(self) -> str:
@@ -82,6 +91,12 @@ class Creation:
         """If a sender was about to make it before, but noted no answer: the newest message id it knew then."""
         return self._noted("?")
 
+    async def refresh(self) -> None:
+        """Read its note again (a sender whose lease ran out may have noted the message made since)."""
+        value = await self.journal.noted(self.key)
+        if value is not None:
+            self.journal.notes[self.key] = value
+
     def _noted(self, mark: str) -> int | None:
         value = self.journal.notes.get(self.key, "")
         return int(value[1:]) if value.startswith(mark) else None
@@ -90,6 +105,11 @@ class Creation:
         """The call is about to be made; ``newest``: the highest message id known in its chat now."""
         await self.journal.note(self.key, f"?{newest}")
         self.journal.notes[self.key] = f"?{newest}"  # a retry here looks for it too (its answer may be lost)
+
+    def fence(self) -> None:
+        """Raise :class:`Lapsed` unless its entry's reader surely holds the entry (right before the call)."""
+        if not self.holds():
+            raise Lapsed(self.key)
 
     async def done(self, message_id: int) -> None:
         """The call made message ``message_id``."""

@@ -36,7 +36,7 @@ from bot.protocol import receipts
 from . import once
 from bot.protocol.outgoing import HandMessage, JoinLink, Notice, Outgoing, TableMessage, Toast
 
-__all__ = ["Slots", "table_may_wait"]
+__all__ = ["Slots", "table_may_wait", "not_queued"]
 
 J = TypeVar("J")
 
@@ -159,6 +159,14 @@ class Slots(Generic[J]):
             self.wake.clear()
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self.wake.wait(), min(self.due.values()) - time.monotonic())
+
+
+def not_queued() -> None:
+    """A job is not queued (its message shows a newer version already): while an outbox entry is carried out it
+    takes its ticket all the same, settled at once, so that the entry's other calls take the tickets they take in
+    any process (a replay in a process that knows other versions skips and makes the same calls by ticket)."""
+    if (t := receipts.ticket()) is not None:
+        t.receipt.dropped(t)
 
 
 def table_may_wait(table: TableMessage, outs: Sequence[Outgoing]) -> bool:

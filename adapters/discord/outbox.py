@@ -24,7 +24,7 @@ import discord
 
 from adapters.common.bounded import Bounded
 from adapters.common.gate import Gate, SharedLimit, gated_turn
-from adapters.common.slots import Slots
+from adapters.common.slots import Slots, not_queued
 from bot.protocol.unavailable import UNAVAILABLE
 
 from .tuning import Tuning
@@ -77,6 +77,7 @@ class Outbox:
     def put(self, job: Job) -> None:
         """Queue ``job`` in place of a pending job of its slot, unless its slot shows a newer version."""
         if job.version is not None and job.version < self.newest(job.channel_id, job.slot):
+            not_queued()
             return
         queue = self._pending.setdefault(job.channel_id, Slots())
         queue.put(job.slot, job, job.linger)

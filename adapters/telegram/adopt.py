@@ -17,14 +17,12 @@ deletes, and never touches a message the bot knows as another of its own.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable
 
 from telegram import Bot, InlineKeyboardMarkup, Message, MessageEntity
 from telegram.error import BadRequest
 
 from adapters.common import once
-from bot.protocol.receipts import Journal
 
 __all__ = ["PROBES", "BOT_SEQUENCE", "sequence", "post"]
 
@@ -52,18 +50,24 @@ async def post(bot: Bot, chat_id: int, text: str, turn: Callable[[int], Awaitabl
     made = once.creation()
     if made is None:
         return (await _send(bot, chat_id, text, keyboard, entities, thread)).message_id
+    seq = sequence(chat_id)
+    known: set[int] = set()
+    if made.journal.replayed or made.intended() is not None:  # another sender may have noted it, even meanwhile
+        known = await made.journal.known(seq, 0)  # before the note: an id is known only once noted as made
+        await made.refresh()
     if (found := made.made()) is not None:
         return found
-    seq = sequence(chat_id)
     if (newest := made.intended()) is not None:
-        found = await _probe(bot, made.journal, seq, chat_id, newest, (text, keyboard, entities), turn)
+        found = await _probe(bot, chat_id, newest, known, seq == BOT_SEQUENCE, (text, keyboard, entities), turn)
         if found is not None:
             await made.done(found)
             return found
         await turn(chat_id)  # the post goes in a turn of its own
     await made.intend(await made.journal.newest(seq))
+    made.fence()
     message = await _send(bot, chat_id, text, keyboard, entities, thread)
-    await asyncio.gather(made.done(message.message_id), made.journal.saw(seq, message.message_id))  # nothing between
+    await made.done(message.message_id)  # right after the answer: nothing comes between
+    await made.journal.saw(seq, message.message_id)
     return message.message_id
 
 
@@ -72,12 +76,12 @@ def _send(bot: Bot, chat_id: int, text: str, keyboard: InlineKeyboardMarkup | No
     return bot.send_message(chat_id, text, entities=entities or None, reply_markup=keyboard, message_thread_id=thread)
 
 
-async def _probe(bot: Bot, journal: Journal, seq: str, chat_id: int, newest: int,
+async def _probe(bot: Bot, chat_id: int, newest: int, known: set[int], shared: bool,
                  shows: tuple[str, InlineKeyboardMarkup | None, list[MessageEntity] | None],
                  turn: Callable[[int], Awaitable[None]]) -> int | None:
-    """The lost message after id ``newest``, if found (see the module)."""
+    """The lost message after id ``newest`` (skipping the ids ``known``; ``shared``: the bot's one sequence), if
+    found (see the module)."""
     text, keyboard, entities = shows
-    known = await journal.known(seq, newest)
     candidate = newest
     for probe in range(PROBES):
         candidate += 1
@@ -93,7 +97,7 @@ async def _probe(bot: Bot, journal: Journal, seq: str, chat_id: int, newest: int
             reason = exc.message.lower()
             if "not modified" in reason:
                 return candidate
-            if "message to edit not found" in reason and seq != BOT_SEQUENCE:
+            if "message to edit not found" in reason and not shared:
                 return None
             if "message to edit not found" not in reason and "can't be edited" not in reason:
                 raise

@@ -27,7 +27,8 @@ from telegram.error import ChatMigrated, NetworkError, RetryAfter, TelegramError
 
 from adapters.common.bounded import Bounded
 from adapters.common.gate import Gate, SharedLimit, gated_turn
-from adapters.common.slots import Slots
+from adapters.common.once import Lapsed
+from adapters.common.slots import Slots, not_queued
 from bot.protocol.unavailable import UNAVAILABLE
 
 from .tuning import Tuning
@@ -212,6 +213,7 @@ class Outbox:
             old = q.pending.get(job.slot)
             newest = max(v for v in (self._shown.get((chat_id, job.slot)), old and old.version, -1) if v is not None)
             if job.version < newest:
+                not_queued()
                 return
         q.put(job.slot, job, job.linger, job.rank, job.restart)
         if q.task is None or q.task.done():
@@ -269,6 +271,10 @@ class Outbox:
                     await q.sent(slot)  # recorded at once: a kill doubles the call only within this one write
                 finally:
                     await self.pacer.sent(chat_id)
+            except Lapsed:  # its entry's lease may have run out: the message waits for it (or another reader)
+                q.requeue(slot, job, job.rank)
+                self.pacer.hold(chat_id, _LEASE_WAIT_S)
+                continue
             except RetryAfter as exc:
                 log.warning("telegram asks to wait %s s for chat %s", exc.retry_after, chat_id)
                 self.pacer.hold(chat_id, _seconds(exc.retry_after))

@@ -38,9 +38,14 @@ class Journal(Protocol):
     """The entry, unique among the outbox's entries (it names the nonces of its new messages)."""
     notes: dict[str, str]
     """What was noted for the entry's new messages before (a replay), by creation."""
+    replayed: bool
+    """Whether the entry was taken over from another reader (which may still note its messages meanwhile)."""
 
     async def note(self, creation: str, value: str) -> None:
         """Note ``value`` for one new message of the entry (kept until the entry is acknowledged)."""
+
+    async def noted(self, creation: str) -> str | None:
+        """What is noted for one new message of the entry now (another sender may have noted it since)."""
 
     async def newest(self, sequence: str) -> int:
         """The highest message id known in a sequence of message ids (0 if none)."""

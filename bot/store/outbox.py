@@ -193,6 +193,10 @@ class Outbox:
         """What was noted of ``entry``'s new messages, by creation."""
         return await self.redis.hgetall(self.notes_key(platform, shard, entry))
 
+    async def noted(self, platform: str, shard: int, entry: str, creation: str) -> str | None:
+        """What is noted for one new message of ``entry``."""
+        return await self.redis.hget(self.notes_key(platform, shard, entry), creation)
+
     async def note(self, platform: str, shard: int, entry: str, creation: str, value: str) -> None:
         """Note ``value`` for one new message of ``entry``."""
         key = self.notes_key(platform, shard, entry)

@@ -39,14 +39,20 @@ class EntryJournal:
     """The notes of one entry's new messages and the message ids known of its platform, in the outbox
     (a :class:`~bot.protocol.receipts.Journal`)."""
 
-    def __init__(self, outbox: Outbox, platform: str, shard: int, entry: str, notes: dict[str, str]) -> None:
+    def __init__(self, outbox: Outbox, platform: str, shard: int, entry: str, notes: dict[str, str],
+                 replayed: bool) -> None:
         self.outbox, self.platform, self.shard, self.entry = outbox, platform, shard, entry
         self.name = f"{outbox.stream(platform, shard)}:{entry}"
         self.notes = notes
+        self.replayed = replayed
 
     async def note(self, creation: str, value: str) -> None:
         """See :meth:`bot.protocol.receipts.Journal.note`."""
         await self.outbox.note(self.platform, self.shard, self.entry, creation, value)
+
+    async def noted(self, creation: str) -> str | None:
+        """See :meth:`bot.protocol.receipts.Journal.noted`."""
+        return await self.outbox.noted(self.platform, self.shard, self.entry, creation)
 
     async def newest(self, sequence: str) -> int:
         """See :meth:`bot.protocol.receipts.Journal.newest`."""
@@ -217,7 +223,7 @@ class OutboxReader:
             self._acks.add(task)
             task.add_done_callback(self._acks.discard)
 
-        journal = EntryJournal(self.outbox, self.platform, shard, entry, notes)
+        journal = EntryJournal(self.outbox, self.platform, shard, entry, notes, replay)
         receipt = self._receipts[(shard, entry)] = receipts.Receipt(known, record, settled,
                                                                     lambda: self._holds(shard), journal)
         with receipts.carrying(receipt):

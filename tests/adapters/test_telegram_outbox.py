@@ -16,6 +16,7 @@ from adapters.telegram.deliver import Delivery
 from adapters.telegram.outbox import Outbox, Pacer
 from adapters.telegram.tuning import Tuning
 from bot.ops.settings import load_settings
+from bot.protocol import receipts
 from bot.protocol.outgoing import Button, ChatRef, HandMessage, Notice, TableMessage, Toast, UserRef
 from bot.store.connection import connect
 from bot.store.ratelimit import Limiter
@@ -374,3 +375,16 @@ async def test_a_redis_error_in_a_delivery_requeues_the_message(tg, key_prefix, 
         finally:
             await client.aclose()
     assert [m.text for m in tg.chat(GROUP)] == ["Tisch"]
+
+
+async def test_a_replay_takes_the_tickets_of_its_calls_whatever_this_process_shows(tg, rig):
+    """An entry of a table version older than the one this process shows, and a notice: the dead sender made and
+    recorded the table's call (ticket 0), not the notice's (ticket 1). Here the table's edit is not queued, but it
+    takes its ticket all the same: the notice keeps ticket 1 and is posted (once)."""
+    await rig.run([table("Tisch v2", 2)])
+    settled = asyncio.Event()
+    receipt = receipts.Receipt(frozenset({"0"}), lambda call: asyncio.sleep(0), settled.set)
+    with receipts.carrying(receipt):
+        rig.delivery.carry_out([table("Tisch v1", 1), Notice(group_ref(), "Anna ist dran")])
+    await asyncio.wait_for(settled.wait(), 10)
+    assert [m.text for m in tg.chat(GROUP)] == ["Tisch v2", "Anna ist dran"]

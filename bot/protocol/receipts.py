@@ -4,11 +4,12 @@ and a replayed entry skips the calls known to be made.
 The outbox reader (:mod:`bot.store.outbox`) hands an entry's effects to an adapter's delivery inside
 :func:`carrying`; every call the delivery queues meanwhile takes a :class:`Ticket` of the entry's
 :class:`Receipt` (the n-th call queued for the entry is ticket ``n``: the same effects make the same
-calls in the same order, in any process). A call that replaces a pending one of its message takes over
-its tickets (an edit coalesced to the newest). When a call is made its tickets are recorded as sent
-(in Redis, before the entry is acknowledged); a call dropped on purpose (a newer version is shown
-already) settles its tickets without a record. A replayed entry's receipt knows the tickets recorded
-before: their calls are not made again.
+calls in the same order, in any process; a call a process does not queue, its message showing a newer
+version there, takes its ticket all the same: :func:`adapters.common.slots.not_queued`). A call that
+replaces a pending one of its message takes over its tickets (an edit coalesced to the newest). When a call
+is made its tickets are recorded as sent (in Redis, before the entry is acknowledged); a call dropped on
+purpose (a newer version is shown already) settles its tickets without a record. A replayed entry's
+receipt knows the tickets recorded before: their calls are not made again.
 
 A call that creates a message notes, before it is made, that it is about to (and right after the answer, the
 message's id): the entry's *notes* (:class:`Journal`, kept with the entry in Redis). A replay that finds such a

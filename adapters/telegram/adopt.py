@@ -55,20 +55,18 @@ async def post(bot: Bot, chat_id: int, text: str, turn: Callable[[int], Awaitabl
     if made.journal.replayed or made.intended() is not None:  # another sender may have noted it, even meanwhile
         known = await made.journal.known(seq, 0)  # before the note: an id is known only once noted as made
         await made.refresh()
-    if (found := made.made()) is not None:
-        return found
-    if (newest := made.intended()) is not None:
+    if (found := made.made()) is None and (newest := made.intended()) is not None:
         found = await _probe(bot, chat_id, newest, known, seq == BOT_SEQUENCE, (text, keyboard, entities), turn)
-        if found is not None:
-            await made.done(found)
-            return found
-        await turn(chat_id)  # the post goes in a turn of its own
-    await made.intend(await made.journal.newest(seq))
-    made.fence()
-    message = await _send(bot, chat_id, text, keyboard, entities, thread)
-    await made.done(message.message_id)  # right after the answer: nothing comes between
-    await made.journal.saw(seq, message.message_id)
-    return message.message_id
+        if found is None:
+            await turn(chat_id)  # the post goes in a turn of its own
+    if found is None:
+        await made.intend(await made.journal.newest(seq))
+        made.fence()
+        found = (await _send(bot, chat_id, text, keyboard, entities, thread)).message_id
+    if made.made() != found:
+        await made.done(found)  # right after the answer: nothing comes between
+    await made.journal.saw(seq, found)  # a message found again too: a later search passes over it
+    return found
 
 
 def _send(bot: Bot, chat_id: int, text: str, keyboard: InlineKeyboardMarkup | None,

@@ -3,7 +3,8 @@
     .venv/bin/python bench/faults.py [--games 100] [--kills 25] [--presses 10000] [--fuzz 2000] [--flood 1000]
                                      [--finishes 20] [--deals 6] [--history 100000] [--drain-s 600] [--seed 1]
                                      [--slow-clients 300] [--slow-timeout-s 10] [--vacations 10]
-                                     [--vacation-tables 50] [--sender-kills 100] [--restart-tables 50] [--quick]
+                                     [--vacation-tables 50] [--sender-kills 100] [--restart-tables 50]
+                                     [--outbox-only] [--quick]
 
 Every row runs against a ``redis-server`` this script starts on 127.0.0.1 (ports 17000-17999, AOF
 with ``appendfsync everysec``) and throws away afterwards:
@@ -1269,24 +1270,35 @@ async def run(games: int = 100, kills: int = 25, workers: int = 3, presses: int 
               deals: int = 6, seed: int = 1, drain_s: float = 600.0, flood: int = 1000, finishes: int = 20,
               slow_clients: int = 300, slow_timeout_s: float = 10.0, history: int = 100_000, vacations: int = 10,
               vacation_tables: int = 50, sender_kills: int = 100, restart_tables: int = 50,
-              quick: bool = False) -> list[Row]:
-    """Run every fault row against a redis-server of its own; returns the rows."""
+              quick: bool = False, outbox_only: bool = False) -> list[Row]:
+    """Run every fault row (``outbox_only``: the outbox's rows) against a redis-server of its own; returns the rows."""
     with Server() as server:
-        rows = await _kills(server, "fk", games, kills, workers, seed, drain_s)
-        rows.append(await _finishing(server, "fe", finishes, seed))
-        rows.append(await _presses(server, "fp", presses, seed))
-        rows.append(await _fuzz(server, "ff", fuzz, seed))
-        rows.append(await _privacy(server, "fv", deals, seed))
-        rows.append(await _flood(server, "fl", flood))
-        rows.append(await _tourney(server, "ft", min(16, max(4, games // 4)), kills, workers, seed, drain_s))
-        rows += await _slow_web(server, "fw", slow_clients, slow_timeout_s)
-        rows.append(await _memory_commands(server, "fm", history, seed))
-        rows.append(await _vacations(server, "fu", vacation_tables, vacations, seed))
+        rows = [] if outbox_only else await _engine_rows(server, games, kills, workers, presses, fuzz, deals, seed,
+                                                         drain_s, flood, finishes, slow_clients, slow_timeout_s,
+                                                         history, vacations, vacation_tables)
         rows.append(Row(f"kill -9 of the sending process mid-send, {sender_kills} times"))
         await outbox_faults.kill_senders(server.url, "fo", sender_kills, seed, quick, rows[-1])
         rows.append(Row(f"rolling restart of three processes during {restart_tables} tables"))
         await rolling.rolling_restart(server.url, restart_tables, quick, rows[-1])
-    rows.append(_limits(games, seed))
+    if not outbox_only:
+        rows.append(_limits(games, seed))
+    return rows
+
+
+async def _engine_rows(server: Server, games: int, kills: int, workers: int, presses: int, fuzz: int, deals: int,
+                       seed: int, drain_s: float, flood: int, finishes: int, slow_clients: int, slow_timeout_s: float,
+                       history: int, vacations: int, vacation_tables: int) -> list[Row]:
+    """The rows before the outbox's."""
+    rows = await _kills(server, "fk", games, kills, workers, seed, drain_s)
+    rows.append(await _finishing(server, "fe", finishes, seed))
+    rows.append(await _presses(server, "fp", presses, seed))
+    rows.append(await _fuzz(server, "ff", fuzz, seed))
+    rows.append(await _privacy(server, "fv", deals, seed))
+    rows.append(await _flood(server, "fl", flood))
+    rows.append(await _tourney(server, "ft", min(16, max(4, games // 4)), kills, workers, seed, drain_s))
+    rows += await _slow_web(server, "fw", slow_clients, slow_timeout_s)
+    rows.append(await _memory_commands(server, "fm", history, seed))
+    rows.append(await _vacations(server, "fu", vacation_tables, vacations, seed))
     return rows
 
 
@@ -1340,13 +1352,14 @@ def main() -> None:
     p.add_argument("--vacation-tables", type=int, default=50, help="the Fernspiel tables the vacations hold")
     p.add_argument("--sender-kills", type=int, default=100, help="outbox senders killed mid-send")
     p.add_argument("--restart-tables", type=int, default=50, help="tables played while three processes restart")
+    p.add_argument("--outbox-only", action="store_true", help="only the outbox's rows")
     a = parse(p, games=4, kills=4, presses=200, fuzz=60, deals=1, drain_s=60.0, seed=7, finishes=2,
               slow_clients=12, slow_timeout_s=1.0, history=1000, vacations=1, vacation_tables=4, sender_kills=1,
               restart_tables=4, flood=300)
     started = time.monotonic()
     rows = asyncio.run(run(a.games, a.kills, a.workers, a.presses, a.fuzz, a.deals, a.seed, a.drain_s, a.flood,
                            a.finishes, a.slow_clients, a.slow_timeout_s, a.history, a.vacations, a.vacation_tables,
-                           a.sender_kills, a.restart_tables, a.quick))
+                           a.sender_kills, a.restart_tables, a.quick, a.outbox_only))
     print(table(rows))
     print(f"({time.monotonic() - started:.0f} s; games {a.games}, kills {a.kills}, workers {a.workers}, "
           f"presses {a.presses}, fuzz examples {a.fuzz}, flood {a.flood}, finishes {a.finishes}, "

@@ -6,9 +6,9 @@ the tables' timers and web taps do:
 
 **kill -9 of the sending process mid-send**: notices for four groups, a few a second each, two senders alive;
 the one holding a busy shard is killed with SIGKILL ``kills`` times, a new one started each time. In the full
-run a kill comes at a random moment after a call (it may fall in the window between the platform's answer and
-the record of the call, which doubles that message: see docs/operating.md); with ``--quick`` it comes once
-every call made is recorded (the suite's check must not depend on luck).
+run a kill comes at a random moment after a call (also between Telegram's making a message and the record of
+the call, or with the call in flight: the next sender finds that message, :mod:`adapters.telegram.adopt`);
+with ``--quick`` it comes once every call made is recorded (the suite's check must not depend on luck).
 
 Moves lost: notices never shown; moves doubled: notices shown twice; the notes give the longest stall (from an
 effect's write to its showing at the fake). The rolling restart of real processes is :mod:`bench.rolling`.
@@ -95,7 +95,7 @@ async def kill_senders(url: str, prefix: str, kills: int, seed: int, quick: bool
     rng = random.Random(seed)
     client = client_for(url)
     outbox = Outbox(client, prefix)
-    groups = [-1002000 - i for i in range(4)]
+    groups = [-1001000002000 - i for i in range(4)]  # supergroups: their message ids run per chat
     procs: list[subprocess.Popen] = []
     try:
         async with _fake() as tg:

@@ -17,7 +17,8 @@ without taking the chat's turn, asking again after that wait; a newer job of its
 
 A job queued while an outbox entry is carried out takes its ticket (:mod:`bot.protocol.receipts`); a job
 that replaces another takes over its tickets. The sender says when a job is done (:meth:`Slots.sent`) or
-asks whether it was made before (:meth:`Slots.known`, a replayed entry).
+asks whether it was made before (:meth:`Slots.known`, a replayed entry); it makes the call inside
+:meth:`Slots.flight`, so that a new message the call creates is made once (:mod:`adapters.common.once`).
 """
 
 from __future__ import annotations
@@ -31,9 +32,11 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Generic, TypeVar
 
 from bot.protocol import receipts
+
+from . import once
 from bot.protocol.outgoing import HandMessage, JoinLink, Notice, Outgoing, TableMessage, Toast
 
-__all__ = ["Slots", "table_may_wait"]
+__all__ = ["Slots", "table_may_wait", "not_queued"]
 
 J = TypeVar("J")
 
@@ -83,6 +86,10 @@ class Slots(Generic[J]):
         as made by a sender that died before its entry was acknowledged, or is another reader's now."""
         flying = self._flying.get(slot)
         return bool(flying) and all(t.known for t in flying)
+
+    def flight(self, slot: str) -> contextlib.AbstractContextManager[None]:
+        """Make the call of the job just taken for ``slot`` inside: its new messages are its tickets'."""
+        return once.flying(self._flying.get(slot, []))
 
     def leased(self, slot: str) -> bool:
         """Whether the job just taken for ``slot`` may be made now: no entry it stands for may be another reader's
@@ -152,6 +159,14 @@ class Slots(Generic[J]):
             self.wake.clear()
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self.wake.wait(), min(self.due.values()) - time.monotonic())
+
+
+def not_queued() -> None:
+    """A job is not queued (its message shows a newer version already): while an outbox entry is carried out it
+    takes its ticket all the same, settled at once, so that the entry's other calls take the tickets they take in
+    any process (a replay in a process that knows other versions skips and makes the same calls by ticket)."""
+    if (t := receipts.ticket()) is not None:
+        t.receipt.dropped(t)
 
 
 def table_may_wait(table: TableMessage, outs: Sequence[Outgoing]) -> bool:

@@ -15,6 +15,9 @@
   If his DMs are closed (50007) the channel is told so once, and his hand is shown only as the
   ephemeral answer to his "My hand" button (kept up to date while Discord lets the bot edit it).
 - :class:`~bot.protocol.outgoing.Notice`: a new message in the channel, its users mentioned.
+- Every new message of an outbox entry carries a ``nonce`` named after the entry and its call
+  (:func:`adapters.common.once.nonce`) with ``enforce_nonce``: a replay after its sender died returns the message
+  Discord made then instead of a second one.
 - :class:`~bot.protocol.outgoing.Toast` outside an interaction: a message in the channel; a ``secret`` one (it may
   tell his cards) a DM, or nothing where his DMs are closed.
 - :class:`~bot.protocol.outgoing.PrivateText` (a review): the ephemeral answer of the interaction that asked for it
@@ -45,6 +48,7 @@ from typing import NamedTuple
 import discord
 
 from adapters.common.bounded import Bounded
+from adapters.common.once import nonce
 from adapters.common.onweb import OnWeb, WebHolds
 from adapters.common.refs import MessageRef, Refs, fingerprint
 from adapters.common.slots import table_may_wait
@@ -189,7 +193,7 @@ class Delivery:
         async def send() -> None:
             text, rows = await self.listed(out)
             try:
-                await self.client.get_partial_messageable(channel_id).send(text, view=markup.view(rows))
+                await self.client.get_partial_messageable(channel_id).send(text, view=markup.view(rows), nonce=nonce())
             except discord.Forbidden as exc:
                 log.info("cannot post the tables in channel %s: %s", channel_id, exc)
 
@@ -238,7 +242,8 @@ class Delivery:
                     return
                 if not repost and await self._edit(ref, out.table_id, TABLE_REF, out.text, out.buttons, version):
                     return
-            message = await self.client.get_partial_messageable(channel_id).send(out.text, **_view(out.buttons))
+            message = await self.client.get_partial_messageable(channel_id).send(out.text, nonce=nonce(),
+                                                                                 **_view(out.buttons))
             await self.refs.set_ref(out.table_id, TABLE_REF, str(MessageRef(channel_id, message.id, version or 0,
                                                                             fingerprint(out.text, out.buttons))))
             if ref:
@@ -295,7 +300,8 @@ class Delivery:
                     return
             try:
                 channel_id = await self._dm_channel(user_id)
-                message = await self.client.get_partial_messageable(channel_id).send(out.text, **_view(out.buttons))
+                message = await self.client.get_partial_messageable(channel_id).send(out.text, nonce=nonce(),
+                                                                                   **_view(out.buttons))
             except discord.Forbidden as exc:
                 if exc.code != _DMS_CLOSED:
                     raise
@@ -413,7 +419,8 @@ class Delivery:
         async def send() -> None:
             try:
                 await self.client.get_partial_messageable(channel_id).send(
-                    out.caption or None, files=attached(out), allowed_mentions=discord.AllowedMentions.none())
+                    out.caption or None, files=attached(out), allowed_mentions=discord.AllowedMentions.none(),
+                    nonce=nonce())
             except discord.Forbidden as exc:
                 log.warning("cannot post files in channel %s: %s", channel_id, exc)
 
@@ -427,7 +434,7 @@ class Delivery:
         async def send() -> None:
             try:
                 channel_id = await self._dm_channel(user_id)
-                await self.client.get_partial_messageable(channel_id).send(out.text)
+                await self.client.get_partial_messageable(channel_id).send(out.text, nonce=nonce())
             except discord.Forbidden as exc:
                 log.info("an answer for %s alone is not sent: %s", out.user.key, exc)
 
@@ -440,7 +447,8 @@ class Delivery:
 
         async def send() -> None:
             try:
-                await self.client.get_partial_messageable(channel_id).send(text, allowed_mentions=mentions)
+                await self.client.get_partial_messageable(channel_id).send(text, allowed_mentions=mentions,
+                                                                           nonce=nonce())
             except discord.Forbidden as exc:
                 log.warning("cannot post in channel %s: %s", channel_id, exc)
 

@@ -24,7 +24,7 @@ import discord
 
 from adapters.common.bounded import Bounded
 from adapters.common.gate import Gate, SharedLimit, gated_turn
-from adapters.common.slots import Slots
+from adapters.common.slots import Slots, not_queued
 from bot.protocol.unavailable import UNAVAILABLE
 
 from .tuning import Tuning
@@ -77,6 +77,7 @@ class Outbox:
     def put(self, job: Job) -> None:
         """Queue ``job`` in place of a pending job of its slot, unless its slot shows a newer version."""
         if job.version is not None and job.version < self.newest(job.channel_id, job.slot):
+            not_queued()
             return
         queue = self._pending.setdefault(job.channel_id, Slots())
         queue.put(job.slot, job, job.linger)
@@ -157,7 +158,8 @@ class Outbox:
                     hold = max(hold, _LEASE_WAIT_S)
                     continue
                 if not queue.known(slot):  # a replayed outbox entry's call made before is not made again
-                    await job.send()
+                    with queue.flight(slot):
+                        await job.send()
                 await queue.sent(slot)  # recorded at once: a kill doubles the call only within this one write
             except UNAVAILABLE as exc:  # Redis keeps the refs: the job waits for it, however long
                 log.warning("sending to channel %s needs Redis (%s), waiting", channel_id, exc)

@@ -57,6 +57,7 @@ from bot.protocol.outgoing import (Attachment, Button, ChatRef, FileMessage, Han
 from bot.words import t
 
 from . import markup
+from .adopt import post
 from .outbox import LAST, REPLY, Job, Outbox
 from .tablelist import page_text, row_button
 
@@ -208,7 +209,7 @@ class Delivery:
             kb = markup.keyboard([*leads, out.pages])
             with contextlib.suppress(Forbidden):  # he blocked the bot since he asked
                 if in_place is None or not await self._edit(chat_id, in_place, page_text(out), kb):
-                    await self.bot.send_message(chat_id, page_text(out), reply_markup=kb)
+                    await post(self.bot, chat_id, page_text(out), self.outbox.turn, kb)
 
         self.outbox.put(Job(int(out.chat.chat_id), f"post:{next(self._notices)}", send, rank=REPLY))
 
@@ -298,7 +299,7 @@ class Delivery:
                 taken += 1
             if texts:
                 try:
-                    await self.bot.send_message(chat_id, "\n\n".join(texts[:taken]), message_thread_id=thread)
+                    await post(self.bot, chat_id, "\n\n".join(texts[:taken]), self.outbox.turn, thread=thread)
                 except Forbidden as exc:
                     log.warning("cannot post in chat %s: %s", chat_id, exc.message)
             rest = self._results.pop(key, [])[taken:]  # what came while it was sent stays
@@ -321,7 +322,7 @@ class Delivery:
                 self._not_private(out)
                 return
             try:
-                await self.bot.send_message(chat_id, text)
+                await post(self.bot, chat_id, text, self.outbox.turn)
             except Forbidden as exc:  # he never started the bot, or blocked it
                 await self._refused_now(out.user, exc)
                 self._not_private(out)
@@ -405,8 +406,7 @@ class Delivery:
             if unless_reachable is not None and await self.reachable(unless_reachable):
                 return
             try:
-                await self.bot.send_message(chat_id, text, entities=entities or None, reply_markup=keyboard,
-                                            message_thread_id=thread)
+                await post(self.bot, chat_id, text, self.outbox.turn, keyboard, entities, thread)
             except Forbidden as exc:
                 log.warning("cannot post in chat %s: %s", chat_id, exc.message)
 
@@ -449,13 +449,13 @@ class Delivery:
                         await self.refs.set_ref(table_id, key, str(newer))
                         reached()
                         return
-                msg = await self.bot.send_message(chat_id, text, reply_markup=kb, message_thread_id=thread)
+                made = await post(self.bot, chat_id, text, self.outbox.turn, kb, thread=thread)
             except Forbidden as exc:
                 if to is None:
                     raise
                 refused(await self._refused_now(to, exc))
                 return
-            await self.refs.set_ref(table_id, key, str(MessageRef(chat_id, msg.message_id, version or 0, shows)))
+            await self.refs.set_ref(table_id, key, str(MessageRef(chat_id, made, version or 0, shows)))
             reached()
             if ref and ref.chat_id == chat_id:
                 if retire:

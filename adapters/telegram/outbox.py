@@ -27,7 +27,8 @@ from telegram.error import ChatMigrated, NetworkError, RetryAfter, TelegramError
 
 from adapters.common.bounded import Bounded
 from adapters.common.gate import Gate, SharedLimit, gated_turn
-from adapters.common.slots import Slots
+from adapters.common.once import Lapsed
+from adapters.common.slots import Slots, not_queued
 from bot.protocol.unavailable import UNAVAILABLE
 
 from .tuning import Tuning
@@ -212,10 +213,17 @@ class Outbox:
             old = q.pending.get(job.slot)
             newest = max(v for v in (self._shown.get((chat_id, job.slot)), old and old.version, -1) if v is not None)
             if job.version < newest:
+                not_queued()
                 return
         q.put(job.slot, job, job.linger, job.rank, job.restart)
         if q.task is None or q.task.done():
             q.task = asyncio.get_running_loop().create_task(self._run(chat_id, q), context=contextvars.Context())
+
+    async def turn(self, chat_id: int) -> None:
+        """Inside a job's call: the call just made took the chat's turn, wait for the next one (a call that looks
+        for a lost message before it posts it: :mod:`.adopt`)."""
+        await self.pacer.sent(chat_id)
+        await self.pacer.wait(chat_id)
 
     def holding(self, chat_id: int) -> bool:
         """Whether a job for ``chat_id`` is held back (its owner's web page is open)."""
@@ -260,10 +268,15 @@ class Outbox:
             try:
                 try:
                     if not q.known(slot):  # a replayed outbox entry's call made before is not made again
-                        await job.send(chat_id)
+                        with q.flight(slot):
+                            await job.send(chat_id)
                     await q.sent(slot)  # recorded at once: a kill doubles the call only within this one write
                 finally:
                     await self.pacer.sent(chat_id)
+            except Lapsed:  # its entry's lease may have run out: the message waits for it (or another reader)
+                q.requeue(slot, job, job.rank)
+                self.pacer.hold(chat_id, _LEASE_WAIT_S)
+                continue
             except RetryAfter as exc:
                 log.warning("telegram asks to wait %s s for chat %s", exc.retry_after, chat_id)
                 self.pacer.hold(chat_id, _seconds(exc.retry_after))

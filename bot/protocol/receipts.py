@@ -4,11 +4,16 @@ and a replayed entry skips the calls known to be made.
 The outbox reader (:mod:`bot.store.outbox`) hands an entry's effects to an adapter's delivery inside
 :func:`carrying`; every call the delivery queues meanwhile takes a :class:`Ticket` of the entry's
 :class:`Receipt` (the n-th call queued for the entry is ticket ``n``: the same effects make the same
-calls in the same order, in any process). A call that replaces a pending one of its message takes over
-its tickets (an edit coalesced to the newest). When a call is made its tickets are recorded as sent
-(in Redis, before the entry is acknowledged); a call dropped on purpose (a newer version is shown
-already) settles its tickets without a record. A replayed entry's receipt knows the tickets recorded
-before: their calls are not made again.
+calls in the same order, in any process; a call a process does not queue, its message showing a newer
+version there, takes its ticket all the same: :func:`adapters.common.slots.not_queued`). A call that
+replaces a pending one of its message takes over its tickets (an edit coalesced to the newest). When a call
+is made its tickets are recorded as sent (in Redis, before the entry is acknowledged); a call dropped on
+purpose (a newer version is shown already) settles its tickets without a record. A replayed entry's
+receipt knows the tickets recorded before: their calls are not made again.
+
+A call that creates a message notes, before it is made, that it is about to (and right after the answer, the
+message's id): the entry's *notes* (:class:`Journal`, kept with the entry in Redis). A replay that finds such a
+note does not blindly create the message again (:mod:`adapters.common.once`).
 """
 
 from __future__ import annotations
@@ -18,12 +23,39 @@ import logging
 from collections.abc import Awaitable, Callable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
+from typing import Protocol
 
-__all__ = ["Receipt", "Ticket", "carrying", "ticket"]
+__all__ = ["Journal", "Receipt", "Ticket", "carrying", "ticket"]
 
 log = logging.getLogger(__name__)
 
 _CURRENT: ContextVar[Receipt | None] = ContextVar("receipt", default=None)
+
+
+class Journal(Protocol):
+    """Where a sender notes the messages an outbox entry's calls create, and which message ids of a chat it knows."""
+
+    name: str
+    """The entry, unique among the outbox's entries (it names the nonces of its new messages)."""
+    notes: dict[str, str]
+    """What was noted for the entry's new messages before (a replay), by creation."""
+    replayed: bool
+    """Whether the entry was taken over from another reader (which may still note its messages meanwhile)."""
+
+    async def note(self, creation: str, value: str) -> None:
+        """Note ``value`` for one new message of the entry (kept until the entry is acknowledged)."""
+
+    async def noted(self, creation: str) -> str | None:
+        """What is noted for one new message of the entry now (another sender may have noted it since)."""
+
+    async def newest(self, sequence: str) -> int:
+        """The highest message id known in a sequence of message ids (0 if none)."""
+
+    async def saw(self, sequence: str, message_id: int) -> None:
+        """The bot made message ``message_id`` in ``sequence``."""
+
+    async def known(self, sequence: str, above: int) -> set[int]:
+        """The ids known in ``sequence`` above ``above`` (the bot's messages made since)."""
 
 
 class Receipt:
@@ -34,12 +66,15 @@ class Receipt:
         record: records a ticket as sent (awaited after the call, before the entry is acknowledged).
         settled: called once, when the entry's effects are queued and every call is made or dropped.
         holds: whether the reader still surely holds the entry (its lease has not run out); a call waits while not.
+        journal: the entry's notes of the messages its calls create (``None``: none are kept).
     """
 
     def __init__(self, known: frozenset[str], record: Callable[[str], Awaitable[None]],
-                 settled: Callable[[], None], holds: Callable[[], bool] = lambda: True) -> None:
+                 settled: Callable[[], None], holds: Callable[[], bool] = lambda: True,
+                 journal: Journal | None = None) -> None:
         self.known = known
         self.holds = holds
+        self.journal = journal
         self._record = record
         self._settled = settled
         self._issued = 0

@@ -11,6 +11,10 @@ Layout (``st`` is the store's prefix, ``<p>`` a platform, ``<n>`` a shard ``0`` 
   next takes the shard over with what the dead one left pending (``XAUTOCLAIM``).
 - ``st:{ob:<p>:<n>}:sent:<entry>`` -- the calls of an entry already made (:mod:`bot.protocol.receipts`),
   recorded before the entry is acknowledged, deleted with it, expiring after :data:`SENT_TTL_S`.
+- ``st:{ob:<p>:<n>}:made:<entry>`` -- the entry's new messages (a hash by creation: ``?<id>`` before the call,
+  the highest message id then known in its chat; ``=<id>`` the message made), kept and deleted like the record.
+- ``st:{ob:<p>:ids:<sequence>}`` -- the newest :data:`IDS_KEPT` message ids the bot made in a sequence of
+  message ids (a sorted set), for finding a message whose answer was lost (:mod:`adapters.common.once`).
 - ``st:{ob:<p>}:readers`` -- the readers alive (a sorted set by last beat), to share the shards between them.
 
 Each shard has a hash tag of its own, so on Redis Cluster the shards spread over the nodes and every key
@@ -31,7 +35,7 @@ from redis.exceptions import ResponseError
 from bot.protocol import wire
 from bot.protocol.outgoing import Outgoing
 
-__all__ = ["Outbox", "PLATFORMS", "SHARDS", "MAXLEN", "SENT_TTL_S", "GROUP"]
+__all__ = ["Outbox", "PLATFORMS", "SHARDS", "MAXLEN", "SENT_TTL_S", "GROUP", "IDS_KEPT"]
 
 PLATFORMS = ("telegram", "discord")
 """The platforms whose effects go through the outbox (the web table reads the tables itself)."""
@@ -39,6 +43,8 @@ SHARDS = 8
 MAXLEN = 10_000
 """The most entries one shard's stream keeps (the oldest go first; acknowledged ones are gone already)."""
 SENT_TTL_S = 86_400
+IDS_KEPT = 256
+"""The most message ids of one sequence kept (the newest)."""
 GROUP = "senders"
 
 _RENEW = """
@@ -86,6 +92,14 @@ class Outbox:
     def sent_key(self, platform: str, shard: int, entry: str) -> str:
         """The calls made of one entry."""
         return f"{self._tag(platform, shard)}:sent:{entry}"
+
+    def notes_key(self, platform: str, shard: int, entry: str) -> str:
+        """The new messages of one entry."""
+        return f"{self._tag(platform, shard)}:made:{entry}"
+
+    def ids_key(self, platform: str, sequence: str) -> str:
+        """The message ids the bot made lately in one sequence."""
+        return f"{self.prefix}:{{ob:{platform}:ids:{sequence}}}"
 
     def readers(self, platform: str) -> str:
         """The readers of a platform alive, by last beat."""
@@ -175,11 +189,45 @@ class Outbox:
             pipe.expire(key, SENT_TTL_S)
             await pipe.execute()
 
+    async def notes(self, platform: str, shard: int, entry: str) -> dict[str, str]:
+        """What was noted of ``entry``'s new messages, by creation."""
+        return await self.redis.hgetall(self.notes_key(platform, shard, entry))
+
+    async def noted(self, platform: str, shard: int, entry: str, creation: str) -> str | None:
+        """What is noted for one new message of ``entry``."""
+        return await self.redis.hget(self.notes_key(platform, shard, entry), creation)
+
+    async def note(self, platform: str, shard: int, entry: str, creation: str, value: str) -> None:
+        """Note ``value`` for one new message of ``entry``."""
+        key = self.notes_key(platform, shard, entry)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hset(key, creation, value)
+            pipe.expire(key, SENT_TTL_S)
+            await pipe.execute()
+
+    async def newest(self, platform: str, sequence: str) -> int:
+        """The highest message id the bot made lately in ``sequence`` (0: none known)."""
+        top = await self.redis.zrange(self.ids_key(platform, sequence), -1, -1, withscores=True)
+        return int(top[0][1]) if top else 0
+
+    async def saw(self, platform: str, sequence: str, message_id: int) -> None:
+        """The bot made ``message_id`` in ``sequence``."""
+        key = self.ids_key(platform, sequence)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.zadd(key, {str(message_id): message_id})
+            pipe.zremrangebyrank(key, 0, -IDS_KEPT - 1)
+            pipe.expire(key, SENT_TTL_S)
+            await pipe.execute()
+
+    async def known_ids(self, platform: str, sequence: str, above: int) -> set[int]:
+        """The message ids the bot made lately in ``sequence`` above ``above``."""
+        return {int(i) for i in await self.redis.zrangebyscore(self.ids_key(platform, sequence), f"({above}", "+inf")}
+
     async def ack(self, platform: str, shard: int, entry: str) -> None:
         """Every call of ``entry`` is made: it is acknowledged and gone, with its record."""
         stream = self.stream(platform, shard)
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.xack(stream, GROUP, entry)
             pipe.xdel(stream, entry)
-            pipe.delete(self.sent_key(platform, shard, entry))
+            pipe.delete(self.sent_key(platform, shard, entry), self.notes_key(platform, shard, entry))
             await pipe.execute()

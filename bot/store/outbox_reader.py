@@ -6,8 +6,8 @@ readers that beat lately, rounded up) and keeps what it holds while it lives. A 
 gracefully reads no more, leaves the readers at once and each lease as soon as the calls of what it took of
 that shard are made (at most ``flush_s``); one that dies leaves them to expire (``lease_s``). Either way the
 next reader claims the entries left unacknowledged and carries them out again, skipping the calls recorded as made
-(:mod:`bot.protocol.receipts`): a message is sent twice only if its sender died after the platform took the
-call and before the record (one Redis round trip).
+(:mod:`bot.protocol.receipts`); a new message whose call was made but not recorded is found, not made again
+(the entry's notes: :class:`EntryJournal`, :mod:`adapters.common.once`).
 """
 
 from __future__ import annotations
@@ -27,12 +27,44 @@ from bot.protocol.unavailable import UNAVAILABLE
 
 from .outbox import Outbox
 
-__all__ = ["OutboxReader", "reading"]
+__all__ = ["OutboxReader", "EntryJournal", "reading"]
 
 log = logging.getLogger(__name__)
 
 _BLOCK_MS = 400
 """How long one read waits for a new entry (below the client's reply timeout)."""
+
+
+class EntryJournal:
+    """The notes of one entry's new messages and the message ids known of its platform, in the outbox
+    (a :class:`~bot.protocol.receipts.Journal`)."""
+
+    def __init__(self, outbox: Outbox, platform: str, shard: int, entry: str, notes: dict[str, str],
+                 replayed: bool) -> None:
+        self.outbox, self.platform, self.shard, self.entry = outbox, platform, shard, entry
+        self.name = f"{outbox.stream(platform, shard)}:{entry}"
+        self.notes = notes
+        self.replayed = replayed
+
+    async def note(self, creation: str, value: str) -> None:
+        """See :meth:`bot.protocol.receipts.Journal.note`."""
+        await self.outbox.note(self.platform, self.shard, self.entry, creation, value)
+
+    async def noted(self, creation: str) -> str | None:
+        """See :meth:`bot.protocol.receipts.Journal.noted`."""
+        return await self.outbox.noted(self.platform, self.shard, self.entry, creation)
+
+    async def newest(self, sequence: str) -> int:
+        """See :meth:`bot.protocol.receipts.Journal.newest`."""
+        return await self.outbox.newest(self.platform, sequence)
+
+    async def saw(self, sequence: str, message_id: int) -> None:
+        """See :meth:`bot.protocol.receipts.Journal.saw`."""
+        await self.outbox.saw(self.platform, sequence, message_id)
+
+    async def known(self, sequence: str, above: int) -> set[int]:
+        """See :meth:`bot.protocol.receipts.Journal.known`."""
+        return await self.outbox.known_ids(self.platform, sequence, above)
 
 
 class OutboxReader:
@@ -185,6 +217,7 @@ class OutboxReader:
             await self.outbox.ack(self.platform, shard, entry)
             return
         known = await self.outbox.known(self.platform, shard, entry) if replay else frozenset()
+        notes = await self.outbox.notes(self.platform, shard, entry) if replay else {}
         done = self._open[(shard, entry)] = asyncio.Event()
 
         async def record(call: str) -> None:
@@ -195,8 +228,9 @@ class OutboxReader:
             self._acks.add(task)
             task.add_done_callback(self._acks.discard)
 
+        journal = EntryJournal(self.outbox, self.platform, shard, entry, notes, replay)
         receipt = self._receipts[(shard, entry)] = receipts.Receipt(known, record, settled,
-                                                                    lambda: self._holds(shard))
+                                                                    lambda: self._holds(shard), journal)
         with receipts.carrying(receipt):
             try:
                 self.carry_out(outs)

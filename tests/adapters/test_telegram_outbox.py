@@ -16,6 +16,7 @@ from adapters.telegram.deliver import Delivery
 from adapters.telegram.outbox import Job, Outbox, Pacer
 from adapters.telegram.tuning import Tuning
 from bot.ops.settings import load_settings
+from bot.protocol import receipts
 from bot.protocol.outgoing import Button, ChatRef, HandMessage, Notice, TableMessage, Toast, UserRef
 from bot.store.connection import connect
 from bot.store.ratelimit import Limiter
@@ -389,3 +390,16 @@ async def test_closing_says_how_many_calls_it_dropped():
     outbox.put(Job(GROUP, "notice", stuck))
     outbox.put(Job(GROUP, "hand", stuck))
     assert await outbox.close() == 2  # a call under way is not counted: it was made or not, as it stood
+
+
+async def test_a_replay_takes_the_tickets_of_its_calls_whatever_this_process_shows(tg, rig):
+    """An entry of a table version older than the one this process shows, and a notice: the dead sender made and
+    recorded the table's call (ticket 0), not the notice's (ticket 1). Here the table's edit is not queued, but it
+    takes its ticket all the same: the notice keeps ticket 1 and is posted (once)."""
+    await rig.run([table("Tisch v2", 2)])
+    settled = asyncio.Event()
+    receipt = receipts.Receipt(frozenset({"0"}), lambda call: asyncio.sleep(0), settled.set)
+    with receipts.carrying(receipt):
+        rig.delivery.carry_out([table("Tisch v1", 1), Notice(group_ref(), "Anna ist dran")])
+    await asyncio.wait_for(settled.wait(), 10)
+    assert [m.text for m in tg.chat(GROUP)] == ["Tisch v2", "Anna ist dran"]

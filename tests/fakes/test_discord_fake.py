@@ -83,3 +83,16 @@ async def test_slash_commands_over_their_limits_are_refused(commands, where):
         for key in where:
             found = found[key]
         assert len(fake.commands[None]) == 100  # the refused overwrite changed nothing
+
+
+async def test_an_enforced_nonce_brings_back_the_message_made_with_it(rest):
+    """With ``enforce_nonce`` a nonce the bot used lately answers with that message and makes none; without it
+    (or with another nonce) a message is made; a nonce over 25 characters is refused."""
+    status, made = await rest({"content": "Anna ist dran", "nonce": "n" * 25, "enforce_nonce": True})
+    assert status == 200 and made["nonce"] == "n" * 25
+    again = (await rest({"content": "Anna ist dran", "nonce": "n" * 25, "enforce_nonce": True}))[1]
+    other = (await rest({"content": "Anna ist dran", "nonce": "m" * 25, "enforce_nonce": True}))[1]
+    loose = (await rest({"content": "Anna ist dran", "nonce": "n" * 25}))[1]
+    assert again["id"] == made["id"] and len({made["id"], other["id"], loose["id"]}) == 3
+    status, answer = await rest({"content": "Anna ist dran", "nonce": "n" * 26, "enforce_nonce": True})
+    assert status == 400 and answer["code"] == 50035 and "nonce" in answer["errors"]

@@ -44,6 +44,21 @@ async def test_messages_edits_and_not_modified(tg, bot):
         await bot.edit_message_text("x", chat_id=GROUP, message_id=999)
 
 
+async def test_message_ids_run_per_supergroup_and_per_bot_elsewhere(tg, bot):
+    """A supergroup numbers its messages itself; private chats and basic groups share the bot's sequence, the
+    users' messages too (which the bot cannot edit), and an id of another chat is not found in this one."""
+    supergroup, basic = tg.group(-1002001, "Stammtisch Pfalz"), tg.group(-4001, "Skatrunde")
+    anna, ben = tg.user(11, "Anna"), tg.user(12, "Ben")
+    anna.start()
+    ben.start()
+    ids = [(await bot.send_message(chat, "Hallo")).message_id for chat in (supergroup, anna.id, basic, ben.id)]
+    assert ids == [1, 3, 4, 5], "Anna's /start took 1, Ben's 2"
+    with pytest.raises(BadRequest, match="can't be edited"):
+        await bot.edit_message_text("Hallo", chat_id=anna.id, message_id=1)
+    with pytest.raises(BadRequest, match="Message to edit not found"):
+        await bot.edit_message_text("Hallo", chat_id=anna.id, message_id=5)
+
+
 async def test_private_chat_needs_start_and_block_is_forbidden(tg, bot):
     anna = tg.user(11, "Anna")
     with pytest.raises(Forbidden, match="initiate conversation"):

@@ -44,6 +44,23 @@ async def _spawn(*args: str) -> subprocess.Popen:
     return proc
 
 
+def _gone(proc: subprocess.Popen) -> None:
+    """The worker killed (SIGKILL), if it still runs."""
+    if proc.poll() is None:
+        proc.kill()
+        proc.wait()
+
+
+async def _taken_over(args: tuple[str, ...], redis, stream: str) -> None:
+    """Another sender takes the stream over and carries out every batch of it (it is gone then)."""
+    second = await _spawn(*args)
+    try:
+        while await redis.xlen(stream):  # every batch acknowledged: nothing more is sent
+            await asyncio.sleep(0.01)
+    finally:
+        _gone(second)
+
+
 async def test_a_sender_killed_mid_send_neither_loses_nor_doubles(redis, redis_url, key_prefix):
     """Six notices in one batch and six batches of one: the first sender is killed after some of the batch's
     calls are made and recorded (the batch not yet acknowledged) and with batches read but not sent; the
@@ -66,19 +83,40 @@ async def test_a_sender_killed_mid_send_neither_loses_nor_doubles(redis, redis_u
             first.send_signal(signal.SIGKILL)
             first.wait()
             made = len(tg.chat(GROUP))
-            second = await _spawn(*args)
-            try:
-                stream = outbox.stream("telegram", outbox.shard_of(str(GROUP)))
-                while await redis.xlen(stream):  # every batch acknowledged: nothing more is sent
-                    await asyncio.sleep(0.01)
-            finally:
-                second.kill()
-                second.wait()
+            await _taken_over(args, redis, outbox.stream("telegram", outbox.shard_of(str(GROUP))))
         finally:
-            if first.poll() is None:
-                first.kill()
-                first.wait()
+            _gone(first)
         shown = [m.history[0][0] for m in tg.chat(GROUP)]
         assert 3 <= made < len(texts)
         assert sorted(shown) == sorted(texts), "lost or doubled"
         assert shown == texts, "out of order"
+
+
+async def test_a_sender_killed_after_telegram_made_its_messages_makes_none_again(redis, redis_url, key_prefix):
+    """Telegram makes a notice in a supergroup and a hand in a private chat, but their answers never reach the
+    sender, which is killed: the next sender finds both messages (the ids after the newest known when they were
+    noted: Anna's and Ben's own messages take ids of the bot's one sequence of private chats before her hand)
+    and posts neither again."""
+    outbox = Outbox(redis, key_prefix)
+    group = -1001000004000
+    async with FakeTelegram(group_limit=(PACED.group_messages, PACED.group_window_s),
+                            chat_limit=(PACED.chat_messages, PACED.chat_window_s)) as tg:
+        tg.group(group, "Stammtisch Lautern")
+        chat = ChatRef("telegram", str(group))
+        anna, ben = tg.user(11, "Anna"), tg.user(12, "Ben")
+        anna.start()
+        ben.start()
+        tg.withhold = asyncio.Event()
+        await outbox.put([Notice(chat, "Anna ist dran"), HandMessage(ANNA, chat, "T1", "Anna: A♠ K♠")])
+        args = ("send", redis_url, key_prefix, tg.base_url, tg.token)
+        first = await _spawn(*args)
+        try:
+            await tg.wait_for(lambda: tg.chat(group) and tg.chat(anna.id), what="both messages made")
+        finally:
+            _gone(first)
+        tg.withhold.set()
+        tg.withhold = None
+        await _taken_over(args, redis, outbox.stream("telegram", outbox.shard_of(str(group))))
+        assert [m.text for m in tg.chat(group)] == ["Anna ist dran"]
+        assert [m.text for m in tg.chat(anna.id)] == ["Anna: A♠ K♠"]
+        assert len(tg.calls_of("sendMessage")) == 2, "each made once"

@@ -17,6 +17,9 @@ command, press a button on a message they see. What it enforces, as Discord does
 - a message's files (multipart ``files[n]``): at most 10 (50035), at most 10 MB together, the limit
   of a bot without boosts (413, 40005 Request entity too large);
 - the slash commands' limits (:mod:`.commands`: names, descriptions, options, choices, at most 100), 50035;
+- a message posted with a ``nonce`` (at most 25 characters, else 50035) and ``enforce_nonce``: if the bot made a
+  message with that nonce in the channel within ``nonce_window_s`` (Discord: "the past few minutes"), that
+  message is the answer and none is made (the request counts against the channel's limit all the same);
 - a thread (``POST /channels/{id}/threads``) opens only in a guild's text channel (else 400, 50024) not
   listed in :attr:`FakeDiscord.no_threads` (403, 50001 Missing Access); it is a channel of type 11
   with its ``parent_id``, where messages are posted and interactions happen as in any channel.
@@ -45,6 +48,7 @@ __all__ = ["FakeDiscord", "Member", "Msg", "Call", "CONTENT_MAX", "LABEL_MAX", "
            "UPLOAD_MAX"]
 
 EPHEMERAL = 64
+NONCE_MAX = 25
 _EPOCH_MS = 1420070400000
 _MEMBER_PERMISSIONS = 2248473465835073
 """What an ordinary member may in the fake's channels."""
@@ -82,6 +86,8 @@ def _form_errors(body: dict) -> dict:
     errors: dict[str, Any] = {}
     if len(body.get("content") or "") > CONTENT_MAX:
         errors["content"] = _too_long(CONTENT_MAX)
+    if len(str(body.get("nonce") or "")) > NONCE_MAX:
+        errors["nonce"] = _too_long(NONCE_MAX)
     rows = body.get("components") or []
     if len(rows) > ROWS_MAX:
         errors["components"] = _too_long(ROWS_MAX)
@@ -147,6 +153,7 @@ class Msg:
     deleted: bool = False
     files: dict = field(default_factory=dict)
     """Its attachments: file name to bytes."""
+    nonce: str | None = None
 
     @property
     def buttons(self) -> list[dict]:
@@ -166,7 +173,8 @@ class Msg:
                                  "url": f"https://cdn.invalid/{self.id}/{name}",
                                  "proxy_url": f"https://media.invalid/{self.id}/{name}"}
                                 for i, (name, data) in enumerate(self.files.items())],
-                "pinned": False, "type": 0, "flags": self.flags, "components": self.components}
+                "pinned": False, "type": 0, "flags": self.flags, "components": self.components,
+                **({"nonce": self.nonce} if self.nonce is not None else {})}
 
 
 @dataclass
@@ -222,8 +230,13 @@ class FakeDiscord:
         port: the port to listen on (0: a free one).
     """
 
-    def __init__(self, channel_limit: tuple[int, float] = (5, 5.0), ack_window_s: float = 3.0, port: int = 0):
+    def __init__(self, channel_limit: tuple[int, float] = (5, 5.0), ack_window_s: float = 3.0, port: int = 0,
+                 nonce_window_s: float = 180.0):
         self.channel_limit = channel_limit
+        self.nonce_window_s = nonce_window_s
+        self.withhold: asyncio.Event | None = None
+        """While an event: each message posted is made, but its answer waits until the event is set (a test kills
+        its sender meanwhile)."""
         self.ack_window_s = ack_window_s
         self.token = "fake." + secrets.token_hex(8)
         self.app_id = _snowflake()
@@ -485,7 +498,18 @@ class FakeDiscord:
             return refused
         if wait := self._limited(cid):
             return self._slow_down(wait)
-        return _json(self._new(cid, body, None).payload(self.bot))
+        made = self._made_with(cid, body) or self._new(cid, body, None)
+        if self.withhold is not None:
+            await self.withhold.wait()
+        return _json(made.payload(self.bot))
+
+    def _made_with(self, channel_id: int, body: dict) -> Msg | None:
+        """The bot's message of the channel made lately with the body's enforced nonce, if any."""
+        nonce = body.get("nonce")
+        if nonce is None or not body.get("enforce_nonce"):
+            return None
+        return next((m for m in self.messages.values() if m.channel_id == channel_id and m.nonce == str(nonce)
+                     and m.author_id == self.app_id and m.times[0] > time.monotonic() - self.nonce_window_s), None)
 
     async def _thread(self, request: web.Request) -> web.Response:
         cid = int(request.match_info["channel"])
@@ -512,7 +536,8 @@ class FakeDiscord:
     def _new(self, channel_id: int, body: dict, user: Member | None) -> Msg:
         """A new message from a request body; ephemeral (only for ``user``) if its flags say so."""
         msg = Msg(_snowflake(), channel_id, body.get("content") or "", body.get("components") or [], self.app_id,
-                  body.get("flags", 0) or 0, files=body.get("_files", {}))
+                  body.get("flags", 0) or 0, files=body.get("_files", {}),
+                  nonce=str(body["nonce"]) if body.get("nonce") is not None else None)
         if msg.flags & EPHEMERAL and user is not None:
             msg.for_user = user.id
         msg.history.append((msg.content, msg.components))

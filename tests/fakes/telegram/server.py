@@ -18,6 +18,12 @@ current limits; older versions said 3-256). Updates are delivered by long pollin
 method the webhook returns in its response (JSON with ``method``) is carried out like a call,
 validated the same way, and recorded with :data:`VIA_REPLY` among its parameters.
 
+Message ids are numbered as Telegram does: a supergroup's messages one after another in the chat; those of
+private chats and basic groups in one sequence of the bot account (a message in one such chat takes an id
+after every message of any other). Users' messages take their ids too, and an edit of one is refused
+("message can't be edited"), of an id not in the chat ("message to edit not found"), of the very content a
+message of the bot's shows already ("message is not modified").
+
 Everything the bot did is kept in a transcript: every message per chat with its text, entities
 and inline keyboard, its edits, and the answered callback queries. Simulated users act through
 :class:`FakeUser`: send text, press a button the bot sent, follow a deep link.
@@ -222,7 +228,12 @@ class FakeTelegram:
         self._in_flight = 0
         self._offset = 0
         self._update_ids = itertools.count(1000)
-        self._message_ids: dict[int, itertools.count] = defaultdict(lambda: itertools.count(1))
+        self._message_ids: dict[int, itertools.count] = defaultdict(lambda: itertools.count(1))  # by sequence
+        self.others: dict[int, set[int]] = defaultdict(set)
+        """The ids of the users' messages, by chat."""
+        self.withhold: asyncio.Event | None = None
+        """While an event: each message sent is made, but its answer waits until the event is set (a test kills
+        its sender meanwhile)."""
         self._callback_ids = itertools.count(1)
         self._new_update = asyncio.Condition()
         self._changes = Changes()
@@ -283,7 +294,7 @@ class FakeTelegram:
         old = self.chats[chat_id]
         old.migrated_to = new_id
         self.chats[new_id] = _Chat(new_id, "supergroup", title=old.title)
-        self._push({"message": {"message_id": next(self._message_ids[chat_id]), "date": int(time.time()),
+        self._push({"message": {"message_id": self._next_id(old), "date": int(time.time()),
                                 "chat": self._chat_dict(chat_id), "migrate_to_chat_id": new_id}})
 
     # -- what the users do -------------------------------------------------------------------------
@@ -293,7 +304,9 @@ class FakeTelegram:
         if chat_id == user.id:
             user.started = True
             user.blocked = False
-        msg: dict[str, Any] = {"message_id": next(self._message_ids[chat_id]), "date": int(time.time()),
+        message_id = self._next_id(self.chats[chat_id])
+        self.others[chat_id].add(message_id)
+        msg: dict[str, Any] = {"message_id": message_id, "date": int(time.time()),
                                "chat": self._chat_dict(chat_id), "from": user.as_dict(), "text": text}
         if text.startswith("/"):
             msg["entities"] = [{"type": "bot_command", "offset": 0, "length": len(text.split()[0])}]
@@ -476,6 +489,10 @@ class FakeTelegram:
                 raise ApiError(403, "Forbidden: bot can't initiate conversation with a user")
         return chat
 
+    def _next_id(self, chat: _Chat) -> int:
+        """The id of a new message in ``chat``: the next of the supergroup's own sequence, or of the bot's."""
+        return next(self._message_ids[chat.id if chat.type in ("supergroup", "channel") else 0])
+
     def _flood(self, chat: _Chat, method: str) -> None:
         now = time.monotonic()
         sends = self._sends[chat.id]
@@ -626,10 +643,12 @@ class FakeTelegram:
         if thread is not None and not chat.forum:
             raise ApiError(400, "Bad Request: message thread not found")
         self._flood(chat, "sendMessage")
-        m = Sent(chat.id, next(self._message_ids[chat.id]), text, markup, params.get("entities") or [],
+        m = Sent(chat.id, self._next_id(chat), text, markup, params.get("entities") or [],
                  int(thread) if thread is not None else None)
         m.history.append((text, markup))
         self.messages[chat.id][m.message_id] = m
+        if self.withhold is not None:
+            await self.withhold.wait()
         return self._message_dict(m)
 
     async def _m_sendDocument(self, params: dict) -> dict:
@@ -656,7 +675,7 @@ class FakeTelegram:
         if thread is not None and not chat.forum:
             raise ApiError(400, "Bad Request: message thread not found")
         self._flood(chat, f"send{kind.title()}")
-        m = Sent(chat.id, next(self._message_ids[chat.id]), caption, None, [],
+        m = Sent(chat.id, self._next_id(chat), caption, None, [],
                  int(thread) if thread is not None else None, upload=Upload(kind, field_.filename or "", data))
         m.history.append((caption, None))
         self.messages[chat.id][m.message_id] = m
@@ -666,7 +685,10 @@ class FakeTelegram:
         chat = self._target(params)
         text = self._check_text(params)
         markup = self._check_markup(params)
-        m = self.messages[chat.id].get(int(params.get("message_id") or 0))
+        message_id = int(params.get("message_id") or 0)
+        if message_id in self.others[chat.id]:
+            raise ApiError(400, "Bad Request: message can't be edited")
+        m = self.messages[chat.id].get(message_id)
         if m is None:
             raise ApiError(400, "Bad Request: message to edit not found")
         if m.text == text and m.markup == markup and m.entities == (params.get("entities") or []):

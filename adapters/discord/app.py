@@ -232,7 +232,7 @@ class DiscordBot:
                     await self._reply(interaction, answer.text if answer else t(cmd.lang, "dc.done"))
             except discord.HTTPException as exc:
                 log.info("interaction %s not answered: %s", interaction.id, exc)
-            self.delivery.carry_out(rest, None, outs)
+            await self._show(rest, outs)
 
     async def press(self, interaction: discord.Interaction, token: str) -> None:
         """A button press, answered with the refusal, the new look of the message pressed on (his
@@ -278,16 +278,21 @@ class DiscordBot:
                     await self._reply(interaction, hand.text, hand.buttons)
                     self.delivery.keep(interaction, hand)
                     rest.remove(hand)
-                elif new_look is not None:
-                    await self._update(interaction, self.delivery.watchable(new_look))
-                    rest.remove(new_look)
-                    await self.delivery.shown(self.delivery.watchable(new_look), pressed, version)
+                elif new_look is not None:  # it stays among the rest: its ref tells every process it is shown
+                    await self._update(interaction, self.delivery.look(new_look))
+                    await self.delivery.shown(self.delivery.look(new_look), pressed, version)
                 elif not interaction.response.is_done():
                     await interaction.response.defer()
             except discord.HTTPException as exc:  # too late (10062) or answered before: all goes the usual way
                 log.info("interaction %s not answered: %s", interaction.id, exc)
                 rest = [o for o in outs if o is not toast]
-            self.delivery.carry_out(rest, None, outs)
+            await self._show(rest, outs)
+
+    async def _show(self, rest: list[Outgoing], outs: list[Outgoing]) -> None:
+        """Show what an interaction changed beyond its answer (``rest`` of all it changed, ``outs``) through the
+        service's outbox (:meth:`~bot.service.Service.show`), whichever process reads this channel's shard, like a
+        timer's effects: one channel's effects keep one order. Without an outbox they are shown here."""
+        self.delivery.carry_out(await self.service.show(rest), None, outs)
 
     @staticmethod
     async def _reply(interaction: discord.Interaction, text: str, buttons=(), ephemeral: bool = True,

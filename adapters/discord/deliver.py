@@ -225,7 +225,7 @@ class Delivery:
     # ------------------------------------------------------------------ the table message
     def table(self, out: TableMessage, version: int | None, lazy: bool = False) -> None:
         """Show the table in its channel, edited in place (``lazy``: it may wait for the next card)."""
-        out = self.watchable(out)
+        out = self.look(out)
         if out.repost:
             self._reposts[out.table_id] = True
         channel_id = channel_of(out.chat)
@@ -276,8 +276,7 @@ class Delivery:
 
         With a web table, the hand's last button opens it (:attr:`link`), where the buttons leave room.
         """
-        if self.link is not None:
-            out = replace(out, buttons=out.buttons + ((self.link(out),),))
+        out = self.look(out)
         user_id = int(out.user.user_id)
         key = (out.user.key, out.table_id)
 
@@ -388,11 +387,12 @@ class Delivery:
                      and o.table_id == table_id or isinstance(o, TableMessage) and not o.repost and key == TABLE_REF
                      and o.table_id == table_id), None)
 
-    def watchable(self, out: HandMessage | TableMessage) -> HandMessage | TableMessage:
-        """A table message with the row that opens it to watch on the web table, where there is one."""
-        if self.watch_row is None or not isinstance(out, TableMessage):
-            return out
-        return replace(out, buttons=out.buttons + self.watch_row(out))
+    def look(self, out: HandMessage | TableMessage) -> HandMessage | TableMessage:
+        """The message as shown: a table message with the row that opens it to watch on the web table, a hand with
+        the button that opens it there (:attr:`link`), where there is a web table."""
+        if isinstance(out, TableMessage):
+            return out if self.watch_row is None else replace(out, buttons=out.buttons + self.watch_row(out))
+        return out if self.link is None else replace(out, buttons=out.buttons + ((self.link(out),),))
 
     async def shown(self, out: HandMessage | TableMessage, ref: MessageRef, version: int | None) -> None:
         """The answer to a press updated the message ``ref`` to show ``out``: record what it shows."""

@@ -35,7 +35,7 @@ from adapters.common.running import Ticker, delivering, run_until_stopped
 from bot.ops import metrics
 from bot.ops.settings import Settings
 from bot.protocol import tokens
-from bot.protocol.outgoing import ChatRef, Command, JoinLink, Outgoing, Toast
+from bot.protocol.outgoing import ChatRef, Command, HandMessage, JoinLink, Outgoing, TableList, Toast, UserRef
 from bot.words import languages, parse_typed
 
 from . import commands, markup
@@ -203,12 +203,12 @@ class TelegramBot:
         resend = cmd.user if token and token.verb == "hand" else None
         page = query.message.message_id if query.message is not None else None  # a page of his tables: in its place
         mine = (Toast, JoinLink)
-        self.delivery.carry_out([o for o in outs if o is not answer and not (isinstance(o, mine) and o.user.key ==
-                                                                               cmd.user.key)], resend, page)
+        await self._show([o for o in outs if o is not answer and not (isinstance(o, mine) and o.user.key ==
+                                                                        cmd.user.key)], resend, page)
         if not done:  # the press is answered: a late answer for him alone (a hint) goes to his private chat
             late = await task
-            self.delivery.carry_out([o for o in late if not isinstance(o, mine) or isinstance(o, Toast) and o.secret
-                                     and o.user.key == cmd.user.key], resend, page)
+            await self._show([o for o in late if not isinstance(o, mine) or isinstance(o, Toast) and o.secret
+                              and o.user.key == cmd.user.key], resend, page, cmd.user)
 
     async def _text(self, cmd: Command) -> None:
         parsed = parse_typed(cmd.verb, cmd.args) if cmd.verb and not cmd.chat.private else None
@@ -216,12 +216,27 @@ class TelegramBot:
             cmd = replace(cmd, reachable=await self.delivery.reachable(cmd.user))
         if not cmd.chat.private and await self.service.needs_admin(cmd):  # only then is Telegram asked
             cmd = replace(cmd, admin=await self.delivery.chat_admin(cmd.chat, cmd.user))
-        self.delivery.carry_out(await self.service.handle(cmd), cmd.user if cmd.verb == "hand" else None)
+        await self._show(await self.service.handle(cmd), cmd.user if cmd.verb == "hand" else None)
 
     async def _move(self, old: ChatRef, new_chat_id: str) -> None:
         """The group became a supergroup: its table moves to the new chat id and is posted there."""
         outs = await self.service.migrate(old, new_chat_id)
-        self.delivery.carry_out([o for o in outs if not isinstance(o, (Toast, JoinLink))])
+        await self._show([o for o in outs if not isinstance(o, (Toast, JoinLink))])
+
+    async def _show(self, outs: list[Outgoing], resend_hand_of: UserRef | None = None, page: int | None = None,
+                    presser: UserRef | None = None) -> None:
+        """Show what an update changed: through the service's outbox (:meth:`~bot.service.Service.show`), whichever
+        process reads this chat's shard, like a timer's effects, so that one chat's effects keep one order; the hand
+        of ``resend_hand_of`` (he asked for it again) posted anew. What is bound to the update is shown here at once:
+        a join link (it asks Telegram whether he can be written to now), a page of his tables in place of message
+        ``page`` (the page pressed on), a late answer to the ``presser`` alone. Without an outbox all is shown here."""
+        if resend_hand_of is not None:
+            outs = [replace(o, notify=True) if isinstance(o, HandMessage) and o.user.key == resend_hand_of.key else o
+                    for o in outs]
+        here = [o for o in outs if isinstance(o, JoinLink) or page is not None and isinstance(o, TableList)
+                or isinstance(o, Toast) and presser is not None and o.user.key == presser.key]
+        rest = await self.service.show([o for o in outs if not any(o is h for h in here)])
+        self.delivery.carry_out([o for o in outs if any(o is h for h in [*here, *rest])], page)
 
     async def _migrated(self, old: int, new: int) -> None:
         await self._move(ChatRef(PLATFORM, str(old)), str(new))

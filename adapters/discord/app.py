@@ -22,6 +22,7 @@ import yarl
 from discord import app_commands
 
 from adapters.common.gate import SharedLimit
+from adapters.common.onweb import in_chat
 from adapters.common.refs import Refs
 from adapters.common.running import Ticker, delivering, run_until_stopped
 from adapters.common.webauth import WATCH, link_url
@@ -246,12 +247,12 @@ class DiscordBot:
             cmd = translate.command_of(interaction, token=token)
             parsed, message = tokens.parse(token), interaction.message
             key = looked_up = None
-            if parsed is not None and interaction.guild_id is None:  # he plays in his DM: his hand is not held
-                self.delivery.web.pressed(cmd.user, parsed.table)
             if parsed is not None and message is not None and not message.flags.ephemeral:
                 key = self.delivery.pressed_key(cmd.user, in_dm=interaction.guild_id is None)
                 looked_up = asyncio.ensure_future(self.delivery.ref_at(parsed.table, key))
             outs = await self._verdict(interaction, cmd)
+            if parsed is not None and interaction.guild_id is None:  # he plays in his DM: his hand is not held
+                outs = in_chat(outs, cmd.user, parsed.table)
             version = version_of(outs, parsed.table if parsed else "")
             me = cmd.user.key
             toast = next((o for o in outs if isinstance(o, (Toast, PrivateText)) and o.user.key == me), None)

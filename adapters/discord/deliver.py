@@ -115,7 +115,7 @@ class Delivery:
                  on_web: OnWeb | None = None) -> None:
         self.client = client
         self.web = WebHolds(on_web)
-        """Which hands wait while their owner's web page is open (``web.pressed`` when he presses in a DM)."""
+        """Which hands wait while their owner's web page is open."""
         self.watch_row = watch_row
         self.topic_opened = topic_opened
         self._flat: Bounded[int, bool] = Bounded()  # channels where Discord refused a thread
@@ -308,7 +308,7 @@ class Delivery:
         linger = (0.0 if out.notify else self.tuning.partial_s if out.partial or out.fading
                   else 0.0 if out.to_act else self.tuning.lazy_s)
         self.outbox.put(Job(*_slot(out), send, version, linger,
-                            None if out.notify else self.web.hold(out.table_id, out.user)))
+                            None if out.notify else self.web.hold(out)))
 
     async def _dm_channel(self, user_id: int) -> int:
         channel_id = self._dm.get(user_id)

@@ -31,6 +31,7 @@ from telegram.error import BadRequest, InvalidToken, NetworkError
 from telegram.ext import Application, ApplicationBuilder, ContextTypes, TypeHandler
 
 from adapters.common.gate import SharedLimit
+from adapters.common.onweb import in_chat
 from adapters.common.running import Ticker, delivering, run_until_stopped
 from bot.ops import metrics
 from bot.ops.settings import Settings
@@ -185,9 +186,7 @@ class TelegramBot:
             cmd = replace(cmd, reachable=True)
         if not cmd.chat.private and await self.service.needs_admin(cmd):  # the same powers as typed
             cmd = replace(cmd, admin=await self.delivery.chat_admin(cmd.chat, cmd.user))
-        if token is not None and cmd.chat.private:  # he plays in the chat: his hand is not held for his web page
-            self.delivery.web.pressed(cmd.user, token.table)
-        task = asyncio.ensure_future(self.service.handle(cmd))
+        task = asyncio.ensure_future(self._handle(cmd, token))
         outs: list[Outgoing] = []
         try:
             done, _ = await asyncio.wait({task}, timeout=self.tuning.ack_deadline_s)
@@ -209,6 +208,12 @@ class TelegramBot:
             late = await task
             await self._show([o for o in late if not isinstance(o, mine) or isinstance(o, Toast) and o.secret
                               and o.user.key == cmd.user.key], resend, page, cmd.user)
+
+    async def _handle(self, cmd: Command, token: tokens.Token | None) -> list[Outgoing]:
+        """The service's answer to a press; pressed in his private chat, his hands say he plays there (not on his
+        web page: they are not held for it)."""
+        outs = await self.service.handle(cmd)
+        return in_chat(outs, cmd.user, token.table) if token is not None and cmd.chat.private else outs
 
     async def _text(self, cmd: Command) -> None:
         parsed = parse_typed(cmd.verb, cmd.args) if cmd.verb and not cmd.chat.private else None

@@ -144,7 +144,7 @@ class Delivery:
                  reach: Reach | None = None, hand_wait_s: float = 0.0, on_web: OnWeb | None = None):
         self.bot = bot
         self.web = WebHolds(on_web)
-        """Which hands wait while their owner's web page is open (``web.pressed`` when he presses in the chat)."""
+        """Which hands wait while their owner's web page is open."""
         self.hand_wait_s = hand_wait_s
         self.reach = reach
         self.web_row = web_row
@@ -278,7 +278,7 @@ class Delivery:
         self._put_in_place(int(out.user.user_id), None, out.table_id, key, out.text, out.buttons, version,
                            reached=reached, refused=refused, to=out.user, linger=linger, retire=True,
                            restart=out.partial and not repost,
-                           hold=None if repost else self.web.hold(out.table_id, out.user))
+                           hold=None if repost else self.web.hold(out))
 
     def result(self, out: Notice) -> None:
         """Post a deal's result after all else in its chat, together with the results waiting there."""

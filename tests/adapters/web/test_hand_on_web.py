@@ -10,11 +10,12 @@ from urllib.parse import quote
 import aiohttp
 
 from bot.protocol.outgoing import UserRef
+from bot.store.watchers import WATCH_TTL_S
 from tests.adapters.web.test_server import next_view, tap_of
 from tests.adapters.web.test_web_in_chats import telegram_with_web
 from tests.adapters.web.webkit import init_data
 from tests.e2e.test_hand_edits import edits
-from tests.fakes.telegram.harness import FAST, card_to_play, fake_for, newest, open_table, running_bot, until, version
+from tests.fakes.telegram.harness import FAST, card_to_play, fake_for, newest, open_table, running_bot, until
 from tests.servicekit import TurnWatch
 
 GROUP = -100556
@@ -64,7 +65,7 @@ async def test_a_press_in_his_chat_ends_the_hold_in_the_process_that_sends_his_h
             tid = await open_table(tg, GROUP, users[0], users[1:], "bauerchen")
             user, hand, token = await card_to_play(tg, store, users, tid)
             await sender.service.seated_pages(tid, [(f"telegram:{user.id}", "p")])  # his page is open
-            seen = version(tg, GROUP, tid)
+            before = len(tg.calls)
             await tg.wait_answer(user.press(hand, data=token))  # yet he plays in his chat
-            await tg.wait_for(lambda: version(tg, GROUP, tid) > seen, what="the press in the group")
-            assert not sender.outbox.holding(user.id), "his hand is not held for his page: he plays in the chat"
+            await tg.wait_for(lambda: edits(tg, user.id, before), timeout=WATCH_TTL_S / 2,  # held: until it expires
+                              what="his hand's edit, not held for his page: he plays in the chat")

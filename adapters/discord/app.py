@@ -128,6 +128,7 @@ class DiscordBot:
         self._runner: asyncio.Task | None = None
         self._ticker: Ticker | None = None
         self._handling: set[asyncio.Task] = set()
+        self._stopping = False
 
     def carry_out(self, outs: list[Outgoing]) -> None:
         """Show effects that came from elsewhere in this process (the web table's taps)."""
@@ -153,6 +154,7 @@ class DiscordBot:
     async def stop(self, flush_s: float = 5.0) -> None:
         """Stop the timers, finish the interactions under way and send what is queued (for at most
         ``flush_s``), disconnect."""
+        self._stopping = True
         if self._ticker:
             await self._ticker.stop()
         with contextlib.suppress(asyncio.TimeoutError):
@@ -292,8 +294,9 @@ class DiscordBot:
     async def _show(self, rest: list[Outgoing], outs: list[Outgoing]) -> None:
         """Show what an interaction changed beyond its answer (``rest`` of all it changed, ``outs``) through the
         service's outbox (:meth:`~bot.service.Service.show`), whichever process reads this channel's shard, like a
-        timer's effects: one channel's effects keep one order. Without an outbox they are shown here."""
-        self.delivery.carry_out(await self.service.show(rest), None, outs)
+        timer's effects: one channel's effects keep one order. Without an outbox they are shown here, and so are
+        those of the interactions still in flight while the bot stops (its outbox reader reads no more)."""
+        self.delivery.carry_out(rest if self._stopping else await self.service.show(rest), None, outs)
 
     @staticmethod
     async def _reply(interaction: discord.Interaction, text: str, buttons=(), ephemeral: bool = True,

@@ -91,6 +91,7 @@ class TelegramBot:
         self.replies = Replies()
         self._ticker: Ticker | None = None
         self._webhook: WebhookServer | None = None
+        self._stopping = False
 
     @property
     def webhook_port(self) -> int | None:
@@ -140,6 +141,7 @@ class TelegramBot:
     async def stop(self, flush_s: float = 5.0) -> None:
         """Stop receiving, finish the updates and the timer tick in flight, send what is still
         queued (for at most ``flush_s``), disconnect."""
+        self._stopping = True
         if self._ticker:
             await self._ticker.stop()
         if self._webhook:
@@ -234,13 +236,15 @@ class TelegramBot:
         process reads this chat's shard, like a timer's effects, so that one chat's effects keep one order; the hand
         of ``resend_hand_of`` (he asked for it again) posted anew. What is bound to the update is shown here at once:
         a join link (it asks Telegram whether he can be written to now), a page of his tables in place of message
-        ``page`` (the page pressed on), a late answer to the ``presser`` alone. Without an outbox all is shown here."""
+        ``page`` (the page pressed on), a late answer to the ``presser`` alone. Without an outbox all is shown here,
+        and so is what the updates still in flight change while the bot stops (its outbox reader reads no more)."""
         if resend_hand_of is not None:
             outs = [replace(o, notify=True) if isinstance(o, HandMessage) and o.user.key == resend_hand_of.key else o
                     for o in outs]
         here = [o for o in outs if isinstance(o, JoinLink) or page is not None and isinstance(o, TableList)
                 or isinstance(o, Toast) and presser is not None and o.user.key == presser.key]
-        rest = await self.service.show([o for o in outs if not any(o is h for h in here)])
+        rest = [o for o in outs if not any(o is h for h in here)]
+        rest = rest if self._stopping else await self.service.show(rest)
         self.delivery.carry_out([o for o in outs if any(o is h for h in [*here, *rest])], page)
 
     async def _migrated(self, old: int, new: int) -> None:

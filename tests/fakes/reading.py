@@ -3,13 +3,14 @@ to the platform's outbox in Redis (every press's, command's, tap's and timer's e
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from bot.store.outbox import Outbox
 from bot.store.outbox_reader import OutboxReader
 
-__all__ = ["reading"]
+__all__ = ["reading", "drained"]
 
 
 @asynccontextmanager
@@ -21,3 +22,10 @@ async def reading(bot, redis, key_prefix: str, platform: str) -> AsyncIterator[O
         yield reader
     finally:
         await reader.stop()
+
+
+async def drained(redis, key_prefix: str, platform: str) -> None:
+    """Wait until ``platform``'s outbox holds no entry (each is deleted once its calls are made or queued)."""
+    outbox = Outbox(redis, key_prefix)
+    while any([await redis.xlen(outbox.stream(platform, shard)) for shard in range(outbox.shards)]):
+        await asyncio.sleep(0.05)

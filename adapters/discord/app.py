@@ -5,7 +5,8 @@ the answer waits for it (at most ``ack_deadline_s``, then it defers) and carries
 call: a refusal as an ephemeral message; a card pressed on a hand as the edit of that hand
 (Discord's "update message" response); "My hand" as an ephemeral message with the cards as
 buttons. Everything else (the table message, other players' hands, notices) goes through the
-paced outbox. Gateway intents: ``guilds`` only (no privileged intent, no message content).
+Discord outbox in Redis to the process that reads the channel's shard, whose delivery paces it. Gateway intents:
+``guilds`` only (no privileged intent, no message content).
 """
 
 from __future__ import annotations
@@ -131,7 +132,7 @@ class DiscordBot:
         self._stopping = False
 
     def carry_out(self, outs: list[Outgoing]) -> None:
-        """Show effects that came from elsewhere in this process (the web table's taps)."""
+        """Show a batch of effects the outbox reader took (any process's interactions, taps and timers)."""
         self.delivery.carry_out(outs)
 
     async def start(self) -> None:

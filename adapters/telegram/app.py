@@ -2,8 +2,10 @@
 
 Updates come by long polling, or by webhook when ``TELEGRAM_WEBHOOK_URL`` is set (our
 :mod:`.webhook` server checks the secret token header of every request before reading its
-bounded body; run several processes behind a load balancer that way). Each update becomes a :class:`~bot.protocol.outgoing.Command` for the service
-and the returned effects are carried out by :class:`~adapters.telegram.deliver.Delivery`.
+bounded body; run several processes behind a load balancer that way). Each update becomes a
+:class:`~bot.protocol.outgoing.Command` for the service; the returned effects go through the Telegram outbox in
+Redis (:meth:`~bot.service.Service.show`), and the process that reads the chat's shard carries them out with
+:class:`~adapters.telegram.deliver.Delivery` (:meth:`TelegramBot.carry_out`).
 
 A button press is answered exactly once and at once: the answer is the first call made for it,
 and it waits for the service's verdict at most ``ack_deadline_s`` (the service takes
@@ -104,7 +106,7 @@ class TelegramBot:
         return self.app.bot.username
 
     def carry_out(self, outs: list[Outgoing]) -> None:
-        """Show effects that came from elsewhere in this process (the web table's taps), once started."""
+        """Show a batch of effects the outbox reader took (any process's presses, taps and timers), once started."""
         if self.delivery is not None:
             self.delivery.carry_out(outs)
 

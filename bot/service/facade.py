@@ -44,9 +44,9 @@ log = logging.getLogger(__package__)
 class Service:
     """Runs tables for any adapter; the arguments are those of :class:`~bot.service.change.Tables`.
 
-    With an ``outbox`` (several processes serve one bot), the effects of the timers for a chat platform
-    go through it to the processes that run that platform's adapter (:meth:`tick`), as do those an adapter
-    hands to :meth:`show` (the web table's taps).
+    With an ``outbox`` (``stammtisch run``), the effects of the timers for a chat platform go through it to the
+    processes that run that platform's adapter (:meth:`tick`), as do those an adapter hands to :meth:`show` (its
+    presses and commands, the web table's taps).
     """
 
     def __init__(self, store: Store, settings: Settings, rng=None, clock: Callable[[], float] = time.time,

@@ -15,9 +15,14 @@ from urllib.parse import quote
 import aiohttp
 from prometheus_client import REGISTRY
 
+from bot.protocol import wire
+from bot.protocol.outgoing import TableMessage
+from bot.store.outbox import Outbox
 from tests.adapters.web.test_server import next_view, tap_of
 from tests.adapters.web.webkit import SECRET, init_data
-from tests.fakes.telegram.harness import FAST, card_to_play, fake_for, open_table, running_bot, version, web_tapper
+from tests.fakes.reading import reading
+from tests.fakes.telegram.harness import (FAST, card_to_play, fake_for, handled, open_table, running_bot, until,
+                                          version, web_tapper)
 
 GROUP = -100777
 SHOWN_S = 1.0
@@ -91,3 +96,29 @@ async def test_a_press_on_one_process_shows_through_the_process_that_reads_the_o
         finally:
             sender.kill()
             sender.wait()
+
+
+async def test_a_timer_and_a_command_for_one_chat_go_through_its_shard_in_the_order_made(store, redis, key_prefix):
+    async with fake_for(FAST) as tg:
+        tg.group(GROUP, "Stammtisch Lautern")
+        users = [tg.user(61 + i, n, started=True) for i, n in enumerate(("Anna", "Ben", "Cleo", "Dora"))]
+        ahead = [0.0]
+        async with running_bot(tg, store, redis, key_prefix, clock=lambda: time.time() + ahead[0],
+                               reads=False) as bot:
+            async with reading(bot, redis, key_prefix, "telegram"):  # no reader from here on, for a while
+                tid = await open_table(tg, GROUP, users[0], users[1:], "bauerchen")
+            outbox = Outbox(redis, key_prefix)
+            stream = outbox.stream("telegram", outbox.shard_of(str(GROUP)))
+            ahead[0] = 3600.0  # the turn's timers come due
+
+            async def entries(n: int) -> bool:
+                return await redis.xlen(stream) >= n
+            await until(lambda: entries(1), "the timer's effects in the outbox")
+            await handled(tg, store, [users[0].send(GROUP, "/tisch")])
+            batches = [wire.unpack(fields["b"]) for _, fields in await redis.xrange(stream)]
+            assert [any(isinstance(o, TableMessage) and o.repost for o in b) for b in batches] == [False, True], \
+                "the timer's batch, then the command's"
+            seen, posted = version(tg, GROUP, tid), len(tg.chat(GROUP))
+            async with reading(bot, redis, key_prefix, "telegram"):
+                await tg.wait_for(lambda: version(tg, GROUP, tid) > seen and len(tg.chat(GROUP)) > posted,
+                                  what="the timer's move and the table posted anew")

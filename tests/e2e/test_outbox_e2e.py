@@ -109,15 +109,15 @@ async def test_a_timer_and_a_command_for_one_chat_go_through_its_shard_in_the_or
                 tid = await open_table(tg, GROUP, users[0], users[1:], "bauerchen")
             outbox = Outbox(redis, key_prefix)
             stream = outbox.stream("telegram", outbox.shard_of(str(GROUP)))
-            ahead[0] = 3600.0  # the turn's timers come due
+            ahead[0] = 2 * 86400.0  # the turn's timers come due (a reminder, the automatic move)
 
             async def entries(n: int) -> bool:
                 return await redis.xlen(stream) >= n
             await until(lambda: entries(1), "the timer's effects in the outbox")
             await handled(tg, store, [users[0].send(GROUP, "/tisch")])
             batches = [wire.unpack(fields["b"]) for _, fields in await redis.xrange(stream)]
-            assert [any(isinstance(o, TableMessage) and o.repost for o in b) for b in batches] == [False, True], \
-                "the timer's batch, then the command's"
+            reposts = [any(isinstance(o, TableMessage) and o.repost for o in b) for b in batches]
+            assert len(reposts) >= 2 and reposts[-1] and not any(reposts[:-1]), "the timer's batch, then the command's"
             seen, posted = version(tg, GROUP, tid), len(tg.chat(GROUP))
             async with reading(bot, redis, key_prefix, "telegram"):
                 await tg.wait_for(lambda: version(tg, GROUP, tid) > seen and len(tg.chat(GROUP)) > posted,

@@ -41,7 +41,9 @@ from bench.telegram import behind, peak, scratch_store, spread, think_range  # n
 from bot.ops.settings import load_settings  # noqa: E402
 from bot.protocol import tokens  # noqa: E402
 from bot.service import Service  # noqa: E402
+from bot.store.outbox import Outbox  # noqa: E402
 from bot.table.record import Table  # noqa: E402
+from tests.fakes.reading import drained  # noqa: E402
 from tests.fakes.discord.harness import FAST, Players, fake_for, open_table, running_bot  # noqa: E402
 
 GUILD = 82_000_000_000_000_000
@@ -107,10 +109,12 @@ async def bench(game: str, tables: int, deals: int, scale: float, think: tuple[f
             fake.guild(GUILD, "Stammtisch Bench", {c: f"tisch-{i}" for i, c in enumerate(channels)})
             seats = [[fake.member(10_000 + 10 * t + i, f"{n}{t}") for i, n in enumerate(NAMES)]
                      for t in range(tables)]
-            service = Service(store, load_settings(), rng=random.Random(seed)) if seed is not None else None
+            service = Service(store, load_settings(), rng=random.Random(seed),
+                              outbox=Outbox(redis, prefix)) if seed is not None else None
             async with running_bot(fake, store, redis, prefix, tuning, service=service) as bot:
                 ids = await asyncio.gather(*(open_table(fake, c, ms[0], ms[1:], game)
                                              for c, ms in zip(channels, seats)))
+                await drained(redis, prefix, "discord")  # every effect read from the outbox, then sent
                 await bot.idle()  # the first hands are dealt: from here on, the cards cost
                 first, t0 = len(fake.calls), time.monotonic()
                 since = {iid for iid in fake.interactions}
@@ -132,6 +136,7 @@ async def bench(game: str, tables: int, deals: int, scale: float, think: tuple[f
                         for i, (c, ms, tid) in enumerate(zip(channels, seats, ids))))
                 finally:
                     watcher.cancel()
+                await drained(redis, prefix, "discord")  # every effect read from the outbox, then sent
                 await bot.idle()
                 elapsed = time.monotonic() - t0
                 calls = [c for c in fake.rest_calls() if c.at >= t0]

@@ -55,6 +55,7 @@ from pathlib import Path
 sys.path[0] = str(Path(__file__).resolve().parents[1])  # not bench/, whose telegram.py would shadow the SDK
 
 from adapters.telegram import Tuning  # noqa: E402
+from adapters.web.serve import through_outbox  # noqa: E402
 from bench.quick import parse  # noqa: E402
 from bot.ops.settings import load_settings  # noqa: E402
 from bot.protocol import tokens  # noqa: E402
@@ -65,6 +66,7 @@ from bot.protocol.outgoing import ChatRef, Command, Toast, UserRef  # noqa: E402
 from bot.table.record import Table  # noqa: E402
 from bot.words.hand import hand_message  # noqa: E402
 from engine import from_json  # noqa: E402
+from tests.fakes.reading import drained  # noqa: E402
 from tests.fakes.telegram import VIA_REPLY  # noqa: E402
 from tests.fakes.telegram.harness import FAST, Players, fake_for, open_table, running_bot, watching  # noqa: E402
 from tests.servicekit import on_saves  # noqa: E402
@@ -142,12 +144,13 @@ class WebPage:
 class OnWeb(Players):
     """:class:`Players` of whom those in ``on_web`` have their own seat's web page open and tap there: they see the
     hand the page shows (rendered from the stored table at every save), and each tap is carried out as the web
-    table carries one out (the service, then ``carry_out``, the chats' delivery). Their pages are noted open and
-    renewed as the web table does (``service.seated_pages``)."""
+    table carries one out (the service, then its effects through the outbox: :func:`through_outbox`). Their pages
+    are noted open and renewed as the web table does (``service.seated_pages``)."""
 
-    def __init__(self, *args, on_web: set[int], service, carry_out, store, **kw):
+    def __init__(self, *args, on_web: set[int], service, store, **kw):
         super().__init__(*args, store=store, **kw)
-        self.on_web, self.service, self.carry_out, self.store = on_web, service, carry_out, store
+        self.on_web, self.service, self.store = on_web, service, store
+        self.after = through_outbox(service)
         self._pages: dict[int, WebPage] = {}
 
     async def play(self, until, timeout: float = 120.0) -> None:
@@ -188,7 +191,7 @@ class OnWeb(Players):
             return await super().press(user, message, token)
         who = UserRef("telegram", str(user.id), user.first_name)
         outs = await self.service.handle(Command(ChatRef("telegram", str(user.id), private=True), who, token=token))
-        self.carry_out([o for o in outs if not isinstance(o, Toast)])
+        await self.after(outs)
         toast = next((o for o in outs if isinstance(o, Toast) and o.user.key == who.key), None)
         return {"text": toast.text} if toast else {}
 
@@ -247,6 +250,7 @@ async def bench(game: str, deals: int, scale: float, humans: int = 4, think: tup
                 opened = await asyncio.gather(*(open_table(tg, group, users[0], users[1:], game,
                                                            computers=4 - humans) for group, users in seated))
                 ids = {table_id: group for table_id, (group, _) in zip(opened, seated)}
+                await drained(redis, prefix, "telegram")  # every effect read from the outbox, then sent
                 await bot.outbox.idle()
                 first = len(tg.calls)
                 stalls = Stalls()
@@ -257,13 +261,14 @@ async def bench(game: str, deals: int, scale: float, humans: int = 4, think: tup
                     on_web = {u.id for u in users[len(users) - round(len(users) * web_share):]}
                     players = OnWeb(tg, users, table_id, careful=True, think=think, sensible=sensible,
                                     seed=len(users) + int(table_id, 36) % 997 if seed is None else seed + i,
-                                    on_web=on_web, service=bot.service, carry_out=bot.carry_out, store=store)
+                                    on_web=on_web, service=bot.service, store=store)
                     async with watching(store, table_id) as latest:
                         await players.play(lambda: latest() is not None and (latest().deals >= deals or
                                                                              latest().status != "playing"),
                                            timeout=7200)
 
                 await asyncio.gather(*(play(i, tid, users) for i, (tid, (_, users)) in enumerate(zip(ids, seated))))
+                await drained(redis, prefix, "telegram")  # every effect read from the outbox, then sent
                 await bot.outbox.idle()
                 elapsed, cpu = time.monotonic() - t0, time.process_time() - cpu0
                 watcher.cancel()

@@ -5,19 +5,22 @@ chat adapter in any process can tell. His hand's edit stays pending in its chat'
 (:class:`adapters.common.slots.Slots`) and asked again every :data:`RECHECK_S`; newer versions take its
 place. Once the page is closed (or its process gone and its note expired) the newest version goes as
 one catch-up edit, and none if the chat shows it already. Whoever presses a button of the table in
-the chat plays there: his hand of that table is not held from then on, page or not.
+the chat plays there: his hand of that table is not held from then on, page or not. The press's hands carry
+that (:attr:`~bot.protocol.outgoing.HandMessage.in_chat`, :func:`in_chat`) to whichever process reads its
+chat's outbox shard.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import Protocol
 
 from adapters.common.bounded import Bounded
-from bot.protocol.outgoing import UserRef
+from bot.protocol.outgoing import HandMessage, Outgoing, UserRef
 from bot.protocol.unavailable import UNAVAILABLE
 
-__all__ = ["OnWeb", "WebHolds", "RECHECK_S"]
+__all__ = ["OnWeb", "WebHolds", "RECHECK_S", "in_chat"]
 
 RECHECK_S = 3.0
 """How often a held hand asks again whether its owner's page is still open (the catch-up comes this late)."""
@@ -43,14 +46,13 @@ class WebHolds:
         self.recheck_s = recheck_s
         self._here: Bounded[tuple[str, str], bool] = Bounded()
 
-    def pressed(self, user: UserRef, table_id: str) -> None:
-        """``user`` pressed a button of the table in the chat: his hand of it is not held from now on."""
-        self._here[(user.key, table_id)] = True
-
-    def hold(self, table_id: str, user: UserRef) -> Callable[[], Awaitable[float]] | None:
-        """A hand job's ``hold``: ``recheck_s`` while ``user``'s page of the table is open, else 0 (also when
-        Redis cannot tell: then the edit goes); ``None`` if nothing is to be held."""
-        source = self.source
+    def hold(self, hand: HandMessage) -> Callable[[], Awaitable[float]] | None:
+        """A hand job's ``hold``: ``recheck_s`` while its owner's page of the table is open, else 0 (also when
+        Redis cannot tell: then the edit goes); ``None`` if nothing is to be held (no web table, or he pressed
+        a button of the table in the chat: this hand or one before says :attr:`~HandMessage.in_chat`)."""
+        source, user, table_id = self.source, hand.user, hand.table_id
+        if hand.in_chat:
+            self._here[(user.key, table_id)] = True
         if source is None or (user.key, table_id) in self._here:
             return None
 
@@ -60,3 +62,10 @@ class WebHolds:
             except UNAVAILABLE:
                 return 0.0
         return hold
+
+
+def in_chat(outs: list[Outgoing], user: UserRef, table_id: str) -> list[Outgoing]:
+    """The effects of ``user``'s press of a button of the table in his private chat, his hands of it marked
+    :attr:`~bot.protocol.outgoing.HandMessage.in_chat`."""
+    return [replace(o, in_chat=True) if isinstance(o, HandMessage) and o.user.key == user.key
+            and o.table_id == table_id else o for o in outs]

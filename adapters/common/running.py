@@ -28,7 +28,7 @@ class Runnable(Protocol):
         """Finish what is queued and disconnect (also after a failed start)."""
 
     def carry_out(self, outs: list[Outgoing]) -> None:
-        """Show effects that came from elsewhere in this process (the web table's taps)."""
+        """Show a batch of effects the platform's outbox reader took."""
 
 
 B = TypeVar("B", bound=Runnable)
@@ -37,8 +37,8 @@ B = TypeVar("B", bound=Runnable)
 def delivering(make: Callable[[], B], deliveries: dict[str, Callable[[list[Outgoing]], None]] | None,
                platform: str) -> Callable[[], B]:
     """``make``, each of whose bots, once started, also puts its ``carry_out`` into ``deliveries`` under
-    ``platform`` (and takes it out when it stops): effects that come from elsewhere (the web table's taps,
-    the platform's outbox in Redis) show in the chats through it only while it can send."""
+    ``platform`` (and takes it out when it stops): the effects the platform's outbox reader takes from Redis
+    show in the chats through it only while it can send."""
     if deliveries is None:
         return make
 

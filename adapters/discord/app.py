@@ -5,7 +5,8 @@ the answer waits for it (at most ``ack_deadline_s``, then it defers) and carries
 call: a refusal as an ephemeral message; a card pressed on a hand as the edit of that hand
 (Discord's "update message" response); "My hand" as an ephemeral message with the cards as
 buttons. Everything else (the table message, other players' hands, notices) goes through the
-paced outbox. Gateway intents: ``guilds`` only (no privileged intent, no message content).
+Discord outbox in Redis to the process that reads the channel's shard, whose delivery paces it. Gateway intents:
+``guilds`` only (no privileged intent, no message content).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import yarl
 from discord import app_commands
 
 from adapters.common.gate import SharedLimit
+from adapters.common.onweb import in_chat
 from adapters.common.refs import Refs
 from adapters.common.running import Ticker, delivering, run_until_stopped
 from adapters.common.webauth import WATCH, link_url
@@ -127,9 +129,10 @@ class DiscordBot:
         self._runner: asyncio.Task | None = None
         self._ticker: Ticker | None = None
         self._handling: set[asyncio.Task] = set()
+        self._stopping = False
 
     def carry_out(self, outs: list[Outgoing]) -> None:
-        """Show effects that came from elsewhere in this process (the web table's taps)."""
+        """Show a batch of effects the outbox reader took (any process's interactions, taps and timers)."""
         self.delivery.carry_out(outs)
 
     async def start(self) -> None:
@@ -152,6 +155,7 @@ class DiscordBot:
     async def stop(self, flush_s: float = 5.0) -> None:
         """Stop the timers, finish the interactions under way and send what is queued (for at most
         ``flush_s``), disconnect."""
+        self._stopping = True
         if self._ticker:
             await self._ticker.stop()
         with contextlib.suppress(asyncio.TimeoutError):
@@ -232,7 +236,7 @@ class DiscordBot:
                     await self._reply(interaction, answer.text if answer else t(cmd.lang, "dc.done"))
             except discord.HTTPException as exc:
                 log.info("interaction %s not answered: %s", interaction.id, exc)
-            self.delivery.carry_out(rest, None, outs)
+            await self._show(rest, outs)
 
     async def press(self, interaction: discord.Interaction, token: str) -> None:
         """A button press, answered with the refusal, the new look of the message pressed on (his
@@ -246,12 +250,12 @@ class DiscordBot:
             cmd = translate.command_of(interaction, token=token)
             parsed, message = tokens.parse(token), interaction.message
             key = looked_up = None
-            if parsed is not None and interaction.guild_id is None:  # he plays in his DM: his hand is not held
-                self.delivery.web.pressed(cmd.user, parsed.table)
             if parsed is not None and message is not None and not message.flags.ephemeral:
                 key = self.delivery.pressed_key(cmd.user, in_dm=interaction.guild_id is None)
                 looked_up = asyncio.ensure_future(self.delivery.ref_at(parsed.table, key))
             outs = await self._verdict(interaction, cmd)
+            if parsed is not None and interaction.guild_id is None:  # he plays in his DM: his hand is not held
+                outs = in_chat(outs, cmd.user, parsed.table)
             version = version_of(outs, parsed.table if parsed else "")
             me = cmd.user.key
             toast = next((o for o in outs if isinstance(o, (Toast, PrivateText)) and o.user.key == me), None)
@@ -278,16 +282,22 @@ class DiscordBot:
                     await self._reply(interaction, hand.text, hand.buttons)
                     self.delivery.keep(interaction, hand)
                     rest.remove(hand)
-                elif new_look is not None:
-                    await self._update(interaction, self.delivery.watchable(new_look))
-                    rest.remove(new_look)
-                    await self.delivery.shown(self.delivery.watchable(new_look), pressed, version)
+                elif new_look is not None:  # it stays among the rest: its ref tells every process it is shown
+                    await self._update(interaction, self.delivery.look(new_look))
+                    await self.delivery.shown(self.delivery.look(new_look), pressed, version)
                 elif not interaction.response.is_done():
                     await interaction.response.defer()
             except discord.HTTPException as exc:  # too late (10062) or answered before: all goes the usual way
                 log.info("interaction %s not answered: %s", interaction.id, exc)
                 rest = [o for o in outs if o is not toast]
-            self.delivery.carry_out(rest, None, outs)
+            await self._show(rest, outs)
+
+    async def _show(self, rest: list[Outgoing], outs: list[Outgoing]) -> None:
+        """Show what an interaction changed beyond its answer (``rest`` of all it changed, ``outs``) through the
+        service's outbox (:meth:`~bot.service.Service.show`), whichever process reads this channel's shard, like a
+        timer's effects: one channel's effects keep one order. Without an outbox they are shown here, and so are
+        those of the interactions still in flight while the bot stops (its outbox reader reads no more)."""
+        self.delivery.carry_out(rest if self._stopping else await self.service.show(rest), None, outs)
 
     @staticmethod
     async def _reply(interaction: discord.Interaction, text: str, buttons=(), ephemeral: bool = True,

@@ -119,7 +119,7 @@ class Delivery:
                  on_web: OnWeb | None = None) -> None:
         self.client = client
         self.web = WebHolds(on_web)
-        """Which hands wait while their owner's web page is open (``web.pressed`` when he presses in a DM)."""
+        """Which hands wait while their owner's web page is open."""
         self.watch_row = watch_row
         self.topic_opened = topic_opened
         self._flat: Bounded[int, bool] = Bounded()  # channels where Discord refused a thread
@@ -229,7 +229,7 @@ class Delivery:
     # ------------------------------------------------------------------ the table message
     def table(self, out: TableMessage, version: int | None, lazy: bool = False) -> None:
         """Show the table in its channel, edited in place (``lazy``: it may wait for the next card)."""
-        out = self.watchable(out)
+        out = self.look(out)
         if out.repost:
             self._reposts[out.table_id] = True
         channel_id = channel_of(out.chat)
@@ -281,8 +281,7 @@ class Delivery:
 
         With a web table, the hand's last button opens it (:attr:`link`), where the buttons leave room.
         """
-        if self.link is not None:
-            out = replace(out, buttons=out.buttons + ((self.link(out),),))
+        out = self.look(out)
         user_id = int(out.user.user_id)
         key = (out.user.key, out.table_id)
 
@@ -315,7 +314,7 @@ class Delivery:
         linger = (0.0 if out.notify else self.tuning.partial_s if out.partial or out.fading
                   else 0.0 if out.to_act else self.tuning.lazy_s)
         self.outbox.put(Job(*_slot(out), send, version, linger,
-                            None if out.notify else self.web.hold(out.table_id, out.user)))
+                            None if out.notify else self.web.hold(out)))
 
     async def _dm_channel(self, user_id: int) -> int:
         channel_id = self._dm.get(user_id)
@@ -394,11 +393,12 @@ class Delivery:
                      and o.table_id == table_id or isinstance(o, TableMessage) and not o.repost and key == TABLE_REF
                      and o.table_id == table_id), None)
 
-    def watchable(self, out: HandMessage | TableMessage) -> HandMessage | TableMessage:
-        """A table message with the row that opens it to watch on the web table, where there is one."""
-        if self.watch_row is None or not isinstance(out, TableMessage):
-            return out
-        return replace(out, buttons=out.buttons + self.watch_row(out))
+    def look(self, out: HandMessage | TableMessage) -> HandMessage | TableMessage:
+        """The message as shown: a table message with the row that opens it to watch on the web table, a hand with
+        the button that opens it there (:attr:`link`), where there is a web table."""
+        if isinstance(out, TableMessage):
+            return out if self.watch_row is None else replace(out, buttons=out.buttons + self.watch_row(out))
+        return out if self.link is None else replace(out, buttons=out.buttons + ((self.link(out),),))
 
     async def shown(self, out: HandMessage | TableMessage, ref: MessageRef, version: int | None) -> None:
         """The answer to a press updated the message ``ref`` to show ``out``: record what it shows."""

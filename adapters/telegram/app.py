@@ -2,8 +2,10 @@
 
 Updates come by long polling, or by webhook when ``TELEGRAM_WEBHOOK_URL`` is set (our
 :mod:`.webhook` server checks the secret token header of every request before reading its
-bounded body; run several processes behind a load balancer that way). Each update becomes a :class:`~bot.protocol.outgoing.Command` for the service
-and the returned effects are carried out by :class:`~adapters.telegram.deliver.Delivery`.
+bounded body; run several processes behind a load balancer that way). Each update becomes a
+:class:`~bot.protocol.outgoing.Command` for the service; the returned effects go through the Telegram outbox in
+Redis (:meth:`~bot.service.Service.show`), and the process that reads the chat's shard carries them out with
+:class:`~adapters.telegram.deliver.Delivery` (:meth:`TelegramBot.carry_out`).
 
 A button press is answered exactly once and at once: the answer is the first call made for it,
 and it waits for the service's verdict at most ``ack_deadline_s`` (the service takes
@@ -31,11 +33,12 @@ from telegram.error import BadRequest, InvalidToken, NetworkError
 from telegram.ext import Application, ApplicationBuilder, ContextTypes, TypeHandler
 
 from adapters.common.gate import SharedLimit
+from adapters.common.onweb import in_chat
 from adapters.common.running import Ticker, delivering, run_until_stopped
 from bot.ops import metrics
 from bot.ops.settings import Settings
 from bot.protocol import tokens
-from bot.protocol.outgoing import ChatRef, Command, JoinLink, Outgoing, Toast
+from bot.protocol.outgoing import ChatRef, Command, HandMessage, JoinLink, Outgoing, TableList, Toast, UserRef
 from bot.words import languages, parse_typed
 
 from . import commands, markup
@@ -90,6 +93,7 @@ class TelegramBot:
         self.replies = Replies()
         self._ticker: Ticker | None = None
         self._webhook: WebhookServer | None = None
+        self._stopping = False
 
     @property
     def webhook_port(self) -> int | None:
@@ -102,7 +106,7 @@ class TelegramBot:
         return self.app.bot.username
 
     def carry_out(self, outs: list[Outgoing]) -> None:
-        """Show effects that came from elsewhere in this process (the web table's taps), once started."""
+        """Show a batch of effects the outbox reader took (any process's presses, taps and timers), once started."""
         if self.delivery is not None:
             self.delivery.carry_out(outs)
 
@@ -139,6 +143,7 @@ class TelegramBot:
     async def stop(self, flush_s: float = 5.0) -> None:
         """Stop receiving and the timers at once (no new update or timer is taken), finish the updates and the
         timer tick in flight, send what is still queued (for at most ``flush_s``), disconnect."""
+        self._stopping = True
         await asyncio.gather(*(part.stop() for part in (self._webhook, self._ticker) if part))
         if self.app.updater and self.app.updater.running:
             await self.app.updater.stop()
@@ -184,9 +189,7 @@ class TelegramBot:
             cmd = replace(cmd, reachable=True)
         if not cmd.chat.private and await self.service.needs_admin(cmd):  # the same powers as typed
             cmd = replace(cmd, admin=await self.delivery.chat_admin(cmd.chat, cmd.user))
-        if token is not None and cmd.chat.private:  # he plays in the chat: his hand is not held for his web page
-            self.delivery.web.pressed(cmd.user, token.table)
-        task = asyncio.ensure_future(self.service.handle(cmd))
+        task = asyncio.ensure_future(self._handle(cmd, token))
         outs: list[Outgoing] = []
         try:
             done, _ = await asyncio.wait({task}, timeout=self.tuning.ack_deadline_s)
@@ -202,12 +205,18 @@ class TelegramBot:
         resend = cmd.user if token and token.verb == "hand" else None
         page = query.message.message_id if query.message is not None else None  # a page of his tables: in its place
         mine = (Toast, JoinLink)
-        self.delivery.carry_out([o for o in outs if o is not answer and not (isinstance(o, mine) and o.user.key ==
-                                                                               cmd.user.key)], resend, page)
+        await self._show([o for o in outs if o is not answer and not (isinstance(o, mine) and o.user.key ==
+                                                                        cmd.user.key)], resend, page)
         if not done:  # the press is answered: a late answer for him alone (a hint) goes to his private chat
             late = await task
-            self.delivery.carry_out([o for o in late if not isinstance(o, mine) or isinstance(o, Toast) and o.secret
-                                     and o.user.key == cmd.user.key], resend, page)
+            await self._show([o for o in late if not isinstance(o, mine) or isinstance(o, Toast) and o.secret
+                              and o.user.key == cmd.user.key], resend, page, cmd.user)
+
+    async def _handle(self, cmd: Command, token: tokens.Token | None) -> list[Outgoing]:
+        """The service's answer to a press; pressed in his private chat, his hands say he plays there (not on his
+        web page: they are not held for it)."""
+        outs = await self.service.handle(cmd)
+        return in_chat(outs, cmd.user, token.table) if token is not None and cmd.chat.private else outs
 
     async def _text(self, cmd: Command) -> None:
         parsed = parse_typed(cmd.verb, cmd.args) if cmd.verb and not cmd.chat.private else None
@@ -215,12 +224,29 @@ class TelegramBot:
             cmd = replace(cmd, reachable=await self.delivery.reachable(cmd.user))
         if not cmd.chat.private and await self.service.needs_admin(cmd):  # only then is Telegram asked
             cmd = replace(cmd, admin=await self.delivery.chat_admin(cmd.chat, cmd.user))
-        self.delivery.carry_out(await self.service.handle(cmd), cmd.user if cmd.verb == "hand" else None)
+        await self._show(await self.service.handle(cmd), cmd.user if cmd.verb == "hand" else None)
 
     async def _move(self, old: ChatRef, new_chat_id: str) -> None:
         """The group became a supergroup: its table moves to the new chat id and is posted there."""
         outs = await self.service.migrate(old, new_chat_id)
-        self.delivery.carry_out([o for o in outs if not isinstance(o, (Toast, JoinLink))])
+        await self._show([o for o in outs if not isinstance(o, (Toast, JoinLink))])
+
+    async def _show(self, outs: list[Outgoing], resend_hand_of: UserRef | None = None, page: int | None = None,
+                    presser: UserRef | None = None) -> None:
+        """Show what an update changed: through the service's outbox (:meth:`~bot.service.Service.show`), whichever
+        process reads this chat's shard, like a timer's effects, so that one chat's effects keep one order; the hand
+        of ``resend_hand_of`` (he asked for it again) posted anew. What is bound to the update is shown here at once:
+        a join link (it asks Telegram whether he can be written to now), a page of his tables in place of message
+        ``page`` (the page pressed on), a late answer to the ``presser`` alone. Without an outbox all is shown here,
+        and so is what the updates still in flight change while the bot stops (its outbox reader reads no more)."""
+        if resend_hand_of is not None:
+            outs = [replace(o, notify=True) if isinstance(o, HandMessage) and o.user.key == resend_hand_of.key else o
+                    for o in outs]
+        here = [o for o in outs if isinstance(o, JoinLink) or page is not None and isinstance(o, TableList)
+                or isinstance(o, Toast) and presser is not None and o.user.key == presser.key]
+        rest = [o for o in outs if not any(o is h for h in here)]
+        rest = rest if self._stopping else await self.service.show(rest)
+        self.delivery.carry_out([o for o in outs if any(o is h for h in [*here, *rest])], page)
 
     async def _migrated(self, old: int, new: int) -> None:
         await self._move(ChatRef(PLATFORM, str(old)), str(new))

@@ -7,8 +7,8 @@
   already, is not sent: it would change nothing, and Telegram would count the call all the same.
 - :class:`~bot.protocol.outgoing.HandMessage`: the same for the player's hand in the private chat. If
   Telegram refuses (he never started the bot, or blocked it) the group is told, once, how he
-  gets his cards: a deep link that opens the private chat. A hand marked ``notify`` (or asked
-  for again) is posted anew, which notifies his phone where an edit would not, and the old
+  gets his cards: a deep link that opens the private chat. A hand marked ``notify`` (so is one
+  asked for again: :mod:`adapters.telegram.app`) is posted anew, which notifies his phone where an edit would not, and the old
   hand message is deleted (or, if Telegram no longer allows that, loses its buttons).
 - :class:`~bot.protocol.outgoing.Notice`: a new message in the chat, its users mentioned. A deal's result
   goes after everything else the chat has to send, and the results still waiting when its turn
@@ -146,7 +146,7 @@ class Delivery:
                  reach: Reach | None = None, hand_wait_s: float = 0.0, on_web: OnWeb | None = None):
         self.bot = bot
         self.web = WebHolds(on_web)
-        """Which hands wait while their owner's web page is open (``web.pressed`` when he presses in the chat)."""
+        """Which hands wait while their owner's web page is open."""
         self.hand_wait_s = hand_wait_s
         self.reach = reach
         self.web_row = web_row
@@ -166,10 +166,8 @@ class Delivery:
         self._flat: Bounded[str, bool] = Bounded()  # chats that turned out to have no forum topics
         self._topics = TopicWait()
 
-    def carry_out(self, outs: list[Outgoing], resend_hand_of: UserRef | None = None,
-                  in_place: int | None = None) -> None:
-        """Queue every effect; the hand of ``resend_hand_of`` is posted anew instead of edited, a page of his tables
-        shown in place of message ``in_place`` (the page pressed on)."""
+    def carry_out(self, outs: list[Outgoing], in_place: int | None = None) -> None:
+        """Queue every effect; a page of his tables shown in place of message ``in_place`` (the page pressed on)."""
         versions = {tid: version_of(outs, tid) for tid in {getattr(out, "table_id", "") for out in outs}}
         if self.topic_opened is not None:
             self._topics.expect([o for o in outs if isinstance(o, OpenTopic) and o.chat.key not in self._flat])
@@ -181,8 +179,7 @@ class Delivery:
             if isinstance(out, TableMessage):
                 self.table(out, version, table_may_wait(out, outs))
             elif isinstance(out, HandMessage):
-                self.hand(out, version, repost=out.notify or (resend_hand_of is not None
-                                                              and out.user.key == resend_hand_of.key))
+                self.hand(out, version, repost=out.notify)
             elif isinstance(out, Notice) and out.result:
                 self.result(out)
             elif isinstance(out, Notice):
@@ -283,7 +280,7 @@ class Delivery:
         self._put_in_place(int(out.user.user_id), None, out.table_id, key, out.text, out.buttons, version,
                            reached=reached, refused=refused, to=out.user, linger=linger, retire=True,
                            restart=out.partial and not repost,
-                           hold=None if repost else self.web.hold(out.table_id, out.user))
+                           hold=None if repost else self.web.hold(out))
 
     def result(self, out: Notice) -> None:
         """Post a deal's result after all else in its chat, together with the results waiting there."""

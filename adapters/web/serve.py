@@ -13,33 +13,20 @@ from bot.protocol.outgoing import Outgoing, Toast
 from .server import WebServer
 from .tuning import Tuning
 
-__all__ = ["serve", "relay", "through_outbox"]
-
-
-def relay(deliveries: dict[str, Callable[[list[Outgoing]], None]]) -> Callable[[list[Outgoing]], Awaitable[None]]:
-    """What shows a tap's effects in the chats: each chat's adapter running here gets those of its platform.
-
-    The tap's own answer (a refusal) was shown on the page; the table message and the hands that
-    changed go to the chat as they would after a button press there.
-    """
-    async def after(outs: list[Outgoing]) -> None:
-        for platform, carry_out in list(deliveries.items()):
-            mine = [o for o in outs if o.chat.platform == platform and not isinstance(o, Toast)]
-            if mine:
-                carry_out(mine)
-    return after
+__all__ = ["serve", "through_outbox"]
 
 
 def through_outbox(service) -> Callable[[list[Outgoing]], Awaitable[None]]:
-    """What shows a tap's effects in the chats when several processes serve the bot: they go through the
-    outbox in Redis (:meth:`~bot.service.Service.show`) to whichever process runs each chat's adapter."""
+    """What shows a tap's effects in the chats: they go through the outbox in Redis (:meth:`~bot.service.Service.show`)
+    to whichever process runs each chat's adapter, this one too, as a press's effects do. The tap's own answer
+    (a refusal) was shown on the page."""
     async def after(outs: list[Outgoing]) -> None:
         await service.show([o for o in outs if not isinstance(o, Toast)])
     return after
 
 
-async def serve(settings: Settings, service, deliveries: dict[str, Callable[[list[Outgoing]], None]] | None = None,
-                tuning: Tuning | None = None, stop: asyncio.Event | None = None, ticks: bool = False) -> None:
+async def serve(settings: Settings, service, tuning: Tuning | None = None, stop: asyncio.Event | None = None,
+                ticks: bool = False) -> None:
     """Serve the web table until ``stop`` is set (nothing to do without ``STAMMTISCH_WEB_LISTEN``).
 
     With ``ticks`` (no chat adapter runs in this process, whose turn-timer loop would), it fires the
@@ -51,8 +38,6 @@ async def serve(settings: Settings, service, deliveries: dict[str, Callable[[lis
     Args:
         settings: ``web_listen``, ``web_secret``, ``telegram_token`` and the default language.
         service: the bot layer's service.
-        deliveries: the chat adapters' deliveries by platform, filled as they start (see :func:`relay`);
-            ``None``: the taps' effects go through the service's outbox (:func:`through_outbox`).
         tuning: the limits (default: from ``STAMMTISCH_WEB_*`` variables).
         stop: set it to stop serving.
         ticks: whether to run the turn-timer loop here.
@@ -63,7 +48,7 @@ async def serve(settings: Settings, service, deliveries: dict[str, Callable[[lis
     secret = settings.web_secret.get_secret_value().encode() if settings.web_secret else secrets.token_bytes(32)
     bot_token = settings.telegram_token.get_secret_value() if settings.telegram_token else None
     server = WebServer(service, settings.web_listen, secret, bot_token, tuning, settings.lang,
-                       relay(deliveries) if deliveries is not None else through_outbox(service))
+                       through_outbox(service))
     await server.start()
     ticker = Ticker(service, lambda outs: None, tuning.tick_interval_s) if ticks else None
     if ticker is not None:

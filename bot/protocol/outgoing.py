@@ -133,6 +133,9 @@ class HandMessage:
     »Weiter« pressed, a Spritzen the partner said): every button left does what it did, and one gone is refused
     with the reason, so an adapter may hold its edit a while for the hand's next change to carry it.
 
+    ``in_chat`` marks a hand of the change its owner made by a press in his private chat: he plays there, so an
+    adapter no longer holds his hands of the table back while his web page is open (:mod:`adapters.common.onweb`).
+
     ``playable`` holds the tokens of the card buttons its owner may press right now (none while it is
     not his turn). The message is not re-sent when only this changes (another player's card does that),
     so it is for a surface that asks for the hand before it shows it (the console marks them).
@@ -149,6 +152,7 @@ class HandMessage:
     partial: bool = False
     fading: bool = False
     playable: tuple[str, ...] = ()
+    in_chat: bool = False
 
 
 @dataclass(frozen=True)

@@ -244,7 +244,7 @@ def _run(args: argparse.Namespace) -> int:
         await asyncio.gather(*(adapter(name).serve(settings, service, store, Limiter(redis), stop=stop,
                                                    deliveries=deliveries) for name in chats),
                              *(reading(service.outbox, name, deliveries, stop) for name in chats),
-                             adapter("web").serve(settings, service, None, stop=stop, ticks=not chats))
+                             adapter("web").serve(settings, service, stop=stop, ticks=not chats))
         return 0
     try:
         return asyncio.run(_serve(settings, use))

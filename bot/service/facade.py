@@ -44,9 +44,9 @@ log = logging.getLogger(__package__)
 class Service:
     """Runs tables for any adapter; the arguments are those of :class:`~bot.service.change.Tables`.
 
-    With an ``outbox`` (several processes serve one bot), the effects of the timers for a chat platform
-    go through it to the processes that run that platform's adapter (:meth:`tick`), as do those an adapter
-    hands to :meth:`show` (the web table's taps).
+    With an ``outbox`` (``stammtisch run``), the effects of the timers for a chat platform go through it to the
+    processes that run that platform's adapter (:meth:`tick`), as do those an adapter hands to :meth:`show` (its
+    presses and commands, the web table's taps).
     """
 
     def __init__(self, store: Store, settings: Settings, rng=None, clock: Callable[[], float] = time.time,
@@ -258,9 +258,11 @@ class Service:
         return await self._through_outbox(out)
 
     async def show(self, outs: list[Outgoing]) -> list[Outgoing]:
-        """Effects made here for chats this process may not serve: those for the outbox's platforms go through
-        it (:class:`~bot.store.outbox.Outbox`); the rest (all, without an outbox) are returned."""
-        return await self._through_outbox(outs)
+        """Effects of a command, a press or a tap: those for the outbox's platforms go through it
+        (:class:`~bot.store.outbox.Outbox`) to whichever process serves their chat, in the order of their chat's
+        other effects; the rest (all, without an outbox) are returned. While Redis is known down (the command was
+        answered with an apology) all are returned, for this process's adapter to show if it can."""
+        return outs if self._outage.down else await self._through_outbox(outs)
 
     async def _through_outbox(self, outs: list[Outgoing]) -> list[Outgoing]:
         if self.outbox is None or not outs:

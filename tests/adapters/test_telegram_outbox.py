@@ -192,7 +192,7 @@ async def test_hands_go_to_their_owners_edited_in_place(tg, rig):
     await rig.run([hand(player(11, "Anna"), "Anna: K♠", 2)])
     assert [m.text for m in tg.chat(anna.id)] == ["Anna: K♠"] and [m.text for m in tg.chat(ben.id)] == ["Ben: B♣"]
     first = tg.last(anna.id).message_id
-    await rig.run([hand(player(11, "Anna"), "Anna: K♠ (again)", 2)], resend_hand_of=player(11, "Anna"))
+    await rig.run([replace(hand(player(11, "Anna"), "Anna: K♠ (again)", 2), notify=True)])  # he asked for it again
     assert [m.text for m in tg.chat(anna.id)] == ["Anna: K♠ (again)"], "posted anew, the old hand deleted"
     assert tg.deleted == [(anna.id, first)]
 

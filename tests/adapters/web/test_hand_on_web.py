@@ -10,11 +10,12 @@ from urllib.parse import quote
 import aiohttp
 
 from bot.protocol.outgoing import UserRef
+from bot.store.watchers import WATCH_TTL_S
 from tests.adapters.web.test_server import next_view, tap_of
 from tests.adapters.web.test_web_in_chats import telegram_with_web
 from tests.adapters.web.webkit import init_data
 from tests.e2e.test_hand_edits import edits
-from tests.fakes.telegram.harness import card_to_play, newest, open_table, until
+from tests.fakes.telegram.harness import FAST, card_to_play, fake_for, newest, open_table, running_bot, until
 from tests.servicekit import TurnWatch
 
 GROUP = -100556
@@ -52,3 +53,19 @@ async def test_no_hand_edit_while_his_page_is_open_and_one_when_it_closes(store,
             await bot.outbox.idle()
         assert edits(tg, user.id, before) == 1, "one edit once the page is closed"
         assert "Weiter" not in [b["text"] for b in newest(tg, user.id, tid).buttons], "it shows his hand now"
+
+
+async def test_a_press_in_his_chat_ends_the_hold_in_the_process_that_sends_his_hand(store, redis, key_prefix):
+    web = {"telegram_webapp": "tisch", "web_url": "https://example.org/web"}
+    async with fake_for(FAST) as tg:
+        tg.group(GROUP, "Stammtisch Lautern")
+        users = [tg.user(51 + i, n, started=True) for i, n in enumerate(("Anna", "Ben", "Cleo", "Dora"))]
+        async with running_bot(tg, store, redis, key_prefix, webhook=True, **web) as sender, \
+                running_bot(tg, store, redis, key_prefix, webhook=True, reads=False, **web):  # it gets the updates
+            tid = await open_table(tg, GROUP, users[0], users[1:], "bauerchen")
+            user, hand, token = await card_to_play(tg, store, users, tid)
+            await sender.service.seated_pages(tid, [(f"telegram:{user.id}", "p")])  # his page is open
+            before = len(tg.calls)
+            await tg.wait_answer(user.press(hand, data=token))  # yet he plays in his chat
+            await tg.wait_for(lambda: edits(tg, user.id, before), timeout=WATCH_TTL_S / 2,  # held: until it expires
+                              what="his hand's edit, not held for his page: he plays in the chat")

@@ -10,7 +10,7 @@ from urllib.parse import quote
 import aiohttp
 
 from adapters.web import WebServer
-from adapters.web.serve import relay
+from adapters.web.serve import through_outbox
 from bot.ops.settings import HostPort
 from tests.adapters.web.test_server import next_view, tap_of
 from tests.adapters.web.webkit import SECRET, init_data
@@ -31,7 +31,7 @@ async def telegram_with_web(store, redis, key_prefix: str, group: int, first_id:
         async with running_bot(tg, store, redis, key_prefix, clock=lambda: now, telegram_webapp="tisch",
                                web_url="https://example.org/web") as bot:
             web = WebServer(bot.service, HostPort("127.0.0.1", 0), SECRET, tg.token,
-                            after=relay({"telegram": bot.carry_out}))
+                            after=through_outbox(bot.service))
             await web.start()
             try:
                 yield tg, users, bot, web

@@ -11,7 +11,7 @@ from urllib.parse import parse_qs, urlsplit
 import aiohttp
 
 from adapters.web import WebServer
-from adapters.web.serve import relay
+from adapters.web.serve import through_outbox
 from bot.ops.settings import HostPort
 from tests.adapters.web.test_server import next_view, tap_of
 from tests.fakes.discord.harness import FAST, fake_for, hand_of, open_table, running_bot, table_message, version
@@ -29,7 +29,7 @@ async def test_a_dm_hand_links_its_seat_and_a_tap_there_shows_in_the_channel(sto
         async with running_bot(fake, store, redis, key_prefix, clock=lambda: now, web_url="https://example.org/web",
                                web_secret=SECRET) as bot:
             web = WebServer(bot.service, HostPort("127.0.0.1", 0), SECRET.encode(),
-                            after=relay({"discord": bot.carry_out}))
+                            after=through_outbox(bot.service))
             await web.start()
             try:
                 tid = await open_table(fake, CHANNEL, members[0], members[1:], "bauerchen")

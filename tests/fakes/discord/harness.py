@@ -19,9 +19,11 @@ from adapters.discord import DiscordBot, Tuning
 from bot.ops.settings import load_settings
 from bot.protocol import tokens
 from bot.service import Service
+from bot.store.outbox import Outbox
 from bot.store.ratelimit import Limiter
 from bot.store.tables import Store
 from bot.table.record import Table
+from tests.fakes.reading import reading
 from tests.servicekit import TurnWatch
 
 from .server import FakeDiscord, Member, Msg
@@ -43,13 +45,17 @@ def fake_for(tuning: Tuning, **kw) -> FakeDiscord:
 async def running_bot(fake: FakeDiscord, store: Store, redis, key_prefix: str, tuning: Tuning = FAST,
                       service: Service | None = None, clock: Callable[[], float] = time.time,
                       **settings) -> AsyncIterator[DiscordBot]:
-    """The whole bot, connected to the fake, until the block ends (``clock``: the service's time)."""
+    """The whole bot, connected to the fake, until the block ends (``clock``: the service's time), wired as
+    ``stammtisch run`` wires it: its effects go through the Discord outbox in Redis, read here
+    (:func:`~tests.fakes.reading.reading`); a ``service`` given brings its own outbox, or none."""
     conf = load_settings(discord_token=fake.token, discord_api_base_url=fake.base_url,
                          discord_gateway_url=fake.gateway_url, **settings)
-    bot = DiscordBot(conf, service or Service(store, conf, clock=clock), store, tuning, Limiter(redis, prefix=key_prefix))
+    service = service or Service(store, conf, clock=clock, outbox=Outbox(redis, key_prefix))
+    bot = DiscordBot(conf, service, store, tuning, Limiter(redis, prefix=key_prefix))
     await bot.start()
     try:
-        yield bot
+        async with reading(bot, redis, key_prefix, "discord"):
+            yield bot
     finally:
         await bot.stop()
 

@@ -22,9 +22,11 @@ from adapters.telegram import TelegramBot, Tuning
 from bot.ops.settings import HostPort, load_settings
 from bot.protocol import tokens
 from bot.service import Service
+from bot.store.outbox import Outbox
 from bot.store.ratelimit import Limiter
 from bot.store.tables import Store
 from bot.table.record import Table
+from tests.fakes.reading import reading
 from tests.servicekit import TurnWatch, on_saves
 
 from .server import FakeTelegram, FakeUser, Sent
@@ -85,19 +87,22 @@ WEBHOOK = {"telegram_webhook_url": "https://stammtisch.invalid/tg", "telegram_we
 @asynccontextmanager
 async def running_bot(tg: FakeTelegram, store: Store, redis, key_prefix: str, tuning: Tuning = FAST,
                       clock: Callable[[], float] = time.time, webhook: bool = False,
-                      service: type[Service] = Service,
+                      service: type[Service] = Service, reads: bool = True,
                       **settings) -> AsyncIterator[TelegramBot]:
-    """The whole bot on the fake server until the block ends: long polling, or with ``webhook`` the
-    fake POSTs the updates to its webhook server (``clock``: the service's time; ``service``: the
-    service's class)."""
+    """The whole bot on the fake server until the block ends, wired as ``stammtisch run`` wires it: its effects go
+    through the Telegram outbox in Redis, read here (:func:`~tests.fakes.reading.reading`). Long polling, or with
+    ``webhook`` the fake POSTs the updates to its webhook server (``clock``: the service's time; ``service``: the
+    service's class; not ``reads``: another process reads the outbox)."""
     conf = load_settings(telegram_token=tg.token, telegram_api_base_url=tg.base_url,
                          **(WEBHOOK if webhook else {}), **settings)
-    bot = TelegramBot(conf, service(store, conf, clock=clock), store, tuning, Limiter(redis, prefix=key_prefix))
+    bot = TelegramBot(conf, service(store, conf, clock=clock, outbox=Outbox(redis, key_prefix)), store, tuning,
+                      Limiter(redis, prefix=key_prefix))
     await bot.start()
     if webhook:
         tg.webhook_targets = [f"http://127.0.0.1:{bot.webhook_port}/tg"]
     try:
-        yield bot
+        async with reading(bot, redis, key_prefix, "telegram") if reads else contextlib.nullcontext():
+            yield bot
     finally:
         await bot.stop()
 

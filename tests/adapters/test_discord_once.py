@@ -22,7 +22,7 @@ async def test_a_sender_killed_after_discord_made_its_message_makes_none_again(s
     stream = outbox.stream("discord", outbox.shard_of(str(CHANNEL)))
     async with fake_for(FAST) as fake:
         fake.guild(GUILD, "Stammtisch Lautern", {CHANNEL: "karten"})
-        async with running_bot(fake, store, redis, key_prefix) as bot:
+        async with running_bot(fake, store, redis, key_prefix, reads=False) as bot:
             fake.withhold = asyncio.Event()
             await outbox.put([Notice(ChatRef("discord", str(CHANNEL)), "Anna ist dran")])
             first = OutboxReader(outbox, "discord", bot.delivery.carry_out, lease_s=0.5, flush_s=0.0)

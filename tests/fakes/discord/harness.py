@@ -10,6 +10,7 @@ the answer; each presses only at his turn.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import time
 from collections.abc import AsyncIterator, Callable
@@ -44,17 +45,18 @@ def fake_for(tuning: Tuning, **kw) -> FakeDiscord:
 @asynccontextmanager
 async def running_bot(fake: FakeDiscord, store: Store, redis, key_prefix: str, tuning: Tuning = FAST,
                       service: Service | None = None, clock: Callable[[], float] = time.time,
-                      **settings) -> AsyncIterator[DiscordBot]:
+                      reads: bool = True, **settings) -> AsyncIterator[DiscordBot]:
     """The whole bot, connected to the fake, until the block ends (``clock``: the service's time), wired as
     ``stammtisch run`` wires it: its effects go through the Discord outbox in Redis, read here
-    (:func:`~tests.fakes.reading.reading`); a ``service`` given brings its own outbox, or none."""
+    (:func:`~tests.fakes.reading.reading`; not ``reads``: another reader takes it); a ``service`` given brings
+    its own outbox, or none."""
     conf = load_settings(discord_token=fake.token, discord_api_base_url=fake.base_url,
                          discord_gateway_url=fake.gateway_url, **settings)
     service = service or Service(store, conf, clock=clock, outbox=Outbox(redis, key_prefix))
     bot = DiscordBot(conf, service, store, tuning, Limiter(redis, prefix=key_prefix))
     await bot.start()
     try:
-        async with reading(bot, redis, key_prefix, "discord"):
+        async with reading(bot, redis, key_prefix, "discord") if reads else contextlib.nullcontext():
             yield bot
     finally:
         await bot.stop()

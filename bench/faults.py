@@ -3,7 +3,8 @@
     .venv/bin/python bench/faults.py [--games 100] [--kills 25] [--presses 10000] [--fuzz 2000] [--flood 1000]
                                      [--finishes 20] [--deals 6] [--history 100000] [--drain-s 600] [--seed 1]
                                      [--slow-clients 300] [--slow-timeout-s 10] [--vacations 10]
-                                     [--vacation-tables 50] [--sender-kills 100] [--restart-tables 50] [--quick]
+                                     [--vacation-tables 50] [--sender-kills 100] [--restart-tables 50]
+                                     [--guard-kills 100] [--quick]
 
 Every row runs against a ``redis-server`` this script starts on 127.0.0.1 (ports 17000-17999, AOF
 with ``appendfsync everysec``) and throws away afterwards:
@@ -53,8 +54,9 @@ with ``appendfsync everysec``) and throws away afterwards:
 
 - **the outbox** (:mod:`bench.outbox_faults`): the process that sends what the outbox holds is killed with
   SIGKILL mid-send ``--sender-kills`` times; three such processes are restarted one after another while
-  ``--restart-tables`` tables are shown. Lost: a notice never shown or a table message short of its last version;
-  doubled: a notice (or a table message) shown twice; the notes give the longest stall.
+  ``--restart-tables`` tables are shown; ``--guard-kills`` presses are saved by a process that dies before their
+  outbox write, and the save's show guard shows them. Lost: a notice never shown or a table message short of its
+  last version; doubled: a notice (or a table message) shown twice; the notes give the longest stall.
 
 Columns: faults injected; moves lost (an update answered as applied, or dropped as a duplicate,
 whose save is not in its table); moves doubled (an update applied twice, or a log entry twice);
@@ -1265,7 +1267,7 @@ async def _vacations(server: Server, prefix: str, n: int, rounds: int, seed: int
 async def run(games: int = 100, kills: int = 25, workers: int = 3, presses: int = 10_000, fuzz: int = 2000,
               deals: int = 6, seed: int = 1, drain_s: float = 600.0, flood: int = 1000, finishes: int = 20,
               slow_clients: int = 300, slow_timeout_s: float = 10.0, history: int = 100_000, vacations: int = 10,
-              vacation_tables: int = 50, sender_kills: int = 100, restart_tables: int = 50,
+              vacation_tables: int = 50, sender_kills: int = 100, restart_tables: int = 50, guard_kills: int = 100,
               quick: bool = False) -> list[Row]:
     """Run every fault row against a redis-server of its own; returns the rows."""
     with Server() as server:
@@ -1283,6 +1285,8 @@ async def run(games: int = 100, kills: int = 25, workers: int = 3, presses: int 
         await outbox_faults.kill_senders(server.url, "fo", sender_kills, seed, quick, rows[-1])
         rows.append(Row(f"rolling restart of three senders during {restart_tables} tables"))
         await outbox_faults.rolling_restart(server.url, "fr", restart_tables, rows[-1])
+        rows.append(Row(f"kill -9 between save and outbox write, {guard_kills} times"))
+        await outbox_faults.kill_after_saves(server.url, "fg", guard_kills, seed, rows[-1])
     rows.append(_limits(games, seed))
     return rows
 
@@ -1337,13 +1341,14 @@ def main() -> None:
     p.add_argument("--vacation-tables", type=int, default=50, help="the Fernspiel tables the vacations hold")
     p.add_argument("--sender-kills", type=int, default=100, help="outbox senders killed mid-send")
     p.add_argument("--restart-tables", type=int, default=50, help="tables played while three senders restart")
+    p.add_argument("--guard-kills", type=int, default=100, help="presses killed between their save and outbox write")
     a = parse(p, games=4, kills=4, presses=200, fuzz=60, deals=1, drain_s=60.0, seed=7, finishes=2,
               slow_clients=12, slow_timeout_s=1.0, history=1000, vacations=1, vacation_tables=4, sender_kills=1,
-              restart_tables=4, flood=300)
+              restart_tables=4, guard_kills=2, flood=300)
     started = time.monotonic()
     rows = asyncio.run(run(a.games, a.kills, a.workers, a.presses, a.fuzz, a.deals, a.seed, a.drain_s, a.flood,
                            a.finishes, a.slow_clients, a.slow_timeout_s, a.history, a.vacations, a.vacation_tables,
-                           a.sender_kills, a.restart_tables, a.quick))
+                           a.sender_kills, a.restart_tables, a.guard_kills, a.quick))
     print(table(rows))
     print(f"({time.monotonic() - started:.0f} s; games {a.games}, kills {a.kills}, workers {a.workers}, "
           f"presses {a.presses}, fuzz examples {a.fuzz}, flood {a.flood}, finishes {a.finishes}, "

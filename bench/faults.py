@@ -1344,7 +1344,7 @@ def main() -> None:
     p.add_argument("--guard-kills", type=int, default=100, help="presses killed between their save and outbox write")
     a = parse(p, games=4, kills=4, presses=200, fuzz=60, deals=1, drain_s=60.0, seed=7, finishes=2,
               slow_clients=12, slow_timeout_s=1.0, history=1000, vacations=1, vacation_tables=4, sender_kills=1,
-              restart_tables=4, guard_kills=2, flood=300)
+              restart_tables=4, guard_kills=1, flood=300)
     started = time.monotonic()
     rows = asyncio.run(run(a.games, a.kills, a.workers, a.presses, a.fuzz, a.deals, a.seed, a.drain_s, a.flood,
                            a.finishes, a.slow_clients, a.slow_timeout_s, a.history, a.vacations, a.vacation_tables,

@@ -41,8 +41,8 @@ async def fire(tables: Tables, now: float, out: list[Outgoing], only: str | None
     """
     store = tables.store
     for table_id, version, kind in await store.due(now):
-        if only is not None and table_id != only:
-            continue
+        if only is not None and table_id != only or kind == SHOW and not tables.guarded:
+            continue  # a show guard is for a process that writes to the outbox
         if await _away(tables, table_id, version, kind, now, out) or await _quiet(tables, table_id, version, kind, now):
             continue
         if not await store.claim(table_id, version, kind, now):

@@ -4,7 +4,7 @@
                                      [--finishes 20] [--deals 6] [--history 100000] [--drain-s 600] [--seed 1]
                                      [--slow-clients 300] [--slow-timeout-s 10] [--vacations 10]
                                      [--vacation-tables 50] [--sender-kills 100] [--restart-tables 50]
-                                     [--outbox-only] [--quick]
+                                     [--guard-kills 100] [--outbox-only] [--quick]
 
 Every row runs against a ``redis-server`` this script starts on 127.0.0.1 (ports 17000-17999, AOF
 with ``appendfsync everysec``) and throws away afterwards:
@@ -59,6 +59,9 @@ with ``appendfsync everysec``) and throws away afterwards:
   address) get SIGTERM one after another, each replaced before the next, while people play at ``--restart-tables``
   tables. Lost: a press taken whose move is not in its table, or never answered; doubled: a message sent twice, a
   table message posted again; the notes give the longest stall (a press to its group's table showing it).
+- **a crash between a save and its outbox write** (:mod:`bench.outbox_faults`): ``--guard-kills`` presses are
+  saved by a process that dies before their outbox write, and the save's show guard shows them. Lost: a notice
+  never shown or a table message short of its last version; doubled: a notice shown twice.
 
 Columns: faults injected; moves lost (an update answered as applied, or dropped as a duplicate,
 whose save is not in its table); moves doubled (an update applied twice, or a log entry twice);
@@ -1269,7 +1272,7 @@ async def _vacations(server: Server, prefix: str, n: int, rounds: int, seed: int
 async def run(games: int = 100, kills: int = 25, workers: int = 3, presses: int = 10_000, fuzz: int = 2000,
               deals: int = 6, seed: int = 1, drain_s: float = 600.0, flood: int = 1000, finishes: int = 20,
               slow_clients: int = 300, slow_timeout_s: float = 10.0, history: int = 100_000, vacations: int = 10,
-              vacation_tables: int = 50, sender_kills: int = 100, restart_tables: int = 50,
+              vacation_tables: int = 50, sender_kills: int = 100, restart_tables: int = 50, guard_kills: int = 100,
               quick: bool = False, outbox_only: bool = False) -> list[Row]:
     """Run every fault row (``outbox_only``: the outbox's rows) against a redis-server of its own; returns the rows."""
     with Server() as server:
@@ -1280,6 +1283,8 @@ async def run(games: int = 100, kills: int = 25, workers: int = 3, presses: int 
         await outbox_faults.kill_senders(server.url, "fo", sender_kills, seed, quick, rows[-1])
         rows.append(Row(f"rolling restart of three processes during {restart_tables} tables"))
         await rolling.rolling_restart(server.url, restart_tables, quick, rows[-1])
+        rows.append(Row(f"kill -9 between save and outbox write, {guard_kills} times"))
+        await outbox_faults.kill_after_saves(server.url, "fg", guard_kills, seed, rows[-1])
     if not outbox_only:
         rows.append(_limits(games, seed))
     return rows
@@ -1353,13 +1358,14 @@ def main() -> None:
     p.add_argument("--sender-kills", type=int, default=100, help="outbox senders killed mid-send")
     p.add_argument("--restart-tables", type=int, default=50, help="tables played while three processes restart")
     p.add_argument("--outbox-only", action="store_true", help="only the outbox's rows")
+    p.add_argument("--guard-kills", type=int, default=100, help="presses killed between their save and outbox write")
     a = parse(p, games=4, kills=4, presses=200, fuzz=60, deals=1, drain_s=60.0, seed=7, finishes=2,
               slow_clients=12, slow_timeout_s=1.0, history=1000, vacations=1, vacation_tables=4, sender_kills=1,
-              restart_tables=4, flood=300)
+              restart_tables=4, guard_kills=1, flood=300)
     started = time.monotonic()
     rows = asyncio.run(run(a.games, a.kills, a.workers, a.presses, a.fuzz, a.deals, a.seed, a.drain_s, a.flood,
                            a.finishes, a.slow_clients, a.slow_timeout_s, a.history, a.vacations, a.vacation_tables,
-                           a.sender_kills, a.restart_tables, a.quick, a.outbox_only))
+                           a.sender_kills, a.restart_tables, a.guard_kills, a.quick, a.outbox_only))
     print(table(rows))
     print(f"({time.monotonic() - started:.0f} s; games {a.games}, kills {a.kills}, workers {a.workers}, "
           f"presses {a.presses}, fuzz examples {a.fuzz}, flood {a.flood}, finishes {a.finishes}, "

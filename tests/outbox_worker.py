@@ -7,11 +7,16 @@ is ``ready`` and its reader's name.
 ``python -m tests.outbox_worker web URL PREFIX`` reads a line ``TOKEN SECRET`` and serves the web table (no
 chat adapter) with the outbox and the turn timers; its first line is its port. Its clock goes an hour ahead when a line
 comes on standard input (the tables' timers come due there and nowhere else).
+``python -m tests.outbox_worker saved URL PREFIX COMMAND`` handles one button press (JSON: ``chat``, ``user``,
+``name``, ``token``) in a Telegram chat with the outbox, and kills itself (SIGKILL) right after the press's save
+landed: before its effects reach the outbox.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
+import os
 import signal
 import sys
 import time
@@ -26,6 +31,7 @@ from adapters.telegram.tuning import Tuning
 from adapters.web import WebServer
 from adapters.web.serve import through_outbox
 from bot.ops.settings import HostPort, load_settings
+from bot.protocol.outgoing import ChatRef, Command, UserRef
 from bot.service import Service
 from bot.store.connection import client_for
 from bot.store.outbox import Outbox
@@ -67,10 +73,27 @@ async def _web(redis, prefix: str) -> None:
     await asyncio.Event().wait()
 
 
+class _DiesAfterTheSave(Store):
+    """A store whose process is killed right after a save landed, before the change's outbox write."""
+
+    async def save(self, *args, **kwargs):
+        saved = await super().save(*args, **kwargs)
+        if saved:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return saved
+
+
+async def _saved(redis, prefix: str, command: str) -> None:
+    d = json.loads(command)
+    service = Service(_DiesAfterTheSave(redis, prefix=prefix), load_settings(), outbox=Outbox(redis, prefix))
+    await service.show(await service.handle(Command(ChatRef("telegram", d["chat"]),
+                                                    UserRef("telegram", d["user"], d["name"]), token=d["token"])))
+
+
 async def main(mode: str, url: str, prefix: str, args: list[str]) -> None:
     redis = client_for(url)
     try:
-        await (_send(redis, prefix, *args) if mode == "send" else _web(redis, prefix, *args))
+        await {"send": _send, "web": _web, "saved": _saved}[mode](redis, prefix, *args)
     finally:
         await redis.aclose()
 

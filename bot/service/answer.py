@@ -21,7 +21,7 @@ from bot.table.refused import Refused
 from bot.words import hand, render
 from bot.words.i18n import supported, t
 
-__all__ = ["Ctx", "answer", "refusal", "notify_hand", "chosen_lang", "chat_lang", "toast_lang", "refusal_lang"]
+__all__ = ["Ctx", "answer", "results", "refusal", "notify_hand", "chosen_lang", "chat_lang", "toast_lang", "refusal_lang"]
 
 
 @dataclass
@@ -77,9 +77,14 @@ def answer(ctx: Ctx, version: int, changed: set[int], fading: set[int] = frozens
                 shown = hand.hand_message(table, state, seat, version)
                 out.append(replace(shown, fading=True, partial=False) if seat in fading and seat not in ctx.hands
                            else shown)  # one that only lost choices is shown as it was until its next change
-    out += [Notice(table.chat, render.result_text(table, ev["record"], ev["no"]), table_id=table.id, result=True)
-            for ev in news if ev["type"] == "deal_over"]
-    return out + ctx.out
+    return out + results(ctx) + ctx.out
+
+
+def results(ctx: Ctx) -> list[Notice]:
+    """The result notices of the deals the change ended."""
+    table = ctx.table
+    return [Notice(table.chat, render.result_text(table, ev["record"], ev["no"]), table_id=table.id, result=True)
+            for ev in ctx.match.news if ev["type"] == "deal_over"]
 
 
 def refusal(ctx: Ctx, r: Refused) -> list[Outgoing]:

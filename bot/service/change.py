@@ -22,9 +22,9 @@ from typing import Any, NamedTuple
 from bot import memory
 from bot.ops import metrics
 from bot.ops.settings import Settings
-from bot.protocol import tokens
+from bot.protocol import tokens, wire
 from bot.protocol.outgoing import Command, Outgoing
-from bot.service.answer import Ctx, answer, notify_hand, refusal
+from bot.service.answer import Ctx, answer, notify_hand, refusal, results
 from bot.store import personal
 from bot.store.counts import TableCounts
 from bot.store.records import Journal, Record
@@ -38,7 +38,7 @@ from bot.words import hand
 from engine.state import State
 
 __all__ = ["Tables", "Recent", "Again", "until_saved", "SAVED", "update_key", "log_saved", "seconds", "turn_timer",
-           "ATTEMPTS", "RECENT"]
+           "ATTEMPTS", "RECENT", "SHOW_GUARD_S"]
 
 log = logging.getLogger(__package__)
 
@@ -46,6 +46,10 @@ ATTEMPTS = 10
 """How often a change is tried after losing a compare-and-set race (a table's or a tournament's)."""
 RECENT = 1024
 """How many tables a service remembers as it last saved them (see :class:`Recent`)."""
+SHOW_GUARD_S = 5.0
+"""Seconds after a save its show guard comes due unless the outbox write of its effects disarmed it: far above
+the milliseconds between the two, above a loaded tick's run of timers before its write (a guard that fires
+early only costs a rebuild: the first write of a version wins), and well within the 10 s a table may wait."""
 
 SAVED: ContextVar[bool] = ContextVar("stammtisch_saved", default=False)
 """Whether the command this task is handling saved a table: what its update marker records."""
@@ -163,6 +167,11 @@ class Tables:
         self.book = memory.Book(store.redis, store.prefix, cap=settings.memory_matches,
                                 ttl=settings.memory_days * 86400)
         """Where the chats' memories live (:mod:`bot.memory`)."""
+        self.guarded: tuple[str, ...] = ()
+        """The platforms whose tables' saves arm a show guard: those whose effects go through an outbox."""
+        self.unshown: OrderedDict[str, set[int]] = OrderedDict()
+        """The versions this process saved (or a guard rebuilt), by table, whose effects are not written yet:
+        the outbox write disarms their show guards (at most :data:`RECENT` tables)."""
         self._counting: set[asyncio.Task] = set()
 
     async def change(self, table_id: str, cmd: Command | None, fn: Callable[[Ctx], None]) -> list[Outgoing]:
@@ -219,12 +228,17 @@ class Tables:
             data = table.dump()
             self.recent.drop(table_id)  # until the save is known to have landed
             recorded = self._journal(table, match, now)
+            guarded = table.chat.platform in self.guarded
+            notes = [*ctx.lead, *results(ctx)] if guarded else []
             saved = await self.store.save(table_id, version, data, log=[json.dumps(entry, separators=(",", ":"))],
                                           status=status, user_keys=table.user_keys(), chat_key=table.index_key,
                                           timer=turn_timer(table, match, now), rev=rev, update=update,
-                                          journal=recorded)
+                                          journal=recorded, guard_at=now + SHOW_GUARD_S if guarded else None,
+                                          notes=wire.pack(notes) if notes else b"")
             if saved:
                 SAVED.set(True)
+                if guarded:
+                    self.unwritten(table_id, version + 1)
                 if back and await self.store.vacations.end(ctx.user.key, now) is not None:
                     await self.store.personal.schedule(personal.VACATION, ctx.user.key, now)  # the others at the next tick
                 if recorded and table.status == "finished":
@@ -248,6 +262,13 @@ class Tables:
                 raise Refused("unknown_table")
             return Again((saved.current, None))
         return await until_saved(attempt, self.recent.get(table_id))
+
+    def unwritten(self, table_id: str, version: int) -> None:
+        """Note that the effects of the table's ``version`` are not written to the outbox yet (:attr:`unshown`)."""
+        self.unshown.setdefault(table_id, set()).add(version)
+        self.unshown.move_to_end(table_id)
+        if len(self.unshown) > RECENT:
+            self.unshown.popitem(last=False)
 
     def _journal(self, table: Table, match: Match, now: float) -> Journal | None:
         """What the save records in the chat's memory; a record that cannot be built is logged, the move saved."""

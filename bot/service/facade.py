@@ -29,7 +29,7 @@ from bot.store.counts import TableCounts
 from bot.store.feed import Feed
 from bot.store.outage import Outage
 from bot.store.outbox import Outbox
-from bot.store.tables import Store
+from bot.store.tables import SHOW, Store
 from bot.store.watchers import SEATED, WatcherCounts, seated_page
 from bot.table.record import Table
 from bot.table.refused import Refused
@@ -53,6 +53,8 @@ class Service:
                  counts: TableCounts | None = None, outbox: Outbox | None = None) -> None:
         self.tables = Tables(store, settings, rng, clock, counts)
         self.outbox = outbox
+        if outbox is not None:  # every change's effects for its platforms go through it: each save is guarded
+            self.tables.guarded = outbox.platforms
         self.watchers = WatcherCounts(store.redis, store.prefix)
         """The watchers of each table, across processes (:meth:`watched`)."""
         self.seated = WatcherCounts(store.redis, store.prefix, kind=SEATED)
@@ -265,11 +267,19 @@ class Service:
         return outs if self._outage.down else await self._through_outbox(outs)
 
     async def _through_outbox(self, outs: list[Outgoing]) -> list[Outgoing]:
+        """Write ``outs`` to the outbox, disarming the show guards of the saves they show (:mod:`bot.service.shown`)."""
         if self.outbox is None or not outs:
             return outs
+        unshown = self.tables.unshown
+        guards = {table: unshown.pop(table) for table in {getattr(o, "table_id", "") for o in outs} if table in unshown}
         try:
-            return await self.outbox.put(outs)
-        except UNAVAILABLE as exc:  # saved, not shown: the table's next change shows it as it is
+            rest = await self.outbox.put(outs, guards)
+            if self.outbox.cluster:  # the write could not drop them (another slot); a crash before this: they fire
+                for table, versions in guards.items():
+                    for version in versions:
+                        await self.store.done(table, version, SHOW)
+            return rest
+        except UNAVAILABLE as exc:  # saved, not shown: the show guards show it
             self._outage.failed(exc)
             return [o for o in outs if o.chat.platform not in self.outbox.platforms]
 

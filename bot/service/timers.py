@@ -1,5 +1,5 @@
 """The turn timers: reminders, automatic moves, the computers going on, the end of the wait for
-declarations before the first lead, and the store's resync guard.
+declarations before the first lead, the store's resync guard and a save's show guard (:mod:`bot.service.shown`).
 
 A timer is leased, not taken (:meth:`~bot.store.tables.Store.claim`): if this process dies before
 the save that carries it out, it comes due again. One that has nothing (more) to do is dropped.
@@ -15,10 +15,11 @@ import engine
 from bot.protocol.outgoing import Notice, Outgoing
 from bot.protocol.unavailable import UNAVAILABLE
 from bot.service.answer import Ctx
-from bot.service import digest, vacation
+from bot.service import digest, shown, vacation
 from bot.service.tourney import results as tourney_results
 from bot.service.change import Tables, turn_timer
 from bot.store import personal
+from bot.store.tables import SHOW
 from bot.store.tourneys import KIND
 from bot.table import cpu, deadlines, notify, pace, window
 from bot.table.match import Match
@@ -40,8 +41,8 @@ async def fire(tables: Tables, now: float, out: list[Outgoing], only: str | None
     """
     store = tables.store
     for table_id, version, kind in await store.due(now):
-        if only is not None and table_id != only:
-            continue
+        if only is not None and table_id != only or kind == SHOW and not tables.guarded:
+            continue  # a show guard is for a process that writes to the outbox
         if await _away(tables, table_id, version, kind, now, out) or await _quiet(tables, table_id, version, kind, now):
             continue
         if not await store.claim(table_id, version, kind, now):
@@ -54,6 +55,11 @@ async def fire(tables: Tables, now: float, out: list[Outgoing], only: str | None
                 out += await _remind(tables, table_id, version, kind, now)
             elif kind == "sync":
                 await _resync(tables, table_id, version, now)
+            elif kind == SHOW:
+                rebuilt = await shown.came_due(tables, table_id, version, now)
+                if rebuilt:  # their write drops the guard (a crash before it lets it come due again)
+                    out += rebuilt
+                    continue
             elif kind == "cpu":
                 out += await tables.change(table_id, None, lambda ctx, v=version: _go_on(ctx, v))
             elif kind == window.TIMER:

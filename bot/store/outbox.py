@@ -15,18 +15,25 @@ Layout (``st`` is the store's prefix, ``<p>`` a platform, ``<n>`` a shard ``0`` 
   the highest message id then known in its chat; ``=<id>`` the message made), kept and deleted like the record.
 - ``st:{ob:<p>:ids:<sequence>}`` -- the newest :data:`IDS_KEPT` message ids the bot made in a sequence of
   message ids (a sorted set), for finding a message whose answer was lost (:mod:`adapters.common.once`).
+- ``st:{ob:<p>:<n>}:w:<table id>`` -- the versions of a table whose effects are written (a sorted set of the
+  last 64, :data:`MARKS_TTL`): the proof, in the shard's slot, that a save's show guard has nothing to show.
 - ``st:{ob:<p>}:readers`` -- the readers alive (a sorted set by last beat), to share the shards between them.
 
 Each shard has a hash tag of its own, so on Redis Cluster the shards spread over the nodes and every key
 of a shard lives on one slot. The batch is written right after the change's save (not in its
-transaction: the table's keys live on another slot); a process that dies between the two loses that
-batch, and the table's next change shows the table and the hands as they are.
+transaction: the table's keys live on another slot). The save armed a show guard (:mod:`bot.store.tables`);
+the write of the change's effects marks the table's version written and, in the same script, adds them to
+the stream only if nobody marked it before (the guard, firing first, writes what it rebuilt the same way),
+and on one Redis drops the guard too (on Cluster the service drops it after the write: a crash in between
+lets it fire, find the mark and drop itself). So a process that dies between save and write leaves the
+guard to show the change, and nothing is shown twice.
 """
 
 from __future__ import annotations
 
 import zlib
 from collections import defaultdict
+from collections.abc import Collection, Mapping
 
 from redis.asyncio import Redis
 from redis.asyncio.cluster import RedisCluster
@@ -34,8 +41,10 @@ from redis.exceptions import ResponseError
 
 from bot.protocol import wire
 from bot.protocol.outgoing import Outgoing
+from bot.store import scripts
+from bot.store.timers import deadline_keys
 
-__all__ = ["Outbox", "PLATFORMS", "SHARDS", "MAXLEN", "SENT_TTL_S", "GROUP", "IDS_KEPT"]
+__all__ = ["Outbox", "PLATFORMS", "SHARDS", "MAXLEN", "SENT_TTL_S", "MARKS_TTL", "GROUP", "IDS_KEPT"]
 
 PLATFORMS = ("telegram", "discord")
 """The platforms whose effects go through the outbox (the web table reads the tables itself)."""
@@ -45,7 +54,32 @@ MAXLEN = 10_000
 SENT_TTL_S = 86_400
 IDS_KEPT = 256
 """The most message ids of one sequence kept (the newest)."""
+MARKS_TTL = 3600
+"""Seconds a table's written versions are kept after its last write: longer than any show guard waits."""
 GROUP = "senders"
+
+# KEYS: the shard's stream, [due, tables: one Redis, to drop the show guards]. ARGV: maxlen, the marks' key
+# without the table id, their ttl, then per entry: table id ('' for none), k, its k versions, the packed batch.
+# An entry of a table is added only if one of its versions was not marked written yet.
+_WRITE = scripts.TIMERS + r"""
+local disarm, i = #KEYS == 3, 4
+while i <= #ARGV do
+  local id, k = ARGV[i], tonumber(ARGV[i + 1])
+  local fresh, marks = k == 0, ARGV[2] .. id
+  for j = i + 2, i + 1 + k do
+    if redis.call('ZADD', marks, 'NX', ARGV[j], ARGV[j]) == 1 then fresh = true end
+    local member = id .. ':' .. ARGV[j] .. ':show'
+    if disarm then keep_timers(KEYS[2], KEYS[3], id, function(m) return m == member end) end
+  end
+  if k > 0 then
+    redis.call('ZREMRANGEBYRANK', marks, 0, -65)
+    redis.call('EXPIRE', marks, ARGV[3])
+  end
+  if fresh then redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 'b', ARGV[i + 2 + k]) end
+  i = i + 3 + k
+end
+return 1
+"""
 
 _RENEW = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
@@ -77,6 +111,9 @@ class Outbox:
         self.prefix = prefix
         self.shards = shards
         self.platforms = platforms
+        self.cluster = isinstance(redis, RedisCluster)
+        """On Cluster the write cannot drop the show guards (another slot): the caller drops them after it."""
+        self._write = redis.register_script(_WRITE)
 
     def _tag(self, platform: str, shard: int) -> str:
         return f"{self.prefix}:{{ob:{platform}:{shard}}}"
@@ -109,20 +146,31 @@ class Outbox:
         """The shard of a chat."""
         return zlib.crc32(chat_id.encode()) % self.shards
 
-    async def put(self, outs: list[Outgoing]) -> list[Outgoing]:
-        """Write the effects for the outbox's platforms, a batch per chat shard in their order; the others
-        (for no platform of the outbox) are returned."""
-        batches: dict[tuple[str, int], list[Outgoing]] = defaultdict(list)
+    async def put(self, outs: list[Outgoing], guards: Mapping[str, Collection[int]] | None = None) -> list[Outgoing]:
+        """Write the effects for the outbox's platforms, a batch per chat shard in their order, one script each;
+        the others (for no platform of the outbox) are returned.
+
+        ``guards`` names, by table, the saved versions whose show guards these effects disarm: a guarded table's
+        effects are an entry of their own, written only if one of its versions was not written yet (its guard
+        fired first), and mark them written.
+        """
+        guards = guards or {}
+        batches: dict[tuple[str, int], dict[str, list[Outgoing]]] = defaultdict(lambda: defaultdict(list))
         rest = []
         for out in outs:
             platform = out.chat.platform
             if platform in self.platforms:
-                batches[(platform, self.shard_of(out.chat.chat_id))].append(out)
+                table = getattr(out, "table_id", "")
+                batches[(platform, self.shard_of(out.chat.chat_id))][table if table in guards else ""].append(out)
             else:
                 rest.append(out)
-        for (platform, shard), batch in batches.items():
-            await self.redis.xadd(self.stream(platform, shard), {"b": wire.pack(batch)}, maxlen=MAXLEN,
-                                  approximate=True)
+        disarm = [] if self.cluster else list(deadline_keys(self.prefix))
+        for (platform, shard), entries in batches.items():
+            args: list = [MAXLEN, f"{self._tag(platform, shard)}:w:", MARKS_TTL]
+            for table, batch in entries.items():
+                versions = sorted(guards.get(table, ())) if table else []
+                args += [table, len(versions), *versions, wire.pack(batch)]
+            await self._write(keys=[self.stream(platform, shard), *disarm], args=args)
         return rest
 
     async def ensure_group(self, platform: str, shard: int) -> None:

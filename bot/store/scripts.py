@@ -8,7 +8,7 @@ Redis server writes the record, the move log, the indexes and the timer together
 from __future__ import annotations
 
 __all__ = ["TIMERS", "CREATE", "SAVE", "CREATE_TABLE", "SAVE_TABLE", "CHAT_AFTER", "USER_AFTER", "TIMERS_AFTER",
-           "SET_SETTING", "RELEASE", "SET_REF", "SCHEDULE", "CLAIM", "DROP", "DELIVER", "DROP_IF_AT",
+           "GUARDS", "SET_SETTING", "RELEASE", "SET_REF", "SCHEDULE", "CLAIM", "DROP", "DELIVER", "DROP_IF_AT",
            "VACATION_START", "VACATION_END", "VACATION_OVER", "RECORDS"]
 
 # Seats and unseats one user: SADD and refresh the TTL while open, SREM when finished.
@@ -41,10 +41,16 @@ end
 # timer (member ``member`` due at ``at``) unless the table has one for a newer version, dropping
 # those of older versions (and ``also``, a member of this version, if given); timers_after_save
 # does what a save of version ``new`` asks: drop them all (a finished table), or the older ones
-# and set ``member`` if given.
+# and set ``member`` if given. A show guard (kind ``show``, :mod:`bot.store.tables`) is no turn timer:
+# neither a newer version nor a table's end drops it (only the outbox write that disarms it, or its
+# firing); arm_guard sets one.
 TIMERS = r"""
 local function member_version(m)
   return tonumber(string.match(m, '^[^:]+:(%d+):'))
+end
+
+local function older(m, version)
+  return member_version(m) < version and string.sub(m, -5) ~= ':show'
 end
 
 local function keep_timers(due, tables, id, drop)
@@ -58,10 +64,10 @@ end
 
 local function schedule_timer(due, tables, id, version, member, at, also)
   for m in string.gmatch(redis.call('HGET', tables, id) or '', '%S+') do
-    if member_version(m) > version then return 0 end
+    if member_version(m) > version and string.sub(m, -5) ~= ':show' then return 0 end
   end
   local keep = keep_timers(due, tables, id, function(m)
-    return member_version(m) < version or m == member or m == also
+    return older(m, version) or m == member or m == also
   end)
   keep[#keep + 1] = member
   redis.call('ZADD', due, at, member)
@@ -71,12 +77,20 @@ end
 
 local function timers_after_save(due, tables, id, new, open, member, at)
   if not open then
-    keep_timers(due, tables, id, function(m) return true end)
+    keep_timers(due, tables, id, function(m) return string.sub(m, -5) ~= ':show' end)
   elseif member ~= '' then
     schedule_timer(due, tables, id, new, member, at, '')
   else
-    keep_timers(due, tables, id, function(m) return member_version(m) < new end)
+    keep_timers(due, tables, id, function(m) return older(m, new) end)
   end
+end
+
+local function arm_guard(due, tables, id, member, at)
+  local list = redis.call('HGET', tables, id) or ''
+  if not string.find(' ' .. list .. ' ', ' ' .. member .. ' ', 1, true) then
+    redis.call('HSET', tables, id, list == '' and member or (list .. ' ' .. member))
+  end
+  redis.call('ZADD', due, at, member)
 end
 """
 
@@ -142,21 +156,31 @@ local function append_journal(key, ttl, entries)
 end
 """
 
+# A save's notices kept for its show guard: the string ``key`` (the table's slot) holds ``text`` for ``ttl`` s.
+NOTES = r"""
+local function keep_notes(key, text, ttl)
+  if text ~= '' then redis.call('SET', key, text, 'EX', ttl) end
+end
+"""
+
 # One Redis: the whole save in one script. KEYS: rec, log, msg, due, tables, [seen marker]. ARGV:
 # expected version, expected rev ('' for any), new rev, data, open (1/0), ttl, id, prefix, chat key,
 # users, timer member ('' for none), timer due time, seen ttl, journal key ('' for none), journal ttl,
-# journal entries n, the n journal entries, log entries... Returns 1, 0 (no such table), -1 (the update
-# was applied already) or the stored version, data and rev.
-SAVE = TABLE + INDEX_USERS + INDEX_CHAT + TIMERS + JOURNAL + r"""
-local n = tonumber(ARGV[16])
+# show guard member ('' for none), its due time, notes key, notes ('' for none), notes ttl, journal
+# entries n, the n journal entries, log entries... Returns 1, 0 (no such table), -1 (the update was
+# applied already) or the stored version, data and rev.
+SAVE = TABLE + INDEX_USERS + INDEX_CHAT + TIMERS + JOURNAL + NOTES + r"""
+local n = tonumber(ARGV[21])
 local result, before = save_table(KEYS[1], KEYS[2], KEYS[3], KEYS[6], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[10],
-                                  ARGV[6], ARGV[13], {unpack(ARGV, 17 + n)})
+                                  ARGV[6], ARGV[13], {unpack(ARGV, 22 + n)})
 if result ~= 1 then return result end
 local open, ttl, id, prefix = ARGV[5] == '1', ARGV[6], ARGV[7], ARGV[8]
 index_chat(prefix .. ':chat:' .. ARGV[9], id, ttl, open)
 index_users(prefix, id, ARGV[10], before, ttl, open)
 timers_after_save(KEYS[4], KEYS[5], id, tonumber(ARGV[1]) + 1, open, ARGV[11], ARGV[12])
-if n > 0 then append_journal(ARGV[14], ARGV[15], {unpack(ARGV, 17, 16 + n)}) end
+if ARGV[16] ~= '' then arm_guard(KEYS[4], KEYS[5], id, ARGV[16], ARGV[17]) end
+keep_notes(ARGV[18], ARGV[19], ARGV[20])
+if n > 0 then append_journal(ARGV[14], ARGV[15], {unpack(ARGV, 22, 21 + n)}) end
 return 1
 """
 
@@ -170,14 +194,15 @@ return 1
 
 # Cluster: the table's part of a save (one slot). KEYS: rec, log, msg, [seen marker]. ARGV: expected
 # version, expected rev, new rev, data, users, ttl, seen ttl, pending journal key (the table's own),
-# journal entries n, the n entries, log entries... Returns what save_table does, success as {1, users
-# seated before}.
-SAVE_TABLE = TABLE + JOURNAL + r"""
-local n = tonumber(ARGV[9])
+# notes key, notes ('' for none), notes ttl, journal entries n, the n entries, log entries... Returns
+# what save_table does, success as {1, users seated before}.
+SAVE_TABLE = TABLE + JOURNAL + NOTES + r"""
+local n = tonumber(ARGV[12])
 local result, before = save_table(KEYS[1], KEYS[2], KEYS[3], KEYS[4], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5],
-                                  ARGV[6], ARGV[7], {unpack(ARGV, 10 + n)})
+                                  ARGV[6], ARGV[7], {unpack(ARGV, 13 + n)})
 if result ~= 1 then return result end
-if n > 0 then append_journal(ARGV[8], ARGV[6], {unpack(ARGV, 10, 9 + n)}) end
+keep_notes(ARGV[9], ARGV[10], ARGV[11])
+if n > 0 then append_journal(ARGV[8], ARGV[6], {unpack(ARGV, 13, 12 + n)}) end
 return {1, before}
 """
 
@@ -211,6 +236,14 @@ return 1
 # KEYS: due, tables. ARGV: id, new version, open (1/0), timer member ('' for none), due time.
 TIMERS_AFTER = TIMERS + r"""
 timers_after_save(KEYS[1], KEYS[2], ARGV[1], tonumber(ARGV[2]), ARGV[3] == '1', ARGV[4], ARGV[5])
+return 1
+"""
+
+# Cluster, a save's first step: its resync guard (as SCHEDULE) and its show guard. KEYS: due, tables. ARGV: id,
+# version, sync member, its due time, show guard member ('' for none), its due time.
+GUARDS = TIMERS + r"""
+schedule_timer(KEYS[1], KEYS[2], ARGV[1], tonumber(ARGV[2]), ARGV[3], ARGV[4], '')
+if ARGV[5] ~= '' then arm_guard(KEYS[1], KEYS[2], ARGV[1], ARGV[5], ARGV[6]) end
 return 1
 """
 

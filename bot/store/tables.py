@@ -24,10 +24,14 @@ keys share one Redis Cluster slot):
 ``st:unreach:<user key>``       string  a refused private message's reason (:attr:`Store.reach`, 10 minutes)
 ``st:review:…``                 string  reviews of finished deals under way and made (:attr:`Store.reviews`)
 ``st:{t:<id>}:out``             list    Cluster: a save's journal entries not yet delivered
+``st:{t:<id>}:notes:<version>`` string  the notices of that version's save, for its show guard (an hour)
 ``st:{deadlines}:people``       zset    a person's timers, member ``<kind>:<user key>`` (:mod:`bot.store.personal`)
 ``st:{u:<user key>}:vac``       hash    his vacation, a week past its end (:mod:`bot.store.vacations`)
 ``st:{u:<user key>}:vacdays:*`` string  the days of vacation he took in a year (400 days)
 ==============================  ======  ===============================================================
+
+Show guards: a save for an outbox's chat arms a ``show`` timer for its new version (Cluster: in step 1) and keeps
+its notices (``notes``); only the outbox write disarms it, else it fires and shows it (:mod:`bot.service.shown`).
 
 A save may carry a :class:`~bot.store.records.Journal`: entries appended to a list elsewhere (a chat's memory inbox,
 :mod:`bot.memory`) exactly once with the save. On one Redis they are appended in the save's script. On
@@ -53,9 +57,9 @@ table carries the hash tag ``{t:<id>}`` and so lives in one slot; the deadline k
 ``{deadlines}``; every other key (chat and user indexes, settings, markers, limiter windows) is
 touched by single-key commands or scripts only. On one Redis a create or save is one script
 (table, indexes and timer together). On Cluster a save runs in three steps: (1) a guard timer
-(kind ``sync``, the expected version, due ``lease_s`` from now) is set in the deadlines; (2) the
-table's script, in its slot, compares and writes record, log and update marker; (3) the chat
-index, the user sets and the timers follow (:meth:`Store.reindex`), which also drops the guard.
+(kind ``sync``, the expected version, due ``lease_s`` from now) and the show guard, if any, are set in
+the deadlines (one script); (2) the table's script, in its slot, compares and writes record, log and update
+marker; (3) the chat index, the user sets and the timers follow (:meth:`Store.reindex`), dropping ``sync``.
 A crash between the steps cannot lose a move: the move is in the record and the log, written
 atomically in step 2 (the indexes and timers are derived from the record). Nor a timer: after a
 crash between 2 and 3 the guard comes due, and the service (seeing the table moved past the
@@ -87,13 +91,15 @@ from bot.store.reach import Reach
 from bot.store.reviews import Reviews
 from bot.store.records import Journal, Record, Saved
 from bot.store.records import table_id as _table_id
-from bot.store.timers import Timers
+from bot.store.timers import SHOW, Timers
 from bot.store.vacations import Vacations
 
-__all__ = ["Store", "MAX_LOG_PER_SAVE", "new_rev"]
+__all__ = ["Store", "MAX_LOG_PER_SAVE", "new_rev", "SHOW", "NOTES_TTL"]
 
 MAX_LOG_PER_SAVE = 1000
 """At most this many log entries per save (a Lua ``unpack`` limit, far above any real move)."""
+NOTES_TTL = 3600
+"""Seconds a save keeps its notices for its show guard (it fires within seconds, a minute if its claimer died)."""
 
 _BASE62 = string.digits + string.ascii_uppercase + string.ascii_lowercase
 _USER_KEY = re.compile(r"\S+")
@@ -168,6 +174,7 @@ class Store(Timers):
         self._timers_after = redis.register_script(scripts.TIMERS_AFTER)
         self._deliver = redis.register_script(scripts.DELIVER)
         self._records = redis.register_script(scripts.RECORDS)
+        self._guards = redis.register_script(scripts.GUARDS)
         self.limiter = Limiter(redis, prefix)
         """Rate limits on the same Redis and prefix (the answers per person: :mod:`bot.service.budget`)."""
         self.reach = Reach(redis, prefix)
@@ -247,9 +254,9 @@ class Store(Timers):
         return None if version is None or kind is not None else Record(int(version), data, rev or "")
 
     async def save(self, table_id: str, expected_version: int, data_json: str, *, log: Sequence[str] = (),
-                   status: Literal["open", "finished"] = "open", user_keys: Sequence[str],
-                   chat_key: str, timer: tuple[str, float] | None = None, rev: str | None = None,
-                   update: str = "", journal: Journal | None = None) -> Saved:
+                   status: Literal["open", "finished"] = "open", user_keys: Sequence[str], chat_key: str,
+                   timer: tuple[str, float] | None = None, rev: str | None = None, update: str = "",
+                   journal: Journal | None = None, guard_at: float | None = None, notes: bytes = b"") -> Saved:
         """Replace the record if it is still at ``expected_version`` (and ``rev``); all or nothing, in one script.
 
         On success the version becomes ``expected_version + 1`` with a new revision, and the new version is
@@ -275,6 +282,8 @@ class Store(Timers):
             update: the platform update this save carries out: refused as a duplicate if it was
                 applied to this table already, else marked in the same script.
             journal: entries to append to another list exactly once with this save.
+            guard_at: arm the new version's show guard due then (the outbox write of its effects disarms it).
+            notes: the change's notices, packed, kept :data:`NOTES_TTL` seconds for the guard (:meth:`notes`).
 
         Returns:
             A :class:`Saved` that is false, writing nothing, if the stored version or revision
@@ -295,16 +304,18 @@ class Store(Timers):
         entries = list(journal.entries) if journal else []
         if len(entries) > MAX_LOG_PER_SAVE:
             raise ValueError(f"at most {MAX_LOG_PER_SAVE} journal entries per save")
+        guard = ("", 0.0) if guard_at is None else (self._member(table_id, expected_version + 1, SHOW), float(guard_at))
+        kept = [self._key(table_id, f"notes:{int(expected_version) + 1}"), notes, NOTES_TTL]
         if self.cluster:
             pending = [json.dumps([journal.key, journal.ids, journal.ttl, i, text]) for i, text in entries]
             saved = await self._save_in_parts(table_id, expected_version, [*table_keys, *seen],
                                               [int(expected_version), rev or "", fresh, data_json, users, ttl,
-                                               self._seen_ttl, self._key(table_id, "out"), len(pending), *pending,
-                                               *log], chat_key, is_open, member, due_ts)
+                                               self._seen_ttl, self._key(table_id, "out"), *kept, len(pending),
+                                               *pending, *log], chat_key, is_open, member, due_ts, guard)
         else:
             args = [int(expected_version), rev or "", fresh, data_json, int(is_open), ttl,
                     table_id, self._prefix, chat_key, users, member, due_ts, self._seen_ttl,
-                    journal.key if journal else "", journal.ttl if journal else 0, len(entries),
+                    journal.key if journal else "", journal.ttl if journal else 0, *guard, *kept, len(entries),
                     *(text for _, text in entries), *log]
             saved = _saved(await self._save(keys=[*table_keys, self._due, self._due_tables, *seen], args=args), fresh)
         if saved:
@@ -316,9 +327,10 @@ class Store(Timers):
         return Feed(self._r, self._prefix, on_move, on_gap)
 
     async def _save_in_parts(self, table_id: str, version: int, keys: list[str], args: list, chat_key: str,
-                             is_open: bool, member: str, due_ts: float) -> Saved:
-        """Redis Cluster: a guard timer, the table's script (one slot), then the indexes and timers."""
-        await self.schedule(table_id, version, "sync", time.time() + self._lease_s)
+                             is_open: bool, member: str, due_ts: float, guard: tuple[str, float]) -> Saved:
+        """Redis Cluster: the guard timers, the table's script (one slot), then the indexes and timers."""
+        sync = [self._member(table_id, version, "sync"), time.time() + self._lease_s]
+        await self._guards(keys=[self._due, self._due_tables], args=[table_id, int(version), *sync, *guard])
         result = await self._save_table(keys=keys, args=args)
         if not (isinstance(result, list) and len(result) == 2):
             return _saved(result, "")
@@ -371,6 +383,10 @@ class Store(Timers):
         await asyncio.gather(*(self._user_after(keys=[f"{self._prefix}:user:{u}"], args=[table_id, ttl, int(open_)])
                                for u, open_ in [*((u, is_open) for u in seated), *((u, False) for u in left)]))
 
+
+    async def notes(self, table_id: str, version: int) -> str:
+        """The notices the save of ``version`` kept for its show guard, packed (empty: none, or expired)."""
+        return await self._r.get(self._key(table_id, f"notes:{int(version)}")) or ""
 
     async def applied(self, table_id: str, update: str) -> bool:
         """Whether a save or create of ``table_id`` carried out the platform update ``update``."""

@@ -22,9 +22,16 @@ from redis.asyncio.cluster import RedisCluster
 from bot.store import scripts
 from bot.store.records import table_id as _table_id
 
-__all__ = ["Timers"]
+__all__ = ["Timers", "deadline_keys", "SHOW"]
 
+SHOW = "show"
+"""The kind of a save's show guard (:mod:`bot.store.tables`): neither a newer version nor the table's end drops it."""
 _KIND = re.compile(r"[a-z_]{1,16}")
+
+
+def deadline_keys(prefix: str) -> tuple[str, str]:
+    """The two deadline keys under ``prefix``: the due members, and each table's members."""
+    return f"{prefix}:{{deadlines}}:due", f"{prefix}:{{deadlines}}:tables"
 
 
 class Timers:
@@ -33,8 +40,7 @@ class Timers:
     def _init_timers(self, redis: Redis | RedisCluster, prefix: str, lease_s: float) -> None:
         """The deadline keys under ``prefix`` and their scripts; a claimed timer comes due again ``lease_s`` later."""
         self._lease_s = lease_s
-        self._due = f"{prefix}:{{deadlines}}:due"
-        self._due_tables = f"{prefix}:{{deadlines}}:tables"
+        self._due, self._due_tables = deadline_keys(prefix)
         self._schedule = redis.register_script(scripts.SCHEDULE)
         self._claim = redis.register_script(scripts.CLAIM)
         self._drop = redis.register_script(scripts.DROP)

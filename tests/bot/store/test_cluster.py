@@ -1,5 +1,6 @@
 """The store on a real 3-master Redis Cluster: tables played from two processes, and a process that
-dies between a table's save and its index and timer updates (which span slots) loses nothing."""
+dies between a table's save and its index and timer updates (which span slots), or between the save and its
+outbox write, loses nothing."""
 
 from __future__ import annotations
 
@@ -8,10 +9,14 @@ import time
 import pytest
 
 from bot.protocol.outgoing import ChatRef
+from bot.ops.settings import load_settings
+from bot.service import Service
+from bot.service.change import SHOW_GUARD_S
 from bot.store.connection import client_for
-from bot.store.tables import Store
+from bot.store.tables import SHOW, Store
 from bot.table.record import Table
 from tests.bot.service.test_service_concurrency import GAMES, applied_in_log, open_tables
+from tests.bot.service.test_show_guard import CHAT, a_deal_ends_unwritten, outbox_of, same, written
 from tests.bot.store.test_records_for_user import check_records_for_user
 from tests.bot.store.test_redis_conn import cancels_end
 from tests.redis_servers import Cluster, skip_unless_installed
@@ -91,6 +96,37 @@ async def test_a_death_between_the_tables_script_and_its_indexes_loses_no_timer(
     due = [d for d in await cluster_store.due(time.time() + 10**7) if d[0] == table.table_id]
     first = "declare" if Table.load((await cluster_store.load(table.table_id))[1]).declare else "remind"
     assert due == [(table.table_id, version, first)]
+
+
+class DiesBeforeTheDisarm(Store):
+    """A store whose process dies after an outbox write, before it drops the show guards (another slot)."""
+
+    async def done(self, table_id: str, version: int, kind: str) -> bool:
+        if kind == SHOW:
+            raise Died
+        return await super().done(table_id, version, kind)
+
+
+async def test_the_show_guards_on_the_cluster(cluster_store, key_prefix):
+    """A death between save and outbox write is shown by the guard, once; one between the write and the
+    guard's drop leaves the guard nothing to show (the write's mark is in the shard's slot)."""
+    outbox = outbox_of(cluster_store)
+    _, players, lost = await a_deal_ends_unwritten(cluster_store, outbox)
+    before = len(await written(outbox))
+    healer = Service(cluster_store, load_settings(), outbox=outbox)
+    await healer.tick(time.time() + SHOW_GUARD_S + 1)
+    batches = await written(outbox)
+    assert len(batches) == before + 1
+    same(batches[-1], lost)
+    dies = Service(DiesBeforeTheDisarm(cluster_store.redis, prefix=key_prefix), load_settings(), outbox=outbox)
+    u, b = await players.to_act()
+    outs = await dies.handle(press(CHAT, u, b.token))
+    with pytest.raises(Died):
+        await dies.show(outs)
+    assert len(await written(outbox)) == before + 2
+    await healer.tick(time.time() + SHOW_GUARD_S + 1)
+    assert len(await written(outbox)) == before + 2
+    assert [d for d in await cluster_store.due(time.time() + 10**7) if d[2] == SHOW] == []
 
 
 async def test_a_task_cancelled_during_its_cluster_commands_ends(cluster, key_prefix):

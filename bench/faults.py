@@ -59,6 +59,11 @@ with ``appendfsync everysec``) and throws away afterwards:
   address) get SIGTERM one after another, each replaced before the next, while people play at ``--restart-tables``
   tables. Lost: a press taken whose move is not in its table, or never answered; doubled: a message sent twice, a
   table message posted again; the notes give the longest stall (a press to its group's table showing it).
+- **rolling restart of Discord shards** (:mod:`bench.shards`): three ``stammtisch run`` processes, each one shard of
+  three, are replaced one after another (the replacement of a shard serves before the old one gets SIGTERM) while
+  people play at ``--restart-tables`` tables in guilds of every shard. Lost: an interaction Discord dropped (no
+  session of its shard), never answered or refused as the bot's trouble, a press taken whose move is not in its
+  table; doubled: a message posted twice, a table message posted again.
 
 Columns: faults injected; moves lost (an update answered as applied, or dropped as a duplicate,
 whose save is not in its table); moves doubled (an update applied twice, or a log entry twice);
@@ -114,7 +119,7 @@ from bot.tournament import Tournament, result_of  # noqa: E402
 from bot.tournament.results import deal_points  # noqa: E402
 from bot.words.catalogs import language, languages  # noqa: E402
 from bot.words.i18n import t  # noqa: E402
-from bench import outbox_faults, rolling  # noqa: E402
+from bench import outbox_faults, rolling, shards  # noqa: E402
 from tests.redis_servers import Server  # noqa: E402
 from tests.renderkit import NAMES, fixed_messages, match_messages, over_limit, sizes  # noqa: E402
 from tests.servicekit import (  # noqa: E402
@@ -1280,6 +1285,8 @@ async def run(games: int = 100, kills: int = 25, workers: int = 3, presses: int 
         await outbox_faults.kill_senders(server.url, "fo", sender_kills, seed, quick, rows[-1])
         rows.append(Row(f"rolling restart of three processes during {restart_tables} tables"))
         await rolling.rolling_restart(server.url, restart_tables, quick, rows[-1])
+        rows.append(Row(f"rolling restart of three Discord shards during {restart_tables} tables"))
+        await shards.rolling_shards(server.url, restart_tables, quick, rows[-1])
     if not outbox_only:
         rows.append(_limits(games, seed))
     return rows

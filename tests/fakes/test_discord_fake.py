@@ -119,7 +119,8 @@ async def test_every_session_of_a_shard_gets_its_interactions_and_with_none_an_i
         fake.guild(guild, "Stammtisch Kusel", {guild + 1: "karten"})
         member = fake.member(41, "Anna")
         async with http.post(f"{fake.base_url}/channels/{guild + 1}/messages",
-                             headers={"Authorization": f"Bot {fake.token}"}, json={"content": "Tisch", "components": [{"type": 1, "components": [_button()]}]}) as resp:
+                             headers={"Authorization": f"Bot {fake.token}"},
+                             json={"content": "Tisch", "components": [{"type": 1, "components": [_button()]}]}) as resp:
             message = fake.messages[int((await resp.json())["id"])]
         old, new, other = [await _session(http, fake, shard) for shard in ([1, 2], [1, 2], [0, 2])]
         pressed = member.press(message, "st1:t:1:join:")

@@ -62,6 +62,11 @@ with ``appendfsync everysec``) and throws away afterwards:
 - **a crash between a save and its outbox write** (:mod:`bench.outbox_faults`): ``--guard-kills`` presses are
   saved by a process that dies before their outbox write, and the save's show guard shows them. Lost: a notice
   never shown or a table message short of its last version; doubled: a notice shown twice.
+- **rolling restart of Discord shards** (:mod:`bench.shards`): three ``stammtisch run`` processes, each one shard of
+  three, are replaced one after another (the replacement of a shard serves before the old one gets SIGTERM) while
+  people play at ``--restart-tables`` tables in guilds of every shard. Lost: an interaction Discord dropped (no
+  session of its shard), never answered or refused as the bot's trouble, a press taken whose move is not in its
+  table; doubled: a message posted twice, a table message posted again.
 
 Columns: faults injected; moves lost (an update answered as applied, or dropped as a duplicate,
 whose save is not in its table); moves doubled (an update applied twice, or a log entry twice);
@@ -117,7 +122,7 @@ from bot.tournament import Tournament, result_of  # noqa: E402
 from bot.tournament.results import deal_points  # noqa: E402
 from bot.words.catalogs import language, languages  # noqa: E402
 from bot.words.i18n import t  # noqa: E402
-from bench import outbox_faults, rolling  # noqa: E402
+from bench import outbox_faults, rolling, shards  # noqa: E402
 from tests.redis_servers import Server  # noqa: E402
 from tests.renderkit import NAMES, fixed_messages, match_messages, over_limit, sizes  # noqa: E402
 from tests.servicekit import (  # noqa: E402
@@ -1285,6 +1290,8 @@ async def run(games: int = 100, kills: int = 25, workers: int = 3, presses: int 
         await rolling.rolling_restart(server.url, restart_tables, quick, rows[-1])
         rows.append(Row(f"kill -9 between save and outbox write, {guard_kills} times"))
         await outbox_faults.kill_after_saves(server.url, "fg", guard_kills, seed, rows[-1])
+        rows.append(Row(f"rolling restart of three Discord shards during {restart_tables} tables"))
+        await shards.rolling_shards(server.url, restart_tables, quick, rows[-1])
     if not outbox_only:
         rows.append(_limits(games, seed))
     return rows

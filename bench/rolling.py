@@ -33,6 +33,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import aiohttp
@@ -44,7 +45,7 @@ from bot.store.tables import Store
 from tests.fakes.telegram.harness import FAST, Players, fake_for, open_table, table_tokens, tuning_env, version
 from tests.redis_servers import free_ports
 
-__all__ = ["Proxy", "rolling_restart"]
+__all__ = ["Proxy", "BotProcess", "bot_env", "ended", "settled", "one_row", "rolling_restart"]
 
 ROOT = Path(__file__).resolve().parents[1]
 THINK_S = (1.0, 3.0)
@@ -115,18 +116,18 @@ class Proxy:
         return web.Response(status=502)
 
 
-class _Process:
-    """One ``stammtisch run`` on a webhook port; :attr:`serving` is set once it logs that it serves."""
+class BotProcess:
+    """One ``stammtisch run`` with ``env``; :attr:`serving` is set once it logs ``marker`` (that it serves)."""
 
-    def __init__(self, env: dict[str, str], port: int) -> None:
-        self.port = port
+    def __init__(self, env: dict[str, str], marker: str = "serving Telegram") -> None:
+        self.marker = marker
         self.serving = asyncio.Event()
         self.tail: list[str] = []
         self.dropped = 0
         """Calls it dropped when it stopped (its flush ran out)."""
         loop = asyncio.get_running_loop()
         self.proc = subprocess.Popen([sys.executable, "-m", "bot.run.cli", "run"], cwd=ROOT, text=True,
-                                     env={**env, "TELEGRAM_WEBHOOK_LISTEN": f"127.0.0.1:{port}"},
+                                     env=env,
                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         self._reader = threading.Thread(target=self._read, args=(loop,), daemon=True)
         self._reader.start()
@@ -136,7 +137,7 @@ class _Process:
             self.tail = (self.tail + [line.rstrip()])[-20:]
             if found := _DROPPED.search(line):
                 self.dropped += int(found[1])
-            if "serving Telegram" in line:
+            if self.marker in line:
                 loop.call_soon_threadsafe(self.serving.set)
 
     async def started(self) -> float:
@@ -199,15 +200,14 @@ async def rolling_restart(url: str, tables: int, quick: bool, row) -> None:
     client = client_for(url)
     store = Store(client)
     ports = free_ports(3)
-    procs: list[_Process] = []
+    procs: list[BotProcess] = []
     try:
         async with fake_for(TUNING, patience=600) as tg, Proxy(list(ports)) as proxy:
             with tempfile.TemporaryDirectory() as data:
-                env = {**{k: v for k, v in os.environ.items() if not k.startswith(_SETTINGS)},
-                       **tuning_env(TUNING), "REDIS_URL": url, "TELEGRAM_TOKEN": tg.token,
-                       "TELEGRAM_API_BASE_URL": tg.base_url, "TELEGRAM_WEBHOOK_URL": proxy.url,
-                       "TELEGRAM_WEBHOOK_SECRET": SECRET, "STAMMTISCH_DATA_DIR": data, "STAMMTISCH_LOG_LEVEL": "INFO"}
-                procs = [_Process(env, port) for port in ports]
+                env = bot_env(url, data, **tuning_env(TUNING), TELEGRAM_TOKEN=tg.token,
+                              TELEGRAM_API_BASE_URL=tg.base_url, TELEGRAM_WEBHOOK_URL=proxy.url,
+                              TELEGRAM_WEBHOOK_SECRET=SECRET)
+                procs = [BotProcess(_listening(env, port)) for port in ports]
                 await asyncio.gather(*(p.started() for p in procs))
                 seated = []
                 for i in range(tables):
@@ -230,14 +230,14 @@ async def rolling_restart(url: str, tables: int, quick: bool, row) -> None:
                     stopping.append(await procs[k].stopped())
                     gone.append(procs[k])
                     row.faults += 1
-                    procs[k] = _Process(env, ports[k])
+                    procs[k] = BotProcess(_listening(env, ports[k]))
                     starting.append(await procs[k].started())
                 await asyncio.sleep(play_s)
                 stop[0] = True
                 tg.touch()
                 await playing
                 watcher.cancel()
-                await _settled(tg)
+                await settled(lambda: tg.calls[-1][0] if tg.calls else None, tg.drained)
                 made = {}
                 for table_id in groups:
                     entries = [json.loads(e) for e in await store.log(table_id)]
@@ -262,43 +262,67 @@ async def rolling_restart(url: str, tables: int, quick: bool, row) -> None:
                     f"reset; updates delivered again {sum(1 for *_, s in tg.webhook_deliveries if s != 200)}; "
                     f"calls dropped by a stopping process {sum(p.dropped for p in gone)}")
     finally:
-        for p in procs:
-            if p.proc.poll() is None:
-                p.proc.kill()
-                p.proc.wait()
-        await client.flushdb()
-        await client.aclose()
+        await ended(procs, client)
 
 
-async def _settled(tg) -> None:
-    """Until every update is delivered and the bot made no call for :data:`_QUIET_S` (at most :data:`_SETTLE_S`)."""
+def bot_env(url: str, data: str, **settings: str) -> dict[str, str]:
+    """The environment of a bot process: this one's without its bot settings, Redis at ``url``, its data in
+    ``data``, logging at INFO (:class:`BotProcess` reads it), and ``settings``."""
+    return {**{k: v for k, v in os.environ.items() if not k.startswith(_SETTINGS)}, "REDIS_URL": url,
+            "STAMMTISCH_DATA_DIR": data, "STAMMTISCH_LOG_LEVEL": "INFO", **settings}
+
+
+def _listening(env: dict[str, str], port: int) -> dict[str, str]:
+    return {**env, "TELEGRAM_WEBHOOK_LISTEN": f"127.0.0.1:{port}"}
+
+
+async def ended(procs: list[BotProcess], client) -> None:
+    """Kill the processes still running; empty the row's database."""
+    for p in procs:
+        if p.proc.poll() is None:
+            p.proc.kill()
+            p.proc.wait()
+    await client.flushdb()
+    await client.aclose()
+
+
+async def settled(last: Callable[[], float | None], drained: Callable[[float], Awaitable] | None = None) -> None:
+    """Until every update is delivered (``drained``) and the bot made no call for :data:`_QUIET_S` (``last``: when
+    it made its last, ``None``: none); at most :data:`_SETTLE_S`."""
     end = time.monotonic() + _SETTLE_S
     while time.monotonic() < end:
-        await tg.drained(end - time.monotonic())
-        if not tg.calls or time.monotonic() - tg.calls[-1][0] > _QUIET_S:
+        if drained is not None:
+            await drained(end - time.monotonic())
+        if (at := last()) is None or time.monotonic() - at > _QUIET_S:
             return
         await asyncio.sleep(_QUIET_S / 4)
 
 
 
-def main() -> None:
-    """``.venv/bin/python -m bench.rolling [--tables 50] [--quick]``: the row alone, on a Redis server of its own."""
+def one_row(doc: str, name: str, fill: Callable[[str, int, bool, object], Awaitable[None]]) -> None:
+    """Run one row alone (``--tables 50``, ``--quick``) on a Redis server of its own and print it: its name is
+    ``name`` with ``{tables}`` filled in, ``fill(url, tables, quick, row)`` fills it."""
     import argparse
 
     from bench.faults import Row, table
     from bench.quick import parse
     from tests.redis_servers import Server
 
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(description=doc.splitlines()[0])
     p.add_argument("--tables", type=int, default=50)
     args = parse(p, tables=4)
-    row = Row(f"rolling restart of three processes during {args.tables} tables")
+    row = Row(name.format(tables=args.tables))
 
     async def run() -> None:
         with Server() as server:
-            await rolling_restart(server.url, args.tables, args.quick, row)
+            await fill(server.url, args.tables, args.quick, row)
     asyncio.run(run())
     print(table([row]))
+
+
+def main() -> None:
+    """``.venv/bin/python -m bench.rolling [--tables 50] [--quick]``: the row alone, on a Redis server of its own."""
+    one_row(__doc__, "rolling restart of three processes during {tables} tables", rolling_restart)
 
 
 if __name__ == "__main__":

@@ -31,7 +31,7 @@ FIGURES = {
 }
 """Per bench, a line of figures its quick mode prints."""
 ELSEWHERE = {"faults.py": "tests/e2e/test_faults.py", "outbox_faults.py": "rows of faults.py", "quick.py": "not a bench",
-             "rolling.py": "a row of faults.py", "stuck.py": "not a bench"}
+             "rolling.py": "a row of faults.py", "shards.py": "a row of faults.py", "stuck.py": "not a bench"}
 """The files of ``bench/`` not run here: why."""
 HANG_S = 270.0
 """A quick mode still running after this long hangs (it takes seconds of CPU; a loaded machine stretches them)."""

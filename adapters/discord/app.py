@@ -30,6 +30,7 @@ from adapters.common.webauth import WATCH, link_url
 from bot.ops.settings import Settings
 from bot.protocol import tokens
 from bot.protocol.outgoing import (
+    Before,
     Button,
     Command,
     FileMessage,
@@ -197,8 +198,10 @@ class DiscordBot:
             await tree.sync(guild=guild)
 
     # ------------------------------------------------------------------ interactions
-    async def _verdict(self, interaction: discord.Interaction, cmd: Command) -> list[Outgoing]:
-        """The service's answer; the interaction is deferred first if it does not come in time."""
+    async def _verdict(self, interaction: discord.Interaction, cmd: Command) -> list[Outgoing] | None:
+        """The service's answer; the interaction is deferred first if it does not come in time. ``None``: it was
+        carried out before, by another process that received it too (a shard's two sessions while it restarts),
+        whose answer stands: this one gives none."""
         if cmd.lang:
             self.delivery.langs[cmd.user.user_id] = cmd.lang
         task = asyncio.ensure_future(self.service.handle(cmd))
@@ -209,13 +212,19 @@ class DiscordBot:
                     await interaction.response.defer()
                 else:
                     await interaction.response.defer(ephemeral=True, thinking=True)
-        return [o for o in await task if not isinstance(o, JoinLink)]
+        outs = await task
+        if isinstance(outs, Before):
+            log.debug("interaction %s was carried out before: no answer of this process", interaction.id)
+            return None
+        return [o for o in outs if not isinstance(o, JoinLink)]
 
     async def slash(self, interaction: discord.Interaction, verb: str, args: tuple[str, ...]) -> None:
         """A slash command: its answer is a refusal, a hand, a notice or files, or a short confirmation."""
         with self._busy():
             cmd = translate.command_of(interaction, verb=verb, args=args)
             outs = await self._verdict(interaction, cmd)
+            if outs is None:
+                return
             me = cmd.user.key
             answer = next((o for o in outs if isinstance(o, (Toast, PrivateText)) and o.user.key == me), None) \
                 or next((o for o in outs if isinstance(o, TableList)), None) \
@@ -254,6 +263,10 @@ class DiscordBot:
                 key = self.delivery.pressed_key(cmd.user, in_dm=interaction.guild_id is None)
                 looked_up = asyncio.ensure_future(self.delivery.ref_at(parsed.table, key))
             outs = await self._verdict(interaction, cmd)
+            if outs is None:
+                if looked_up is not None:
+                    looked_up.cancel()
+                return
             if parsed is not None and interaction.guild_id is None:  # he plays in his DM: his hand is not held
                 outs = in_chat(outs, cmd.user, parsed.table)
             version = version_of(outs, parsed.table if parsed else "")

@@ -13,7 +13,7 @@ from bot.protocol import tokens
 
 __all__ = ["ChatRef", "UserRef", "Command", "Button", "TableMessage", "HandMessage", "Toast", "PrivateText", "Notice",
            "JoinLink", "OpenTopic", "ListedTable", "TableList", "Attachment", "FileMessage", "FILES_MAX_BYTES", "FILES_MAX",
-           "CAPTION_MAX", "Outgoing", "version_of"]
+           "CAPTION_MAX", "Outgoing", "Before", "version_of"]
 
 
 @dataclass(frozen=True)
@@ -292,6 +292,12 @@ class TableList:
 
 
 Outgoing = TableMessage | HandMessage | Toast | PrivateText | Notice | JoinLink | OpenTopic | FileMessage | TableList
+
+
+class Before(list):
+    """The answer to a platform update carried out before: by another process that received it too (a Discord
+    shard's two sessions while it restarts) or before it came again. It shows nothing, and the platform is given no
+    answer of this process: the first one's stands."""
 
 
 def version_of(outs: list[Outgoing], table_id: str = "") -> int | None:

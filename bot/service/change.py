@@ -37,8 +37,8 @@ from bot.table.refused import Refused
 from bot.words import hand
 from engine.state import State
 
-__all__ = ["Tables", "Recent", "Again", "until_saved", "SAVED", "update_key", "log_saved", "seconds", "turn_timer",
-           "ATTEMPTS", "RECENT", "SHOW_GUARD_S"]
+__all__ = ["Tables", "Recent", "Again", "until_saved", "SAVED", "BEFORE", "done_before", "update_key", "log_saved",
+           "seconds", "turn_timer", "ATTEMPTS", "RECENT", "SHOW_GUARD_S"]
 
 log = logging.getLogger(__package__)
 
@@ -53,6 +53,15 @@ early only costs a rebuild: the first write of a version wins), and well within 
 
 SAVED: ContextVar[bool] = ContextVar("stammtisch_saved", default=False)
 """Whether the command this task is handling saved a table: what its update marker records."""
+BEFORE: ContextVar[bool] = ContextVar("stammtisch_before", default=False)
+"""Whether the command this task is handling was carried out before (see :class:`~bot.protocol.outgoing.Before`)."""
+
+
+def done_before() -> list[Outgoing]:
+    """The answer to a command whose update was carried out before (its save landed): nothing; it counts as saved."""
+    SAVED.set(True)
+    BEFORE.set(True)
+    return []
 
 
 class Again(NamedTuple):
@@ -209,8 +218,7 @@ class Tables:
             except Refused as r:
                 if fresh:
                     if update and await self.store.applied(table_id, update):
-                        SAVED.set(True)
-                        return []  # a redelivered update whose save landed before a crash
+                        return done_before()  # its save landed: another process's, or this one's before a crash
                     return refusal(ctx, r)
                 return Again()
             if ctx.quiet and not reclaimed:
@@ -256,8 +264,7 @@ class Tables:
                     out = notify_hand(out, ctx, idle, version + 1)
                 return out
             if saved.duplicate:
-                SAVED.set(True)
-                return []
+                return done_before()
             if saved.current is None:
                 raise Refused("unknown_table")
             return Again((saved.current, None))

@@ -19,12 +19,12 @@ from typing import Any
 import engine
 from bot.ops import metrics
 from bot.ops.settings import Settings
-from bot.protocol.outgoing import ChatRef, Command, HandMessage, Outgoing, TableList, Toast, UserRef
+from bot.protocol.outgoing import Before, ChatRef, Command, HandMessage, Outgoing, TableList, Toast, UserRef
 from bot.protocol.unavailable import UNAVAILABLE
 from bot.service import budget, lobby, mytables, presses, review, timers, typed
 from bot.service.tourney import tables as tourney_tables
 from bot.service.answer import chosen_lang, refusal_lang, toast_lang
-from bot.service.change import SAVED, Tables, update_key
+from bot.service.change import BEFORE, SAVED, Tables, update_key
 from bot.store.counts import TableCounts
 from bot.store.feed import Feed
 from bot.store.outage import Outage
@@ -197,18 +197,20 @@ class Service:
     async def handle(self, cmd: Command) -> list[Outgoing]:
         """Carry out one command (typed or a button token) and return what to show.
 
-        A platform update is handled once: a redelivered one is answered with nothing. It is marked
-        after it was handled, and a save it makes marks it in the same script, so a crash at any
-        point neither drops it nor applies it twice. Redis down or hung: the answer is a polite
+        A platform update is handled once: one carried out before (a redelivery, or another process's copy)
+        is answered with an empty :class:`~bot.protocol.outgoing.Before` (the platform gets no answer of
+        this process). It is marked after it was handled, and a save it makes marks it in the same script,
+        so a crash at any point neither drops it nor applies it twice. Redis down or hung: the answer is a polite
         "try again" (the outage is logged once), and nothing was changed by this command.
         """
         update = update_key(cmd)
         try:
             if update and await self.store.seen(update):
-                return []
+                return Before()
             if cmd.chat.private:  # he wrote to the bot privately: it can write to him again
                 await self.store.reach.reached(cmd.user.key)
             SAVED.set(False)
+            BEFORE.set(False)
             budget.SPENT.set(False)
             out = await self._handle(cmd)
             answered = not (cmd.token or cmd.chat.private or SAVED.get())  # a typed command in a group, no change
@@ -221,7 +223,7 @@ class Service:
             lang = cmd.lang if supported(cmd.lang) else self.settings.lang
             return [Toast(cmd.user, cmd.chat, t(lang, "technical_problem"))]
         self._outage.worked()
-        return out
+        return Before() if BEFORE.get() else out
 
     async def _handle(self, cmd: Command) -> list[Outgoing]:
         try:

@@ -15,7 +15,7 @@ import engine
 from bot.ops.settings import LEAST, LONGEST, Settings, parse_duration, short
 from bot.protocol.outgoing import ChatRef, Command, JoinLink, Notice, Outgoing, Toast, UserRef
 from bot.service.answer import Ctx
-from bot.service.change import SAVED, Tables, log_saved, seconds, update_key
+from bot.service.change import SAVED, Tables, done_before, log_saved, seconds, update_key
 from bot.store.tables import Store
 from bot.table import cpu, pace, tipp
 from bot.table import options as typed_options
@@ -81,8 +81,7 @@ async def new(tables: Tables, cmd: Command, lang: str, args: tuple[str, ...], se
     if not await store.create(table.id, cmd.chat.key, table.dump(), table.user_keys(), update=update):
         other = await store.table_for_chat(cmd.chat.key) if update else None
         if other and await store.applied(other, update):
-            SAVED.set(True)
-            return []  # a redelivered update whose table was created before a crash
+            return done_before()  # its table was created: by another process, or by this one before a crash
         raise Refused("table_exists")
     SAVED.set(True)
     if tables.counts:

@@ -7,6 +7,7 @@ one, remembering what it answered so a test can hand the same effects to the ada
 
 from __future__ import annotations
 
+import json
 import random
 from contextlib import asynccontextmanager
 
@@ -253,3 +254,22 @@ def test_a_ref_says_what_its_message_shows_and_older_refs_still_read():
     assert fingerprint("Anna ist dran") != fingerprint("Anna ist dran", [[Button("♥K", "st1:abc:12:act:pl.KH")]])
     assert fingerprint("a", [[Button("x", "t")], [Button("y", "u")]]) != fingerprint("a", [[Button("x", "t"),
                                                                                            Button("y", "u")]])
+
+
+async def test_two_sessions_of_one_shard_answer_a_press_once_with_the_new_hand(store, redis, key_prefix):
+    """While a shard restarts, its old and its new process both receive each interaction: the one that carries it
+    out answers; the other, finding it carried out, gives no answer (Discord would refuse it, 40060, or take it first
+    and refuse the hand the press shows)."""
+    async with dealt(store, redis, key_prefix) as (fake, bot, members, tid):
+        async with running_bot(fake, store, redis, key_prefix) as replacement:
+            assert len(fake.sessions) == 2
+            for _ in range(3):
+                member, hand, token = await playable(fake, store, tid, members)
+                first = len(fake.calls)
+                answer = await press(fake, member, hand, token)
+                await bot.idle()
+                await replacement.idle()
+                answers = [c.status for c in fake.calls[first:] if c.route.startswith("/interactions")]
+                assert answer["type"] == 7 and answers == [200], answers
+        made = [(e["by"], e["cmd"]) for e in map(json.loads, await store.log(tid)) if e["by"] != "timer"]
+        assert len(made) == len(set(made)), "each press made once"

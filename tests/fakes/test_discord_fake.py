@@ -96,3 +96,39 @@ async def test_an_enforced_nonce_brings_back_the_message_made_with_it(rest):
     assert again["id"] == made["id"] and len({made["id"], other["id"], loose["id"]}) == 3
     status, answer = await rest({"content": "Anna ist dran", "nonce": "n" * 26, "enforce_nonce": True})
     assert status == 400 and answer["code"] == 50035 and "nonce" in answer["errors"]
+
+
+async def _session(http: aiohttp.ClientSession, fake: FakeDiscord, shard: list[int]):
+    """A gateway session identified as ``shard``, once its READY came."""
+    ws = await http.ws_connect(fake.gateway_url)
+    assert (await ws.receive_json())["op"] == 10
+    await ws.send_json({"op": 2, "d": {"token": fake.token, "intents": 1, "shard": shard, "properties": {}}})
+    assert (await ws.receive_json())["t"] == "READY"
+    return ws
+
+
+async def _next_interaction(ws) -> str:
+    while (event := await ws.receive_json())["t"] != "INTERACTION_CREATE":
+        pass
+    return event["d"]["id"]
+
+
+async def test_every_session_of_a_shard_gets_its_interactions_and_with_none_an_interaction_is_lost():
+    guild = (7 << 22) | 5  # shard 1 of 2
+    async with FakeDiscord(ack_window_s=0.05) as fake, aiohttp.ClientSession() as http:
+        fake.guild(guild, "Stammtisch Kusel", {guild + 1: "karten"})
+        member = fake.member(41, "Anna")
+        async with http.post(f"{fake.base_url}/channels/{guild + 1}/messages",
+                             headers={"Authorization": f"Bot {fake.token}"},
+                             json={"content": "Tisch", "components": [{"type": 1, "components": [_button()]}]}) as resp:
+            message = fake.messages[int((await resp.json())["id"])]
+        old, new, other = [await _session(http, fake, shard) for shard in ([1, 2], [1, 2], [0, 2])]
+        pressed = member.press(message, "st1:t:1:join:")
+        assert [await _next_interaction(old), await _next_interaction(new)] == [pressed, pressed] and not fake.lost
+        await old.close()
+        await new.close()
+        await fake.wait_for(lambda: len(fake.sessions) == 1, "the shard's sessions gone")
+        lost = member.press(message, "st1:t:1:join:")
+        assert fake.lost == [int(lost)]
+        assert await fake.answer(lost) == {"type": None, "error": None}  # "This interaction failed"
+        await other.close()

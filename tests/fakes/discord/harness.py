@@ -197,6 +197,10 @@ class Players:
             await asyncio.gather(*tasks, return_exceptions=True)  # none still reads the store when it closes
         assert until(), f"the game did not end in time; last presses {self.presses[-4:]}"
 
+    async def press(self, member: Member, message: Msg, custom_id: str) -> dict:
+        """One press and the bot's response to it."""
+        return await press(self.fake, member, message, custom_id)
+
     def _choices(self, member: Member) -> tuple[Msg | None, list[tokens.Token]]:
         message = hand_of(self.fake, member, self.channel_id, self.table_id)
         watch = self.watch
@@ -223,7 +227,7 @@ class Players:
             token = self.watch.pick(choices, self.rng, self.sensible)
             if self.think[1] > 0:  # a person looks at the hand before pressing
                 await asyncio.sleep(self.rng.uniform(*self.think))
-            answer = await press(self.fake, member, message, str(token))
+            answer = await self.press(member, message, str(token))
             self.presses.append((member.id, str(token), answer))
             if answer["type"] == 4:
                 self._refused.add((member.id, str(token), seen))

@@ -22,7 +22,11 @@ command, press a button on a message they see. What it enforces, as Discord does
   message is the answer and none is made (the request counts against the channel's limit all the same);
 - a thread (``POST /channels/{id}/threads``) opens only in a guild's text channel (else 400, 50024) not
   listed in :attr:`FakeDiscord.no_threads` (403, 50001 Missing Access); it is a channel of type 11
-  with its ``parent_id``, where messages are posted and interactions happen as in any channel.
+  with its ``parent_id``, where messages are posted and interactions happen as in any channel;
+- a guild's events go to every ready session of its shard (``(guild_id >> 22) % shard_count``; a direct message's to
+  shard 0's), so two sessions identified as one shard both receive them; an interaction while no session of its shard
+  is connected is lost (recorded in :attr:`FakeDiscord.lost`; the member sees "This interaction failed" once the
+  answer's window has passed, and it is never sent again).
 
 Every REST call is recorded in :attr:`FakeDiscord.calls` for the benchmarks and tests.
 """
@@ -253,6 +257,8 @@ class FakeDiscord:
         self.commands: dict[int | None, list[dict]] = {}
         self.interactions: dict[int, _Interaction] = {}
         self.sessions: list[_Session] = []
+        self.lost: list[int] = []
+        """Interactions made while no session of their shard was connected (Discord drops them)."""
         self._changes = Changes()
         self._sent: dict[int, deque[float]] = {}
         self._runner: web.AppRunner | None = None
@@ -349,13 +355,19 @@ class FakeDiscord:
         if message is not None:
             payload["message"] = message.payload(self.bot)
         rec.payload = payload
-        self._dispatch("INTERACTION_CREATE", payload, self._shard_of(channel))
+        self._deliver(rec)
         return str(rec.id)
 
     def replay(self, interaction_id: str) -> None:
         """Deliver an interaction again, as the gateway may after a reconnect."""
-        rec = self.interactions[int(interaction_id)]
-        self._dispatch("INTERACTION_CREATE", rec.payload, self._shard_of(self.channels[rec.channel_id]))
+        self._deliver(self.interactions[int(interaction_id)])
+
+    def _deliver(self, rec: _Interaction) -> None:
+        """Send an interaction to its shard's sessions; with none connected it is lost: its member sees it fail
+        once its window has passed (:meth:`answer` gives ``{"type": None, "error": None}``)."""
+        if not self._dispatch("INTERACTION_CREATE", rec.payload, self._shard_of(self.channels[rec.channel_id])):
+            self.lost.append(rec.id)
+            asyncio.get_running_loop().call_later(self.ack_window_s, rec.answered.set)
 
     def slash(self, member: Member, channel_id: int, name: str, options: dict[str, Any]) -> str:
         """A member runs a slash command (options by their canonical names)."""
@@ -389,12 +401,13 @@ class FakeDiscord:
         gid = channel.get("guild_id")
         return None if gid is None else int(gid)
 
-    def _dispatch(self, event: str, data: dict, guild_id: int | None) -> None:
-        targets = [s for s in self.sessions if s.ready and (guild_id is None and s.shard_id == 0
+    def _dispatch(self, event: str, data: dict, guild_id: int | None) -> int:
+        """Send an event to every ready session of the guild's shard (a DM's: shard 0); how many got it."""
+        targets = [s for s in self.sessions if s.ready and not s.ws.closed and (guild_id is None and s.shard_id == 0
                                                              or guild_id is not None and s.owns(guild_id))]
-        assert targets, f"no gateway session receives {event}"
         for s in targets:
             s.send_event(event, data)
+        return len(targets)
 
     async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse()

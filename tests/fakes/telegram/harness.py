@@ -18,6 +18,8 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 
+from pydantic_settings import BaseSettings
+
 from adapters.telegram import TelegramBot, Tuning
 from bot.ops.settings import HostPort, load_settings
 from bot.protocol import tokens
@@ -67,9 +69,10 @@ async def terminate(proc: subprocess.Popen) -> int:
             proc.kill()
 
 
-def tuning_env(tuning: Tuning) -> dict[str, str]:
-    """The ``TELEGRAM_*`` environment variables that give a bot process ``tuning``."""
-    return {f"TELEGRAM_{k.upper()}": str(v) for k, v in tuning.model_dump().items()}
+def tuning_env(tuning: BaseSettings) -> dict[str, str]:
+    """The environment variables (``TELEGRAM_*``, or a Discord tuning's ``DISCORD_*``) that give a bot process
+    ``tuning``."""
+    return {f"{tuning.model_config['env_prefix']}{k.upper()}": str(v) for k, v in tuning.model_dump().items()}
 
 
 def fake_for(tuning: Tuning, **kw) -> FakeTelegram:

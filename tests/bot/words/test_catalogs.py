@@ -109,6 +109,8 @@ NOT_FOR_PLAYERS = {
     "bot/protocol/rejected.py": "the operator's message when a platform rejects the bot token",
     "bot/tools/simulate.py": "the simulation's JSON report (stammtisch simulate), for developers",
     "adapters/telegram/deliver.py": "Telegram's own error messages, matched to tell what failed",
+    "adapters/telegram/adopt.py": "Telegram's own error messages, matched to tell what failed",
+    "bot/store/outbox.py": "Redis Lua scripts",
     "adapters/web/home.py": "the local web table's start error on the terminal, next to the command's usage",
 }
 """Modules whose sentences nobody at a table reads, and why."""

@@ -4,7 +4,7 @@
                                      [--finishes 20] [--deals 6] [--history 100000] [--drain-s 600] [--seed 1]
                                      [--slow-clients 300] [--slow-timeout-s 10] [--vacations 10]
                                      [--vacation-tables 50] [--sender-kills 100] [--restart-tables 50]
-                                     [--guard-kills 100] [--outbox-only] [--quick]
+                                     [--guard-kills 100] [--rows engine,outbox,rolling,shards] [--quick]
 
 Every row runs against a ``redis-server`` this script starts on 127.0.0.1 (ports 17000-17999, AOF
 with ``appendfsync everysec``) and throws away afterwards:
@@ -1274,25 +1274,34 @@ async def _vacations(server: Server, prefix: str, n: int, rounds: int, seed: int
 
 
 # ---------------------------------------------------------------------------------------- the run
+GROUPS = ("engine", "outbox", "rolling", "shards")
+"""The groups of rows ``--rows`` picks: the engine's and tables' rows (and the message limits), the outbox's two
+kill rows, the rolling restart of Telegram processes, the one of Discord shards."""
+
+
 async def run(games: int = 100, kills: int = 25, workers: int = 3, presses: int = 10_000, fuzz: int = 2000,
               deals: int = 6, seed: int = 1, drain_s: float = 600.0, flood: int = 1000, finishes: int = 20,
               slow_clients: int = 300, slow_timeout_s: float = 10.0, history: int = 100_000, vacations: int = 10,
               vacation_tables: int = 50, sender_kills: int = 100, restart_tables: int = 50, guard_kills: int = 100,
-              quick: bool = False, outbox_only: bool = False) -> list[Row]:
-    """Run every fault row (``outbox_only``: the outbox's rows) against a redis-server of its own; returns the rows."""
+              quick: bool = False, groups: tuple[str, ...] = GROUPS) -> list[Row]:
+    """Run the fault rows of ``groups`` (:data:`GROUPS`) against a redis-server of its own; returns the rows."""
+    rows: list[Row] = []
     with Server() as server:
-        rows = [] if outbox_only else await _engine_rows(server, games, kills, workers, presses, fuzz, deals, seed,
-                                                         drain_s, flood, finishes, slow_clients, slow_timeout_s,
-                                                         history, vacations, vacation_tables)
-        rows.append(Row(f"kill -9 of the sending process mid-send, {sender_kills} times"))
-        await outbox_faults.kill_senders(server.url, "fo", sender_kills, seed, quick, rows[-1])
-        rows.append(Row(f"rolling restart of three processes during {restart_tables} tables"))
-        await rolling.rolling_restart(server.url, restart_tables, quick, rows[-1])
-        rows.append(Row(f"kill -9 between save and outbox write, {guard_kills} times"))
-        await outbox_faults.kill_after_saves(server.url, "fg", guard_kills, seed, rows[-1])
-        rows.append(Row(f"rolling restart of three Discord shards during {restart_tables} tables"))
-        await shards.rolling_shards(server.url, restart_tables, quick, rows[-1])
-    if not outbox_only:
+        if "engine" in groups:
+            rows += await _engine_rows(server, games, kills, workers, presses, fuzz, deals, seed, drain_s, flood,
+                                       finishes, slow_clients, slow_timeout_s, history, vacations, vacation_tables)
+        if "outbox" in groups:
+            rows.append(Row(f"kill -9 of the sending process mid-send, {sender_kills} times"))
+            await outbox_faults.kill_senders(server.url, "fo", sender_kills, seed, quick, rows[-1])
+            rows.append(Row(f"kill -9 between save and outbox write, {guard_kills} times"))
+            await outbox_faults.kill_after_saves(server.url, "fg", guard_kills, seed, rows[-1])
+        if "rolling" in groups:
+            rows.append(Row(f"rolling restart of three processes during {restart_tables} tables"))
+            await rolling.rolling_restart(server.url, restart_tables, quick, rows[-1])
+        if "shards" in groups:
+            rows.append(Row(f"rolling restart of three Discord shards during {restart_tables} tables"))
+            await shards.rolling_shards(server.url, restart_tables, quick, rows[-1])
+    if "engine" in groups:
         rows.append(_limits(games, seed))
     return rows
 
@@ -1322,6 +1331,14 @@ def table(rows: list[Row]) -> str:
         lines.append(f"{r.name:{width}}  " + "  ".join(f"{v:>{len(c)}}" for v, c in zip(r.cells(), COLUMNS)))
     notes = [f"  {r.name}: {n}" for r in rows for n in r.notes]
     return "\n".join(lines + (["notes:", *notes] if notes else []))
+
+
+def _groups(text: str) -> tuple[str, ...]:
+    """``--rows``: known groups of rows, comma-separated."""
+    picked = tuple(g.strip() for g in text.split(",") if g.strip())
+    if not picked or any(g not in GROUPS for g in picked):
+        raise argparse.ArgumentTypeError(f"pick among {', '.join(GROUPS)}")
+    return picked
 
 
 def main() -> None:
@@ -1364,7 +1381,8 @@ def main() -> None:
     p.add_argument("--vacation-tables", type=int, default=50, help="the Fernspiel tables the vacations hold")
     p.add_argument("--sender-kills", type=int, default=100, help="outbox senders killed mid-send")
     p.add_argument("--restart-tables", type=int, default=50, help="tables played while three processes restart")
-    p.add_argument("--outbox-only", action="store_true", help="only the outbox's rows")
+    p.add_argument("--rows", default=",".join(GROUPS), type=_groups,
+                   help=f"the groups of rows to run, comma-separated (default: all of {', '.join(GROUPS)})")
     p.add_argument("--guard-kills", type=int, default=100, help="presses killed between their save and outbox write")
     a = parse(p, games=4, kills=4, presses=200, fuzz=60, deals=1, drain_s=60.0, seed=7, finishes=2,
               slow_clients=12, slow_timeout_s=1.0, history=1000, vacations=1, vacation_tables=4, sender_kills=1,
@@ -1372,7 +1390,7 @@ def main() -> None:
     started = time.monotonic()
     rows = asyncio.run(run(a.games, a.kills, a.workers, a.presses, a.fuzz, a.deals, a.seed, a.drain_s, a.flood,
                            a.finishes, a.slow_clients, a.slow_timeout_s, a.history, a.vacations, a.vacation_tables,
-                           a.sender_kills, a.restart_tables, a.guard_kills, a.quick, a.outbox_only))
+                           a.sender_kills, a.restart_tables, a.guard_kills, a.quick, a.rows))
     print(table(rows))
     print(f"({time.monotonic() - started:.0f} s; games {a.games}, kills {a.kills}, workers {a.workers}, "
           f"presses {a.presses}, fuzz examples {a.fuzz}, flood {a.flood}, finishes {a.finishes}, "

@@ -20,19 +20,19 @@ __all__ = ["BENCH", "run_quick"]
 BENCH = Path(__file__).resolve().parents[1] / "bench"
 
 
-def run_quick(name: str, timeout: float) -> str:
-    """What ``bench/NAME --quick`` printed; fails the test if it fails or still runs after ``timeout`` seconds.
+def run_quick(name: str, timeout: float, *args: str) -> str:
+    """What ``bench/NAME --quick ARGS`` printed; fails the test if it fails or still runs after ``timeout`` seconds.
 
     Its temporary files (an embedded Redis's data directory ...) go to a directory of its own, removed
     afterwards, directly in the system's temporary directory: under a pytest-xdist worker's ``tmp_path``
     the embedded Redis's unix socket path would be longer than the 107 bytes a socket path may have.
     """
     with tempfile.TemporaryDirectory(prefix="bench-") as tmp:
-        return _run(name, timeout, tmp)
+        return _run(name, timeout, tmp, args)
 
 
-def _run(name: str, timeout: float, tmp: str) -> str:
-    proc = subprocess.Popen([sys.executable, str(BENCH / name), "--quick"], cwd=BENCH.parent, text=True,
+def _run(name: str, timeout: float, tmp: str, args: tuple[str, ...] = ()) -> str:
+    proc = subprocess.Popen([sys.executable, str(BENCH / name), "--quick", *args], cwd=BENCH.parent, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
                             env={**os.environ, "TMPDIR": tmp})
     try:

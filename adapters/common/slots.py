@@ -173,9 +173,9 @@ def table_may_wait(table: TableMessage, outs: Sequence[Outgoing]) -> bool:
     """Whether a table message may linger for the next card among the effects ``outs`` of one change.
 
     Only while a deal is played (the effects carry a hand: a card or decision), only if nothing is
-    posted in its chat with it (such a message takes the chat's next turn, and the table goes first),
-    and never when it is posted anew.
+    posted in its chat with it (such a message takes the chat's next turn, and the table goes first;
+    ``at_once`` says one was posted already), and never when it is posted anew.
     """
     posted_in = {o.chat.chat_id for o in outs if isinstance(o, (Notice, Toast, JoinLink))}
-    return (not table.repost and table.chat.chat_id not in posted_in
+    return (not table.repost and not table.at_once and table.chat.chat_id not in posted_in
             and any(isinstance(o, HandMessage) for o in outs))

@@ -16,6 +16,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable
+from dataclasses import replace
 
 import aiohttp
 import discord
@@ -230,7 +231,9 @@ class DiscordBot:
                 or next((o for o in outs if isinstance(o, TableList)), None) \
                 or next((o for o in outs if isinstance(o, HandMessage) and o.user.key == me and verb == "hand"), None) \
                 or next((o for o in outs if isinstance(o, (Notice, FileMessage)) and o.chat == cmd.chat), None)
-            rest = [o for o in outs if o is not answer]
+            posted = isinstance(answer, (Notice, FileMessage))  # in the channel: its table goes too, at once
+            rest = [replace(o, at_once=True) if posted and isinstance(o, TableMessage) and o.chat == cmd.chat else o
+                    for o in outs if o is not answer]
             try:
                 if isinstance(answer, Notice):
                     await self._reply(interaction, markup.mentions(answer.text, answer.mentions), ephemeral=False)

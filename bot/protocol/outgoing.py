@@ -93,7 +93,9 @@ class TableMessage:
     """Show the table in its chat: edit the table's message in place, or post it if there is none.
 
     ``story`` holds the lines of what happened since the last table message (announcements,
-    tricks, results) for adapters that print a running story, as the console does.
+    tricks, results) for adapters that print a running story, as the console does. ``at_once``: it
+    does not wait for the next card, as something of the same change was posted in its chat already
+    (a slash command's public answer, made by the process that got it).
     """
 
     chat: ChatRef
@@ -102,6 +104,7 @@ class TableMessage:
     buttons: tuple[tuple[Button, ...], ...] = ()
     repost: bool = False
     story: tuple[str, ...] = ()
+    at_once: bool = False
 
 
 @dataclass(frozen=True)

@@ -114,7 +114,9 @@ async def test_a_tournament_in_a_channel(store, redis, key_prefix):
             assert tourney.core["results"]["2.1"]["forfeit"]  # nobody played: both lose, 0:0
             assert len(tourney.core["results"]) == 2  # Helmut and Dieter paired by lot: two teams, twice
             await fake.wait_for(lambda: any("die Endwertung" in x for x in texts(fake)), what="the final ranking")
-            standings = [m for m in fake.seen_by(0, CHANNEL) if any("Runde 2 von 2," in c for c, _ in m.history)]
+            standings = await fake.wait_for(lambda: [m for m in fake.seen_by(0, CHANNEL)
+                                                     if any("Runde 2 von 2," in c for c, _ in m.history)],
+                                            what="the standings of round 2")  # an edit: it may follow the ranking
             assert len(standings) == 1  # one message, edited in place from registration to the final standings
             await fake.wait_for(lambda: "Endstand" in standings[0].content, what="the final standings")
 

@@ -4,7 +4,7 @@
                                      [--finishes 20] [--deals 6] [--history 100000] [--drain-s 600] [--seed 1]
                                      [--slow-clients 300] [--slow-timeout-s 10] [--vacations 10]
                                      [--vacation-tables 50] [--sender-kills 100] [--restart-tables 50]
-                                     [--guard-kills 100] [--rows engine,outbox,rolling,shards] [--quick]
+                                     [--guard-kills 100] [--rows moves,service,outbox,rolling,shards] [--quick]
 
 Every row runs against a ``redis-server`` this script starts on 127.0.0.1 (ports 17000-17999, AOF
 with ``appendfsync everysec``) and throws away afterwards:
@@ -1274,9 +1274,10 @@ async def _vacations(server: Server, prefix: str, n: int, rounds: int, seed: int
 
 
 # ---------------------------------------------------------------------------------------- the run
-GROUPS = ("engine", "outbox", "rolling", "shards")
-"""The groups of rows ``--rows`` picks: the engine's and tables' rows (and the message limits), the outbox's two
-kill rows, the rolling restart of Telegram processes, the one of Discord shards."""
+GROUPS = ("moves", "service", "outbox", "rolling", "shards")
+"""The groups of rows ``--rows`` picks: the moves' rows (kills, finishing moves, presses, fuzz, privacy, and the
+messages' limits), the service's (flood, tournament, web port, memory, vacations), the outbox's two kill rows, the
+rolling restart of Telegram processes, the one of Discord shards."""
 
 
 async def run(games: int = 100, kills: int = 25, workers: int = 3, presses: int = 10_000, fuzz: int = 2000,
@@ -1287,9 +1288,18 @@ async def run(games: int = 100, kills: int = 25, workers: int = 3, presses: int 
     """Run the fault rows of ``groups`` (:data:`GROUPS`) against a redis-server of its own; returns the rows."""
     rows: list[Row] = []
     with Server() as server:
-        if "engine" in groups:
-            rows += await _engine_rows(server, games, kills, workers, presses, fuzz, deals, seed, drain_s, flood,
-                                       finishes, slow_clients, slow_timeout_s, history, vacations, vacation_tables)
+        if "moves" in groups:
+            rows += await _kills(server, "fk", games, kills, workers, seed, drain_s)
+            rows.append(await _finishing(server, "fe", finishes, seed))
+            rows.append(await _presses(server, "fp", presses, seed))
+            rows.append(await _fuzz(server, "ff", fuzz, seed))
+            rows.append(await _privacy(server, "fv", deals, seed))
+        if "service" in groups:
+            rows.append(await _flood(server, "fl", flood))
+            rows.append(await _tourney(server, "ft", min(16, max(4, games // 4)), kills, workers, seed, drain_s))
+            rows += await _slow_web(server, "fw", slow_clients, slow_timeout_s)
+            rows.append(await _memory_commands(server, "fm", history, seed))
+            rows.append(await _vacations(server, "fu", vacation_tables, vacations, seed))
         if "outbox" in groups:
             rows.append(Row(f"kill -9 of the sending process mid-send, {sender_kills} times"))
             await outbox_faults.kill_senders(server.url, "fo", sender_kills, seed, quick, rows[-1])
@@ -1301,25 +1311,8 @@ async def run(games: int = 100, kills: int = 25, workers: int = 3, presses: int 
         if "shards" in groups:
             rows.append(Row(f"rolling restart of three Discord shards during {restart_tables} tables"))
             await shards.rolling_shards(server.url, restart_tables, quick, rows[-1])
-    if "engine" in groups:
+    if "moves" in groups:
         rows.append(_limits(games, seed))
-    return rows
-
-
-async def _engine_rows(server: Server, games: int, kills: int, workers: int, presses: int, fuzz: int, deals: int,
-                       seed: int, drain_s: float, flood: int, finishes: int, slow_clients: int, slow_timeout_s: float,
-                       history: int, vacations: int, vacation_tables: int) -> list[Row]:
-    """The rows before the outbox's."""
-    rows = await _kills(server, "fk", games, kills, workers, seed, drain_s)
-    rows.append(await _finishing(server, "fe", finishes, seed))
-    rows.append(await _presses(server, "fp", presses, seed))
-    rows.append(await _fuzz(server, "ff", fuzz, seed))
-    rows.append(await _privacy(server, "fv", deals, seed))
-    rows.append(await _flood(server, "fl", flood))
-    rows.append(await _tourney(server, "ft", min(16, max(4, games // 4)), kills, workers, seed, drain_s))
-    rows += await _slow_web(server, "fw", slow_clients, slow_timeout_s)
-    rows.append(await _memory_commands(server, "fm", history, seed))
-    rows.append(await _vacations(server, "fu", vacation_tables, vacations, seed))
     return rows
 
 

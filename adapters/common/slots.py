@@ -13,7 +13,8 @@ deals' results): the lowest rank among the due jobs goes first, so a chat's back
 messages never holds back its table; the order above holds among that rank and the lingering jobs
 of lower ones. A job may also be *held*: its ``hold()`` (if it has one) is asked before its turn is taken,
 and while it answers a wait (its owner sees what it shows elsewhere, on the web table) it stays pending
-without taking the chat's turn, asking again after that wait; a newer job of its slot ends the hold.
+without taking the chat's turn, asking again after that wait; a newer job of its slot ends the hold. Once the
+chat is *hurried* (the process stops) no job lingers or is held: what is queued goes in its turn at once.
 
 A job queued while an outbox entry is carried out takes its ticket (:mod:`bot.protocol.receipts`); a job
 that replaces another takes over its tickets. The sender says when a job is done (:meth:`Slots.sent`) or
@@ -49,6 +50,7 @@ class Slots(Generic[J]):
         self.due: dict[str, float] = {}
         self.rank: dict[str, int] = {}
         self.held: set[str] = set()
+        self.hasty = False  # hurried: no job lingers or is held
         self.wake = asyncio.Event()
         self.task: asyncio.Task | None = None
         self.tickets: dict[str, list[receipts.Ticket]] = {}  # the pending jobs' tickets, by slot
@@ -63,6 +65,7 @@ class Slots(Generic[J]):
         never later than the first lingering job of its slot asked (with ``restart``: ``linger`` from now, for a
         job that shows nothing stale the pending one did); ``rank``: see the module."""
         self.pending[slot] = job
+        linger = 0.0 if self.hasty else linger
         if (t := receipts.ticket()) is not None:
             self.tickets.setdefault(slot, []).append(t)
         since = math.inf if restart or slot in self.held else self.due.get(slot, math.inf)
@@ -112,7 +115,7 @@ class Slots(Generic[J]):
         slot = self._next()
         job = self.pending[slot]
         hold: Callable[[], Awaitable[float]] | None = getattr(job, "hold", None)
-        if hold is None:
+        if hold is None or self.hasty:
             return False
         wait = await hold()
         if wait <= 0 or self.pending.get(slot) is not job:
@@ -120,6 +123,16 @@ class Slots(Generic[J]):
         self.held.add(slot)
         self.due[slot] = time.monotonic() + wait
         return True
+
+    def hurry(self) -> None:
+        """From now on no job lingers or is held: the process stops, what is queued (a table waiting for the next
+        card, a hand for its owner's turn or his web page to close) goes in its turn at once instead of being
+        dropped when the sender stops."""
+        self.hasty = True
+        now = time.monotonic()
+        self.due = dict.fromkeys(self.due, now)
+        self.held.clear()
+        self.wake.set()
 
     def drop(self, slot: str) -> None:
         """Forget the pending job of ``slot``, if any."""

@@ -155,24 +155,25 @@ class DiscordBot:
         self._ticker.start()
 
     async def stop(self, flush_s: float = 5.0) -> None:
-        """Stop the timers, finish the interactions under way and send what is queued (for at most
-        ``flush_s``), disconnect."""
+        """Stop the timers, finish the interactions under way and send what is queued at once, lingering or not
+        (for at most ``flush_s``), disconnect."""
         self._stopping = True
         if self._ticker:
             await self._ticker.stop()
         with contextlib.suppress(asyncio.TimeoutError):
-            await asyncio.wait_for(self.idle(), flush_s)
+            await asyncio.wait_for(self.idle(flush=True), flush_s)
         await self.outbox.close()
         await self.client.close()
         if self._runner:
             with contextlib.suppress(Exception, asyncio.CancelledError):
                 await self._runner
 
-    async def idle(self) -> None:
-        """Wait until every interaction under way is handled and everything queued is sent."""
+    async def idle(self, flush: bool = False) -> None:
+        """Wait until every interaction under way is handled and everything queued is sent (``flush``: at once,
+        lingering or not, see :meth:`~.outbox.Outbox.flush`)."""
         while busy := self._handling - {asyncio.current_task()}:
             await asyncio.wait(busy)
-        await self.outbox.idle()
+        await (self.outbox.flush() if flush else self.outbox.idle())
 
     @contextlib.contextmanager
     def _busy(self):
@@ -313,7 +314,7 @@ class DiscordBot:
         service's outbox (:meth:`~bot.service.Service.show`), whichever process reads this channel's shard, like a
         timer's effects: one channel's effects keep one order. Without an outbox they are shown here, and so are
         those of the interactions still in flight while the bot stops (its outbox reader reads no more)."""
-        self.delivery.carry_out(rest if self._stopping else await self.service.show(rest), None, outs)
+        self.delivery.carry_out(await self.service.show(rest, here=self._stopping), None, outs)
 
     @staticmethod
     async def _reply(interaction: discord.Interaction, text: str, buttons=(), ephemeral: bool = True,

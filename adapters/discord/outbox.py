@@ -73,6 +73,7 @@ class Outbox:
         self._pending: dict[int, Slots[Job]] = {}
         self._next: Bounded[int, float] = Bounded()
         self._shown: Bounded[tuple[int, str], int] = Bounded()
+        self._hasty = False
 
     def put(self, job: Job) -> None:
         """Queue ``job`` in place of a pending job of its slot, unless its slot shows a newer version."""
@@ -80,6 +81,8 @@ class Outbox:
             not_queued()
             return
         queue = self._pending.setdefault(job.channel_id, Slots())
+        if self._hasty:
+            queue.hurry()
         queue.put(job.slot, job, job.linger)
         if queue.task is None or queue.task.done():
             queue.task = asyncio.get_running_loop().create_task(self._run(job.channel_id, queue),
@@ -106,6 +109,14 @@ class Outbox:
         """Wait until every queue is empty and every sender has finished."""
         while tasks := self._running():
             await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def flush(self) -> None:
+        """Send everything queued, and what is queued meanwhile, without lingering or holding (the bot stops), and
+        wait until it is sent."""
+        self._hasty = True
+        for queue in self._pending.values():
+            queue.hurry()
+        await self.idle()
 
     async def close(self) -> None:
         """Stop every sender; jobs still pending are dropped."""

@@ -142,7 +142,7 @@ class TelegramBot:
 
     async def stop(self, flush_s: float = 5.0) -> None:
         """Stop receiving and the timers at once (no new update or timer is taken), finish the updates and the
-        timer tick in flight, send what is still queued (for at most ``flush_s``), disconnect."""
+        timer tick in flight, send what is still queued at once, lingering or not (for at most ``flush_s``), disconnect."""
         self._stopping = True
         await asyncio.gather(*(part.stop() for part in (self._webhook, self._ticker) if part))
         if self.app.updater and self.app.updater.running:
@@ -150,7 +150,7 @@ class TelegramBot:
         if self.app.running:
             await self.app.stop()
         with contextlib.suppress(asyncio.TimeoutError):
-            await asyncio.wait_for(self.outbox.idle(), flush_s)
+            await asyncio.wait_for(self.outbox.flush(), flush_s)
         dropped = await self.outbox.close()
         if dropped:  # the chats' next change shows them right (an outbox entry's are taken over)
             log.warning("stopping: %d queued calls not made within %g s, dropped", dropped, flush_s)
@@ -245,7 +245,7 @@ class TelegramBot:
         here = [o for o in outs if isinstance(o, JoinLink) or page is not None and isinstance(o, TableList)
                 or isinstance(o, Toast) and presser is not None and o.user.key == presser.key]
         rest = [o for o in outs if not any(o is h for h in here)]
-        rest = rest if self._stopping else await self.service.show(rest)
+        rest = await self.service.show(rest, here=self._stopping)
         self.delivery.carry_out([o for o in outs if any(o is h for h in [*here, *rest])], page)
 
     async def _migrated(self, old: int, new: int) -> None:

@@ -202,6 +202,7 @@ class Outbox:
         self._queues: dict[int, Slots[Job]] = {}
         self._shown: Bounded[tuple[int, str], int] = Bounded()
         self._moved: Bounded[int, int] = Bounded()
+        self._hasty = False
 
     def put(self, job: Job) -> None:
         """Queue ``job``, replacing a pending job of its slot; drop it if a newer version is known."""
@@ -209,6 +210,8 @@ class Outbox:
         if chat_id != job.chat_id:
             job = replace(job, chat_id=chat_id)
         q = self._queues.setdefault(chat_id, Slots())
+        if self._hasty:
+            q.hurry()
         if job.version is not None:
             old = q.pending.get(job.slot)
             newest = max(v for v in (self._shown.get((chat_id, job.slot)), old and old.version, -1) if v is not None)
@@ -237,6 +240,14 @@ class Outbox:
             if not tasks:
                 return
             await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def flush(self) -> None:
+        """Send everything queued, and what is queued meanwhile, without lingering or holding (the bot stops), and
+        wait until it is sent."""
+        self._hasty = True
+        for q in self._queues.values():
+            q.hurry()
+        await self.idle()
 
     async def close(self) -> int:
         """Stop every sender; jobs still pending are dropped: how many."""

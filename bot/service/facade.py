@@ -261,25 +261,45 @@ class Service:
         self._outage.worked()
         return await self._through_outbox(out)
 
-    async def show(self, outs: list[Outgoing]) -> list[Outgoing]:
+    async def show(self, outs: list[Outgoing], here: bool = False) -> list[Outgoing]:
         """Effects of a command, a press or a tap: those for the outbox's platforms go through it
         (:class:`~bot.store.outbox.Outbox`) to whichever process serves their chat, in the order of their chat's
         other effects; the rest (all, without an outbox) are returned. While Redis is known down (the command was
-        answered with an apology) all are returned, for this process's adapter to show if it can."""
-        return outs if self._outage.down else await self._through_outbox(outs)
+        answered with an apology), and with ``here`` (the adapter stops: its reader reads no more), all are
+        returned for this process's adapter to show, and the show guards of the saves they show are disarmed
+        (:mod:`bot.service.shown`: else the guard would show them a second time)."""
+        if here or self._outage.down:
+            await self._disarm(outs)
+            return outs
+        return await self._through_outbox(outs)
+
+    def _guards(self, outs: list[Outgoing]) -> dict[str, set[int]]:
+        """The saved versions whose effects are among ``outs`` and not written yet, by table (no longer unshown)."""
+        unshown = self.tables.unshown
+        return {table: unshown.pop(table) for table in {getattr(o, "table_id", "") for o in outs} if table in unshown}
+
+    async def _disarm(self, outs: list[Outgoing]) -> None:
+        """Drop the show guards of the saves whose effects ``outs`` are shown by this process's adapter."""
+        try:
+            await self._drop(self._guards(outs))
+        except UNAVAILABLE as exc:  # the guard shows them again: better twice than never
+            self._outage.failed(exc)
+
+    async def _drop(self, guards: dict[str, set[int]]) -> None:
+        """Drop the show guards ``guards`` (saved versions by table)."""
+        for table, versions in guards.items():
+            for version in versions:
+                await self.store.done(table, version, SHOW)
 
     async def _through_outbox(self, outs: list[Outgoing]) -> list[Outgoing]:
         """Write ``outs`` to the outbox, disarming the show guards of the saves they show (:mod:`bot.service.shown`)."""
         if self.outbox is None or not outs:
             return outs
-        unshown = self.tables.unshown
-        guards = {table: unshown.pop(table) for table in {getattr(o, "table_id", "") for o in outs} if table in unshown}
+        guards = self._guards(outs)
         try:
             rest = await self.outbox.put(outs, guards)
             if self.outbox.cluster:  # the write could not drop them (another slot); a crash before this: they fire
-                for table, versions in guards.items():
-                    for version in versions:
-                        await self.store.done(table, version, SHOW)
+                await self._drop(guards)
             return rest
         except UNAVAILABLE as exc:  # saved, not shown: the show guards show it
             self._outage.failed(exc)

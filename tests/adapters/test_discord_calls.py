@@ -7,6 +7,7 @@ one, remembering what it answered so a test can hand the same effects to the ada
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 from contextlib import asynccontextmanager
@@ -168,6 +169,17 @@ async def test_during_a_deal_the_table_waits_for_the_next_card_but_not_behind_a_
         await fake.answer(members[0].slash(CHANNEL, "abort"))  # a notice in the channel: the table goes now
         await bot.idle()
         assert len(table.history) == shown + 1, "one edit shows both cards and the vote"
+        assert max(t.version for t in table_tokens(table, tid)) == (await store.load(tid))[0]
+
+
+async def test_a_stopping_bot_shows_at_once_the_table_that_waits_for_the_next_card(store, redis, key_prefix):
+    lazy = FAST.model_copy(update={"table_lazy_s": 60.0})  # longer than any test
+    async with dealt(store, redis, key_prefix, tuning=lazy) as (fake, bot, members, tid):
+        table = next(m for m in fake.seen_by(0, CHANNEL) if table_tokens(m, tid))
+        member, hand, token = await playable(fake, store, tid, members)
+        assert (await press(fake, member, hand, token))["type"] == 7
+        await fake.wait_for(lambda: bot.outbox._pending, what="the table's edit queued")
+        await asyncio.wait_for(bot.idle(flush=True), 10)  # as the bot's stop does: it goes now, not in 60 s
         assert max(t.version for t in table_tokens(table, tid)) == (await store.load(tid))[0]
 
 

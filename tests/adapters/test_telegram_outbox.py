@@ -130,6 +130,23 @@ async def test_a_group_table_in_play_waits_for_the_next_card_but_never_behind_a_
                     ("sendMessage", "Spiel 1 ist aus.")]
 
 
+async def test_a_stopping_bot_sends_at_once_what_would_linger_or_be_held(tg, rig):
+    """When the bot stops (``flush``) a table waiting for the next card and a hand held for its owner's web page
+    go at once instead of holding the stop for its whole flush time and then being dropped."""
+    anna = tg.user(11, "Anna", started=True)
+    rig.delivery.table_lazy_s = rig.delivery.lazy_s = 60.0  # longer than any test
+    await rig.run([table("Tisch v1", 1)])
+    rig.delivery.carry_out([table("Tisch v2", 2), replace(hand(player(11, "Anna"), "Anna v2", 2), partial=True)])
+
+    async def page_open() -> float:
+        return 60.0
+    rig.outbox.put(Job(anna.id, "held", lambda chat_id: rig.delivery.bot.send_message(chat_id, "gehalten"),
+                       hold=page_open))
+    await asyncio.wait_for(rig.outbox.flush(), 10)
+    assert tg.last(GROUP).text == "Tisch v2"
+    assert [m.text for m in tg.chat(anna.id)] == ["Anna v2", "gehalten"]
+
+
 async def test_a_result_waiting_for_the_group_goes_before_the_next_deals_cards(tg, store):
     """A notice that waits for the group's turn is not held back by a table edit queued after it,
     even one that may wait for the next card: the deal's result comes before the next deal's cards."""

@@ -77,3 +77,13 @@ async def test_a_change_lost_before_its_outbox_write_is_shown_by_its_guard_once(
     await healer.tick(time.time() + SHOW_GUARD_S + 120)  # the guard is gone, not only leased
     assert len(await written(outbox)) == before + 1
 
+
+
+async def test_a_change_shown_by_its_own_process_while_it_stops_disarms_its_guard(store):
+    outbox = outbox_of(store)
+    stopping, _, outs = await a_deal_ends_unwritten(store, outbox)
+    before = len(await written(outbox))
+    assert await stopping.show(outs, here=True) == outs  # its adapter shows them itself: its reader reads no more
+    assert await store.due(time.time() + SHOW_GUARD_S + 1) == []  # so no guard shows the result a second time
+    healer = Service(store, load_settings(), outbox=outbox)
+    assert await healer.tick(time.time() + SHOW_GUARD_S + 1) == [] and len(await written(outbox)) == before

@@ -7,20 +7,22 @@ gives the platform an idempotency key where it has one (Discord's ``nonce``: :at
 in the entry's journal, before the call, that it is about to be made (with the newest message id then known
 in its chat) and, right after the answer, which message it made. A replay that finds the message noted takes
 it; one that finds only the intent looks for the message before it makes another
-(:mod:`adapters.telegram.adopt`).
+(:mod:`adapters.telegram.adopt`). A message no replay can look for (a Telegram file, a forum topic) is made with
+:func:`make`: taken if noted made, made again only if its answer was lost.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
+from typing import Any
 
 from bot.protocol.receipts import Journal, Ticket
 
-__all__ = ["Creation", "Lapsed", "creation", "flying", "nonce"]
+__all__ = ["Creation", "Lapsed", "creation", "flying", "make", "nonce"]
 
 
 class Lapsed(Exception):
@@ -67,6 +69,23 @@ def nonce() -> str | None:
     """The idempotency key of the next new message of the call being made, if it is an outbox entry's."""
     made = creation()
     return made.nonce if made is not None else None
+
+
+async def make(call: Callable[[], Awaitable[Any]], ident: str = "message_id") -> int:
+    """Make the next new message of the call being made with ``call``, unless a sender before noted it made: its id
+    (the attribute ``ident`` of what ``call`` returns, or the noted one). Only one whose sender died between the
+    call and its note is made again."""
+    made = creation()
+    if made is None:
+        return getattr(await call(), ident)
+    if made.journal.replayed:
+        await made.refresh()
+    if (found := made.made()) is not None:
+        return found
+    made.fence()
+    found = getattr(await call(), ident)
+    await made.done(found)
+    return found
 
 
 @dataclass(frozen=True)

@@ -47,6 +47,7 @@ from telegram import Bot, InlineKeyboardMarkup, InputFile, MessageEntity
 from telegram.constants import ChatAction, ChatMemberStatus
 from telegram.error import BadRequest, Forbidden, TelegramError
 
+from adapters.common import once
 from adapters.common.bounded import Bounded
 from adapters.common.onweb import OnWeb, WebHolds
 from adapters.common.refs import MessageRef, Refs, fingerprint
@@ -220,10 +221,10 @@ class Delivery:
 
     def _file_sender(self, file: Attachment, caption: str, thread: int | None) -> Callable[[int], Awaitable[None]]:
         async def send(chat_id: int) -> None:
-            upload = InputFile(file.data, filename=file.filename)
             call = self.bot.send_photo if file.picture else self.bot.send_document
             try:
-                await call(chat_id, upload, caption=caption or None, message_thread_id=thread)
+                await once.make(lambda: call(chat_id, InputFile(file.data, filename=file.filename),
+                                             caption=caption or None, message_thread_id=thread))
             except Forbidden as exc:
                 log.warning("cannot send a file to chat %s: %s", chat_id, exc.message)
         return send
@@ -237,13 +238,13 @@ class Delivery:
 
         async def send(chat_id: int) -> None:
             try:
-                opened = await self.bot.create_forum_topic(chat_id, out.name)
+                opened = await once.make(lambda: self.bot.create_forum_topic(chat_id, out.name), "message_thread_id")
             except BadRequest as exc:  # not a forum, or the bot may not manage its topics
                 self._flat[out.chat.key] = True
                 log.info("no forum topic for table %s in %s: %s", out.table_id, chat_id, exc.message)
                 self.carry_out(self._topics.failed(out.table_id))
                 return
-            thread = str(opened.message_thread_id)
+            thread = str(opened)
             self.carry_out(self._topics.opened(out.table_id, thread) + await self.topic_opened(out.table_id, thread))
         self.outbox.put(Job(int(out.chat.chat_id), f"topic:{out.table_id}", send, rank=REPLY))
 

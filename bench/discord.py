@@ -9,7 +9,7 @@ under Discord's global limit of 50 a second) and the think times by that factor 
 real limits; 0.25 plays four times faster at the same ratios).
 
     .venv/bin/python bench/discord.py [--game bauerchen] [--tables 20] [--deals 1] [--scale 0.25]
-                                      [--think 1-5] [--seed 1] [--sensible] [--quick]
+                                      [--think 1-5] [--seed 1] [--sensible] [--trace calls.txt] [--quick]
 
 Printed: REST calls per card played (every call but logging in and syncing the commands, the
 interaction responses included), by route, and those that count against Discord's global limit
@@ -18,7 +18,8 @@ of messages and edits to one channel in any window (a table channel, and a DM); 
 to the bot's answer (p50, p99, max); and the lag of the channel's table message: for each
 accepted card or decision, how long until the table message showed it (real seconds at scale 1,
 so divided by ``--scale``). Aims: at most 2 calls per card, the peak within the limit, no 429,
-p99 under 250 ms, the table never more than 5 s behind.
+p99 under 250 ms, the table never more than 5 s behind. ``--trace FILE`` writes every call made while
+they played, one a line (:func:`write_trace`).
 """
 
 from __future__ import annotations
@@ -94,10 +95,11 @@ async def accepted(fake, store, channels: dict[str, int], since: set[int]) -> li
 
 
 async def bench(game: str, tables: int, deals: int, scale: float, think: tuple[float, float] = (0.0, 0.0),
-                seed: int | None = None, sensible: bool = False) -> dict:
+                seed: int | None = None, sensible: bool = False, trace: Path | None = None) -> dict:
     """Play ``deals`` deals of ``game`` at ``tables`` tables at once, four people at each (``seed``: the
     shuffle's, for the same deals in every run; by default they are dealt at random; ``sensible``:
-    people choose what the game's heuristic would, else any button at random)."""
+    people choose what the game's heuristic would, else any button at random; ``trace``: a file that
+    gets every call made while they played)."""
     tuning = FAST.model_copy(update={"channel_window_s": 5.0 * scale, "slack_s": 0.02 * scale,
                                      "lazy_s": Tuning().lazy_s * scale, "partial_s": Tuning().partial_s * scale,
                                      "table_lazy_s": Tuning().table_lazy_s * scale,
@@ -148,8 +150,10 @@ async def bench(game: str, tables: int, deals: int, scale: float, think: tuple[f
                     cards += sum(1 for m in moves if m.get("a", {}).get("action") == "play")
                 late = len(fake.calls) - first
                 shown = {c: table_versions(fake, c, tid) for c, tid in zip(channels, ids)}
-                lag = [seconds for _, seconds in behind(shown, await accepted(fake, store, dict(zip(ids, channels)),
-                                                                               since), time.monotonic())]
+                lags = behind(shown, await accepted(fake, store, dict(zip(ids, channels)), since), time.monotonic())
+                lag = [seconds for _, seconds in lags]
+                if trace is not None:
+                    write_trace(trace, fake, calls, t0, dict(lags), scale)
     sends = [c for c in calls if c.channel is not None and c.status == 200 and c.method in ("POST", "PATCH", "DELETE")]
     window = tuning.channel_window_s
     dms = set(fake.dm_of.values())
@@ -173,6 +177,31 @@ async def bench(game: str, tables: int, deals: int, scale: float, think: tuple[f
     }
 
 
+def write_trace(path: Path, fake, calls: list, t0: float, lag_at: dict[float, float], scale: float) -> None:
+    """One line per call, in seconds since the play began at scale 1: method, route's last part, status, where
+    (``channel``/``DM`` of whom, or ``answer``), the text's first line and the buttons' labels; an answer also
+    names the interaction (who pressed what, on his DM or in the channel, the response type: 7 updates the
+    message pressed on, 6 acknowledges, 4 is a refusal) and, for an accepted press, how long until its table
+    message showed it (``lag_at``: by the answer's time)."""
+    owner = {dm: fake.members[user].name for user, dm in fake.dm_of.items()}
+    with path.open("w") as out:
+        for c in calls:
+            data = c.body.get("data", c.body) if c.route.endswith("/callback") else c.body
+            text = (data.get("content") or "").splitlines()
+            labels = [b.get("label") or b.get("emoji", {}).get("name", "?")
+                      for row in data.get("components") or [] for b in row.get("components", [])]
+            if c.interaction is not None:
+                rec = fake.interactions[c.interaction]
+                tok = tokens.parse(rec.payload.get("data", {}).get("custom_id", ""))
+                where = (f"answer:{c.body.get('type', '-')} {rec.user.name} {tok.verb if tok else '?'}"
+                         f"{f'={tok.arg}' if tok and tok.arg else ''} on {'DM' if rec.channel_id in owner else 'table'}")
+            else:
+                where = f"DM:{owner[c.channel]}" if c.channel in owner else f"channel:{c.channel}"
+            lag = lag_at.get(fake.interactions[c.interaction].answered_at) if c.interaction is not None else None
+            out.write(f"{(c.at - t0) / scale:8.2f} {c.method} {c.route.rsplit('/', 1)[-1]} {c.status} {where} "
+                      f"{text[0][:60] if text else ''!r} {labels}{f' lag={lag / scale:.2f}' if lag is not None else ''}\n")
+
+
 def main() -> None:
     """Parse the arguments, run the benchmark, print the figures as JSON."""
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -184,9 +213,10 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=None, help="deal the same cards in every run")
     p.add_argument("--sensible", action="store_true",
                    help="people choose what the game's heuristic would (else any button at random)")
+    p.add_argument("--trace", type=Path, help="write every call made during the play to this file, one a line")
     args = parse(p, tables=1, deals=1, scale=0.01)
     print(json.dumps(asyncio.run(bench(args.game, args.tables, args.deals, args.scale, args.think, args.seed,
-                                       args.sensible)), indent=2))
+                                       args.sensible, args.trace)), indent=2))
 
 
 if __name__ == "__main__":

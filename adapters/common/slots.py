@@ -81,6 +81,10 @@ class Slots(Generic[J]):
         self._flying[slot] = self.tickets.pop(slot, [])
         return slot, job
 
+    def taken(self, slot: str) -> bool:
+        """Whether the sender has taken the job of ``slot`` and not yet finished it (its call may be in flight)."""
+        return slot in self._flying
+
     def known(self, slot: str) -> bool:
         """Whether the job just taken for ``slot`` is not to be made here: every call it stands for was recorded
         as made by a sender that died before its entry was acknowledged, or is another reader's now."""

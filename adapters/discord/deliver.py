@@ -51,7 +51,7 @@ from adapters.common.bounded import Bounded
 from adapters.common.once import nonce
 from adapters.common.onweb import OnWeb, WebHolds
 from adapters.common.refs import MessageRef, Refs, fingerprint
-from adapters.common.slots import table_may_wait
+from adapters.common.slots import not_queued, table_may_wait
 from adapters.common.topics import TopicWait
 from bot.protocol.outgoing import (Button, FileMessage, HandMessage, ListedTable, Notice, OpenTopic, Outgoing,
                                    PrivateText, TableList, TableMessage, Toast, UserRef, version_of)
@@ -279,8 +279,14 @@ class Delivery:
     def hand(self, out: HandMessage, version: int | None) -> None:
         """Show a player his hand: his DM edited in place, or his ephemeral hand if his DMs are closed.
 
-        With a web table, the hand's last button opens it (:attr:`link`), where the buttons leave room.
+        With a web table, the hand's last button opens it (:attr:`link`), where the buttons leave room. The copy of
+        a hand that the answer to its owner's press showed already is not queued: it would change nothing, and his
+        next hand could linger no longer than it (one that only lost a choice, or a new deal's first cards); a later
+        copy of that version (a refusal's fresh hand) is queued.
         """
+        if not out.notify and version is not None and self.outbox.answered(*_slot(out), version):
+            not_queued()
+            return
         out = self.look(out)
         user_id = int(out.user.user_id)
         key = (out.user.key, out.table_id)

@@ -73,6 +73,7 @@ class Outbox:
         self._pending: dict[int, Slots[Job]] = {}
         self._next: Bounded[int, float] = Bounded()
         self._shown: Bounded[tuple[int, str], int] = Bounded()
+        self._answered: Bounded[tuple[int, str], int] = Bounded()
 
     def put(self, job: Job) -> None:
         """Queue ``job`` in place of a pending job of its slot, unless its slot shows a newer version."""
@@ -96,11 +97,23 @@ class Outbox:
         """A slot now shows ``version`` (it was updated outside the queue): drop pending jobs not newer."""
         if version is None:
             return
-        self._shown[(channel_id, slot)] = max(version, self._shown.get((channel_id, slot), -1))
         queue = self._pending.get(channel_id)
+        if queue is not None and queue.taken(slot):  # a call in flight may show an older version after the answer
+            self._answered.pop((channel_id, slot), None)
+        else:
+            self._answered[(channel_id, slot)] = version
+        self._shown[(channel_id, slot)] = max(version, self._shown.get((channel_id, slot), -1))
         job = queue.pending.get(slot) if queue else None
         if job is not None and job.version is not None and job.version <= version:
             queue.drop(slot)
+
+    def answered(self, channel_id: int, slot: str, version: int) -> bool:
+        """Whether an interaction's answer showed ``version`` in a slot (:meth:`shown`) while no call of it was in
+        flight: true once, for the copy of that change."""
+        if self._answered.get((channel_id, slot)) != version:
+            return False
+        del self._answered[(channel_id, slot)]
+        return True
 
     async def idle(self) -> None:
         """Wait until every queue is empty and every sender has finished."""

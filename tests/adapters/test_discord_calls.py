@@ -7,6 +7,7 @@ one, remembering what it answered so a test can hand the same effects to the ada
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 from contextlib import asynccontextmanager
@@ -109,6 +110,22 @@ async def test_a_card_pressed_on_the_hand_dm_costs_one_answer_that_shows_the_new
             assert [c.route for c in calls if c.route.startswith("/interactions")] == [
                 "/interactions/{interaction}/{token}/callback"], "one answer"
             assert not [c for c in calls if c.channel == fake.dm_of[member.id]], "no call to his DM besides"
+
+
+async def test_the_hand_an_answer_showed_is_not_queued_again_to_hold_back_his_next_one(store, redis, key_prefix):
+    """The answer to his card showed his hand; the copy among the change's effects would change nothing, and queued
+    it would bound how long his next hand may wait (a hand that only lost a choice waits for its next change)."""
+    async with dealt(store, redis, key_prefix) as (fake, bot, members, tid):
+        for _ in range(2):  # past the first card, which takes Karten weg from the other hands
+            member, hand, token = await playable(fake, store, tid, members)
+            assert (await press(fake, member, hand, token))["type"] == 7
+        await bot.idle()
+        bot.delivery.tuning = FAST.model_copy(update={"lazy_s": 60.0})  # a queued copy would wait a minute
+        member, hand, token = await playable(fake, store, tid, members)
+        first = len(fake.calls)
+        assert (await press(fake, member, hand, token))["type"] == 7
+        await asyncio.wait_for(bot.idle(), 10)
+        assert not [c for c in fake.calls[first:] if c.channel == fake.dm_of[member.id]], "nothing more to his DM"
 
 
 @pytest.mark.parametrize("game", ["bauernstoss", "alter_schafkopf"])

@@ -5,7 +5,8 @@
   asks for a repost, or if Discord refuses the edit because the message is too old to edit
   (30046) or gone (10008); the old one is then deleted, so a channel has one table message.
   While a deal is played the edit waits up to ``Tuning.table_lazy_s`` for the next card, so one
-  edit often shows two (see :func:`~adapters.common.slots.table_may_wait`).
+  edit often shows two (see :func:`~adapters.common.slots.table_may_wait`); at a deal's end it waits so
+  behind the result's post, for the next deal's first move.
 - :class:`~bot.protocol.outgoing.HandMessage`: the same for the player's hand, a direct message; a hand
   marked ``notify`` is posted as a new DM (an edit would not notify him) and the old one deleted.
   A hand whose owner is not to act waits up to ``Tuning.lazy_s`` for a newer one (changes in a
@@ -150,7 +151,8 @@ class Delivery:
                 continue  # its table waits for its thread
             shown = versions[getattr(out, "table_id", "")]
             if isinstance(out, TableMessage):
-                self.table(out, shown, table_may_wait(out, every))
+                self.table(out, shown, table_may_wait(out, every, behind_results=True),
+                           any(isinstance(o, Notice) and o.result and o.chat == out.chat for o in every))
             elif isinstance(out, HandMessage):
                 self.hand(out, shown)
             elif isinstance(out, Notice):
@@ -227,8 +229,9 @@ class Delivery:
         self.outbox.put(Job(channel_id, f"thread:{out.table_id}", send))
 
     # ------------------------------------------------------------------ the table message
-    def table(self, out: TableMessage, version: int | None, lazy: bool = False) -> None:
-        """Show the table in its channel, edited in place (``lazy``: it may wait for the next card)."""
+    def table(self, out: TableMessage, version: int | None, lazy: bool = False, results: bool = False) -> None:
+        """Show the table in its channel, edited in place (``lazy``: it may wait for the next card; with
+        ``results``, its deal's result posted with it, it waits behind that post for the next deal's first move)."""
         out = self.look(out)
         if out.repost:
             self._reposts[out.table_id] = True
@@ -249,7 +252,8 @@ class Delivery:
             if ref:
                 self._delete(ref)
 
-        self.outbox.put(Job(*_slot(out), send, version, self.tuning.table_lazy_s if lazy else 0.0))
+        self.outbox.put(Job(*_slot(out), send, version, self.tuning.table_lazy_s if lazy else 0.0,
+                            rank=1 if lazy and results else 0))
 
     async def _edit(self, ref: MessageRef, table_id: str, key: str, text: str, buttons, version: int | None) -> bool:
         """Edit a message in place (not at all if it shows this already); false if it must be posted anew."""

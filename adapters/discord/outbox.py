@@ -47,7 +47,8 @@ class Job:
     ``version`` is the table version it shows, if known: an older one never replaces a newer.
     ``linger`` lets a job that is not urgent wait that many seconds for a newer one of its slot.
     ``hold``, if given, says how long it must wait yet before it takes its turn (0: none; see
-    :class:`adapters.common.slots.Slots`).
+    :class:`adapters.common.slots.Slots`). ``rank`` 1 lets every due job of rank 0 go before it (a table that
+    lingers behind its deal's result).
     """
 
     channel_id: int
@@ -56,6 +57,7 @@ class Job:
     version: int | None = None
     linger: float = 0.0
     hold: Callable[[], Awaitable[float]] | None = None
+    rank: int = 0
 
 
 class Outbox:
@@ -81,7 +83,7 @@ class Outbox:
             not_queued()
             return
         queue = self._pending.setdefault(job.channel_id, Slots())
-        queue.put(job.slot, job, job.linger)
+        queue.put(job.slot, job, job.linger, job.rank)
         if queue.task is None or queue.task.done():
             queue.task = asyncio.get_running_loop().create_task(self._run(job.channel_id, queue),
                                                                  context=contextvars.Context())

@@ -19,11 +19,12 @@ from adapters.common.refs import MessageRef, fingerprint
 from adapters.discord.tuning import Tuning
 from bot.ops.settings import load_settings
 from bot.protocol import actarg, tokens
-from bot.protocol.outgoing import Button, Command, HandMessage, Outgoing, TableMessage
+from bot.protocol.outgoing import Button, Command, HandMessage, Notice, Outgoing, TableMessage
 from bot.service import Service
 from bot.table.record import Table
 from engine.actions import Action
 from tests.fakes.discord import FakeDiscord, Member
+from tests.fakes.reading import drained
 from tests.fakes.discord.harness import (
     FAST,
     fake_for,
@@ -186,6 +187,28 @@ async def test_during_a_deal_the_table_waits_for_the_next_card_but_not_behind_a_
         await bot.idle()
         assert len(table.history) == shown + 1, "one edit shows both cards and the vote"
         assert max(t.version for t in table_tokens(table, tid)) == (await store.load(tid))[0]
+
+
+async def test_at_a_deals_end_its_result_goes_first_and_the_table_waits_behind_it_for_the_next_move(store, redis,
+                                                                                                      key_prefix):
+    """The result shows how the deal ended; the table (the next deal's) may wait for that deal's first move."""
+    lazy = FAST.model_copy(update={"table_lazy_s": 60.0})  # longer than any test: only a notice lets it go
+    service = Remembering(store, load_settings())
+    async with dealt(store, redis, key_prefix, service, tuning=lazy) as (fake, bot, members, tid):
+        table = next(m for m in fake.seen_by(0, CHANNEL) if table_tokens(m, tid))
+        shown = len(table.history)
+        member, hand, token = await playable(fake, store, tid, members)
+        assert (await press(fake, member, hand, token))["type"] == 7
+        await asyncio.wait_for(drained(redis, key_prefix, "discord"), 10)  # its table waits in the queue
+        effects = service.answers[-1]
+        chat = next(o.chat for o in effects if isinstance(o, TableMessage))
+        bot.delivery.carry_out(effects + [Notice(chat, "Spiel 1 ist aus", table_id=tid, result=True)])
+        await fake.wait_for(lambda: any(m.content == "Spiel 1 ist aus" for m in fake.seen_by(0, CHANNEL)),
+                            what="the result")
+        assert len(table.history) == shown, "the table waits behind the result"
+        await fake.answer(members[0].slash(CHANNEL, "abort"))  # a notice in the channel: the table goes now
+        await bot.idle()
+        assert len(table.history) == shown + 1, "one edit"
 
 
 async def test_a_press_on_the_table_message_costs_one_answer_that_shows_the_new_table(store, redis, key_prefix):

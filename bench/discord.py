@@ -17,7 +17,8 @@ interaction responses included), by route, and those that count against Discord'
 of messages and edits to one channel in any window (a table channel, and a DM); 429 answers; the time from an interaction's dispatch
 to the bot's answer (p50, p99, max); and the lag of the channel's table message: for each
 accepted card or decision, how long until the table message showed it (real seconds at scale 1,
-so divided by ``--scale``). Aims: at most 2 calls per card, the peak within the limit, no 429,
+so divided by ``--scale``), or its deal's result post showed it (``table_lag_s``; the table message alone:
+``table_message_lag_s``). Aims: at most 2 calls per card, the peak within the limit, no 429,
 p99 under 250 ms, the table never more than 5 s behind. ``--trace FILE`` writes every call made while
 they played, one a line (:func:`write_trace`).
 """
@@ -74,6 +75,18 @@ def table_versions(fake, channel_id: int, table_id: str) -> list[tuple[float, in
                      if (t := tokens.parse(b.get("custom_id", ""))) and t.table == table_id]
             if found:
                 out.append((at, max(found)))
+    return out
+
+
+def results_shown(fake, channel_id: int, presses: list[tuple[float, int, int]]) -> list[tuple[float, int]]:
+    """When a deal's result was posted in the channel (a message without buttons while they played: nothing else is
+    posted here) and the table version it shows: that of the last press accepted before it, the deal's last card.
+    It shows the last trick and the result, and the table message may wait behind it for the next deal's first move."""
+    out = []
+    for m in fake.seen_by(0, channel_id):
+        made = [v for at, where, v in presses if where == channel_id and m.times and at <= m.times[0]]
+        if not m.components and made:
+            out.append((m.times[0], max(made)))
     return out
 
 
@@ -149,8 +162,11 @@ async def bench(game: str, tables: int, deals: int, scale: float, think: tuple[f
                     moves = [m for e in await store.log(tid) for m in json.loads(e)["moves"]]
                     cards += sum(1 for m in moves if m.get("a", {}).get("action") == "play")
                 late = len(fake.calls) - first
+                presses = await accepted(fake, store, dict(zip(ids, channels)), since)
                 shown = {c: table_versions(fake, c, tid) for c, tid in zip(channels, ids)}
-                lags = behind(shown, await accepted(fake, store, dict(zip(ids, channels)), since), time.monotonic())
+                alone = [seconds for _, seconds in behind(shown, presses, time.monotonic())]
+                lags = behind({c: v + results_shown(fake, c, presses) for c, v in shown.items()}, presses,
+                              time.monotonic())
                 lag = [seconds for _, seconds in lags]
                 if trace is not None:
                     write_trace(trace, fake, calls, t0, dict(lags), scale)
@@ -174,6 +190,7 @@ async def bench(game: str, tables: int, deals: int, scale: float, think: tuple[f
         "ack_ms": {"p50": round(1000 * statistics.median(acks), 1) if acks else None,
                    "p99": round(1000 * percentile(acks, 0.99), 1), "max": round(1000 * max(acks, default=0), 1)},
         "table_lag_s": spread(lag, scale),
+        "table_message_lag_s": spread(alone, scale),
     }
 
 
@@ -182,14 +199,18 @@ def write_trace(path: Path, fake, calls: list, t0: float, lag_at: dict[float, fl
     (``channel``/``DM`` of whom, or ``answer``), the text's first line and the buttons' labels; an answer also
     names the interaction (who pressed what, on his DM or in the channel, the response type: 7 updates the
     message pressed on, 6 acknowledges, 4 is a refusal) and, for an accepted press, how long until its table
-    message showed it (``lag_at``: by the answer's time)."""
+    message showed it (``lag_at``: by the answer's time). An edit whose text and labels are those of the
+    channel's last edit (a table that changed only its buttons' versions) is marked ``unchanged``."""
     owner = {dm: fake.members[user].name for user, dm in fake.dm_of.items()}
+    last: dict[int, tuple] = {}
     with path.open("w") as out:
         for c in calls:
             data = c.body.get("data", c.body) if c.route.endswith("/callback") else c.body
             text = (data.get("content") or "").splitlines()
             labels = [b.get("label") or b.get("emoji", {}).get("name", "?")
                       for row in data.get("components") or [] for b in row.get("components", [])]
+            same = c.method == "PATCH" and last.get(c.channel) == (text, labels)
+            last[c.channel] = (text, labels)
             if c.interaction is not None:
                 rec = fake.interactions[c.interaction]
                 tok = tokens.parse(rec.payload.get("data", {}).get("custom_id", ""))
@@ -199,7 +220,8 @@ def write_trace(path: Path, fake, calls: list, t0: float, lag_at: dict[float, fl
                 where = f"DM:{owner[c.channel]}" if c.channel in owner else f"channel:{c.channel}"
             lag = lag_at.get(fake.interactions[c.interaction].answered_at) if c.interaction is not None else None
             out.write(f"{(c.at - t0) / scale:8.2f} {c.method} {c.route.rsplit('/', 1)[-1]} {c.status} {where} "
-                      f"{text[0][:60] if text else ''!r} {labels}{f' lag={lag / scale:.2f}' if lag is not None else ''}\n")
+                      f"{text[0][:60] if text else ''!r} {labels}{f' lag={lag / scale:.2f}' if lag is not None else ''}"
+                      f"{' unchanged' if same else ''}\n")
 
 
 def main() -> None:

@@ -231,7 +231,8 @@ class Delivery:
     # ------------------------------------------------------------------ the table message
     def table(self, out: TableMessage, version: int | None, lazy: bool = False, results: bool = False) -> None:
         """Show the table in its channel, edited in place (``lazy``: it may wait for the next card; with
-        ``results``, its deal's result posted with it, it waits behind that post for the next deal's first move)."""
+        ``results``, its deal's result posted with it, it waits behind that post for the next deal's first move,
+        from now: the post shows the deal's last cards, which an edit still waiting was to show)."""
         out = self.look(out)
         if out.repost:
             self._reposts[out.table_id] = True
@@ -252,8 +253,9 @@ class Delivery:
             if ref:
                 self._delete(ref)
 
+        behind = lazy and results
         self.outbox.put(Job(*_slot(out), send, version, self.tuning.table_lazy_s if lazy else 0.0,
-                            rank=1 if lazy and results else 0))
+                            rank=1 if behind else 0, restart=behind))
 
     async def _edit(self, ref: MessageRef, table_id: str, key: str, text: str, buttons, version: int | None) -> bool:
         """Edit a message in place (not at all if it shows this already); false if it must be posted anew."""

@@ -47,8 +47,9 @@ class Job:
     ``version`` is the table version it shows, if known: an older one never replaces a newer.
     ``linger`` lets a job that is not urgent wait that many seconds for a newer one of its slot.
     ``hold``, if given, says how long it must wait yet before it takes its turn (0: none; see
-    :class:`adapters.common.slots.Slots`). ``rank`` 1 lets every due job of rank 0 go before it (a table that
-    lingers behind its deal's result).
+    :class:`adapters.common.slots.Slots`). ``rank`` 1 lets every due job of rank 0 go before it, and with
+    ``restart`` its ``linger`` counts from now even if the job it replaces lingered already (a table that
+    waits behind its deal's result, which shows what that one did).
     """
 
     channel_id: int
@@ -58,6 +59,7 @@ class Job:
     linger: float = 0.0
     hold: Callable[[], Awaitable[float]] | None = None
     rank: int = 0
+    restart: bool = False
 
 
 class Outbox:
@@ -83,7 +85,7 @@ class Outbox:
             not_queued()
             return
         queue = self._pending.setdefault(job.channel_id, Slots())
-        queue.put(job.slot, job, job.linger, job.rank)
+        queue.put(job.slot, job, job.linger, job.rank, job.restart)
         if queue.task is None or queue.task.done():
             queue.task = asyncio.get_running_loop().create_task(self._run(job.channel_id, queue),
                                                                  context=contextvars.Context())

@@ -202,7 +202,8 @@ def hand_message(table: Table, state: State, seat: int, version: int, turn: bool
         [act_button(table, version, a, view) for a in choices if a.kind not in CARD_CHOICES], 3)
     now = frozenset(legal) if mine else frozenset()
     playable = tuple(b.token for a, b in zip(cards, card_buttons) if a in now)
-    if seat in window.waiting_for(table):  # his window before the first lead: declare (a choice above) or let it pass
+    declaring = seat in window.waiting_for(table)
+    if declaring:  # his window before the first lead: declare (a choice above) or let it pass
         declare = window.declarable(state, seat)
         lines.append(t(lang, "declare_now", what=declare_label(lang, {a.kind for a in declare})))
         rows += ((Button(t(lang, "act.let_pass"), button_token(table, version, "let_pass")),),)
@@ -210,4 +211,4 @@ def hand_message(table: Table, state: State, seat: int, version: int, turn: bool
         # choices keep their places
         rows += ((Button(t(lang, "btn.tipp"), button_token(table, version, tipp.VERB)),),)
     return HandMessage(table.user(seat), table.chat, table.id, "\n".join(lines), rows, emptied=not rows,
-                       to_act=mine, partial=waits(state, seat, seat in window.waiting_for(table)), playable=playable)
+                       to_act=mine or declaring, partial=waits(state, seat, declaring), playable=playable)

@@ -175,6 +175,16 @@ async def test_a_hand_of_first_cards_waits_for_the_rest_which_come_when_trump_is
                 assert len(shown.history) == 1 and len(table_tokens(shown, tid)) >= 5, "one message, all five cards"
 
 
+async def test_hands_whose_window_before_the_first_lead_opens_go_out_at_once(store, redis, key_prefix):
+    """Trump named, the others may declare or let it pass, and the first card waits for them: their hands do not wait
+    as a hand with nothing to do does (``lazy_s``)."""
+    lazy = FAST.model_copy(update={"lazy_s": 60.0})  # longer than any test
+    async with dealt(store, redis, key_prefix, tuning=lazy) as (fake, bot, members, tid):
+        forehand, hand, token = await playable(fake, store, tid, members)  # he names trump
+        assert (await press(fake, forehand, hand, token))["type"] == 7
+        await asyncio.wait_for(let_windows_pass(fake, store, CHANNEL, tid, members), 10)  # each sees his »Weiter«
+
+
 async def test_during_a_deal_the_table_waits_for_the_next_card_but_not_behind_a_notice(store, redis, key_prefix):
     lazy = FAST.model_copy(update={"table_lazy_s": 60.0})  # longer than any test: only a notice lets it go
     async with dealt(store, redis, key_prefix, tuning=lazy) as (fake, bot, members, tid):

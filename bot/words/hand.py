@@ -103,6 +103,18 @@ def waits(state: State, seat: int, declaring: bool = False) -> bool:
     return state.phase != PLAY_PHASE and not declaring and not seat_choices(state, seat)
 
 
+def only_gained(before: tuple, after: tuple) -> bool:
+    """Whether a hand whose :func:`hand_signature` went from ``before`` to ``after`` only gained choices: the same
+    cards, the same seats in play, every choice still there (his window too), none relabelled by the doublings, and
+    none added that names a card. Every button of the hand as it was shown still does what it did (a Retour came)."""
+    if len(before) < 5 or len(after) < 5 or before[:3] != after[:3] or after[4] < before[4]:
+        return False
+    added = set(after[3]) - set(before[3])
+    if not set(before[3]) <= set(after[3]) or any(a.kind in CARD_CHOICES for a in added):
+        return False
+    return len(before) == 5 or after[5:] == before[5:]
+
+
 def only_lost(before: tuple, after: tuple) -> bool:
     """Whether a hand whose :func:`hand_signature` went from ``before`` to ``after`` only lost choices: the same
     cards, the same seats in play, no choice (or »let it pass«) added, none whose label counts the doublings

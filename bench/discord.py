@@ -9,7 +9,7 @@ under Discord's global limit of 50 a second) and the think times by that factor 
 real limits; 0.25 plays four times faster at the same ratios).
 
     .venv/bin/python bench/discord.py [--game bauerchen] [--tables 20] [--deals 1] [--scale 0.25]
-                                      [--think 1-5] [--seed 1] [--sensible] [--quick]
+                                      [--think 1-5] [--seed 1] [--sensible] [--trace calls.txt] [--quick]
 
 Printed: REST calls per card played (every call but logging in and syncing the commands, the
 interaction responses included), by route, and those that count against Discord's global limit
@@ -17,8 +17,10 @@ interaction responses included), by route, and those that count against Discord'
 of messages and edits to one channel in any window (a table channel, and a DM); 429 answers; the time from an interaction's dispatch
 to the bot's answer (p50, p99, max); and the lag of the channel's table message: for each
 accepted card or decision, how long until the table message showed it (real seconds at scale 1,
-so divided by ``--scale``). Aims: at most 2 calls per card, the peak within the limit, no 429,
-p99 under 250 ms, the table never more than 5 s behind.
+so divided by ``--scale``), or its deal's result post showed it (``table_lag_s``; the table message alone:
+``table_message_lag_s``). Aims: at most 2 calls per card, the peak within the limit, no 429,
+p99 under 250 ms, the table never more than 5 s behind. ``--trace FILE`` writes every call made while
+they played, one a line (:func:`write_trace`).
 """
 
 from __future__ import annotations
@@ -76,6 +78,18 @@ def table_versions(fake, channel_id: int, table_id: str) -> list[tuple[float, in
     return out
 
 
+def results_shown(fake, channel_id: int, presses: list[tuple[float, int, int]]) -> list[tuple[float, int]]:
+    """When a deal's result was posted in the channel (a message without buttons while they played: nothing else is
+    posted here) and the table version it shows: that of the last press accepted before it, the deal's last card.
+    It shows the last trick and the result, and the table message may wait behind it for the next deal's first move."""
+    out = []
+    for m in fake.seen_by(0, channel_id):
+        made = [v for at, where, v in presses if where == channel_id and m.times and at <= m.times[0]]
+        if not m.components and made:
+            out.append((m.times[0], max(made)))
+    return out
+
+
 async def accepted(fake, store, channels: dict[str, int], since: set[int]) -> list[tuple[float, int, int]]:
     """Every accepted press of a card or decision: (answered at, its channel, the table version it made)."""
     made = {}
@@ -94,10 +108,11 @@ async def accepted(fake, store, channels: dict[str, int], since: set[int]) -> li
 
 
 async def bench(game: str, tables: int, deals: int, scale: float, think: tuple[float, float] = (0.0, 0.0),
-                seed: int | None = None, sensible: bool = False) -> dict:
+                seed: int | None = None, sensible: bool = False, trace: Path | None = None) -> dict:
     """Play ``deals`` deals of ``game`` at ``tables`` tables at once, four people at each (``seed``: the
     shuffle's, for the same deals in every run; by default they are dealt at random; ``sensible``:
-    people choose what the game's heuristic would, else any button at random)."""
+    people choose what the game's heuristic would, else any button at random; ``trace``: a file that
+    gets every call made while they played)."""
     tuning = FAST.model_copy(update={"channel_window_s": 5.0 * scale, "slack_s": 0.02 * scale,
                                      "lazy_s": Tuning().lazy_s * scale, "partial_s": Tuning().partial_s * scale,
                                      "table_lazy_s": Tuning().table_lazy_s * scale,
@@ -147,9 +162,14 @@ async def bench(game: str, tables: int, deals: int, scale: float, think: tuple[f
                     moves = [m for e in await store.log(tid) for m in json.loads(e)["moves"]]
                     cards += sum(1 for m in moves if m.get("a", {}).get("action") == "play")
                 late = len(fake.calls) - first
+                presses = await accepted(fake, store, dict(zip(ids, channels)), since)
                 shown = {c: table_versions(fake, c, tid) for c, tid in zip(channels, ids)}
-                lag = [seconds for _, seconds in behind(shown, await accepted(fake, store, dict(zip(ids, channels)),
-                                                                               since), time.monotonic())]
+                alone = [seconds for _, seconds in behind(shown, presses, time.monotonic())]
+                lags = behind({c: v + results_shown(fake, c, presses) for c, v in shown.items()}, presses,
+                              time.monotonic())
+                lag = [seconds for _, seconds in lags]
+                if trace is not None:
+                    write_trace(trace, fake, calls, t0, dict(lags), scale)
     sends = [c for c in calls if c.channel is not None and c.status == 200 and c.method in ("POST", "PATCH", "DELETE")]
     window = tuning.channel_window_s
     dms = set(fake.dm_of.values())
@@ -170,7 +190,38 @@ async def bench(game: str, tables: int, deals: int, scale: float, think: tuple[f
         "ack_ms": {"p50": round(1000 * statistics.median(acks), 1) if acks else None,
                    "p99": round(1000 * percentile(acks, 0.99), 1), "max": round(1000 * max(acks, default=0), 1)},
         "table_lag_s": spread(lag, scale),
+        "table_message_lag_s": spread(alone, scale),
     }
+
+
+def write_trace(path: Path, fake, calls: list, t0: float, lag_at: dict[float, float], scale: float) -> None:
+    """One line per call, in seconds since the play began at scale 1: method, route's last part, status, where
+    (``channel``/``DM`` of whom, or ``answer``), the text's first line and the buttons' labels; an answer also
+    names the interaction (who pressed what, on his DM or in the channel, the response type: 7 updates the
+    message pressed on, 6 acknowledges, 4 is a refusal) and, for an accepted press, how long until its table
+    message showed it (``lag_at``: by the answer's time). An edit whose text and labels are those of the
+    channel's last edit (a table that changed only its buttons' versions) is marked ``unchanged``."""
+    owner = {dm: fake.members[user].name for user, dm in fake.dm_of.items()}
+    last: dict[int, tuple] = {}
+    with path.open("w") as out:
+        for c in calls:
+            data = c.body.get("data", c.body) if c.route.endswith("/callback") else c.body
+            text = (data.get("content") or "").splitlines()
+            labels = [b.get("label") or b.get("emoji", {}).get("name", "?")
+                      for row in data.get("components") or [] for b in row.get("components", [])]
+            same = c.method == "PATCH" and last.get(c.channel) == (text, labels)
+            last[c.channel] = (text, labels)
+            if c.interaction is not None:
+                rec = fake.interactions[c.interaction]
+                tok = tokens.parse(rec.payload.get("data", {}).get("custom_id", ""))
+                where = (f"answer:{c.body.get('type', '-')} {rec.user.name} {tok.verb if tok else '?'}"
+                         f"{f'={tok.arg}' if tok and tok.arg else ''} on {'DM' if rec.channel_id in owner else 'table'}")
+            else:
+                where = f"DM:{owner[c.channel]}" if c.channel in owner else f"channel:{c.channel}"
+            lag = lag_at.get(fake.interactions[c.interaction].answered_at) if c.interaction is not None else None
+            out.write(f"{(c.at - t0) / scale:8.2f} {c.method} {c.route.rsplit('/', 1)[-1]} {c.status} {where} "
+                      f"{text[0][:60] if text else ''!r} {labels}{f' lag={lag / scale:.2f}' if lag is not None else ''}"
+                      f"{' unchanged' if same else ''}\n")
 
 
 def main() -> None:
@@ -184,9 +235,10 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=None, help="deal the same cards in every run")
     p.add_argument("--sensible", action="store_true",
                    help="people choose what the game's heuristic would (else any button at random)")
+    p.add_argument("--trace", type=Path, help="write every call made during the play to this file, one a line")
     args = parse(p, tables=1, deals=1, scale=0.01)
     print(json.dumps(asyncio.run(bench(args.game, args.tables, args.deals, args.scale, args.think, args.seed,
-                                       args.sensible)), indent=2))
+                                       args.sensible, args.trace)), indent=2))
 
 
 if __name__ == "__main__":

@@ -54,3 +54,13 @@ async def test_a_bench_stops_at_a_table_it_cannot_move_on(store):
         t["hands"].clear()  # nobody the bench plays for holds a hand: nobody can press
     with pytest.raises(Stuck, match=r"nobody can press .* status playing, .* windows before the first lead open"):
         await run_moves(svc, tables, 10, random.Random(1))
+
+
+def test_the_discord_bench_traces_each_call_it_counts(tmp_path):
+    trace = tmp_path / "calls.txt"
+    out = run_quick("discord.py", HANG_S, "--trace", str(trace))
+    lines = trace.read_text().splitlines()
+    assert len(lines) == int(re.search(r'"rest_calls": (\d+)', out)[1]), "one line per call counted"
+    assert any(re.search(r"POST callback 200 answer:[67] \w+ act=\S+ on DM", line) for line in lines), \
+        "an answer names who pressed what, and where"
+    assert any(re.search(r"PATCH \{message\} 200 channel:\d+ '", line) for line in lines), "a table edit with its text"

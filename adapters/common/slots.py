@@ -84,6 +84,10 @@ class Slots(Generic[J]):
         self._flying[slot] = self.tickets.pop(slot, [])
         return slot, job
 
+    def taken(self, slot: str) -> bool:
+        """Whether the sender has taken the job of ``slot`` and not yet finished it (its call may be in flight)."""
+        return slot in self._flying
+
     def known(self, slot: str) -> bool:
         """Whether the job just taken for ``slot`` is not to be made here: every call it stands for was recorded
         as made by a sender that died before its entry was acknowledged, or is another reader's now."""
@@ -182,13 +186,16 @@ def not_queued() -> None:
         t.receipt.dropped(t)
 
 
-def table_may_wait(table: TableMessage, outs: Sequence[Outgoing]) -> bool:
+def table_may_wait(table: TableMessage, outs: Sequence[Outgoing], behind_results: bool = False) -> bool:
     """Whether a table message may linger for the next card among the effects ``outs`` of one change.
 
     Only while a deal is played (the effects carry a hand: a card or decision), only if nothing is
     posted in its chat with it (such a message takes the chat's next turn, and the table goes first;
-    ``at_once`` says one was posted already), and never when it is posted anew.
+    ``at_once`` says one was posted already), and never when it is posted anew. With ``behind_results``
+    a deal's result (:attr:`~bot.protocol.outgoing.Notice.result`) is no such post: the adapter lets it go
+    first, as it shows how the deal ended, and the table lingers behind it for the next deal's first move.
     """
-    posted_in = {o.chat.chat_id for o in outs if isinstance(o, (Notice, Toast, JoinLink))}
+    posted_in = {o.chat.chat_id for o in outs if isinstance(o, (Notice, Toast, JoinLink))
+                 and not (behind_results and isinstance(o, Notice) and o.result)}
     return (not table.repost and not table.at_once and table.chat.chat_id not in posted_in
             and any(isinstance(o, HandMessage) for o in outs))

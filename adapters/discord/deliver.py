@@ -5,7 +5,8 @@
   asks for a repost, or if Discord refuses the edit because the message is too old to edit
   (30046) or gone (10008); the old one is then deleted, so a channel has one table message.
   While a deal is played the edit waits up to ``Tuning.table_lazy_s`` for the next card, so one
-  edit often shows two (see :func:`~adapters.common.slots.table_may_wait`).
+  edit often shows two (see :func:`~adapters.common.slots.table_may_wait`); at a deal's end it waits so
+  behind the result's post, for the next deal's first move.
 - :class:`~bot.protocol.outgoing.HandMessage`: the same for the player's hand, a direct message; a hand
   marked ``notify`` is posted as a new DM (an edit would not notify him) and the old one deleted.
   A hand whose owner is not to act waits up to ``Tuning.lazy_s`` for a newer one (changes in a
@@ -51,7 +52,7 @@ from adapters.common.bounded import Bounded
 from adapters.common.once import nonce
 from adapters.common.onweb import OnWeb, WebHolds
 from adapters.common.refs import MessageRef, Refs, fingerprint
-from adapters.common.slots import table_may_wait
+from adapters.common.slots import not_queued, table_may_wait
 from adapters.common.topics import TopicWait
 from bot.protocol.outgoing import (Button, FileMessage, HandMessage, ListedTable, Notice, OpenTopic, Outgoing,
                                    PrivateText, TableList, TableMessage, Toast, UserRef, version_of)
@@ -150,7 +151,8 @@ class Delivery:
                 continue  # its table waits for its thread
             shown = versions[getattr(out, "table_id", "")]
             if isinstance(out, TableMessage):
-                self.table(out, shown, table_may_wait(out, every))
+                self.table(out, shown, table_may_wait(out, every, behind_results=True),
+                           any(isinstance(o, Notice) and o.result and o.chat == out.chat for o in every))
             elif isinstance(out, HandMessage):
                 self.hand(out, shown)
             elif isinstance(out, Notice):
@@ -227,8 +229,10 @@ class Delivery:
         self.outbox.put(Job(channel_id, f"thread:{out.table_id}", send))
 
     # ------------------------------------------------------------------ the table message
-    def table(self, out: TableMessage, version: int | None, lazy: bool = False) -> None:
-        """Show the table in its channel, edited in place (``lazy``: it may wait for the next card)."""
+    def table(self, out: TableMessage, version: int | None, lazy: bool = False, results: bool = False) -> None:
+        """Show the table in its channel, edited in place (``lazy``: it may wait for the next card; with
+        ``results``, its deal's result posted with it, it waits behind that post for the next deal's first move,
+        from now: the post shows the deal's last cards, which an edit still waiting was to show)."""
         out = self.look(out)
         if out.repost:
             self._reposts[out.table_id] = True
@@ -249,7 +253,9 @@ class Delivery:
             if ref:
                 self._delete(ref)
 
-        self.outbox.put(Job(*_slot(out), send, version, self.tuning.table_lazy_s if lazy else 0.0))
+        behind = lazy and results
+        self.outbox.put(Job(*_slot(out), send, version, self.tuning.table_lazy_s if lazy else 0.0,
+                            rank=1 if behind else 0, restart=behind))
 
     async def _edit(self, ref: MessageRef, table_id: str, key: str, text: str, buttons, version: int | None) -> bool:
         """Edit a message in place (not at all if it shows this already); false if it must be posted anew."""
@@ -279,8 +285,14 @@ class Delivery:
     def hand(self, out: HandMessage, version: int | None) -> None:
         """Show a player his hand: his DM edited in place, or his ephemeral hand if his DMs are closed.
 
-        With a web table, the hand's last button opens it (:attr:`link`), where the buttons leave room.
+        With a web table, the hand's last button opens it (:attr:`link`), where the buttons leave room. The copy of
+        a hand that the answer to its owner's press showed already is not queued: it would change nothing, and his
+        next hand could linger no longer than it (one that only lost a choice, or a new deal's first cards); a later
+        copy of that version (a refusal's fresh hand) is queued.
         """
+        if not out.notify and version is not None and self.outbox.answered(*_slot(out), version):
+            not_queued()
+            return
         out = self.look(out)
         user_id = int(out.user.user_id)
         key = (out.user.key, out.table_id)

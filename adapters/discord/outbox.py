@@ -47,7 +47,9 @@ class Job:
     ``version`` is the table version it shows, if known: an older one never replaces a newer.
     ``linger`` lets a job that is not urgent wait that many seconds for a newer one of its slot.
     ``hold``, if given, says how long it must wait yet before it takes its turn (0: none; see
-    :class:`adapters.common.slots.Slots`).
+    :class:`adapters.common.slots.Slots`). ``rank`` 1 lets every due job of rank 0 go before it, and with
+    ``restart`` its ``linger`` counts from now even if the job it replaces lingered already (a table that
+    waits behind its deal's result, which shows what that one did).
     """
 
     channel_id: int
@@ -56,6 +58,8 @@ class Job:
     version: int | None = None
     linger: float = 0.0
     hold: Callable[[], Awaitable[float]] | None = None
+    rank: int = 0
+    restart: bool = False
 
 
 class Outbox:
@@ -74,6 +78,7 @@ class Outbox:
         self._next: Bounded[int, float] = Bounded()
         self._shown: Bounded[tuple[int, str], int] = Bounded()
         self._hasty = False
+        self._answered: Bounded[tuple[int, str], int] = Bounded()
 
     def put(self, job: Job) -> None:
         """Queue ``job`` in place of a pending job of its slot, unless its slot shows a newer version."""
@@ -83,7 +88,7 @@ class Outbox:
         queue = self._pending.setdefault(job.channel_id, Slots())
         if self._hasty:
             queue.hurry()
-        queue.put(job.slot, job, job.linger)
+        queue.put(job.slot, job, job.linger, job.rank, job.restart)
         if queue.task is None or queue.task.done():
             queue.task = asyncio.get_running_loop().create_task(self._run(job.channel_id, queue),
                                                                  context=contextvars.Context())
@@ -99,11 +104,23 @@ class Outbox:
         """A slot now shows ``version`` (it was updated outside the queue): drop pending jobs not newer."""
         if version is None:
             return
-        self._shown[(channel_id, slot)] = max(version, self._shown.get((channel_id, slot), -1))
         queue = self._pending.get(channel_id)
+        if queue is not None and queue.taken(slot):  # a call in flight may show an older version after the answer
+            self._answered.pop((channel_id, slot), None)
+        else:
+            self._answered[(channel_id, slot)] = version
+        self._shown[(channel_id, slot)] = max(version, self._shown.get((channel_id, slot), -1))
         job = queue.pending.get(slot) if queue else None
         if job is not None and job.version is not None and job.version <= version:
             queue.drop(slot)
+
+    def answered(self, channel_id: int, slot: str, version: int) -> bool:
+        """Whether an interaction's answer showed ``version`` in a slot (:meth:`shown`) while no call of it was in
+        flight: true once, for the copy of that change."""
+        if self._answered.get((channel_id, slot)) != version:
+            return False
+        del self._answered[(channel_id, slot)]
+        return True
 
     async def idle(self) -> None:
         """Wait until every queue is empty and every sender has finished."""

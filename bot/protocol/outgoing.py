@@ -123,8 +123,9 @@ class HandMessage:
     nothing to press until the next deal's cards, which usually follow within seconds, so an
     adapter may hold its edit a while for them to replace it.
 
-    ``to_act`` says its owner is to act now (his turn to decide, or the deal's first card): it is
-    shown at once, where a hand whose owner has nothing to do may wait a moment for a newer one.
+    ``to_act`` says its owner is to act now (his turn to decide, the deal's first card, or his window before the
+    first lead, which the first card waits for): it is shown at once, where a hand whose owner has nothing to do
+    may wait a moment for a newer one.
 
     ``partial`` marks a hand its owner cannot act on yet (:func:`bot.words.hand.waits`): it holds only his first
     cards of a new deal (the rest come when another seat names trump), or before the play it is neither his turn

@@ -371,7 +371,8 @@ def _hands_changed(ctx: Ctx, before: dict[int, tuple], version: int) -> tuple[se
     """The people whose hand message changes with the save of ``version``, and those of them whose hand only
     lost choices (:func:`bot.words.hand.only_lost`: its buttons stay valid, the adapters may hold its edit).
 
-    Only the others' hands are noted changed in ``Table.hand_at`` (their older buttons are stale from now on). A hand
+    Only the others' hands are noted changed in ``Table.hand_at`` (their older buttons are stale from now on), not one
+    that only gained choices (:func:`bot.words.hand.only_gained`: its older buttons still do what they did). A hand
     that went out as one its owner cannot act on yet is noted in ``Table.held`` and counts as changed again when his
     turn comes, so that the adapters show what they held back.
     """
@@ -381,7 +382,8 @@ def _hands_changed(ctx: Ctx, before: dict[int, tuple], version: int) -> tuple[se
     after = {seat: _signature(table, state, seat) for seat in table.humans()}
     changed = {seat for seat, now in after.items() if before.get(seat) != now}
     fading = {seat for seat in changed if seat in before and hand.only_lost(before[seat], after[seat])}
-    for seat in changed - fading:
+    gained = {seat for seat in changed if seat in before and hand.only_gained(before[seat], after[seat])}
+    for seat in changed - fading - gained:
         table.hand_changed(seat, version)
     held = {seat for seat in table.held if seat in after} - (changed - fading)
     declaring = window.waiting_for(table)

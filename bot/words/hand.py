@@ -103,6 +103,18 @@ def waits(state: State, seat: int, declaring: bool = False) -> bool:
     return state.phase != PLAY_PHASE and not declaring and not seat_choices(state, seat)
 
 
+def only_gained(before: tuple, after: tuple) -> bool:
+    """Whether a hand whose :func:`hand_signature` went from ``before`` to ``after`` only gained choices: the same
+    cards, the same seats in play, every choice still there (his window too), none relabelled by the doublings, and
+    none added that names a card. Every button of the hand as it was shown still does what it did (a Retour came)."""
+    if len(before) < 5 or len(after) < 5 or before[:3] != after[:3] or after[4] < before[4]:
+        return False
+    added = set(after[3]) - set(before[3])
+    if not set(before[3]) <= set(after[3]) or any(a.kind in CARD_CHOICES for a in added):
+        return False
+    return len(before) == 5 or after[5:] == before[5:]
+
+
 def only_lost(before: tuple, after: tuple) -> bool:
     """Whether a hand whose :func:`hand_signature` went from ``before`` to ``after`` only lost choices: the same
     cards, the same seats in play, no choice (or »let it pass«) added, none whose label counts the doublings
@@ -202,7 +214,8 @@ def hand_message(table: Table, state: State, seat: int, version: int, turn: bool
         [act_button(table, version, a, view) for a in choices if a.kind not in CARD_CHOICES], 3)
     now = frozenset(legal) if mine else frozenset()
     playable = tuple(b.token for a, b in zip(cards, card_buttons) if a in now)
-    if seat in window.waiting_for(table):  # his window before the first lead: declare (a choice above) or let it pass
+    declaring = seat in window.waiting_for(table)
+    if declaring:  # his window before the first lead: declare (a choice above) or let it pass
         declare = window.declarable(state, seat)
         lines.append(t(lang, "declare_now", what=declare_label(lang, {a.kind for a in declare})))
         rows += ((Button(t(lang, "act.let_pass"), button_token(table, version, "let_pass")),),)
@@ -210,4 +223,4 @@ def hand_message(table: Table, state: State, seat: int, version: int, turn: bool
         # choices keep their places
         rows += ((Button(t(lang, "btn.tipp"), button_token(table, version, tipp.VERB)),),)
     return HandMessage(table.user(seat), table.chat, table.id, "\n".join(lines), rows, emptied=not rows,
-                       to_act=mine, partial=waits(state, seat, seat in window.waiting_for(table)), playable=playable)
+                       to_act=mine or declaring, partial=waits(state, seat, declaring), playable=playable)

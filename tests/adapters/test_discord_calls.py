@@ -19,11 +19,12 @@ from adapters.common.refs import MessageRef, fingerprint
 from adapters.discord.tuning import Tuning
 from bot.ops.settings import load_settings
 from bot.protocol import actarg, tokens
-from bot.protocol.outgoing import Button, Command, HandMessage, Outgoing, TableMessage
+from bot.protocol.outgoing import Button, Command, HandMessage, Notice, Outgoing, TableMessage
 from bot.service import Service
 from bot.table.record import Table
 from engine.actions import Action
 from tests.fakes.discord import FakeDiscord, Member
+from tests.fakes.reading import drained
 from tests.fakes.discord.harness import (
     FAST,
     fake_for,
@@ -112,6 +113,22 @@ async def test_a_card_pressed_on_the_hand_dm_costs_one_answer_that_shows_the_new
             assert not [c for c in calls if c.channel == fake.dm_of[member.id]], "no call to his DM besides"
 
 
+async def test_the_hand_an_answer_showed_is_not_queued_again_to_hold_back_his_next_one(store, redis, key_prefix):
+    """The answer to his card showed his hand; the copy among the change's effects would change nothing, and queued
+    it would bound how long his next hand may wait (a hand that only lost a choice waits for its next change)."""
+    async with dealt(store, redis, key_prefix) as (fake, bot, members, tid):
+        for _ in range(2):  # past the first card, which takes Karten weg from the other hands
+            member, hand, token = await playable(fake, store, tid, members)
+            assert (await press(fake, member, hand, token))["type"] == 7
+        await bot.idle()
+        bot.delivery.tuning = FAST.model_copy(update={"lazy_s": 60.0})  # a queued copy would wait a minute
+        member, hand, token = await playable(fake, store, tid, members)
+        first = len(fake.calls)
+        assert (await press(fake, member, hand, token))["type"] == 7
+        await asyncio.wait_for(bot.idle(), 10)
+        assert not [c for c in fake.calls[first:] if c.channel == fake.dm_of[member.id]], "nothing more to his DM"
+
+
 @pytest.mark.parametrize("game", ["bauernstoss", "alter_schafkopf"])
 async def test_a_bid_edits_no_other_hand_than_the_next_bidders_whose_bids_come_at_his_turn(store, redis, key_prefix,
                                                                                               game):
@@ -158,6 +175,16 @@ async def test_a_hand_of_first_cards_waits_for_the_rest_which_come_when_trump_is
                 assert len(shown.history) == 1 and len(table_tokens(shown, tid)) >= 5, "one message, all five cards"
 
 
+async def test_hands_whose_window_before_the_first_lead_opens_go_out_at_once(store, redis, key_prefix):
+    """Trump named, the others may declare or let it pass, and the first card waits for them: their hands do not wait
+    as a hand with nothing to do does (``lazy_s``)."""
+    lazy = FAST.model_copy(update={"lazy_s": 60.0})  # longer than any test
+    async with dealt(store, redis, key_prefix, tuning=lazy) as (fake, bot, members, tid):
+        forehand, hand, token = await playable(fake, store, tid, members)  # he names trump
+        assert (await press(fake, forehand, hand, token))["type"] == 7
+        await asyncio.wait_for(let_windows_pass(fake, store, CHANNEL, tid, members), 10)  # each sees his »Weiter«
+
+
 async def test_during_a_deal_the_table_waits_for_the_next_card_but_not_behind_a_notice(store, redis, key_prefix):
     lazy = FAST.model_copy(update={"table_lazy_s": 60.0})  # longer than any test: only a notice lets it go
     async with dealt(store, redis, key_prefix, tuning=lazy) as (fake, bot, members, tid):
@@ -181,6 +208,28 @@ async def test_a_stopping_bot_shows_at_once_the_table_that_waits_for_the_next_ca
         await fake.wait_for(lambda: bot.outbox._pending, what="the table's edit queued")
         await asyncio.wait_for(bot.idle(flush=True), 10)  # as the bot's stop does: it goes now, not in 60 s
         assert max(t.version for t in table_tokens(table, tid)) == (await store.load(tid))[0]
+
+
+async def test_at_a_deals_end_its_result_goes_first_and_the_table_waits_behind_it_for_the_next_move(store, redis,
+                                                                                                      key_prefix):
+    """The result shows how the deal ended; the table (the next deal's) may wait for that deal's first move."""
+    lazy = FAST.model_copy(update={"table_lazy_s": 60.0})  # longer than any test: only a notice lets it go
+    service = Remembering(store, load_settings())
+    async with dealt(store, redis, key_prefix, service, tuning=lazy) as (fake, bot, members, tid):
+        table = next(m for m in fake.seen_by(0, CHANNEL) if table_tokens(m, tid))
+        shown = len(table.history)
+        member, hand, token = await playable(fake, store, tid, members)
+        assert (await press(fake, member, hand, token))["type"] == 7
+        await asyncio.wait_for(drained(redis, key_prefix, "discord"), 10)  # its table waits in the queue
+        effects = service.answers[-1]
+        chat = next(o.chat for o in effects if isinstance(o, TableMessage))
+        bot.delivery.carry_out(effects + [Notice(chat, "Spiel 1 ist aus", table_id=tid, result=True)])
+        await fake.wait_for(lambda: any(m.content == "Spiel 1 ist aus" for m in fake.seen_by(0, CHANNEL)),
+                            what="the result")
+        assert len(table.history) == shown, "the table waits behind the result"
+        await fake.answer(members[0].slash(CHANNEL, "abort"))  # a notice in the channel: the table goes now
+        await bot.idle()
+        assert len(table.history) == shown + 1, "one edit"
 
 
 async def test_a_press_on_the_table_message_costs_one_answer_that_shows_the_new_table(store, redis, key_prefix):

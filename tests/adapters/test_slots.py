@@ -79,5 +79,9 @@ def test_a_table_waits_only_during_a_deal_and_never_behind_a_post_in_its_chat():
     assert table_may_wait(table(), [table(), hand()])
     assert table_may_wait(table(), [table(), hand(), Notice(OTHER, "elsewhere")])
     assert not table_may_wait(table(), [table(), hand(), Notice(GROUP, "Spiel 1 ist aus")])
+    ended = Notice(GROUP, "Spiel 1 ist aus", result=True)
+    assert not table_may_wait(table(), [table(), hand(), ended])
+    assert table_may_wait(table(), [table(), hand(), ended], behind_results=True), "the result goes first (Discord)"
+    assert not table_may_wait(table(), [table(), hand(), ended, Notice(GROUP, "Ben ist weg")], behind_results=True)
     assert not table_may_wait(table(), [table()]), "no hand: not a move of a deal (a join, an option)"
     assert not table_may_wait(table(repost=True), [table(repost=True), hand()])

@@ -143,6 +143,25 @@ async def test_spritzen_and_retour_come_with_the_hands_of_the_team_whose_call_it
     assert sorted(table.seat_of(k) for k, _ in labelled("Retour ×8")) == away, "and the away team again"
 
 
+async def test_a_card_of_the_hand_as_it_was_before_it_gained_a_choice_still_plays(store):
+    """Spritzen gives the other team Retour: their hands are sent again with it, but a card of the message he may
+    still be looking at does what it did (it is not refused as one from a hand he no longer holds)."""
+    svc, players, table_id = await four_in_the_play_phase(store)
+    before = dict(players.hands)
+    key, button = next((k, b) for k, hand in players.hands.items() for b in act_buttons(hand) if b.label == "Spritzen")
+    await players.send(press(GROUP, players.users[key], button.token))
+    _, table, state = await stored(store, table_id)
+    while table.seat_of(playable(table)[0]) % 2 != state.home:  # the spritzers' team plays until the other's turn
+        await play_a_card(store, players, table_id)
+        version, table, state = await stored(store, table_id)
+    mover, allowed = playable(table)
+    assert any(b.label == "Retour ×4" for b in act_buttons(players.hands[mover])), "his hand gained Retour"
+    card = next(b for b in act_buttons(before[mover]) if arg(b) in allowed and arg(b).startswith("pl."))
+    version = (await store.load(table_id))[0]
+    effects = await svc.handle(press(GROUP, players.users[mover], card.token))
+    assert not of(effects, Toast) and (await store.load(table_id))[0] == version + 1, "his card counts"
+
+
 @pytest.mark.parametrize("game", GAMES)
 async def test_a_hand_held_back_goes_out_again_at_its_owners_turn(store, game):
     """A hand its owner cannot act on yet (a new deal's, before the play: not his turn, no choice) goes out marked

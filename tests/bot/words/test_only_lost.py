@@ -1,9 +1,10 @@
 """Which hand changes only take choices away (:func:`bot.words.hand.only_lost`): those keep their buttons
-valid and may wait for the hand's next change; every other change renews the buttons."""
+valid and may wait for the hand's next change; which only add some (:func:`bot.words.hand.only_gained`): their
+older buttons stay valid too; every other change renews the buttons."""
 
 from __future__ import annotations
 
-from bot.words.hand import only_lost
+from bot.words.hand import only_gained, only_lost
 from engine.actions import Action
 
 LEDIG, SPRITZ, RETOUR = Action("ledig"), Action("spritz"), Action("spritz", size="retour")
@@ -27,3 +28,14 @@ def test_a_card_a_choice_added_a_relabelled_or_a_card_naming_choice_gone_renews_
     assert not only_lost(sig([SPRITZ, RETOUR], levels=(1, 0)), sig([RETOUR], levels=(2, 0))), "Retour ×4 now ×8"
     assert not only_lost(sig([GIVE, LEDIG]), sig([LEDIG])), "the card buttons gave, now they play"
     assert not only_lost(("lobby",), sig()), "no deal before"
+
+
+def test_choices_added_keep_the_buttons_shown_unless_one_names_a_card_or_a_label_or_card_changed():
+    assert only_gained(sig([LEDIG]), sig([LEDIG, SPRITZ])), "a choice added"
+    assert only_gained(sig([LEDIG]), sig([LEDIG, RETOUR], levels=(1, 0))), "Retour came (×4)"
+    assert only_gained(sig([LEDIG]), sig([LEDIG], declaring=True)), "his window opened"
+    assert not only_gained(sig([LEDIG, SPRITZ]), sig([SPRITZ])), "one gone"
+    assert not only_gained(sig([RETOUR], levels=(1, 0)), sig([RETOUR], levels=(2, 0))), "Retour ×4 now ×8"
+    assert not only_gained(sig([LEDIG]), sig([LEDIG, SPRITZ], cards=(1, 2))), "a card played"
+    assert not only_gained(sig([LEDIG]), sig([LEDIG, GIVE])), "the card buttons would give"
+    assert not only_gained(("lobby",), sig()), "no deal before"

@@ -227,6 +227,8 @@ class Players:
             token = self.watch.pick(choices, self.rng, self.sensible)
             if self.think[1] > 0:  # a person looks at the hand before pressing
                 await asyncio.sleep(self.rng.uniform(*self.think))
+                if until():  # the play ended meanwhile (a bench counts the deals it asked for, no move of the next)
+                    return
             answer = await self.press(member, message, str(token))
             self.presses.append((member.id, str(token), answer))
             if answer["type"] == 4:

@@ -129,13 +129,16 @@ def _invalid(errors: dict) -> web.Response:
 
 @dataclass
 class Call:
-    """One REST call: method, route pattern, channel (if any), HTTP status, when."""
+    """One REST call: method, route pattern, channel (if any), HTTP status, when; its body as read (``body``) and
+    the interaction it answered or followed up (``interaction``), for a trace."""
 
     method: str
     route: str
     channel: int | None
     status: int
     at: float
+    body: dict = field(default_factory=dict, repr=False, compare=False)
+    interaction: int | None = field(default=None, compare=False)
 
 
 @dataclass
@@ -452,9 +455,16 @@ class FakeDiscord:
             return _error(401, 0, "401: Unauthorized")
         response = await handler(request)
         self.calls.append(Call(request.method, route, int(channel) if channel else None, response.status,
-                               time.monotonic()))
+                               time.monotonic(), request.get("body", {}), self._answered(request)))
         self.touch()
         return response
+
+    def _answered(self, request: web.Request) -> int | None:
+        """The interaction a call answers (its callback) or follows up (its webhook token), if any."""
+        if "interaction" in request.match_info:
+            return int(request.match_info["interaction"])
+        token = request.match_info.get("token")
+        return next((i for i, r in self.interactions.items() if r.token == token), None) if token else None
 
     async def _me(self, request: web.Request) -> web.Response:
         return _json(self.bot)
@@ -747,7 +757,12 @@ class _Session:
 
 async def _body(request: web.Request) -> dict:
     """The JSON body, also from a multipart request (``payload_json``); its files under ``_files``
-    (name to bytes, in the order of the ``files[n]`` fields)."""
+    (name to bytes, in the order of the ``files[n]`` fields); kept on the request for the call's record."""
+    request["body"] = body = await _read(request)
+    return body
+
+
+async def _read(request: web.Request) -> dict:
     if request.content_type.startswith("multipart/"):
         form = await request.post()
         body = json.loads(form["payload_json"])

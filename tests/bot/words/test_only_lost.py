@@ -27,3 +27,12 @@ def test_a_card_a_choice_added_a_relabelled_or_a_card_naming_choice_gone_renews_
     assert not only_lost(sig([SPRITZ, RETOUR], levels=(1, 0)), sig([RETOUR], levels=(2, 0))), "Retour ×4 now ×8"
     assert not only_lost(sig([GIVE, LEDIG]), sig([LEDIG])), "the card buttons gave, now they play"
     assert not only_lost(("lobby",), sig()), "no deal before"
+
+
+def test_its_own_seat_going_out_only_loses_where_the_hand_names_no_partners():
+    passed = ("playing", [1, 2, 3], (True,), (), False)
+    assert only_lost(passed, ("playing", [1, 2, 3], (False,), (), False)), "a Rams seat that passed sits out"
+    assert not only_lost(("playing", [1, 2, 3], (False,), (), False), passed), "a seat back in play"
+    robbing = ("playing", [1, 2, 3], (True,), (GIVE, Action("pass")), False)
+    assert only_lost(robbing, ("playing", [1, 2, 3], (False,), (), False)), "a dealer who could rob passed"
+    assert not only_lost(sig(), ("playing", [1, 2, 3], (True, False, True, True), (), False)), "partners named"

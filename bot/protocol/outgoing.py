@@ -95,7 +95,8 @@ class TableMessage:
     ``story`` holds the lines of what happened since the last table message (announcements,
     tricks, results) for adapters that print a running story, as the console does. ``at_once``: it
     does not wait for the next card, as something of the same change was posted in its chat already
-    (a slash command's public answer, made by the process that got it).
+    (a slash command's public answer, made by the process that got it). ``in_trick``: a trick is under way (some
+    of its cards are down, not all), so an adapter whose chat is under load may hold the table for its last card.
     """
 
     chat: ChatRef
@@ -105,6 +106,7 @@ class TableMessage:
     repost: bool = False
     story: tuple[str, ...] = ()
     at_once: bool = False
+    in_trick: bool = False
 
 
 @dataclass(frozen=True)

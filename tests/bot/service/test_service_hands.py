@@ -193,3 +193,12 @@ async def test_a_rams_hand_that_passed_only_fades_when_the_play_starts_without_i
     effects = await svc.handle(press(GROUP, players.users[passer], card.token))
     assert [type(e) for e in effects] == [Toast] and await store.load(table_id) == before
 
+
+async def test_the_table_says_while_a_trick_is_under_way(store):
+    """``TableMessage.in_trick`` from a trick's first card until its last (an adapter under load may hold the table
+    that long)."""
+    svc, players, table_id = await four_in_the_play_phase(store)
+    assert not players.table.in_trick, "no card of the first trick down yet"
+    for n in (1, 2, 3):
+        assert of(await play_a_card(store, players, table_id), TableMessage)[0].in_trick, f"{n} of 4 cards down"
+    assert not of(await play_a_card(store, players, table_id), TableMessage)[0].in_trick, "the trick is complete"

@@ -188,6 +188,7 @@ async def test_a_rams_hand_that_passed_only_fades_when_the_play_starts_without_i
     assert passer is not None and state.phase == "play" and not state.active[table.seat_of(passer)]
     shown = [h for h in of(since, HandMessage) if h.user.key == passer]
     assert shown and all(h.fading for h in shown), "his hand only lost its choices and went out of play"
+    assert shown[-1].partial, "out of play: nothing on it can be acted on until the next deal's cards"
     before = await store.load(table_id)
     card = next(b for b in act_buttons(players.hands[passer]) if arg(b).startswith("pl."))
     effects = await svc.handle(press(GROUP, players.users[passer], card.token))

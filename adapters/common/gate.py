@@ -28,8 +28,9 @@ _IN_FLIGHT_POLL_S = 0.01
 
 
 def near_full(used: int, limit: int) -> bool:
-    """Whether ``used`` calls of a window that allows ``limit`` leave it close to full (three quarters or more)."""
-    return 4 * used >= 3 * limit
+    """Whether ``used`` calls of a window that allows ``limit`` leave it close to full (four fifths or more: a single
+    table at a brisk pace used 14 of a group's 20 at most)."""
+    return 5 * used >= 4 * limit
 
 
 class SharedLimit(Protocol):
@@ -93,7 +94,7 @@ class Gate:
                 await asyncio.sleep(wait)
 
     def busy(self) -> bool:
-        """Whether the limit is close: three quarters of it used in this process's window, or a sender (of any
+        """Whether the limit is close: four fifths of it used in this process's window, or a sender (of any
         process, through ``shared``) had to wait for room within the last window."""
         now = time.monotonic()
         recent = sum(1 for t in self._sent if t > now - self.window_s)

@@ -167,7 +167,7 @@ class Pacer:
         self._book(chat_id, at)
 
     def crowded(self, chat_id: int) -> bool:
-        """Whether calls to ``chat_id`` are about to queue: three quarters of a group's window used (its calls are
+        """Whether calls to ``chat_id`` are about to queue: four fifths of a group's window used (its calls are
         all made here: the process that reads the chat's outbox shard), or the bot-wide limit close
         (:meth:`~adapters.common.gate.Gate.busy`)."""
         now = time.monotonic()

@@ -144,12 +144,12 @@ async def test_the_gate_counts_calls_in_flight_and_from_their_end(redis, key_pre
 
 async def test_the_gate_is_busy_near_its_limit_here_or_in_another_process(redis, key_prefix):
     limiter = Limiter(redis, prefix=key_prefix)
-    here, there = Gate(4, 60.0, limiter, "tg:global:3"), Gate(4, 60.0, limiter, "tg:global:3")
-    for _ in range(2):
+    here, there = Gate(5, 60.0, limiter, "tg:global:3"), Gate(5, 60.0, limiter, "tg:global:3")
+    for _ in range(3):
         await here.done(await here.acquire())
     assert not here.busy() and not there.busy()
     await here.done(await here.acquire())
-    assert here.busy() and not there.busy(), "three quarters of the limit used here"
+    assert here.busy() and not there.busy(), "four fifths of the limit used here"
     await here.done(await here.acquire())
     waiting = asyncio.ensure_future(there.acquire())
     try:

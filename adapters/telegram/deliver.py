@@ -248,16 +248,15 @@ class Delivery:
 
     def table(self, out: TableMessage, version: int | None, lazy: bool = False) -> None:
         """Show the table in its chat, edited in place (``version``: the table version it shows;
-        ``lazy``: a group's table may wait ``table_lazy_s`` for the next card, under load ``trick_wait_s`` for the
-        trick's last card, which lets it go ``table_lazy_s`` later at the latest)."""
+        ``lazy``: a group's table may wait ``table_lazy_s`` for the next card, if it waits at all under load
+        ``trick_wait_s`` for the trick's last card, which lets it go ``table_lazy_s`` later at the latest)."""
         if out.repost:
             self._reposts[(out.table_id, TABLE_REF)] = True
         chat_id = int(out.chat.chat_id)
         buttons = out.buttons + self.web_row(out) if self.web_row else out.buttons
-        linger = 0.0
-        if lazy and chat_id < 0:
-            trick = out.in_trick and self.trick_wait_s > self.table_lazy_s and self.outbox.loaded(chat_id)
-            linger = self.trick_wait_s if trick else self.table_lazy_s
+        linger = self.table_lazy_s if lazy and chat_id < 0 else 0.0
+        if linger and out.in_trick and self.trick_wait_s > linger and self.outbox.loaded(chat_id):
+            linger = self.trick_wait_s
         self._put_in_place(chat_id, _thread(out.chat), out.table_id, TABLE_REF, out.text, buttons, version,
                            linger=linger)
 

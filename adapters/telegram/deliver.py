@@ -126,9 +126,8 @@ class Delivery:
             carry hands): the group allows 20 messages a minute, people play a card every few seconds, and a table
             shown a moment later shows every card since. It does not wait when a message is posted in the group
             with it (a deal's result): the table goes first, then that message.
-        trick_wait_s: under load (:meth:`.outbox.Outbox.loaded`) a group's table during a trick
-            (``TableMessage.in_trick``) waits for the trick's last card instead, up to this long: the group sees a
-            whole trick at once, and its edit leaves room to the chats that wait (0: never).
+        trick_wait_s: under load (:meth:`.outbox.Outbox.loaded`) a group's table during a trick (``in_trick``) waits
+            for the trick's last card instead, up to this long: the group sees a whole trick at once (0: never).
         web_row: the buttons added under a table message that open it on the web table
             (:func:`.markup.web_table_row`); ``None`` when no Mini App is configured.
         reach: who cannot be written to privately (the service); ``None``: every private message is tried.
@@ -157,6 +156,7 @@ class Delivery:
         self.username = username
         self.langs: Bounded[str, str] = Bounded()
         self._reposts: Bounded[tuple[str, str], bool] = Bounded()
+        self._tricks: Bounded[str, float] = Bounded()  # the tables whose edit waits for their trick's last card
         self._unreachable: Bounded[tuple[str, str], bool] = Bounded()
         self._answered: Bounded[tuple[str, str], int] = Bounded()  # (user, chat) -> answers queued so far
         self._results: Bounded[str, list[str]] = Bounded()  # chat key -> results not yet posted
@@ -210,8 +210,8 @@ class Delivery:
         self.outbox.put(Job(int(out.chat.chat_id), f"post:{next(self._notices)}", send, rank=REPLY))
 
     def files(self, out: FileMessage) -> None:
-        """Send the files to their chat, one message (and one paced call) each, a picture as a photo,
-        the caption on the first."""
+        """Send the files to their chat, one message (and one paced call) each, a picture as a photo, the caption on
+        the first."""
         thread = _thread(out.chat)
         for i, file in enumerate(out.files):
             self.outbox.put(Job(int(out.chat.chat_id), f"file:{next(self._notices)}",
@@ -228,9 +228,8 @@ class Delivery:
         return send
 
     def topic(self, out: OpenTopic) -> None:
-        """Open the forum topic a table asked for and move the table there; what the table would have shown in
-        the group meanwhile was held (:class:`~adapters.common.topics.TopicWait`) and goes to the topic (a chat
-        without topics: to the group)."""
+        """Open the forum topic a table asked for and move the table there; what the table would have shown in the
+        group meanwhile was held (:class:`~adapters.common.topics.TopicWait`) and goes to the topic (else the group)."""
         if self.topic_opened is None or out.chat.key in self._flat:
             return
 
@@ -249,14 +248,16 @@ class Delivery:
     def table(self, out: TableMessage, version: int | None, lazy: bool = False) -> None:
         """Show the table in its chat, edited in place (``version``: the table version it shows;
         ``lazy``: a group's table may wait ``table_lazy_s`` for the next card, if it waits at all under load
-        ``trick_wait_s`` for the trick's last card, which lets it go ``table_lazy_s`` later at the latest)."""
+        ``trick_wait_s`` for the trick's last card, with which it goes)."""
         if out.repost:
             self._reposts[(out.table_id, TABLE_REF)] = True
         chat_id = int(out.chat.chat_id)
         buttons = out.buttons + self.web_row(out) if self.web_row else out.buttons
         linger = self.table_lazy_s if lazy and chat_id < 0 else 0.0
-        if linger and out.in_trick and self.trick_wait_s > linger and self.outbox.loaded(chat_id):
-            linger = self.trick_wait_s
+        held = self._tricks.pop(out.table_id, 0.0)  # its edit waits for the trick's last card, which lets it go
+        if linger and self.trick_wait_s > linger and out.in_trick and (held or self.outbox.loaded(chat_id)):
+            held = linger = self._tricks[out.table_id] = self.trick_wait_s
+        linger = 0.0 if held and not out.in_trick else linger
         self._put_in_place(chat_id, _thread(out.chat), out.table_id, TABLE_REF, out.text, buttons, version,
                            linger=linger)
 

@@ -234,6 +234,7 @@ async def bench(game: str, deals: int, scale: float, humans: int = 4, think: tup
                                      "global_messages": global_per_s, "global_window_s": 1.0 * scale,
                                      "slack_s": 0.02 * scale, "lazy_s": Tuning().lazy_s * scale,
                                      "table_lazy_s": Tuning().table_lazy_s * scale,
+                                     "table_trick_s": Tuning().table_trick_s * scale,
                                      "hand_wait_s": Tuning().hand_wait_s * scale,
                                      "tick_interval_s": 1.0})
     think = (think[0] * scale, think[1] * scale)

@@ -18,13 +18,19 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Protocol
 
-__all__ = ["SharedLimit", "Gate", "gated_turn", "TELEGRAM_GLOBAL", "DISCORD_GLOBAL"]
+__all__ = ["SharedLimit", "Gate", "gated_turn", "near_full", "TELEGRAM_GLOBAL", "DISCORD_GLOBAL"]
 
 TELEGRAM_GLOBAL = (30, 1.0)
 """Messages per second per Telegram bot token, in all chats together (Telegram's broadcast limit)."""
 DISCORD_GLOBAL = (50, 1.0)
 """Requests per second per Discord bot token (Discord's global rate limit)."""
 _IN_FLIGHT_POLL_S = 0.01
+
+
+def near_full(used: int, limit: int) -> bool:
+    """Whether ``used`` calls of a window that allows ``limit`` leave it close to full (four fifths or more: a single
+    table at a brisk pace used 14 of a group's 20 at most)."""
+    return 5 * used >= 4 * limit
 
 
 class SharedLimit(Protocol):
@@ -68,6 +74,7 @@ class Gate:
         self.hold_s = hold_s
         self._queue = asyncio.Lock()  # wakes its waiters first come, first served
         self._sent: list[float] = []  # when each recent call ended; inf while it is in flight
+        self._full_at = -math.inf  # when a sender last had to wait for room under the limit
 
     async def acquire(self) -> str:
         """Wait for this sender's turn and for room under the limit; then the call is in flight.
@@ -83,7 +90,15 @@ class Gate:
                 if wait <= 0:
                     self._sent.append(math.inf)
                     return ticket
+                self._full_at = time.monotonic()
                 await asyncio.sleep(wait)
+
+    def busy(self) -> bool:
+        """Whether the limit is close: four fifths of it used in this process's window, or a sender (of any
+        process, through ``shared``) had to wait for room within the last window."""
+        now = time.monotonic()
+        recent = sum(1 for t in self._sent if t > now - self.window_s)
+        return near_full(recent, self.limit) or now - self._full_at < self.window_s
 
     async def done(self, ticket: str) -> None:
         """The call granted by :meth:`acquire` with ``ticket`` has ended (successfully or not)."""

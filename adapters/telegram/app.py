@@ -120,7 +120,8 @@ class TelegramBot:
                                         app_name=settings.telegram_webapp, base_url=settings.web_url)
         self.delivery = Delivery(self.app.bot, self.refs, self.outbox, self.service.join_payload, self.username,
                                  self.tuning.lazy_s, self.tuning.table_lazy_s, web_row, self.service.topic_opened,
-                                 self.service, self.tuning.hand_wait_s, self.service if settings.web_url else None)
+                                 self.service, self.tuning.hand_wait_s, self.service if settings.web_url else None,
+                                 self.tuning.table_trick_s)
         for lang in languages():  # English is the menu of every language without its own
             if lang == "en" or len(lang) == 2 and lang.isalpha():  # Telegram takes ISO 639-1 codes only
                 await self.app.bot.set_my_commands([BotCommand(n, d) for n, d in commands.menu(lang)],

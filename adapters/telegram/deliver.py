@@ -1,35 +1,31 @@
 """Carrying out the bot layer's outgoing effects with Bot API calls, through the outbox.
 
-- :class:`~bot.protocol.outgoing.TableMessage`: edit the table's message in place (its id is kept in the
-  store's refs with the version it shows and a fingerprint of its text and buttons), or post it if
-  there is none, it is gone, or the effect asks for a repost (then the old message loses its
-  buttons). An edit to an older version, or to the very text and buttons the message shows
-  already, is not sent: it would change nothing, and Telegram would count the call all the same.
-- :class:`~bot.protocol.outgoing.HandMessage`: the same for the player's hand in the private chat. If
-  Telegram refuses (he never started the bot, or blocked it) the group is told, once, how he
-  gets his cards: a deep link that opens the private chat. A hand marked ``notify`` (so is one
-  asked for again: :mod:`adapters.telegram.app`) is posted anew, which notifies his phone where an edit would not, and the old
-  hand message is deleted (or, if Telegram no longer allows that, loses its buttons).
-- :class:`~bot.protocol.outgoing.Notice`: a new message in the chat, its users mentioned. A deal's result
-  goes after everything else the chat has to send, and the results still waiting when its turn
-  comes go as one message (computers playing on alone finish deal after deal faster than a group
-  may be written to).
-- :class:`~bot.protocol.outgoing.Toast` outside a button press (a refused or answered text command): only
-  its user is meant to read it, so it goes to his private chat, named after the group it answers,
-  each a message of its own (the service's answer budget bounds them, and at most
-  :data:`_ANSWERS_WAITING` wait at a time); only if the bot cannot write
-  to him there is it posted in the group, and a ``secret`` one (it may tell his cards) never: the
-  group is told only that the bot cannot write to him, with the link that opens the private chat.
-  On a press it answers the callback query instead (see :mod:`adapters.telegram.app`).
+- :class:`~bot.protocol.outgoing.TableMessage`: edit the table's message in place (its id is kept in the store's refs
+  with the version it shows and a fingerprint of its text and buttons), or post it if there is none, it is gone, or
+  the effect asks for a repost (then the old message loses its buttons). An edit to an older version, or to the very
+  text and buttons the message shows already, is not sent: it would change nothing, and Telegram would count the call.
+- :class:`~bot.protocol.outgoing.HandMessage`: the same for the player's hand in the private chat. If Telegram refuses
+  (he never started the bot, or blocked it) the group is told, once, how he gets his cards: a deep link that opens the
+  private chat. A hand marked ``notify`` (so is one asked for again: :mod:`adapters.telegram.app`) is posted anew,
+  which notifies his phone where an edit would not, and the old hand message is deleted (or, if Telegram no longer
+  allows that, loses its buttons).
+- :class:`~bot.protocol.outgoing.Notice`: a new message in the chat, its users mentioned. A deal's result goes after
+  everything else the chat has to send, and the results still waiting when its turn comes go as one message
+  (computers playing on alone finish deal after deal faster than a group may be written to).
+- :class:`~bot.protocol.outgoing.Toast` outside a button press (a refused or answered text command): only its user is
+  meant to read it, so it goes to his private chat, named after the group it answers, each a message of its own (the
+  service's answer budget bounds them, and at most :data:`_ANSWERS_WAITING` wait at a time); only if the bot cannot
+  write to him there is it posted in the group, and a ``secret`` one (it may tell his cards) never: the group is told
+  only that the bot cannot write to him, with the link that opens the private chat. On a press it answers the
+  callback query instead (see :mod:`adapters.telegram.app`).
 - :class:`~bot.protocol.outgoing.PrivateText` (a review): as a ``secret`` toast, also after a press.
-- Whoever Telegram refused a private message (403) is not written to privately for a while: the
-  service remembers it for every process (:meth:`~bot.service.Service.unreachable`) until it expires
-  or he writes to the bot privately.
+- Whoever Telegram refused a private message (403) is not written to privately for a while: the service remembers it
+  for every process (:meth:`~bot.service.Service.unreachable`) until it expires or he writes to the bot privately.
 - :class:`~bot.protocol.outgoing.JoinLink` outside a press: a message in the chat with the deep link.
 - :class:`~bot.protocol.outgoing.TableList` (»Meine Tische«): a message in his private chat, per row a link to the
   table message in a supergroup (``t.me/c/…``), else (no such links) a button that sends his hand again.
-- :class:`~bot.protocol.outgoing.FileMessage`: each file a message of its own (``sendPhoto`` for a
-  picture, ``sendDocument`` for the rest), the caption on the first.
+- :class:`~bot.protocol.outgoing.FileMessage`: each file a message of its own (``sendPhoto`` for a picture,
+  ``sendDocument`` for the rest), the caption on the first.
 
 In each chat's queue the table and the hands go first, then what is posted for people, then the
 results (:data:`~adapters.telegram.outbox.FIRST` and the ranks after it).
@@ -119,20 +115,20 @@ class Delivery:
         outbox: the per-chat senders.
         join_payload: the deep-link payload that joins a table (the service's ``join_payload``).
         username: the bot's username, for deep links.
-        lazy_s: how long a hand emptied by its owner's last card of a deal (``HandMessage.emptied``)
-            may wait for the next deal's cards to replace it: they usually follow within the
-            seconds the last trick takes, and one edit does for both; in slow play the empty
-            hand is shown after this wait, so the card played does not stay on it. As long may a hand its
-            owner cannot act on yet (``HandMessage.partial``: a new deal's first cards, or not his turn before the
-            play) wait for his turn or choices, and a hand that only lost choices (``HandMessage.fading``: its
-            buttons still work) for its next change.
+        lazy_s: how long a hand emptied by its owner's last card of a deal (``HandMessage.emptied``) may wait for the
+            next deal's cards to replace it: they usually follow within the seconds the last trick takes, and one
+            edit does for both; in slow play the empty hand is shown after this wait, so the card played does not
+            stay on it. As long may a hand its owner cannot act on yet (``HandMessage.partial``: a new deal's first
+            cards, or not his turn before the play) wait for his turn or choices, and a hand that only lost choices
+            (``HandMessage.fading``: its buttons still work) for its next change.
         hand_wait_s: how long any other edit of a hand waits for a newer version of it (choices that flicker
             within this time cost one edit).
-        table_lazy_s: how long a group's table message may wait for a newer one while a deal is
-            played (the effects carry hands): the group allows 20 messages a minute, people play
-            a card every few seconds, and a table shown a moment later shows every card since.
-            It does not wait when a message is posted in the group with it (a deal's result):
-            the table goes first, then that message.
+        table_lazy_s: how long a group's table message may wait for a newer one while a deal is played (the effects
+            carry hands): the group allows 20 messages a minute, people play a card every few seconds, and a table
+            shown a moment later shows every card since. It does not wait when a message is posted in the group
+            with it (a deal's result): the table goes first, then that message.
+        trick_wait_s: under load (:meth:`.outbox.Outbox.loaded`) a group's table during a trick (``in_trick``) waits
+            for the trick's last card instead, up to this long: the group sees a whole trick at once (0: never).
         web_row: the buttons added under a table message that open it on the web table
             (:func:`.markup.web_table_row`); ``None`` when no Mini App is configured.
         reach: who cannot be written to privately (the service); ``None``: every private message is tried.
@@ -144,8 +140,10 @@ class Delivery:
                  lazy_s: float = 0.0, table_lazy_s: float = 0.0,
                  web_row: Callable[[TableMessage], tuple[tuple[Button, ...], ...]] | None = None,
                  topic_opened: Callable[[str, str], Awaitable[list[Outgoing]]] | None = None,
-                 reach: Reach | None = None, hand_wait_s: float = 0.0, on_web: OnWeb | None = None):
+                 reach: Reach | None = None, hand_wait_s: float = 0.0, on_web: OnWeb | None = None,
+                 trick_wait_s: float = 0.0):
         self.bot = bot
+        self.trick_wait_s = trick_wait_s
         self.web = WebHolds(on_web)
         """Which hands wait while their owner's web page is open."""
         self.hand_wait_s = hand_wait_s
@@ -159,6 +157,7 @@ class Delivery:
         self.username = username
         self.langs: Bounded[str, str] = Bounded()
         self._reposts: Bounded[tuple[str, str], bool] = Bounded()
+        self._tricks: Bounded[str, float] = Bounded()  # the tables whose edit waits for their trick's last card
         self._unreachable: Bounded[tuple[str, str], bool] = Bounded()
         self._answered: Bounded[tuple[str, str], int] = Bounded()  # (user, chat) -> answers queued so far
         self._results: Bounded[str, list[str]] = Bounded()  # chat key -> results not yet posted
@@ -212,8 +211,8 @@ class Delivery:
         self.outbox.put(Job(int(out.chat.chat_id), f"post:{next(self._notices)}", send, rank=REPLY))
 
     def files(self, out: FileMessage) -> None:
-        """Send the files to their chat, one message (and one paced call) each, a picture as a photo,
-        the caption on the first."""
+        """Send the files to their chat, one message (and one paced call) each, a picture as a photo, the caption on
+        the first."""
         thread = _thread(out.chat)
         for i, file in enumerate(out.files):
             self.outbox.put(Job(int(out.chat.chat_id), f"file:{next(self._notices)}",
@@ -230,9 +229,8 @@ class Delivery:
         return send
 
     def topic(self, out: OpenTopic) -> None:
-        """Open the forum topic a table asked for and move the table there; what the table would have shown in
-        the group meanwhile was held (:class:`~adapters.common.topics.TopicWait`) and goes to the topic (a chat
-        without topics: to the group)."""
+        """Open the forum topic a table asked for and move the table there; what the table would have shown in the
+        group meanwhile was held (:class:`~adapters.common.topics.TopicWait`) and goes to the topic (else the group)."""
         if self.topic_opened is None or out.chat.key in self._flat:
             return
 
@@ -250,13 +248,19 @@ class Delivery:
 
     def table(self, out: TableMessage, version: int | None, lazy: bool = False) -> None:
         """Show the table in its chat, edited in place (``version``: the table version it shows;
-        ``lazy``: a group's table may wait ``table_lazy_s`` for the next card)."""
+        ``lazy``: a group's table may wait ``table_lazy_s`` for the next card, if it waits at all under load
+        ``trick_wait_s`` for the trick's last card, with which it goes)."""
         if out.repost:
             self._reposts[(out.table_id, TABLE_REF)] = True
         chat_id = int(out.chat.chat_id)
         buttons = out.buttons + self.web_row(out) if self.web_row else out.buttons
+        linger = self.table_lazy_s if lazy and chat_id < 0 else 0.0
+        held = self._tricks.pop(out.table_id, 0.0)  # its edit waits for the trick's last card, which lets it go
+        if linger and self.trick_wait_s > linger and out.in_trick and (held or self.outbox.loaded(chat_id)):
+            held = linger = self._tricks[out.table_id] = self.trick_wait_s
+        linger = 0.0 if held and not out.in_trick else linger
         self._put_in_place(chat_id, _thread(out.chat), out.table_id, TABLE_REF, out.text, buttons, version,
-                           linger=self.table_lazy_s if lazy and chat_id < 0 else 0.0)
+                           linger=linger)
 
     def hand(self, out: HandMessage, version: int | None, repost: bool = False) -> None:
         """Show a player his hand in his private chat, edited in place (``version``: the table version it shows)."""

@@ -26,7 +26,7 @@ from datetime import timedelta
 from telegram.error import ChatMigrated, NetworkError, RetryAfter, TelegramError, TimedOut
 
 from adapters.common.bounded import Bounded
-from adapters.common.gate import Gate, SharedLimit, gated_turn
+from adapters.common.gate import Gate, SharedLimit, gated_turn, near_full
 from adapters.common.once import Lapsed
 from adapters.common.slots import Slots, not_queued
 from bot.protocol.unavailable import UNAVAILABLE
@@ -166,6 +166,14 @@ class Pacer:
                 at = max(at, recent[0] + self.tuning.group_window_s)
         self._book(chat_id, at)
 
+    def crowded(self, chat_id: int) -> bool:
+        """Whether calls to ``chat_id`` are about to queue: four fifths of a group's window used (its calls are
+        all made here: the process that reads the chat's outbox shard), or the bot-wide limit close
+        (:meth:`~adapters.common.gate.Gate.busy`)."""
+        now = time.monotonic()
+        used = sum(1 for t in self._recent.get(chat_id, ()) if t > now - self.tuning.group_window_s)
+        return chat_id < 0 and near_full(used, self.tuning.group_messages) or self.gate.busy()
+
     def hold(self, chat_id: int, seconds: float) -> None:
         """Send nothing to ``chat_id`` for ``seconds`` (Telegram asked us to wait)."""
         self._book(chat_id, time.monotonic() + seconds)
@@ -227,6 +235,14 @@ class Outbox:
         for a lost message before it posts it: :mod:`.adopt`)."""
         await self.pacer.sent(chat_id)
         await self.pacer.wait(chat_id)
+
+    def loaded(self, chat_id: int) -> bool:
+        """Whether ``chat_id`` is under load: a job of its queue is due and waits for its turn, or its window or the
+        bot-wide one is close to full (:meth:`Pacer.crowded`)."""
+        q = self._queues.get(chat_id)
+        now = time.monotonic()
+        return bool(q) and any(due <= now for slot, due in q.due.items() if slot not in q.held) \
+            or self.pacer.crowded(chat_id)
 
     def holding(self, chat_id: int) -> bool:
         """Whether a job for ``chat_id`` is held back (its owner's web page is open)."""

@@ -34,6 +34,10 @@ class Tuning(BaseSettings):
                                "whose owner is to act waits)")
     table_lazy_s: float = Field(4.0, ge=0, description="how long a group's table message may wait for the next "
                                 "card during a deal: more cards share an edit, the table stays this far behind")
+    table_trick_s: float = Field(10.0, ge=0, description="under load (the group's or the token's window close to "
+                                 "full, or the group's calls waiting for their turn) the longest a group's table "
+                                 "may wait for the last card of the trick under way instead (0, or a table "
+                                 "that does not wait for the next card: never)")
     ack_deadline_s: float = Field(1.0, gt=0, description="longest wait for the verdict before answering a press")
     tick_interval_s: float = Field(5.0, gt=0, description="how often the turn timers are checked")
     poll_timeout_s: int = Field(10, ge=0, description="long polling timeout of getUpdates")

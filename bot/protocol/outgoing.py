@@ -95,7 +95,8 @@ class TableMessage:
     ``story`` holds the lines of what happened since the last table message (announcements,
     tricks, results) for adapters that print a running story, as the console does. ``at_once``: it
     does not wait for the next card, as something of the same change was posted in its chat already
-    (a slash command's public answer, made by the process that got it).
+    (a slash command's public answer, made by the process that got it). ``in_trick``: a trick is under way (some
+    of its cards are down, not all), so an adapter whose chat is under load may hold the table for its last card.
     """
 
     chat: ChatRef
@@ -105,6 +106,7 @@ class TableMessage:
     repost: bool = False
     story: tuple[str, ...] = ()
     at_once: bool = False
+    in_trick: bool = False
 
 
 @dataclass(frozen=True)
@@ -134,8 +136,10 @@ class HandMessage:
     ``partial``), so it goes out then at the latest.
 
     ``fading`` marks a hand that only lost choices since it was last shown (a Ledig gone with the first card, a
-    »Weiter« pressed, a Spritzen the partner said): every button left does what it did, and one gone is refused
-    with the reason, so an adapter may hold its edit a while for the hand's next change to carry it.
+    »Weiter« pressed, a Spritzen the partner said, a Rams seat that passed going out of play): every button left does
+    what it did, and one gone is refused with the reason, so an adapter may hold its edit a while for the hand's next
+    change to carry it. Such a hand of a seat that sits the deal out is ``partial`` too: nothing on it can be acted on
+    until the next deal's cards replace it.
 
     ``in_chat`` marks a hand of the change its owner made by a press in his private chat: he plays there, so an
     adapter no longer holds his hands of the table back while his web page is open (:mod:`adapters.common.onweb`).

@@ -75,8 +75,9 @@ def answer(ctx: Ctx, version: int, changed: set[int], fading: set[int] = frozens
         for seat in table.humans():
             if seat in changed or seat in ctx.hands:
                 shown = hand.hand_message(table, state, seat, version)
-                out.append(replace(shown, fading=True, partial=False) if seat in fading and seat not in ctx.hands
-                           else shown)  # one that only lost choices is shown as it was until its next change
+                out.append(replace(shown, fading=True, partial=not state.active[seat])
+                           if seat in fading and seat not in ctx.hands  # shown as it was until its next change
+                           else shown)  # (partial: his seat sits the deal out, there is nothing he can act on)
     return out + results(ctx) + ctx.out
 
 

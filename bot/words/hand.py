@@ -118,14 +118,19 @@ def only_gained(before: tuple, after: tuple) -> bool:
 def only_lost(before: tuple, after: tuple) -> bool:
     """Whether a hand whose :func:`hand_signature` went from ``before`` to ``after`` only lost choices: the same
     cards, the same seats in play, no choice (or »let it pass«) added, none whose label counts the doublings
-    relabelled, and no choice gone that named a card (then a card button would do another thing).
+    relabelled, and no choice gone that named a card (then a card button would do another thing); or, where the
+    hand names no partners, its own seat went out of play with the cards it had (a Rams seat that passed sits the
+    deal out: every button of it is refused from now on, whatever it named).
 
     The buttons left of such a hand do what they did, and one gone is refused with the reason.
     """
-    if len(before) < 5 or len(after) < 5 or before[:3] != after[:3] or after[4] > before[4]:
+    if len(before) < 5 or len(after) < 5 or before[:2] != after[:2] or after[4] > before[4]:
+        return False
+    out = (before[2], after[2]) == ((True,), (False,))
+    if before[2] != after[2] and not out:
         return False
     gone = set(before[3]) - set(after[3])
-    if not set(after[3]) <= set(before[3]) or any(a.kind in CARD_CHOICES for a in gone):
+    if not set(after[3]) <= set(before[3]) or not out and any(a.kind in CARD_CHOICES for a in gone):
         return False
     return len(after) == 5 or after[5:] == before[5:]
 

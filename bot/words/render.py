@@ -259,7 +259,8 @@ def table_message(table: Table, state: State | None, version: int, now: float,
     else:  # a tournament's aborted match: the tournament goes on without a new table here
         text = t(table.lang, "aborted_title", game=game_name(table.game, table.lang))
         buttons = () if table.tourney else ((Button(t(table.lang, "btn.new"), button_token(table, version, "new")),),)
-    return TableMessage(table.chat, table.id, text, buttons, story=tuple(story.news_lines(table, news or [])))
+    return TableMessage(table.chat, table.id, text, buttons, story=tuple(story.news_lines(table, news or [])),
+                        in_trick=table.status == "playing" and state is not None and bool(state.trick))
 
 
 def _lobby(table: Table, version: int) -> tuple[str, Rows]:

@@ -147,6 +147,37 @@ async def test_a_stopping_bot_sends_at_once_what_would_linger_or_be_held(tg, rig
     assert [m.text for m in tg.chat(anna.id)] == ["Anna v2", "gehalten"]
 
 
+async def test_under_load_a_group_table_waits_for_the_tricks_last_card(tg, store):
+    """A group's table during a trick waits ``table_lazy_s`` for the next card at a quiet table; once four fifths of
+    the group's window are used, it waits for the trick's last card (up to ``trick_wait_s``) and goes with it: the
+    group sees the whole trick in one edit."""
+    anna = player(11, "Anna")
+    tg.user(11, "Anna", started=True)
+    assert await store.create(TABLE, f"telegram:{GROUP}:", "{}", [])
+    async with Bot(tg.token, base_url=tg.base_url) as bot:
+        await bot.initialize()
+        rig = Rig(tg, bot, store, FAST.model_copy(update={"group_messages": 5, "group_window_s": 60.0}))
+        rig.delivery.table_lazy_s, rig.delivery.trick_wait_s = 30.0, 60.0  # longer than any test
+        await rig.run([table("Tisch v1", 1)])
+        rig.delivery.carry_out([replace(table("Tisch v2", 2), in_trick=True), hand(anna, "Anna v2", 2)])
+        waits = rig.outbox._queues[GROUP].due[f"tg:table:{TABLE}"] - time.monotonic()
+        assert 20.0 < waits <= 30.0, "a quiet group: the table waits for the next card"
+        rig.delivery.table_lazy_s = 0.0
+        rig.delivery.carry_out([table("Tisch v3", 3), hand(anna, "Anna v3", 3)])
+        await rig.run([Notice(group_ref(), "Anna ist lange nicht dran gewesen."),
+                       Notice(group_ref(), "Ben ist lange nicht dran gewesen.")])  # 4 of the group's 5 used
+        rig.delivery.table_lazy_s = 30.0
+        for v in (4, 5):  # the trick's first cards: the table waits for its last
+            rig.delivery.carry_out([replace(table(f"Tisch v{v}", v), in_trick=True), hand(anna, f"Anna v{v}", v)])
+            waits = rig.outbox._queues[GROUP].due[f"tg:table:{TABLE}"] - time.monotonic()
+            assert waits > 50.0, "four fifths of the group's window used: the table waits for the trick's end"
+        await rig.run([table("Tisch v6", 6), hand(anna, "Anna v6", 6)])  # the trick's last card lets it go at once
+    sent = [(m, p.get("text")) for _, m, p, status in tg.calls if status == 200 and p.get("chat_id") == GROUP]
+    assert sent == [("sendMessage", "Tisch v1"), ("editMessageText", "Tisch v3"),
+                    ("sendMessage", "Anna ist lange nicht dran gewesen."),
+                    ("sendMessage", "Ben ist lange nicht dran gewesen."), ("editMessageText", "Tisch v6")]
+
+
 async def test_a_result_waiting_for_the_group_goes_before_the_next_deals_cards(tg, store):
     """A notice that waits for the group's turn is not held back by a table edit queued after it,
     even one that may wait for the next card: the deal's result comes before the next deal's cards."""

@@ -181,3 +181,44 @@ async def test_a_hand_held_back_goes_out_again_at_its_owners_turn(store, game):
         held += sum(1 for h in of(effects, HandMessage) if h.partial)
         assert not any(h.partial and h.to_act for h in of(effects, HandMessage))
     assert turns > 20 and (held > 0 or game != "rams")
+
+
+async def test_a_rams_hand_that_passed_only_fades_when_the_play_starts_without_it(store):
+    """A Rams seat that passed sits the deal out with the cards it had: when the play starts without it, its hand
+    only went out of play, so it goes out ``fading`` (an adapter may keep the message until the next deal's
+    cards), and a tap on a card of the message it has is refused with the reason, as before."""
+    svc = service(store, seed=3)
+    players, table_id = await open_group_table(svc, "rams", humans=4)
+    passer, since = None, []
+    for _ in range(400):
+        _, table, state = await stored(store, table_id)
+        if passer is not None and state.phase == "play":
+            break
+        human = state.to_act is not None and table.seats[state.to_act].human
+        key = table.seats[state.to_act].user if human else None
+        passen = [b for b in act_buttons(players.hands[key]) if b.label == "Passen"] if key in players.hands else []
+        if passer is None and passen:
+            passer = key
+            since += await players.send(press(GROUP, players.users[key], passen[0].token))
+        elif passer is not None:
+            since += await players.step()
+        else:
+            await players.step()
+    assert passer is not None and state.phase == "play" and not state.active[table.seat_of(passer)]
+    shown = [h for h in of(since, HandMessage) if h.user.key == passer]
+    assert shown and all(h.fading for h in shown), "his hand only lost its choices and went out of play"
+    assert shown[-1].partial, "out of play: nothing on it can be acted on until the next deal's cards"
+    before = await store.load(table_id)
+    card = next(b for b in act_buttons(players.hands[passer]) if arg(b).startswith("pl."))
+    effects = await svc.handle(press(GROUP, players.users[passer], card.token))
+    assert [type(e) for e in effects] == [Toast] and await store.load(table_id) == before
+
+
+async def test_the_table_says_while_a_trick_is_under_way(store):
+    """``TableMessage.in_trick`` from a trick's first card until its last (an adapter under load may hold the table
+    that long)."""
+    svc, players, table_id = await four_in_the_play_phase(store)
+    assert not players.table.in_trick, "no card of the first trick down yet"
+    for n in (1, 2, 3):
+        assert of(await play_a_card(store, players, table_id), TableMessage)[0].in_trick, f"{n} of 4 cards down"
+    assert not of(await play_a_card(store, players, table_id), TableMessage)[0].in_trick, "the trick is complete"

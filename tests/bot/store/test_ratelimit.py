@@ -140,3 +140,23 @@ async def test_the_gate_counts_calls_in_flight_and_from_their_end(redis, key_pre
     await gate.done(first)
     await asyncio.wait_for(third, 5)
     assert time.monotonic() - ended >= 0.05
+
+
+async def test_the_gate_is_busy_near_its_limit_here_or_in_another_process(redis, key_prefix):
+    limiter = Limiter(redis, prefix=key_prefix)
+    here, there = Gate(5, 60.0, limiter, "tg:global:3"), Gate(5, 60.0, limiter, "tg:global:3")
+    for _ in range(3):
+        await here.done(await here.acquire())
+    assert not here.busy() and not there.busy()
+    await here.done(await here.acquire())
+    assert here.busy() and not there.busy(), "four fifths of the limit used here"
+    await here.done(await here.acquire())
+    waiting = asyncio.ensure_future(there.acquire())
+    try:
+        for _ in range(500):  # until the shared window has made the other process's sender wait
+            if there.busy():
+                break
+            await asyncio.sleep(0.01)
+        assert there.busy() and not waiting.done(), "a sender waits for room: the limit is close"
+    finally:
+        waiting.cancel()

@@ -39,3 +39,12 @@ def test_choices_added_keep_the_buttons_shown_unless_one_names_a_card_or_a_label
     assert not only_gained(sig([LEDIG]), sig([LEDIG, SPRITZ], cards=(1, 2))), "a card played"
     assert not only_gained(sig([LEDIG]), sig([LEDIG, GIVE])), "the card buttons would give"
     assert not only_gained(("lobby",), sig()), "no deal before"
+
+
+def test_its_own_seat_going_out_only_loses_where_the_hand_names_no_partners():
+    passed = ("playing", [1, 2, 3], (True,), (), False)
+    assert only_lost(passed, ("playing", [1, 2, 3], (False,), (), False)), "a Rams seat that passed sits out"
+    assert not only_lost(("playing", [1, 2, 3], (False,), (), False), passed), "a seat back in play"
+    robbing = ("playing", [1, 2, 3], (True,), (GIVE, Action("pass")), False)
+    assert only_lost(robbing, ("playing", [1, 2, 3], (False,), (), False)), "a dealer who could rob passed"
+    assert not only_lost(sig(), ("playing", [1, 2, 3], (True, False, True, True), (), False)), "partners named"

@@ -38,7 +38,8 @@ __all__ = ["FAST", "PATIENCE", "WEBHOOK", "fake_for", "running_bot", "Players", 
            "until", "handled", "card_to_play", "web_tapper"]
 
 FAST = Tuning(group_messages=20, group_window_s=0.6, chat_messages=1, chat_window_s=0.03, slack_s=0.03,
-              lazy_s=0.05, hand_wait_s=0.01, table_lazy_s=0.03, tick_interval_s=0.2, poll_timeout_s=1, ack_deadline_s=2.0)
+              lazy_s=0.05, hand_wait_s=0.01, table_lazy_s=0.03, table_trick_s=0.08, tick_interval_s=0.2, poll_timeout_s=1,
+              ack_deadline_s=2.0)
 """Telegram's limits with the windows shrunk (the same ratios), for games played in seconds."""
 
 

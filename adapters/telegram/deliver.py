@@ -220,10 +220,9 @@ class Delivery:
 
     def _file_sender(self, file: Attachment, caption: str, thread: int | None) -> Callable[[int], Awaitable[None]]:
         async def send(chat_id: int) -> None:
-            call = self.bot.send_photo if file.picture else self.bot.send_document
+            call, upload = self.bot.send_photo if file.picture else self.bot.send_document, InputFile(file.data, file.filename)
             try:
-                await once.make(lambda: call(chat_id, InputFile(file.data, filename=file.filename),
-                                             caption=caption or None, message_thread_id=thread))
+                await once.make(lambda: call(chat_id, upload, caption=caption or None, message_thread_id=thread))
             except Forbidden as exc:
                 log.warning("cannot send a file to chat %s: %s", chat_id, exc.message)
         return send

@@ -455,7 +455,7 @@ class FakeDiscord:
             return _error(401, 0, "401: Unauthorized")
         response = await handler(request)
         self.calls.append(Call(request.method, route, int(channel) if channel else None, response.status,
-                               time.monotonic(), request.get("body", {}), self._answered(request)))
+                               time.monotonic(), request.get(_BODY, {}), self._answered(request)))
         self.touch()
         return response
 
@@ -755,10 +755,14 @@ class _Session:
         self.fake.touch()
 
 
+_BODY = web.RequestKey("body", dict)
+"""Where a request keeps its JSON body for the call's record."""
+
+
 async def _body(request: web.Request) -> dict:
     """The JSON body, also from a multipart request (``payload_json``); its files under ``_files``
     (name to bytes, in the order of the ``files[n]`` fields); kept on the request for the call's record."""
-    request["body"] = body = await _read(request)
+    request[_BODY] = body = await _read(request)
     return body
 
 

@@ -157,7 +157,7 @@ class Delivery:
         self.username = username
         self.langs: Bounded[str, str] = Bounded()
         self._reposts: Bounded[tuple[str, str], bool] = Bounded()
-        self._tricks: Bounded[str, float] = Bounded()  # the tables whose edit waits for their trick's last card
+        self._tricks: Bounded[str, bool] = Bounded()  # the tables whose edit waits for their trick's last card
         self._unreachable: Bounded[tuple[str, str], bool] = Bounded()
         self._answered: Bounded[tuple[str, str], int] = Bounded()  # (user, chat) -> answers queued so far
         self._results: Bounded[str, list[str]] = Bounded()  # chat key -> results not yet posted
@@ -220,7 +220,8 @@ class Delivery:
 
     def _file_sender(self, file: Attachment, caption: str, thread: int | None) -> Callable[[int], Awaitable[None]]:
         async def send(chat_id: int) -> None:
-            call, upload = self.bot.send_photo if file.picture else self.bot.send_document, InputFile(file.data, file.filename)
+            call = self.bot.send_photo if file.picture else self.bot.send_document
+            upload = InputFile(file.data, filename=file.filename)
             try:
                 await once.make(lambda: call(chat_id, upload, caption=caption or None, message_thread_id=thread))
             except Forbidden as exc:
@@ -254,12 +255,11 @@ class Delivery:
         chat_id = int(out.chat.chat_id)
         buttons = out.buttons + self.web_row(out) if self.web_row else out.buttons
         linger = self.table_lazy_s if lazy and chat_id < 0 else 0.0
-        held = self._tricks.pop(out.table_id, 0.0)  # its edit waits for the trick's last card, which lets it go
+        held = self._tricks.pop(out.table_id, False)  # its edit waits for the trick's last card, which lets it go
         if linger and self.trick_wait_s > linger and out.in_trick and (held or self.outbox.loaded(chat_id)):
-            held = linger = self._tricks[out.table_id] = self.trick_wait_s
+            linger, self._tricks[out.table_id] = self.trick_wait_s, True
         linger = 0.0 if held and not out.in_trick else linger
-        self._put_in_place(chat_id, _thread(out.chat), out.table_id, TABLE_REF, out.text, buttons, version,
-                           linger=linger)
+        self._put_in_place(chat_id, _thread(out.chat), out.table_id, TABLE_REF, out.text, buttons, version, linger=linger)
 
     def hand(self, out: HandMessage, version: int | None, repost: bool = False) -> None:
         """Show a player his hand in his private chat, edited in place (``version``: the table version it shows)."""

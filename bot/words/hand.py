@@ -107,12 +107,7 @@ def only_gained(before: tuple, after: tuple) -> bool:
     """Whether a hand whose :func:`hand_signature` went from ``before`` to ``after`` only gained choices: the same
     cards, the same seats in play, every choice still there (his window too), none relabelled by the doublings, and
     none added that names a card. Every button of the hand as it was shown still does what it did (a Retour came)."""
-    if len(before) < 5 or len(after) < 5 or before[:3] != after[:3] or after[4] < before[4]:
-        return False
-    added = set(after[3]) - set(before[3])
-    if not set(before[3]) <= set(after[3]) or any(a.kind in CARD_CHOICES for a in added):
-        return False
-    return len(before) == 5 or after[5:] == before[5:]
+    return _fewer_choices(after, before)
 
 
 def only_lost(before: tuple, after: tuple) -> bool:
@@ -124,15 +119,21 @@ def only_lost(before: tuple, after: tuple) -> bool:
 
     The buttons left of such a hand do what they did, and one gone is refused with the reason.
     """
-    if len(before) < 5 or len(after) < 5 or before[:2] != after[:2] or after[4] > before[4]:
+    return _fewer_choices(before, after, out=(before[2:3], after[2:3]) == (((True,),), ((False,),)))
+
+
+def _fewer_choices(more: tuple, fewer: tuple, out: bool = False) -> bool:
+    """Whether the hand signature ``fewer`` is ``more`` with choices taken away and nothing else changed: the same
+    cards and seats in play, no doubling counted higher, no choice of ``more`` alone that names a card, the same
+    rest. With ``out`` (its own seat went out of play) the seats and the choices that named cards may differ."""
+    if len(more) < 5 or len(fewer) < 5 or more[:2] != fewer[:2] or fewer[4] > more[4]:
         return False
-    out = (before[2], after[2]) == ((True,), (False,))
-    if before[2] != after[2] and not out:
+    if more[2] != fewer[2] and not out:
         return False
-    gone = set(before[3]) - set(after[3])
-    if not set(after[3]) <= set(before[3]) or not out and any(a.kind in CARD_CHOICES for a in gone):
+    gone = set(more[3]) - set(fewer[3])
+    if not set(fewer[3]) <= set(more[3]) or not out and any(a.kind in CARD_CHOICES for a in gone):
         return False
-    return len(after) == 5 or after[5:] == before[5:]
+    return len(fewer) == 5 or fewer[5:] == more[5:]
 
 
 def _card_actions(hand: list[str], game: str, choices: list[Action]) -> list[Action]:

@@ -6,6 +6,7 @@ import asyncio
 import json
 import random
 import time
+import weakref
 from collections.abc import Awaitable, Callable
 
 import engine
@@ -115,19 +116,55 @@ def playable(table: Table | None) -> tuple[str | None, frozenset[str]]:
     return table.seats[seat].user, frozenset(actarg.encode(a) for a in engine.legal_actions(state))
 
 
+class _Saves:
+    """One feed of a store's saves shared by every :func:`on_saves` of the event loop (a feed holds a connection of
+    the store's pool while it runs: fifty simulated tables watched three times each would take them all)."""
+
+    def __init__(self, store: Store):
+        self.news: dict[str, set[asyncio.Event]] = {}
+        self.feed = store.feed(self._saved, self._gap)
+        self.started = asyncio.Lock()
+
+    def _saved(self, table_id: str, _version: int) -> None:
+        for news in self.news.get(table_id, ()):
+            news.set()
+
+    def _gap(self) -> None:
+        for each in self.news.values():
+            for news in each:
+                news.set()
+
+    async def join(self, table_id: str, news: asyncio.Event) -> None:
+        async with self.started:
+            if not self.news:
+                await self.feed.start()
+            self.news.setdefault(table_id, set()).add(news)
+
+    async def leave(self, table_id: str, news: asyncio.Event) -> None:
+        async with self.started:
+            self.news[table_id].discard(news)
+            if not self.news[table_id]:
+                del self.news[table_id]
+            if not self.news:
+                await self.feed.stop()
+
+
+_shared: weakref.WeakKeyDictionary[Store, _Saves] = weakref.WeakKeyDictionary()
+
+
 async def on_saves(store: Store, table_id: str, look: Callable[[], Awaitable[None]]) -> None:
     """``await look()`` now and again whenever the store's feed tells a save of the table (or a break of
     the feed, after which saves may have gone untold), until cancelled."""
     news = asyncio.Event()
-    feed = store.feed(lambda saved, _: saved == table_id and news.set(), news.set)
-    await feed.start()
+    saves = _shared.get(store) or _shared.setdefault(store, _Saves(store))
+    await saves.join(table_id, news)
     try:
         while True:
             news.clear()
             await look()
             await news.wait()
     finally:
-        await feed.stop()
+        await saves.leave(table_id, news)
 
 
 class TurnWatch:

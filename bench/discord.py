@@ -134,6 +134,7 @@ async def bench(game: str, tables: int, deals: int, scale: float, think: tuple[f
                 first, t0 = len(fake.calls), time.monotonic()
                 since = {iid for iid in fake.interactions}
                 done: dict[str, bool] = {}
+                ended: dict[str, float] = {}  # when each table's last counted deal ended
 
                 async def watch() -> None:
                     while True:
@@ -141,6 +142,8 @@ async def bench(game: str, tables: int, deals: int, scale: float, think: tuple[f
                             loaded = await store.load(tid)
                             table = Table.load(loaded[1]) if loaded else None
                             done[tid] = table is None or table.deals >= deals or table.status != "playing"
+                            if done[tid]:
+                                ended.setdefault(tid, time.monotonic())
                         fake.touch()
                         await asyncio.sleep(0.1)
                 watcher = asyncio.ensure_future(watch())
@@ -154,7 +157,14 @@ async def bench(game: str, tables: int, deals: int, scale: float, think: tuple[f
                 await drained(redis, prefix, "discord")  # every effect read from the outbox, then sent
                 await bot.idle()
                 elapsed = time.monotonic() - t0
-                calls = [c for c in fake.rest_calls() if c.at >= t0]
+                table_of = dict(zip(channels, ids)) | {fake.dm_of[m.id]: tid for ms, tid in zip(seats, ids)
+                                                       for m in ms if m.id in fake.dm_of}
+                grace = tuning.partial_s / 2
+                calls, after = [], []
+                for c in fake.rest_calls():
+                    if c.at >= t0:
+                        tid = table_of.get(c.channel)
+                        (after if tid in ended and c.at > ended[tid] + grace else calls).append(c)
                 acks = [r.answered_at - r.created for iid, r in fake.interactions.items()
                         if iid not in since and r.answered_at is not None]
                 cards = 0
@@ -169,7 +179,8 @@ async def bench(game: str, tables: int, deals: int, scale: float, think: tuple[f
                               time.monotonic())
                 lag = [seconds for _, seconds in lags]
                 if trace is not None:
-                    write_trace(trace, fake, calls, t0, dict(lags), scale)
+                    write_trace(trace, fake, sorted(calls + after, key=lambda c: c.at), t0, dict(lags), scale,
+                                {id(c) for c in after})
     sends = [c for c in calls if c.channel is not None and c.status == 200 and c.method in ("POST", "PATCH", "DELETE")]
     window = tuning.channel_window_s
     dms = set(fake.dm_of.values())
@@ -178,7 +189,7 @@ async def bench(game: str, tables: int, deals: int, scale: float, think: tuple[f
         "game": game, "tables": tables, "deals": deals, "choices": "sensible" if sensible else "random",
         "scale": scale,
         "think_s": f"{think[0] / scale:g}-{think[1] / scale:g}", "seconds": round(elapsed, 1),
-        "cards": cards, "rest_calls": len(calls), "calls_per_card": round(len(calls) / max(cards, 1), 2),
+        "cards": cards, "rest_calls": len(calls), "not_counted_after_end": len(after), "calls_per_card": round(len(calls) / max(cards, 1), 2),
         "global_limit_calls_per_card": round(sum(1 for c in calls if not c.route.startswith(INTERACTION_ROUTES))
                                              / max(cards, 1), 2),
         "by_route": {r: sum(1 for c in calls if route(c, dms) == r) for r in sorted({route(c, dms) for c in calls})},
@@ -194,13 +205,15 @@ async def bench(game: str, tables: int, deals: int, scale: float, think: tuple[f
     }
 
 
-def write_trace(path: Path, fake, calls: list, t0: float, lag_at: dict[float, float], scale: float) -> None:
+def write_trace(path: Path, fake, calls: list, t0: float, lag_at: dict[float, float], scale: float,
+                uncounted: set[int] = frozenset()) -> None:
     """One line per call, in seconds since the play began at scale 1: method, route's last part, status, where
     (``channel``/``DM`` of whom, or ``answer``), the text's first line and the buttons' labels; an answer also
     names the interaction (who pressed what, on his DM or in the channel, the response type: 7 updates the
     message pressed on, 6 acknowledges, 4 is a refusal) and, for an accepted press, how long until its table
     message showed it (``lag_at``: by the answer's time). An edit whose text and labels are those of the
-    channel's last edit (a table that changed only its buttons' versions) is marked ``unchanged``."""
+    channel's last edit (a table that changed only its buttons' versions) is marked ``unchanged``, a call whose
+    ``id`` is in ``uncounted`` (made after its table's last counted deal ended) ``not counted``."""
     owner = {dm: fake.members[user].name for user, dm in fake.dm_of.items()}
     last: dict[int, tuple] = {}
     with path.open("w") as out:
@@ -221,7 +234,7 @@ def write_trace(path: Path, fake, calls: list, t0: float, lag_at: dict[float, fl
             lag = lag_at.get(fake.interactions[c.interaction].answered_at) if c.interaction is not None else None
             out.write(f"{(c.at - t0) / scale:8.2f} {c.method} {c.route.rsplit('/', 1)[-1]} {c.status} {where} "
                       f"{text[0][:60] if text else ''!r} {labels}{f' lag={lag / scale:.2f}' if lag is not None else ''}"
-                      f"{' unchanged' if same else ''}\n")
+                      f"{' unchanged' if same else ''}{' not counted' if id(c) in uncounted else ''}\n")
 
 
 def main() -> None:

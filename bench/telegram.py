@@ -68,7 +68,7 @@ from bot.words.hand import hand_message  # noqa: E402
 from engine import from_json  # noqa: E402
 from tests.fakes.reading import drained  # noqa: E402
 from tests.fakes.telegram import VIA_REPLY  # noqa: E402
-from tests.fakes.telegram.harness import FAST, Players, fake_for, open_table, running_bot, watching  # noqa: E402
+from tests.fakes.telegram.harness import FAST, Players, fake_for, open_table, running_bot  # noqa: E402
 from tests.servicekit import on_saves  # noqa: E402
 
 START_UP = {"getMe", "getUpdates", "setMyCommands", "deleteWebhook", "setWebhook"}
@@ -258,22 +258,38 @@ async def bench(game: str, deals: int, scale: float, humans: int = 4, think: tup
                 watcher = asyncio.ensure_future(stalls.watch())
                 t0, cpu0 = time.monotonic(), time.process_time()
 
+                ended: dict[int, float] = {}  # chat id -> when its table's last counted deal ended
+
                 async def play(i: int, table_id: str, users) -> None:
+                    async def mark() -> None:
+                        loaded = await store.load(table_id)
+                        table = Table.load(loaded[1]) if loaded else None
+                        if table is None or table.deals >= deals or table.status != "playing":
+                            for chat in (ids[table_id], *(u.id for u in users)):
+                                ended.setdefault(chat, time.monotonic())
+                            tg.touch()
                     on_web = {u.id for u in users[len(users) - round(len(users) * web_share):]}
                     players = OnWeb(tg, users, table_id, careful=True, think=think, sensible=sensible,
                                     seed=len(users) + int(table_id, 36) % 997 if seed is None else seed + i,
                                     on_web=on_web, service=bot.service, store=store)
-                    async with watching(store, table_id) as latest:
-                        await players.play(lambda: latest() is not None and (latest().deals >= deals or
-                                                                             latest().status != "playing"),
-                                           timeout=7200)
+                    marker = asyncio.ensure_future(on_saves(store, table_id, mark))
+                    try:
+                        await players.play(lambda: ids[table_id] in ended, timeout=7200)
+                    finally:
+                        marker.cancel()
+                        await asyncio.gather(marker, return_exceptions=True)
 
                 await asyncio.gather(*(play(i, tid, users) for i, (tid, (_, users)) in enumerate(zip(ids, seated))))
                 await drained(redis, prefix, "telegram")  # every effect read from the outbox, then sent
                 await bot.outbox.idle()
                 elapsed, cpu = time.monotonic() - t0, time.process_time() - cpu0
                 watcher.cancel()
-                made = [c for c in tg.calls[first:] if c[1] not in START_UP]
+                grace = tuning.lazy_s / 2  # a hand held for a move nobody makes any more goes after lazy_s
+                made, after = [], []
+                for c in tg.calls[first:]:
+                    if c[1] not in START_UP:
+                        chat = int(c[2].get("chat_id") or 0)
+                        (after if chat in ended and c[0] > ended[chat] + grace else made).append(c)
                 calls = [c for c in made if not c[2].get(VIA_REPLY)]
                 replies = [c for c in made if c[2].get(VIA_REPLY)]
                 cards, versions = 0, {}
@@ -295,7 +311,7 @@ async def bench(game: str, deals: int, scale: float, humans: int = 4, think: tup
         "deals": deals, "choices": "sensible" if sensible else "random", "scale": scale, "web_share": web_share,
         "think_s": f"{think[0] / scale:g}-{think[1] / scale:g}",
         "seconds": round(elapsed, 1), "cards": cards,
-        "api_calls": len(calls), "calls_per_card": round(len(calls) / max(cards, 1), 2),
+        "api_calls": len(calls), "not_counted_after_end": len(after), "calls_per_card": round(len(calls) / max(cards, 1), 2),
         "by_method": by_method(calls),
         "reply_methods": by_method(replies),
         "calls_per_card_with_replies": round(len(made) / max(cards, 1), 2),

@@ -30,7 +30,7 @@ class Tuning(BaseSettings):
     partial_s: float = Field(60.0, ge=0, description="how long a hand its owner cannot act on yet may wait for his "
                              "turn or his choices (a new deal's first cards for the rest), and one that only lost "
                              "choices for its next change (a Rams Mitspielen for his first card)")
-    table_lazy_s: float = Field(4.0, ge=0, description="how long a channel's table message may wait for the next "
+    table_lazy_s: float = Field(4.75, ge=0, description="how long a channel's table message may wait for the next "
                                 "card during a deal: more cards share an edit, the table stays this far behind")
     ack_deadline_s: float = Field(2.0, gt=0, le=2.8, description="longest wait for the verdict before deferring")
     tick_interval_s: float = Field(5.0, gt=0, description="how often the turn timers are checked")

@@ -60,7 +60,7 @@ from bot.protocol.unavailable import UNAVAILABLE
 from bot.words import t
 
 from . import markup
-from .outbox import Job, Outbox
+from .outbox import AT_ONCE, BEHIND, Job, Outbox
 from .translate import channel_of
 from .tuning import Tuning
 
@@ -255,7 +255,7 @@ class Delivery:
 
         behind = lazy and results
         self.outbox.put(Job(*_slot(out), send, version, self.tuning.table_lazy_s if lazy else 0.0,
-                            rank=1 if behind else 0, restart=behind))
+                            rank=BEHIND if behind else AT_ONCE, restart=behind))
 
     async def _edit(self, ref: MessageRef, table_id: str, key: str, text: str, buttons, version: int | None) -> bool:
         """Edit a message in place (not at all if it shows this already); false if it must be posted anew."""

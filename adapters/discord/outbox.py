@@ -40,6 +40,11 @@ _REDIS_WAIT_S = 0.5
 _RETRY_S = 0.5
 
 
+AT_ONCE, BEHIND = 0, 1
+"""The ranks of a channel's jobs: every job goes in its turn, but a table that waits behind its deal's result (for the
+next deal's first move) lets every due job go before it (:class:`adapters.common.slots.Slots`)."""
+
+
 @dataclass(frozen=True)
 class Job:
     """One call to a channel: ``send()`` performs it; ``slot`` names the message it updates.
@@ -47,9 +52,9 @@ class Job:
     ``version`` is the table version it shows, if known: an older one never replaces a newer.
     ``linger`` lets a job that is not urgent wait that many seconds for a newer one of its slot.
     ``hold``, if given, says how long it must wait yet before it takes its turn (0: none; see
-    :class:`adapters.common.slots.Slots`). ``rank`` 1 lets every due job of rank 0 go before it, and with
-    ``restart`` its ``linger`` counts from now even if the job it replaces lingered already (a table that
-    waits behind its deal's result, which shows what that one did).
+    :class:`adapters.common.slots.Slots`). ``rank`` :data:`BEHIND` lets every due job of rank :data:`AT_ONCE` go
+    before it, and with ``restart`` its ``linger`` counts from now even if the job it replaces lingered already (a
+    table that waits behind its deal's result, which shows what that one did).
     """
 
     channel_id: int
@@ -58,7 +63,7 @@ class Job:
     version: int | None = None
     linger: float = 0.0
     hold: Callable[[], Awaitable[float]] | None = None
-    rank: int = 0
+    rank: int = AT_ONCE
     restart: bool = False
 
 

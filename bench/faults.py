@@ -898,9 +898,10 @@ async def _flood(server: Server, prefix: str, commands: int) -> Row:
     Telegram's limits compressed 100x; a card played meanwhile must edit the table before the flood.
 
     Leaks: group messages beyond :data:`FLOOD_BOUND`, and calls the fake refused with 429. Stuck: the table
-    edit went after more than the one message in flight of the flood, counted from the moment its job was queued
-    in the group's queue (the card's effects come through the outbox in Redis: reading them is part of the edit's
-    delay, not of the queue's order). The notes give both figures and the delay of the edit, with and without it.
+    edit went after more than the one message in flight of the flood, counted from the moment its job was due in
+    the group's queue (the card's effects come through the outbox in Redis, and during a deal the table waits
+    ``table_lazy_s`` for the next card, while older messages may go: both are part of the edit's delay, not of the
+    queue's order). The notes give both figures and the delay of the edit, with and without it.
     """
     from tests.fakes.telegram.harness import (
         FAST,
@@ -932,9 +933,9 @@ async def _flood(server: Server, prefix: str, commands: int) -> Row:
                       and p["callback_query_id"] == query)
         edit = next(i for i, (_, m, p, ok) in enumerate(calls) if i > answer and m == "editMessageText"
                     and ok == 200 and int(p["chat_id"]) == group)
-        queued_at = next(n - pressed for n in queued if n >= pressed)
-        posts = sum(m == "sendMessage" and ok == 200 and int(p["chat_id"]) == group
-                    for _, m, p, ok in calls[max(answer, queued_at):edit])
+        due = next(t for n, t in queued if n >= pressed)
+        posts = sum(m == "sendMessage" and ok == 200 and int(p["chat_id"]) == group and t >= due
+                    for t, m, p, ok in calls[answer:edit])
         return calls[answer][0] - at, calls[edit][0] - calls[answer][0], posts
     try:
         async with fake_for(FAST, patience=PATIENCE) as tg:
@@ -942,12 +943,12 @@ async def _flood(server: Server, prefix: str, commands: int) -> Row:
             people = [tg.user(11 + i, n, started=True) for i, n in enumerate(["Anna", "Ben", "Cleo", "Dora"])]
             zed = tg.user(21, "Zed")
             async with running_bot(tg, store, client, prefix) as bot:
-                queued: list[int] = []  # the calls made when each job of the group's table was queued
+                queued: list[tuple[int, float]] = []  # each job of the group's table: the calls made, when due
                 put = bot.outbox.put
 
                 def noted(job) -> None:
                     if job.chat_id == group and job.slot.startswith("tg:table"):
-                        queued.append(len(tg.calls))
+                        queued.append((len(tg.calls), time.monotonic() + job.linger))
                     put(job)
                 bot.outbox.put = noted
                 table_id = await open_table(tg, group, people[0], people[1:], "bauer")

@@ -98,6 +98,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -475,11 +476,17 @@ async def _kills(server: Server, prefix: str, games: int, kills: int, workers: i
             if got.count("applied") > 1:
                 row.doubled += 1
         timer_moves = 0
+        # a hand's button stays valid while the hand only gains or loses choices, so one person may press one
+        # token in several updates (Retour, then again once the others answered it): doubled are the log entries
+        # of a person's token beyond the updates that pressed it
+        sent = Counter((user(c["user"]).key, c["token"]) for c in platform.sent.values() if c.get("token"))
         for table_id in tables:
             entries = [json.loads(e) for e in await store.log(table_id)]
-            # by whom: everybody's "Weiter" before the first lead carries the same token
-            pressed = [(e["by"], e["cmd"]) for e in entries if e["cmd"].startswith("st1:")]
-            kill_row.doubled += len(pressed) - len(set(pressed))
+            logged = Counter((e["by"], e["cmd"]) for e in entries if e["cmd"].startswith("st1:"))
+            over = {k: n - sent[k] for k, n in logged.items() if sent[k] and n > sent[k]}
+            kill_row.doubled += sum(over.values())
+            kill_row.notes += [f"table {table_id}: {by} {cmd} logged {logged[by, cmd]} times, pressed in "
+                               f"{sent[by, cmd]} updates" for by, cmd in over]
             timer_moves += sum(e["cmd"] == "timer" for e in entries)
         kill_row.stuck, kill_row.notes = await _check_tables(store, tables)
         kill_row.crashes = crashed + len(platform.errors)

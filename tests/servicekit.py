@@ -9,6 +9,8 @@ import time
 import weakref
 from collections.abc import Awaitable, Callable
 
+from redis.exceptions import RedisError
+
 import engine
 from bot.ops.settings import load_settings
 from bot.protocol import actarg, tokens
@@ -135,12 +137,22 @@ class _Saves:
                 news.set()
 
     async def join(self, table_id: str, news: asyncio.Event) -> None:
+        """Tell ``news`` of the saves of ``table_id`` from now on. A loaded Redis may time out the subscription: it is
+        tried again (a watcher that gave up would leave its people waiting for a table that moves on)."""
         async with self.started:
-            if not self.news:
-                await self.feed.start()
+            for wait in (0.1, 0.5, 1.0, 2.0, 0.0):
+                try:
+                    if not self.news:
+                        await self.feed.start()
+                    break
+                except (RedisError, OSError, asyncio.TimeoutError):
+                    if not wait:
+                        raise
+                    await asyncio.sleep(wait)
             self.news.setdefault(table_id, set()).add(news)
 
     async def leave(self, table_id: str, news: asyncio.Event) -> None:
+        """Tell ``news`` nothing more; the last watcher to leave ends the subscription."""
         async with self.started:
             self.news[table_id].discard(news)
             if not self.news[table_id]:

@@ -47,6 +47,7 @@ from bot.store.outbox import Outbox  # noqa: E402
 from bot.table.record import Table  # noqa: E402
 from tests.fakes.reading import drained  # noqa: E402
 from tests.fakes.discord.harness import FAST, Players, fake_for, open_table, running_bot  # noqa: E402
+from tests.servicekit import on_saves  # noqa: E402
 
 GUILD = 82_000_000_000_000_000
 NAMES = ["Anna", "Ben", "Cleo", "Dora"]
@@ -133,27 +134,25 @@ async def bench(game: str, tables: int, deals: int, scale: float, think: tuple[f
                 await bot.idle()  # the first hands are dealt: from here on, the cards cost
                 first, t0 = len(fake.calls), time.monotonic()
                 since = {iid for iid in fake.interactions}
-                done: dict[str, bool] = {}
                 ended: dict[str, float] = {}  # when each table's last counted deal ended
 
-                async def watch() -> None:
-                    while True:
-                        for tid in ids:
-                            loaded = await store.load(tid)
-                            table = Table.load(loaded[1]) if loaded else None
-                            done[tid] = table is None or table.deals >= deals or table.status != "playing"
-                            if done[tid]:
-                                ended.setdefault(tid, time.monotonic())
-                        fake.touch()
-                        await asyncio.sleep(0.1)
-                watcher = asyncio.ensure_future(watch())
+                def marker(tid: str):
+                    async def mark() -> None:
+                        loaded = await store.load(tid)
+                        table = Table.load(loaded[1]) if loaded else None
+                        if table is None or table.deals >= deals or table.status != "playing":
+                            ended.setdefault(tid, time.monotonic())
+                            fake.touch()
+                    return mark
+                markers = [asyncio.ensure_future(on_saves(store, tid, marker(tid))) for tid in ids]
                 try:
                     await asyncio.gather(*(Players(fake, ms, c, tid, store, seed=i, careful=True, think=think,
-                                                   sensible=sensible).play(
-                        lambda tid=tid: done.get(tid, False), timeout=3600)
-                        for i, (c, ms, tid) in enumerate(zip(channels, seats, ids))))
+                                                   sensible=sensible).play(lambda tid=tid: tid in ended, timeout=3600)
+                                           for i, (c, ms, tid) in enumerate(zip(channels, seats, ids))))
                 finally:
-                    watcher.cancel()
+                    for task in markers:
+                        task.cancel()
+                    await asyncio.gather(*markers, return_exceptions=True)
                 await drained(redis, prefix, "discord")  # every effect read from the outbox, then sent
                 await bot.idle()
                 elapsed = time.monotonic() - t0

@@ -166,14 +166,18 @@ _shared: weakref.WeakKeyDictionary[Store, _Saves] = weakref.WeakKeyDictionary()
 
 async def on_saves(store: Store, table_id: str, look: Callable[[], Awaitable[None]]) -> None:
     """``await look()`` now and again whenever the store's feed tells a save of the table (or a break of
-    the feed, after which saves may have gone untold), until cancelled."""
+    the feed, after which saves may have gone untold), until cancelled; a look that Redis timed out is made again."""
     news = asyncio.Event()
     saves = _shared.get(store) or _shared.setdefault(store, _Saves(store))
     await saves.join(table_id, news)
     try:
         while True:
             news.clear()
-            await look()
+            try:
+                await look()
+            except (RedisError, OSError, asyncio.TimeoutError):  # a loaded Redis timed the read out: look again
+                await asyncio.sleep(0.1)
+                continue
             await news.wait()
     finally:
         await saves.leave(table_id, news)

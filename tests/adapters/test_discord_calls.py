@@ -64,13 +64,18 @@ def world(fake: FakeDiscord, closed: str = "") -> list[Member]:
 @asynccontextmanager
 async def dealt(store, redis, key_prefix: str, service: Service | None = None, tuning: Tuning = FAST,
                 game: str = "bauer"):
-    """Four members at a table of ``game`` in a channel, their hands dealt and shown: (fake, bot, members, table id)."""
+    """Four members at a table of ``game`` in a channel, their hands dealt and shown: (fake, bot, members, table id).
+
+    The deal is shown with :data:`FAST`'s short waits and the test goes on with ``tuning``'s: a press answered late
+    on a loaded machine is deferred and its table edit queued, which would wait out a test's long table wait here
+    (three tests that wait 60 s took 62 s now and then in loaded suite runs)."""
     async with fake_for(tuning) as fake:
         members = world(fake)
-        async with running_bot(fake, store, redis, key_prefix, tuning, service=service) as bot:
+        async with running_bot(fake, store, redis, key_prefix, FAST, service=service) as bot:
             tid = await open_table(fake, CHANNEL, members[0], members[1:], game)
             await fake.wait_for(lambda: all(hand_of(fake, m, CHANNEL, tid) for m in members), what="every hand")
             await bot.idle()
+            bot.delivery.tuning = tuning
             yield fake, bot, members, tid
 
 

@@ -188,7 +188,8 @@ async def bench(game: str, tables: int, deals: int, scale: float, think: tuple[f
         "game": game, "tables": tables, "deals": deals, "choices": "sensible" if sensible else "random",
         "scale": scale,
         "think_s": f"{think[0] / scale:g}-{think[1] / scale:g}", "seconds": round(elapsed, 1),
-        "cards": cards, "rest_calls": len(calls), "not_counted_after_end": len(after), "calls_per_card": round(len(calls) / max(cards, 1), 2),
+        "cards": cards, "rest_calls": len(calls), "not_counted_after_end": len(after),
+        "calls_per_card": round(len(calls) / max(cards, 1), 2),
         "global_limit_calls_per_card": round(sum(1 for c in calls if not c.route.startswith(INTERACTION_ROUTES))
                                              / max(cards, 1), 2),
         "by_route": {r: sum(1 for c in calls if route(c, dms) == r) for r in sorted({route(c, dms) for c in calls})},

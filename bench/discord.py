@@ -39,15 +39,13 @@ sys.path[0] = str(Path(__file__).resolve().parents[1])  # not bench/, whose disc
 from adapters.common.gate import DISCORD_GLOBAL  # noqa: E402
 from adapters.discord.tuning import Tuning  # noqa: E402
 from bench.quick import parse  # noqa: E402
-from bench.telegram import behind, peak, scratch_store, spread, think_range  # noqa: E402
+from bench.telegram import after_end, behind, peak, scratch_store, spread, table_ends, think_range  # noqa: E402
 from bot.ops.settings import load_settings  # noqa: E402
 from bot.protocol import tokens  # noqa: E402
 from bot.service import Service  # noqa: E402
 from bot.store.outbox import Outbox  # noqa: E402
-from bot.table.record import Table  # noqa: E402
 from tests.fakes.reading import drained  # noqa: E402
 from tests.fakes.discord.harness import FAST, Players, fake_for, open_table, running_bot  # noqa: E402
-from tests.servicekit import on_saves  # noqa: E402
 
 GUILD = 82_000_000_000_000_000
 NAMES = ["Anna", "Ben", "Cleo", "Dora"]
@@ -134,25 +132,10 @@ async def bench(game: str, tables: int, deals: int, scale: float, think: tuple[f
                 await bot.idle()  # the first hands are dealt: from here on, the cards cost
                 first, t0 = len(fake.calls), time.monotonic()
                 since = {iid for iid in fake.interactions}
-                ended: dict[str, float] = {}  # when each table's last counted deal ended
-
-                def marker(tid: str):
-                    async def mark() -> None:
-                        loaded = await store.load(tid)
-                        table = Table.load(loaded[1]) if loaded else None
-                        if table is None or table.deals >= deals or table.status != "playing":
-                            ended.setdefault(tid, time.monotonic())
-                            fake.touch()
-                    return mark
-                markers = [asyncio.ensure_future(on_saves(store, tid, marker(tid))) for tid in ids]
-                try:
+                async with table_ends(store, ids, deals, fake.touch) as ended:
                     await asyncio.gather(*(Players(fake, ms, c, tid, store, seed=i, careful=True, think=think,
                                                    sensible=sensible).play(lambda tid=tid: tid in ended, timeout=3600)
                                            for i, (c, ms, tid) in enumerate(zip(channels, seats, ids))))
-                finally:
-                    for task in markers:
-                        task.cancel()
-                    await asyncio.gather(*markers, return_exceptions=True)
                 await drained(redis, prefix, "discord")  # every effect read from the outbox, then sent
                 await bot.idle()
                 elapsed = time.monotonic() - t0
@@ -162,8 +145,7 @@ async def bench(game: str, tables: int, deals: int, scale: float, think: tuple[f
                 calls, after = [], []
                 for c in fake.rest_calls():
                     if c.at >= t0:
-                        tid = table_of.get(c.channel)
-                        (after if tid in ended and c.at > ended[tid] + grace else calls).append(c)
+                        (after if after_end(c.at, table_of.get(c.channel), ended, grace) else calls).append(c)
                 acks = [r.answered_at - r.created for iid, r in fake.interactions.items()
                         if iid not in since and r.answered_at is not None]
                 cards = 0

@@ -50,6 +50,7 @@ import secrets
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 sys.path[0] = str(Path(__file__).resolve().parents[1])  # not bench/, whose telegram.py would shadow the SDK
@@ -90,6 +91,35 @@ async def scratch_store():
             if keys:
                 await redis.unlink(*keys)
             await redis.aclose()
+
+
+@contextlib.asynccontextmanager
+async def table_ends(store: Store, table_ids: list[str], deals: int, touch: Callable[[], None]):
+    """While the block runs, when each table's last counted deal ended (``deals`` played, or it no longer plays),
+    read on its saves: a dict of table id to that moment; ``touch()`` after each end (the people may stop)."""
+    ended: dict[str, float] = {}
+
+    def marker(table_id: str) -> Callable[[], Awaitable[None]]:
+        async def mark() -> None:
+            loaded = await store.load(table_id)
+            table = Table.load(loaded[1]) if loaded else None
+            if table is None or table.deals >= deals or table.status != "playing":
+                ended.setdefault(table_id, time.monotonic())
+                touch()
+        return mark
+    markers = [asyncio.ensure_future(on_saves(store, table_id, marker(table_id))) for table_id in table_ids]
+    try:
+        yield ended
+    finally:
+        for task in markers:
+            task.cancel()
+        await asyncio.gather(*markers, return_exceptions=True)
+
+
+def after_end(at: float, table_id: str | None, ended: dict[str, float], grace: float) -> bool:
+    """Whether a call made ``at`` for ``table_id`` came more than ``grace`` seconds after its table's last counted
+    deal ended (the next deal's hands, held for a move nobody makes once the people stop: not counted)."""
+    return table_id in ended and at > ended[table_id] + grace
 
 
 def peak(times: list[float], window: float) -> int:
@@ -258,38 +288,28 @@ async def bench(game: str, deals: int, scale: float, humans: int = 4, think: tup
                 watcher = asyncio.ensure_future(stalls.watch())
                 t0, cpu0 = time.monotonic(), time.process_time()
 
-                ended: dict[int, float] = {}  # chat id -> when its table's last counted deal ended
-
-                async def play(i: int, table_id: str, users) -> None:
-                    async def mark() -> None:
-                        loaded = await store.load(table_id)
-                        table = Table.load(loaded[1]) if loaded else None
-                        if table is None or table.deals >= deals or table.status != "playing":
-                            for chat in (ids[table_id], *(u.id for u in users)):
-                                ended.setdefault(chat, time.monotonic())
-                            tg.touch()
+                async def play(i: int, table_id: str, users, ended: dict[str, float]) -> None:
                     on_web = {u.id for u in users[len(users) - round(len(users) * web_share):]}
                     players = OnWeb(tg, users, table_id, careful=True, think=think, sensible=sensible,
                                     seed=len(users) + int(table_id, 36) % 997 if seed is None else seed + i,
                                     on_web=on_web, service=bot.service, store=store)
-                    marker = asyncio.ensure_future(on_saves(store, table_id, mark))
-                    try:
-                        await players.play(lambda: ids[table_id] in ended, timeout=7200)
-                    finally:
-                        marker.cancel()
-                        await asyncio.gather(marker, return_exceptions=True)
+                    await players.play(lambda: table_id in ended, timeout=7200)
 
-                await asyncio.gather(*(play(i, tid, users) for i, (tid, (_, users)) in enumerate(zip(ids, seated))))
+                async with table_ends(store, list(ids), deals, tg.touch) as ended:
+                    await asyncio.gather(*(play(i, tid, users, ended)
+                                           for i, (tid, (_, users)) in enumerate(zip(ids, seated))))
                 await drained(redis, prefix, "telegram")  # every effect read from the outbox, then sent
                 await bot.outbox.idle()
                 elapsed, cpu = time.monotonic() - t0, time.process_time() - cpu0
                 watcher.cancel()
+                table_of = {chat: tid for tid, (group, users) in zip(ids, seated)
+                            for chat in (group, *(u.id for u in users))}
                 grace = tuning.lazy_s / 2  # a hand held for a move nobody makes any more goes after lazy_s
                 made, after = [], []
                 for c in tg.calls[first:]:
                     if c[1] not in START_UP:
-                        chat = int(c[2].get("chat_id") or 0)
-                        (after if chat in ended and c[0] > ended[chat] + grace else made).append(c)
+                        at_end = after_end(c[0], table_of.get(int(c[2].get("chat_id") or 0)), ended, grace)
+                        (after if at_end else made).append(c)
                 calls = [c for c in made if not c[2].get(VIA_REPLY)]
                 replies = [c for c in made if c[2].get(VIA_REPLY)]
                 cards, versions = 0, {}

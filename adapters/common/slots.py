@@ -37,7 +37,7 @@ from bot.protocol import receipts
 from . import once
 from bot.protocol.outgoing import HandMessage, JoinLink, Notice, Outgoing, TableMessage, Toast
 
-__all__ = ["Slots", "table_may_wait", "not_queued"]
+__all__ = ["Slots", "Queues", "table_may_wait", "not_queued"]
 
 J = TypeVar("J")
 
@@ -176,6 +176,26 @@ class Slots(Generic[J]):
             self.wake.clear()
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self.wake.wait(), min(self.due.values()) - time.monotonic())
+
+
+class Queues(dict[int, Slots]):
+    """The queues of a process's chats, by chat id (an idle chat's is removed by its sender). Once hurried (the
+    process stops) every queue is, also one made later: what is queued meanwhile goes at once too."""
+
+    hasty = False
+
+    def of(self, chat_id: int) -> Slots:
+        """The queue of ``chat_id``, made if it has none (hurried once the chats are)."""
+        queue = self.setdefault(chat_id, Slots())
+        if self.hasty:
+            queue.hurry()
+        return queue
+
+    def hurry(self) -> None:
+        """From now on no job of any chat lingers or is held (:meth:`Slots.hurry`)."""
+        self.hasty = True
+        for queue in self.values():
+            queue.hurry()
 
 
 def not_queued() -> None:

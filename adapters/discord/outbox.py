@@ -24,7 +24,7 @@ import discord
 
 from adapters.common.bounded import Bounded
 from adapters.common.gate import Gate, SharedLimit, gated_turn
-from adapters.common.slots import Slots, not_queued
+from adapters.common.slots import Queues, Slots, not_queued
 from bot.protocol.unavailable import UNAVAILABLE
 
 from .tuning import Tuning
@@ -79,10 +79,9 @@ class Outbox:
         self.tuning = tuning
         self.shared = shared
         self.gate = Gate(tuning.global_messages, tuning.global_window_s, shared, f"dc:global:{bot_id}")
-        self._pending: dict[int, Slots[Job]] = {}
+        self._pending: Queues = Queues()
         self._next: Bounded[int, float] = Bounded()
         self._shown: Bounded[tuple[int, str], int] = Bounded()
-        self._hasty = False
         self._answered: Bounded[tuple[int, str], int] = Bounded()
 
     def put(self, job: Job) -> None:
@@ -90,9 +89,7 @@ class Outbox:
         if job.version is not None and job.version < self.newest(job.channel_id, job.slot):
             not_queued()
             return
-        queue = self._pending.setdefault(job.channel_id, Slots())
-        if self._hasty:
-            queue.hurry()
+        queue = self._pending.of(job.channel_id)
         queue.put(job.slot, job, job.linger, job.rank, job.restart)
         if queue.task is None or queue.task.done():
             queue.task = asyncio.get_running_loop().create_task(self._run(job.channel_id, queue),
@@ -135,9 +132,7 @@ class Outbox:
     async def flush(self) -> None:
         """Send everything queued, and what is queued meanwhile, without lingering or holding (the bot stops), and
         wait until it is sent."""
-        self._hasty = True
-        for queue in self._pending.values():
-            queue.hurry()
+        self._pending.hurry()
         await self.idle()
 
     async def close(self) -> None:

@@ -28,7 +28,7 @@ from telegram.error import ChatMigrated, NetworkError, RetryAfter, TelegramError
 from adapters.common.bounded import Bounded
 from adapters.common.gate import Gate, SharedLimit, gated_turn, near_full
 from adapters.common.once import Lapsed
-from adapters.common.slots import Slots, not_queued
+from adapters.common.slots import Queues, Slots, not_queued
 from bot.protocol.unavailable import UNAVAILABLE
 
 from .tuning import Tuning
@@ -207,19 +207,16 @@ class Outbox:
     def __init__(self, pacer: Pacer, on_migrated: Callable[[int, int], Awaitable[None]]):
         self.pacer = pacer
         self.on_migrated = on_migrated
-        self._queues: dict[int, Slots[Job]] = {}
+        self._queues: Queues = Queues()
         self._shown: Bounded[tuple[int, str], int] = Bounded()
         self._moved: Bounded[int, int] = Bounded()
-        self._hasty = False
 
     def put(self, job: Job) -> None:
         """Queue ``job``, replacing a pending job of its slot; drop it if a newer version is known."""
         chat_id = self._moved.get(job.chat_id, job.chat_id)
         if chat_id != job.chat_id:
             job = replace(job, chat_id=chat_id)
-        q = self._queues.setdefault(chat_id, Slots())
-        if self._hasty:
-            q.hurry()
+        q = self._queues.of(chat_id)
         if job.version is not None:
             old = q.pending.get(job.slot)
             newest = max(v for v in (self._shown.get((chat_id, job.slot)), old and old.version, -1) if v is not None)
@@ -260,9 +257,7 @@ class Outbox:
     async def flush(self) -> None:
         """Send everything queued, and what is queued meanwhile, without lingering or holding (the bot stops), and
         wait until it is sent."""
-        self._hasty = True
-        for q in self._queues.values():
-            q.hurry()
+        self._queues.hurry()
         await self.idle()
 
     async def close(self) -> int:

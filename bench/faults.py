@@ -116,7 +116,7 @@ from bot.store.connection import client_for  # noqa: E402
 from bot.store.tables import Store  # noqa: E402
 from bot.store.tourneys import KIND as TOURNEY  # noqa: E402
 from bot.store.tourneys import TourneyStore  # noqa: E402
-from bot.table import deadlines, vacation  # noqa: E402
+from bot.table import deadlines, forced, vacation  # noqa: E402
 from bot.table.record import Table  # noqa: E402
 from bot.table.tourney_record import Tourney  # noqa: E402
 from bot.tournament import Tournament, result_of  # noqa: E402
@@ -558,6 +558,8 @@ async def _to_finishing_move(svc, chat: ChatRef, seed: int) -> tuple[str, dict]:
         action = actarg.decode(tok.arg) if tok.verb == "act" else None
         if action is not None and data.state and data.state.get("to_act") == data.seat_of(who.key):
             after, _ = engine.apply(engine.from_json(data.state), data.seat_of(who.key), action)
+            while (then := forced.move(after)) is not None:  # the last trick plays itself
+                after, _ = engine.apply(after, after.to_act, then)
             if engine.match_over(after):
                 return table_id, {"chat": chat.chat_id, "user": int(who.user_id[1:]), "token": pressed.token,
                                   "update": f"finish.{chat.chat_id}"}

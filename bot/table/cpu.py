@@ -12,7 +12,7 @@ import random
 import time
 
 import engine
-from bot.table import computer, stakes
+from bot.table import computer, forced, stakes
 from bot.table.match import Match
 from engine.state import State
 
@@ -58,6 +58,8 @@ class _Budget:
 def play_computers(match: Match) -> None:
     """Let the computer act for its seats until a person must act, the match is over, or one deal is played.
 
+    A person's move the rules force (his last card, his only decision: :mod:`bot.table.forced`) is made too.
+
     Before each turn every other computer seat is asked once whether it takes an offer
     (Spritzen, Stoß, Ledig ...), so doublings cannot go back and forth without end. The work is
     bounded: once the computers' moves end a deal and the next one is dealt, they stop, and the
@@ -80,9 +82,12 @@ def play_computers(match: Match) -> None:
                 break
         else:
             seat = state.to_act
-            if not seats[seat].computer:
+            if seats[seat].computer:
+                _decide(match, seat, budget, rng)
+            elif (action := forced.move(state)) is not None:
+                match.act(seat, action, forced.BY)
+            else:
                 return
-            _decide(match, seat, budget, rng)
 
 
 def _decide(match: Match, seat: int, budget: _Budget, rng: random.Random) -> engine.Action | None:

@@ -91,7 +91,7 @@ async def test_a_watcher_is_sent_no_card_of_any_hand_during_a_whole_deal(store, 
                 if over:
                     break
                 await players.step()
-        assert scanned > 20
+        assert scanned > 12  # every version of a whole deal: a Rams deal without its last trick has 17
     finally:
         await server.stop()
 

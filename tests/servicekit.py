@@ -315,6 +315,15 @@ class Players:
         """Hand a command to the service and remember what came back."""
         return self.take(await self.svc.handle(cmd))
 
+    async def sit_down(self, game: str) -> str:
+        """The first of these people opens a table of ``game`` in their chat, the others join, he deals; its id."""
+        first, *others = self.users.values()
+        table = table_msg(await self.send(say(self.chat, first, f"neu {game}")))
+        for u in others:
+            table = table_msg(await self.send(press(self.chat, u, button(table, "join").token)))
+        await self.send(press(self.chat, first, button(table, "start").token))
+        return table.table_id
+
     async def to_act(self) -> tuple[UserRef, object] | None:
         """The person to act with a button he may press now, chosen at random: a card or decision of the
         last hand he was sent, or an offer of the table message (he knows the rules and sees the table)."""

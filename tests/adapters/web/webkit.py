@@ -15,7 +15,7 @@ from adapters.web import Tuning, WebServer
 from bot.ops.settings import HostPort
 from bot.protocol.outgoing import ChatRef, UserRef
 from bot.service import Service
-from tests.servicekit import Players, button, press, say, table_msg
+from tests.servicekit import Players
 
 BOT_TOKEN = "123456:TEST-token-of-the-fake-bot"
 SECRET = b"s" * 32
@@ -43,13 +43,7 @@ def init_data(user_id: int, auth_date: float | None = None, start_param: str = "
 
 async def table_of_four(svc: Service, game: str = "bauerchen", players: Players | None = None) -> str:
     """A started table of :func:`person` 0 to 3 in :data:`GROUP` (or of ``players``, in their chat); its id."""
-    players = players or Players(svc, GROUP, [person(i) for i in range(4)])
-    users, chat = list(players.users.values()), players.chat
-    table = table_msg(await players.send(say(chat, users[0], f"neu {game}")))
-    for u in users[1:]:
-        table = table_msg(await players.send(press(chat, u, button(table, "join").token)))
-    await players.send(press(chat, users[0], button(table, "start").token))
-    return table.table_id
+    return await (players or Players(svc, GROUP, [person(i) for i in range(4)])).sit_down(game)
 
 
 @dataclass

@@ -10,7 +10,7 @@ from bot.table import forced
 from bot.table.record import Table
 from engine.actions import PLAY
 from engine.rams import PLAY_HAND
-from tests.servicekit import GROUP, Players, button, press, say, service, table_msg, user
+from tests.servicekit import GROUP, Players, service, user
 
 
 def _walk(game: str, seed: int, deals: int):
@@ -55,12 +55,8 @@ async def test_a_rams_match_of_people_plays_each_last_trick_and_each_robbers_dec
     svc = service(store, seed=3, reminder_after="off", autoplay_after="off")
     people = [user(i) for i in range(4)]
     players = Players(svc, GROUP, people, seed=5)
-    table = table_msg(await players.send(say(GROUP, people[0], "neu rams")))
-    for u in people[1:]:
-        table = table_msg(await players.send(press(GROUP, u, button(table, "join").token)))
-    await players.send(press(GROUP, people[0], button(table, "start").token))
+    table_id = await players.sit_down("rams")
     final = await players.play_out()  # and no press of theirs was refused
-    table_id = final.table_id
     state, made = None, {"card": 0, "decision": 0, "pressed": 0}
     for entry in map(json.loads, await store.log(table_id)):
         for move in entry["moves"]:

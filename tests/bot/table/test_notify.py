@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot.protocol.outgoing import HandMessage, Notice
 from bot.table import notify
 from bot.table.record import Table
-from tests.servicekit import GROUP, Players, button, of, press, private, say, service, table_msg, user
+from tests.servicekit import GROUP, Players, of, private, say, service, user
 
 T0 = 1_800_000_000.0  # 09:00 in Berlin: outside the default quiet hours
 
@@ -14,10 +14,7 @@ async def four_at_bauer(store, now: list[float]):
     svc = service(store, seed=5, clock=lambda: now[0])
     users = [user(i) for i in range(4)]
     players = Players(svc, GROUP, users, seed=2)
-    table = table_msg(await players.send(say(GROUP, users[0], "neu bauer")))
-    for u in users[1:]:
-        table = table_msg(await players.send(press(GROUP, u, button(table, "join").token)))
-    await players.send(press(GROUP, users[0], button(table, "start").token))
+    await players.sit_down("bauer")
     return svc, players, users
 
 

@@ -1,11 +1,12 @@
 """The short rules of a game as its table plays them: the rules text of the catalogs, with what the
-table's options change (the round's end, the trump call after 2 or 5 cards, the target ...)."""
+table's options change (the round's end, the trump call after 2 or 5 cards, the target ...), and that the last
+card plays itself (:mod:`bot.table.forced`)."""
 
 from __future__ import annotations
 
 import engine
 from bot.words.figures import money
-from bot.words.i18n import t, tn
+from bot.words.i18n import has, t, tn
 from engine.bauerchen import round_end
 from engine.rams import target_of
 
@@ -14,6 +15,12 @@ __all__ = ["rules_text"]
 
 def rules_text(game: str, options: dict, lang: str, n: int = 0, currency: str = "Fr.") -> str:
     """The short rules of ``game`` with ``options`` (``n`` players: Rams' target; ``currency``: its settlement)."""
+    last = f"rules.last_card.{game}"
+    return f"{_rules(game, options, lang, n, currency)} {t(lang, last if has(last) else 'rules.last_card')}"
+
+
+def _rules(game: str, options: dict, lang: str, n: int, currency: str) -> str:
+    """The game's own rules text, with its options."""
     parsed = engine.parse_options(game, options)
     if game == "bauerchen":
         return _bauerchen(parsed, lang)

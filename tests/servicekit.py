@@ -183,6 +183,26 @@ async def on_saves(store: Store, table_id: str, look: Callable[[], Awaitable[Non
         await saves.leave(table_id, news)
 
 
+async def watched(watch: Awaitable[None], people: list[Awaitable[None]]) -> None:
+    """Run ``people`` to their end with ``watch`` (a :meth:`TurnWatch.run`) beside them, cancelled after them. A watch
+    that fails fails them at once: they would wait for a table they no longer see (until their deadline, silently)."""
+    watcher = asyncio.ensure_future(watch)
+    pending = {asyncio.ensure_future(p) for p in people}
+    try:
+        while pending:
+            done, _ = await asyncio.wait(pending | {watcher}, return_when=asyncio.FIRST_COMPLETED)
+            if watcher in done:
+                watcher.result()
+                raise AssertionError("the table's watch ended while people played")
+            for task in done:
+                task.result()
+            pending -= done
+    finally:
+        for task in (watcher, *pending):
+            task.cancel()
+        await asyncio.gather(watcher, *pending, return_exceptions=True)  # none still reads the store when it closes
+
+
 class TurnWatch:
     """What a person who knows the rules reads off a table as it goes: whose turn it is and what he may do.
 

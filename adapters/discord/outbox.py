@@ -175,9 +175,9 @@ class Outbox:
                 log.warning("pacing channel %s needs Redis (%s), waiting", channel_id, exc)
                 self._next[channel_id] = time.monotonic() + _REDIS_WAIT_S
                 continue
-            if not queue:
+            if not queue:  # its job was dropped meanwhile (an answer showed it); one may come while the turn goes back
                 await self.gate.done(ticket)
-                break
+                continue
             slot, job = queue.pop()
             hold = self.tuning.gap
             try:

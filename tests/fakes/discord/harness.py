@@ -25,7 +25,7 @@ from bot.store.ratelimit import Limiter
 from bot.store.tables import Store
 from bot.table.record import Table
 from tests.fakes.reading import reading
-from tests.servicekit import TurnWatch
+from tests.servicekit import TurnWatch, watched
 
 from .server import FakeDiscord, Member, Msg
 
@@ -182,19 +182,13 @@ class Players:
         """Everybody plays until ``until()`` holds (``AssertionError`` after ``timeout``)."""
         deadline = time.monotonic() + timeout
         await self.watch.look()
-        tasks = [asyncio.ensure_future(self.watch.run(changed=self.fake.touch))]
-        tasks += [asyncio.ensure_future(self._player(m, until, deadline)) for m in self.members]
         try:
-            await asyncio.gather(*tasks[1:])
+            await watched(self.watch.run(changed=self.fake.touch), [self._player(m, until, deadline) for m in self.members])
         except AssertionError as exc:
             raise AssertionError(f"{exc}; last presses {self.presses[-4:]}; hands: " + " | ".join(
                 f"{m.name}: {(hand_of(self.fake, m, self.channel_id, self.table_id) or m).__dict__.get('content')!r} "
                 f"{getattr(hand_of(self.fake, m, self.channel_id, self.table_id), 'custom_ids', list)()}"
                 for m in self.members)) from None
-        finally:
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)  # none still reads the store when it closes
         assert until(), f"the game did not end in time; last presses {self.presses[-4:]}"
 
     async def press(self, member: Member, message: Msg, custom_id: str) -> dict:

@@ -29,7 +29,7 @@ from bot.store.ratelimit import Limiter
 from bot.store.tables import Store
 from bot.table.record import Table
 from tests.fakes.reading import reading
-from tests.servicekit import TurnWatch, on_saves
+from tests.servicekit import TurnWatch, on_saves, watched
 
 from .server import FakeTelegram, FakeUser, Sent
 
@@ -291,14 +291,7 @@ class Players:
         """Everybody plays until ``until()`` holds (``AssertionError`` after ``timeout``)."""
         deadline = time.monotonic() + timeout
         await self.watch.look()
-        tasks = [asyncio.ensure_future(self.watch.run(changed=self.tg.touch))]
-        tasks += [asyncio.ensure_future(self._player(u, until, deadline)) for u in self.users]
-        try:
-            await asyncio.gather(*tasks[1:])
-        finally:
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)  # none still reads the store when it closes
+        await watched(self.watch.run(changed=self.tg.touch), [self._player(u, until, deadline) for u in self.users])
         assert until(), f"the game did not end in time; last presses {self.presses[-4:]}; hands: " + " | ".join(
             f"{u.first_name}: {self.tg.last(u.id).text!r}" for u in self.users if self.tg.chat(u.id))
 

@@ -10,6 +10,7 @@ from bot.table import forced
 from bot.table.record import Table
 from engine.actions import PLAY
 from engine.rams import PLAY_HAND
+from engine.state import PLAY_PHASE
 from tests.servicekit import GROUP, Players, service, user
 
 
@@ -35,7 +36,7 @@ def test_only_a_move_without_a_choice_is_forced_and_never_while_someone_may_doub
         made = {"card": 0, "decision": 0, "offer open": 0}
         for state in _walk(game, seed=7, deals=60):
             action = forced.move(state)
-            last = state.phase == "play" and state.hands[state.to_act].bit_count() == 1
+            last = state.phase == PLAY_PHASE and state.hands[state.to_act].bit_count() == 1
             if action is None:
                 made["offer open"] += last and any(engine.offers(state).values())
                 continue

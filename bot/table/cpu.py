@@ -84,7 +84,7 @@ def play_computers(match: Match) -> None:
             seat = state.to_act
             if seats[seat].computer:
                 _decide(match, seat, budget, rng)
-            elif (action := forced.move(state)) is not None:
+            elif (action := forced.move(state, [s for s in range(state.n) if not seats[s].computer])) is not None:
                 match.act(seat, action, forced.BY)
             else:
                 return

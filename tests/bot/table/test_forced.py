@@ -11,7 +11,7 @@ from bot.table.record import Table
 from engine.actions import PLAY
 from engine.rams import PLAY_HAND
 from engine.state import PLAY_PHASE
-from tests.servicekit import GROUP, Players, service, user
+from tests.servicekit import GROUP, Players, say, service, user
 
 
 def _walk(game: str, seed: int, deals: int):
@@ -29,6 +29,19 @@ def _walk(game: str, seed: int, deals: int):
             state = engine.new_match(game, rng)
         else:
             state = engine.next_deal(state, rng)
+
+
+def _replayed(entries: list[str]):
+    """Each move of a move log with the state it was made in: ``(state, seat, action, by)``."""
+    state = None
+    for entry in map(json.loads, entries):
+        for move in entry["moves"]:
+            if "deal" in move:
+                state = engine.from_json(move["deal"])
+                continue
+            action = engine.Action.from_dict(move["a"])
+            yield state, move["s"], action, move["by"]
+            state, _ = engine.apply(state, move["s"], action)
 
 
 def test_only_a_move_without_a_choice_is_forced_and_never_while_someone_may_double():
@@ -58,22 +71,36 @@ async def test_a_rams_match_of_people_plays_each_last_trick_and_each_robbers_dec
     players = Players(svc, GROUP, people, seed=5)
     table_id = await players.sit_down("rams")
     final = await players.play_out()  # and no press of theirs was refused
-    state, made = None, {"card": 0, "decision": 0, "pressed": 0}
-    for entry in map(json.loads, await store.log(table_id)):
-        for move in entry["moves"]:
-            if "deal" in move:
-                state = engine.from_json(move["deal"])
-                continue
-            action = engine.Action.from_dict(move["a"])
-            if move["by"] == forced.BY:
-                assert forced.move(state) == action and move["s"] == state.to_act
-                made["card" if action.kind == PLAY else "decision"] += 1
-            else:
-                assert forced.move(state) is None, "a person pressed a move the rules had made for him"
-                made["pressed"] += 1
-            state, _ = engine.apply(state, move["s"], action)
-            if engine.is_over(state):
-                assert not any(h for s, h in enumerate(state.hands) if state.active[s]), "every card was played"
+    made = {"card": 0, "decision": 0, "pressed": 0}
+    for state, seat, action, by in _replayed(await store.log(table_id)):
+        if by == forced.BY:
+            assert forced.move(state) == action and seat == state.to_act
+            made["card" if action.kind == PLAY else "decision"] += 1
+        else:
+            assert forced.move(state) is None, "a person pressed a move the rules had made for him"
+            made["pressed"] += 1
+        after, _ = engine.apply(state, seat, action)
+        if engine.is_over(after):
+            assert not any(h for s, h in enumerate(after.hands) if after.active[s]), "every card was played"
     deals = Table.load((await store.load(table_id))[1]).deals
     assert made["card"] >= 2 * deals, made  # the last trick: every seat in play, at least two
     assert made["pressed"] > made["card"] and "🏆" in final.text
+
+
+async def test_a_computers_doubling_does_not_hold_a_persons_last_card(store):
+    svc = service(store, seed=2, reminder_after="off", autoplay_after="off")
+    anna = user(0)
+    players = Players(svc, GROUP, [anna], seed=2)
+    await players.send(say(GROUP, anna, "neu bauerchen"))
+    for _ in range(3):
+        await players.send(say(GROUP, anna, "computer"))
+    await players.send(say(GROUP, anna, "los"))
+    table_id = (await players.play_out()).table_id
+    forced_cards = open_to_computers = 0
+    for state, seat, action, by in _replayed(await store.log(table_id)):
+        if by != forced.BY:
+            continue
+        assert seat == 0 and action.kind == PLAY and state.hands[0].bit_count() == 1
+        forced_cards += 1
+        open_to_computers += any(state.offers_for(s) for s in (1, 2, 3))
+    assert open_to_computers > 0 and forced_cards > open_to_computers, (forced_cards, open_to_computers)

@@ -26,14 +26,14 @@ def test_bauerchen_says_what_a_meld_is_in_points_and_follows_its_options():
     text = rules_text("bauerchen", {}, "de")
     assert "20 in einer Farbe bringt 1 Punkt, 40 in Trumpf 2 Punkte" in text and "20 oder 40" not in text
     assert "nach 2 Karten (mit zwei Buben auch »die Letzte«" in text and "bis 12;" in text
-    assert text.endswith("Wer zuerst 1 Stein hat, gewinnt die Partie. Die letzte Karte spielt sich von selbst, sobald keiner "
-                         "mehr spritzen kann.")
+    assert text.endswith("Wer zuerst 1 Stein hat, gewinnt die Partie. Die letzte Karte spielt sich von selbst, sobald kein "
+                         "Mensch am Tisch mehr spritzen kann.")
     varied = rules_text("bauerchen", {"trump_after_cards": 5, "weiterschreiben": True, "target_steine": 2,
                                       "ledig_in_decider": False, "overtrump_on_trump_lead_only": True}, "en")
     assert "after 5 cards and leads" in varied and "Letzte" not in varied and "goes to 31" in varied
     assert "only when trump was led" in varied and "No Ledig in the decider" in varied
-    assert varied.endswith("First to 2 Steine wins the match. Your last card plays itself once nobody can call Spritzen "
-                           "any more.")
+    assert varied.endswith("First to 2 Steine wins the match. Your last card plays itself once no person at the "
+                           "table can call Spritzen any more.")
 
 
 def test_bauer_and_rams_follow_the_tables_options():

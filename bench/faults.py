@@ -488,7 +488,8 @@ async def _kills(server: Server, prefix: str, games: int, kills: int, workers: i
             kill_row.notes += [f"table {table_id}: {by} {cmd} logged {logged[by, cmd]} times, pressed in "
                                f"{sent[by, cmd]} updates" for by, cmd in over]
             timer_moves += sum(e["cmd"] == "timer" for e in entries)
-        kill_row.stuck, kill_row.notes = await _check_tables(store, tables)
+        kill_row.stuck, notes = await _check_tables(store, tables)
+        kill_row.notes += notes
         kill_row.crashes = crashed + len(platform.errors)
         kill_row.notes += [e.splitlines()[-1] for e in platform.errors[:3]]
         kill_row.leaks, notes = await _leaks(store, client, prefix)

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import random
 
 import engine
 from bot.table import forced
+from bot.table.deal_log import finished_deal
 from bot.table.record import Table
 from engine.actions import PLAY
 from engine.rams import PLAY_HAND
@@ -31,17 +31,15 @@ def _walk(game: str, seed: int, deals: int):
             state = engine.next_deal(state, rng)
 
 
-def _replayed(entries: list[str]):
-    """Each move of a move log with the state it was made in: ``(state, seat, action, by)``."""
-    state = None
-    for entry in map(json.loads, entries):
-        for move in entry["moves"]:
-            if "deal" in move:
-                state = engine.from_json(move["deal"])
-                continue
-            action = engine.Action.from_dict(move["a"])
-            yield state, move["s"], action, move["by"]
-            state, _ = engine.apply(state, move["s"], action)
+def _replayed(entries: list[str], deals: int):
+    """Each move of a table's ``deals`` finished deals, read back from its move log (:mod:`bot.table.deal_log`), with
+    the state it was made in: ``(state, seat, action, by)``."""
+    for no in range(1, deals + 1):
+        deal = finished_deal(entries, no)
+        state = deal.start
+        for seat, action, by in deal.actions:
+            yield state, seat, action, by
+            state, _ = engine.apply(state, seat, action)
 
 
 def test_only_a_move_without_a_choice_is_forced_and_never_while_someone_may_double():
@@ -71,8 +69,9 @@ async def test_a_rams_match_of_people_plays_each_last_trick_and_each_robbers_dec
     players = Players(svc, GROUP, people, seed=5)
     table_id = await players.sit_down("rams")
     final = await players.play_out()  # and no press of theirs was refused
+    deals = Table.load((await store.load(table_id))[1]).deals
     made = {"card": 0, "decision": 0, "pressed": 0}
-    for state, seat, action, by in _replayed(await store.log(table_id)):
+    for state, seat, action, by in _replayed(await store.log(table_id), deals):
         if by == forced.BY:
             assert forced.move(state) == action and seat == state.to_act
             made["card" if action.kind == PLAY else "decision"] += 1
@@ -82,7 +81,6 @@ async def test_a_rams_match_of_people_plays_each_last_trick_and_each_robbers_dec
         after, _ = engine.apply(state, seat, action)
         if engine.is_over(after):
             assert not any(h for s, h in enumerate(after.hands) if after.active[s]), "every card was played"
-    deals = Table.load((await store.load(table_id))[1]).deals
     assert made["card"] >= 2 * deals, made  # the last trick: every seat in play, at least two
     assert made["pressed"] > made["card"] and "🏆" in final.text
 
@@ -97,7 +95,8 @@ async def test_a_computers_doubling_does_not_hold_a_persons_last_card(store):
     await players.send(say(GROUP, anna, "los"))
     table_id = (await players.play_out()).table_id
     forced_cards = open_to_computers = 0
-    for state, seat, action, by in _replayed(await store.log(table_id)):
+    deals = Table.load((await store.load(table_id))[1]).deals
+    for state, seat, action, by in _replayed(await store.log(table_id), deals):
         if by != forced.BY:
             continue
         assert seat == 0 and action.kind == PLAY and state.hands[0].bit_count() == 1

@@ -920,6 +920,7 @@ async def _flood(server: Server, prefix: str, commands: int) -> Row:
         fake_for,
         handled,
         let_windows_pass,
+        markup_version,
         open_table,
         running_bot,
         version,
@@ -934,16 +935,17 @@ async def _flood(server: Server, prefix: str, commands: int) -> Row:
         """A card played: the seconds until the bot has decided it (its press answered), from then until the
         group's table shows it, and the posts in the group in that time."""
         user, hand, token = await card_to_play(tg, store, people, table_id)
-        shown, pressed, at = version(tg, group, table_id), len(tg.calls), time.monotonic()
+        saved, _ = await store.load(table_id)  # the group may still be shown an older version's edit meanwhile
+        pressed, at = len(tg.calls), time.monotonic()
         query = user.press(hand, data=token)
         await tg.wait_answer(query)
-        await tg.wait_for(lambda: version(tg, group, table_id) > shown, what="the table to show the card")
+        await tg.wait_for(lambda: version(tg, group, table_id) > saved, what="the table to show the card")
         calls = tg.calls[pressed:]
         answer = next(i for i, (_, m, p, _) in enumerate(calls) if m == "answerCallbackQuery"
                       and p["callback_query_id"] == query)
         edit = next(i for i, (_, m, p, ok) in enumerate(calls) if i > answer and m == "editMessageText"
-                    and ok == 200 and int(p["chat_id"]) == group)
-        due = next(t for n, t in queued if n >= pressed)
+                    and ok == 200 and int(p["chat_id"]) == group and markup_version(p.get("reply_markup"), table_id) > saved)
+        due = next(t for n, t in queued if n > pressed + answer)  # the card's effects are put after its answer
         posts = sum(m == "sendMessage" and ok == 200 and int(p["chat_id"]) == group and t >= due
                     for t, m, p, ok in calls[answer:edit])
         return calls[answer][0] - at, calls[edit][0] - calls[answer][0], posts

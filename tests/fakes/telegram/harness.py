@@ -35,7 +35,7 @@ from .server import FakeTelegram, FakeUser, Sent
 
 __all__ = ["FAST", "PATIENCE", "WEBHOOK", "fake_for", "running_bot", "Players", "table_tokens", "newest",
            "let_windows_pass", "press_verb", "open_table", "version", "watching", "alive", "terminate", "tuning_env",
-           "until", "handled", "card_to_play", "web_tapper"]
+           "until", "handled", "card_to_play", "web_tapper", "markup_version"]
 
 FAST = Tuning(group_messages=20, group_window_s=0.6, chat_messages=1, chat_window_s=0.03, slack_s=0.03,
               lazy_s=0.05, hand_wait_s=0.01, table_lazy_s=0.03, table_trick_s=0.08, tick_interval_s=0.2, poll_timeout_s=1,
@@ -248,7 +248,14 @@ async def card_to_play(tg: FakeTelegram, store: Store, users: list[FakeUser],
 def version(tg: FakeTelegram, chat_id: int, table_id: str) -> int:
     """The table version the newest table message in ``chat_id`` shows (-1 if none)."""
     message = newest(tg, chat_id, table_id)
-    return max((t.version for t in table_tokens(message, table_id)), default=-1) if message else -1
+    return markup_version(message.markup, table_id) if message else -1
+
+
+def markup_version(markup: dict | None, table_id: str) -> int:
+    """The table version the buttons of ``markup`` (a message's or a call's ``reply_markup``) carry (-1 if none)."""
+    buttons = [b for row in (markup or {}).get("inline_keyboard", []) for b in row]
+    found = [t for b in buttons if (t := tokens.parse(b.get("callback_data", ""))) and t.table == table_id]
+    return max((t.version for t in found), default=-1)
 
 
 class Players:

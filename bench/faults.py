@@ -918,11 +918,11 @@ async def _flood(server: Server, prefix: str, commands: int) -> Row:
         PATIENCE,
         card_to_play,
         fake_for,
-        handled,
         let_windows_pass,
         markup_version,
         open_table,
         running_bot,
+        settled,
         version,
     )
 
@@ -943,8 +943,8 @@ async def _flood(server: Server, prefix: str, commands: int) -> Row:
         calls = tg.calls[pressed:]
         answer = next(i for i, (_, m, p, _) in enumerate(calls) if m == "answerCallbackQuery"
                       and p["callback_query_id"] == query)
-        edit = next(i for i, (_, m, p, ok) in enumerate(calls) if i > answer and m == "editMessageText"
-                    and ok == 200 and int(p["chat_id"]) == group and markup_version(p.get("reply_markup"), table_id) > saved)
+        edit = next(i for i, (_, m, p, ok) in enumerate(calls) if i > answer and m == "editMessageText" and ok == 200
+                    and int(p["chat_id"]) == group and markup_version(p.get("reply_markup"), table_id) > saved)
         due = next(t for n, t in queued if n > pressed + answer)  # the card's effects are put after its answer
         posts = sum(m == "sendMessage" and ok == 200 and int(p["chat_id"]) == group and t >= due
                     for t, m, p, ok in calls[answer:edit])
@@ -964,17 +964,16 @@ async def _flood(server: Server, prefix: str, commands: int) -> Row:
                     put(job)
                 bot.outbox.put = noted
                 table_id = await open_table(tg, group, people[0], people[1:], "bauer")
-                await bot.outbox.idle()  # the deal shown: the card's edit is the next one
+                await settled(tg, bot)  # the deal shown: the card's edit is the next one
                 _, quiet, _ = await card(people)
                 await let_windows_pass(tg, store, table_id, people)  # trump named: the moment before the first lead
-                await bot.outbox.idle()
+                await settled(tg, bot)
                 start, before = len(tg.calls), len(tg.chat(group))
                 flood = [zed.send(group, "/spiel B♣" if k % 2 else "/hilfe") for k in range(commands)]
                 row.faults = len(flood)
                 await tg.wait_for(lambda: len(tg.chat(group)) > before, what="the first answer to the flood")
                 intake, delay, behind = await card(people)
-                await handled(tg, store, flood)
-                await bot.outbox.idle()
+                await settled(tg, bot)  # every command of the flood answered
             sent = sum(m == "sendMessage" and ok == 200 and int(p["chat_id"]) == group
                        for _, m, p, ok in tg.calls[start:])
             row.leaks = max(0, sent - FLOOD_BOUND) + len(tg.violations)

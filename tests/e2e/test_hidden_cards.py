@@ -122,7 +122,7 @@ async def test_no_refusal_or_answer_names_a_hidden_card_in_a_telegram_group(stor
                 table, seat = await _deciding(store, tid, kurt.id)
                 assert game != "rams" or table.state and engine.from_json(table.state).dealer == seat
                 hand = await tg.wait_for(lambda: tg_kit.newest(tg, kurt.id, tid), what="his hand")
-                await bot.outbox.idle()
+                await tg_kit.settled(tg, bot)
                 if no % 2:
                     kurt.block()
                 else:
@@ -132,11 +132,11 @@ async def test_no_refusal_or_answer_names_a_hidden_card_in_a_telegram_group(stor
                 typed = _typed(state, seat, table.declare is not None and seat in table.declare)
                 for text in typed:  # he reads each answer before he types again
                     await tg_kit.handled(tg, store, [kurt.send(group, text)])
-                    await bot.outbox.idle()
+                    await tg_kit.settled(tg, bot)
                 version = tg_kit.version(tg, group, tid)
                 queries = [kurt.press(hand, data=tokens.make(tid, version, "act", arg)) for arg in _forged(state, seat)]
                 await tg.wait_for(lambda: all(q in tg.answers for q in queries), what="every press answered")
-                await bot.outbox.idle()
+                await tg_kit.settled(tg, bot)
                 posted = [p["text"] for _, m, p, status in tg.calls[mark:] if status == 200
                           and m in ("sendMessage", "editMessageText") and int(p["chat_id"]) == group]
                 _assert_hidden(posted, Table.load((await store.load(tid))[1]), game)

@@ -64,7 +64,7 @@ async def test_telegram_group_remembers_its_matches(store, redis, key_prefix):
                 async with telegram_kit.watching(store, tid) as latest:
                     await players.play(lambda: latest() is not None and latest().status == "finished", timeout=240)
                 tables.append(await finished_table(store, tid))
-            await bot.outbox.idle()
+            await telegram_kit.settled(tg, bot)
             await bot.service.tables.counted()
             before = len(tg.chat(GROUP))
 
@@ -75,7 +75,7 @@ async def test_telegram_group_remembers_its_matches(store, redis, key_prefix):
                                (ben, "/abend"), (anna, "/export"), (ben, "/bild bauer")]:
                 user.send(GROUP, line)
             sent = await tg.wait_for(lambda: posted(7), what="the answers (the export is two documents)")
-            await bot.outbox.idle()
+            await telegram_kit.settled(tg, bot)
             ben.send(GROUP, "/saison neu")  # not an admin: told privately
             await tg.wait_for(lambda: any("nur die Admins" in m.text for m in tg.chat(ben.id)), what="the refusal")
             tg.make_admin(GROUP, anna)

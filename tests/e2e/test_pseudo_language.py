@@ -60,12 +60,12 @@ async def test_every_game_and_the_memory_on_telegram(store, redis, key_prefix, p
         async with telegram_kit.running_bot(tg, store, redis, key_prefix, **SETTINGS) as bot:
             await asyncio.gather(*(_telegram_game(tg, store, group, user, game, pseudo)
                                    for group, user, game in zip(groups, users, GAMES)))
-            await bot.outbox.idle()
+            await telegram_kit.settled(tg, bot)
             await bot.service.tables.counted()
             for group, user, game in zip(groups, users, GAMES):
                 if game in FINISHED:
                     await _telegram_memory(tg, group, user, game)
-            await bot.outbox.idle()
+            await telegram_kit.settled(tg, bot)
         refused = [(m, p) for _, m, p, status in tg.calls if m in TELEGRAM_SENDS and status in (400, 413)]
         assert refused == [], refused[:3]
         found = {text: bad for text in _telegram_texts(tg) if (bad := fallbacks(text, ALLOWED))}

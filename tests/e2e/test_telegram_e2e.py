@@ -39,6 +39,7 @@ from tests.fakes.telegram.harness import (
     open_table,
     press_verb,
     running_bot,
+    settled,
     table_tokens,
     terminate,
     tuning_env,
@@ -553,12 +554,12 @@ async def test_a_card_edits_the_table_and_the_hand_it_left_and_a_refused_press_e
             cards = 0
             for _ in range(12):
                 user, message, token, phase = await card()
-                await bot.outbox.idle()
+                await settled(tg, bot)
                 before, shown = len(tg.calls), version(tg, GROUP, tid)
                 _, was = await stored(store, tid)
                 assert not (await tg.wait_answer(user.press(message, data=token))).get("text")
                 await tg.wait_for(lambda: version(tg, GROUP, tid) > shown, what="the table to show the card")
-                await bot.outbox.idle()
+                await settled(tg, bot)
                 _, table = await stored(store, tid)
                 if phase == table.state["phase"] == "play":
                     old, new = engine.from_json(was.state), engine.from_json(table.state)
@@ -584,6 +585,6 @@ async def test_a_card_edits_the_table_and_the_hand_it_left_and_a_refused_press_e
             shown = version(tg, GROUP, tid)
             assert not (await tg.wait_answer(user.press(message, data=token))).get("text")
             await tg.wait_for(lambda: version(tg, GROUP, tid) > shown, what="the table to show the card")
-            await bot.outbox.idle()
+            await settled(tg, bot)
             assert sorted(sent_since(before)) == [("editMessageText", GROUP), ("editMessageText", user.id)], \
                 "the refused presses sent nothing"

@@ -14,6 +14,7 @@ from tests.fakes.telegram.harness import (
     open_table,
     press_verb,
     running_bot,
+    settled,
     until,
     version,
 )
@@ -40,7 +41,7 @@ async def test_a_members_flood_of_idle_commands_costs_the_group_a_few_messages_a
         async with running_bot(tg, store, redis, key_prefix, tuning) as bot:
             tid = await open_table(tg, GROUP, players[0], players[1:], "bauer")
             to_act, hand, card = await card_to_play(tg, store, players, tid)
-            await bot.outbox.idle()
+            await settled(tg, bot)
             start, before = len(tg.calls), len(tg.chat(GROUP))
             flood = [u for _ in range(FLOOD) for u in (zed.send(GROUP, "/spiel B♣"), zed.send(GROUP, "/hilfe"),
                                                        yan.send(GROUP, "/spiel B♣"))]
@@ -51,7 +52,7 @@ async def test_a_members_flood_of_idle_commands_costs_the_group_a_few_messages_a
             edited = next(i for i, (_, m, p, status) in enumerate(tg.calls) if i >= pressed and status == 200
                           and m == "editMessageText" and int(p["chat_id"]) == GROUP)
             await handled(tg, store, flood)
-            await bot.outbox.idle()
+            await settled(tg, bot)
         between = [p for _, m, p, status in tg.calls[pressed:edited]
                    if m == "sendMessage" and status == 200 and int(p["chat_id"]) == GROUP]
         group = [p["text"] for _, m, p, status in tg.calls[start:]
@@ -84,7 +85,7 @@ async def test_a_reply_goes_before_the_results_of_computers_playing_on_alone(sto
             asked = len(tg.calls)
             ben.send(GROUP, "/hilfe")
             await tg.wait_for(lambda: any(m.text.startswith(HELP) for m in tg.chat(GROUP)), what="the help")
-            await bot.outbox.idle()
+            await settled(tg, bot)
             _, table = await store.load(tid)
             deals = Table.load(table).deals
         sent = [p["text"] for _, m, p, status in tg.calls[asked:]
@@ -109,7 +110,7 @@ async def test_joining_and_leaving_a_table_again_and_again_is_capped(store, redi
             tid = await tg.wait_for(lambda: _lobby(tg), what="the table")
             answers = [await press_verb(tg, ben, GROUP, tid, verb) for verb in ("join", "leave") * SEAT_CHANGES]
             await handled(tg, store, [ben.send(GROUP, "/mitspielen")])
-            await bot.outbox.idle()
+            await settled(tg, bot)
             log = await store.log(tid)
     refused = [a.get("text", "") for a in answers[SEAT_CHANGES:]]
     assert not any(a.get("text") for a in answers[:SEAT_CHANGES]), answers[:SEAT_CHANGES]

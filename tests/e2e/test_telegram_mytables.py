@@ -11,7 +11,7 @@ from bot.protocol.outgoing import ChatRef
 from bot.table.record import Seat, Table
 from bot.words import t
 from tests.fakes.telegram.harness import (FAST, fake_for, let_windows_pass, newest, press_verb, running_bot,
-                                         table_tokens, version)
+                                         settled, table_tokens, version)
 
 SUPER_A, SUPER_B, BASIC = -1001001, -1001002, -4003
 T0 = 1_800_000_000.0
@@ -102,7 +102,7 @@ async def test_his_tables_in_three_groups_and_his_private_chat_his_turns_first_e
             him.send(SUPER_A, "/tische")
             await tg.wait_for(lambda: any(t("de", "mt.only_private") in m.text for m in tg.chat(him.id)
                                           if m.message_id > last), what="the hint to ask privately")
-            await bot.outbox.idle()
+            await settled(tg, bot)
             assert _listing(tg, him.id, last) is None and _listing(tg, SUPER_A, 0) is None
             assert all("Skatrunde" not in m.text for m in tg.chat(SUPER_A)[group_before:]), "nothing listed there"
         assert tg.violations == []
@@ -131,7 +131,7 @@ async def test_his_tables_beyond_a_page_turn_by_buttons_and_stop_at_the_cap(stor
             assert first.button(t("de", "mt.prev")) and not any(t("de", "mt.next") in b["text"] for b in first.buttons)
             forged = tokens.make("mine", 99, "tables")  # a page past the last: the last
             await tg.wait_answer(him.press(first, data=forged))
-            await bot.outbox.idle()
+            await settled(tg, bot)
             assert t("de", "mt.page", page=2, pages=pages) in first.text
             assert _listing(tg, him.id, first.message_id) is None, "each page in place of the one pressed on"
         assert tg.violations == []

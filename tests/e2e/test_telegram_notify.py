@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from tests.fakes.telegram.harness import (FAST, fake_for, let_windows_pass, newest, open_table, running_bot, table_tokens,
-                                         version)
+from tests.fakes.telegram.harness import (FAST, fake_for, let_windows_pass, newest, open_table, running_bot, settled,
+                                         table_tokens, version)
 from tests.servicekit import TurnWatch
 
 GROUP = -100777
@@ -42,14 +42,14 @@ async def test_a_slow_game_notifies_once_per_turn_and_a_fast_one_never(store, re
                 now[0] += step
                 await tg.wait_answer(user.press(message, data=str(token)))
                 await tg.wait_for(lambda: version(tg, GROUP, tid) > shown, what="the table to show the move")
-                await bot.outbox.idle()  # what the move sent was queued with the table message
+                await settled(tg, bot)  # what the move sent was queued with the table message
                 _, nxt, _ = await to_act()
                 posts = [int(p["chat_id"]) for _, m, p, status in tg.calls[before:]
                          if m == "sendMessage" and status == 200 and int(p["chat_id"]) > 0]
                 return user.first_name, nxt.first_name, posts
 
             await tg.wait_for(lambda: all(tg.chat(u.id) for u in users), what="every hand")
-            await bot.outbox.idle()
+            await settled(tg, bot)
             fast = [await move(3) for _ in range(10)]
             assert all(posts == [] for _, _, posts in fast), f"fast play only edits: {fast}"
             slow = [await move(600) for _ in range(10)]

@@ -7,7 +7,7 @@ the bot stops trying (each try would only be refused again) until he writes to i
 
 from __future__ import annotations
 
-from tests.fakes.telegram.harness import FAST, fake_for, handled, newest, open_table, running_bot
+from tests.fakes.telegram.harness import FAST, fake_for, handled, newest, open_table, running_bot, settled
 
 GROUP = -100654
 BUDGET = 5
@@ -23,10 +23,10 @@ async def test_whoever_cannot_be_written_to_gets_every_answer_the_budget_allows_
         zed = tg.user(21, "Zed")  # he never started the bot
         async with running_bot(tg, store, redis, key_prefix) as bot:
             await open_table(tg, GROUP, anna, [], "bauer", computers=3)
-            await bot.outbox.idle()
+            await settled(tg, bot)
             before = len(tg.chat(GROUP))
             await handled(tg, store, [zed.send(GROUP, "/spiel B♣") for _ in range(BUDGET + 3)])
-            await bot.outbox.idle()
+            await settled(tg, bot)
     told = [m.text for m in tg.chat(GROUP)[before:]]
     assert told == ["Du sitzt nicht an diesem Tisch."] * BUDGET + [
         "Zed, nicht so schnell: eine Minute lang antworte ich dir hier nicht mehr."], told
@@ -39,12 +39,12 @@ async def test_the_bot_stops_writing_to_whoever_blocked_it_until_he_writes_to_it
         async with running_bot(tg, store, redis, key_prefix) as bot:
             tid = await open_table(tg, GROUP, kurt, [], "bauer", computers=3)
             first = await tg.wait_for(lambda: tg.chat(kurt.id), what="his hand")
-            await bot.outbox.idle()
+            await settled(tg, bot)
             kurt.block()
             mark = len(tg.calls)
             for text in ("/hand", "/spiel B♣", "/hand", "/weg", "/hand", "/mitspielen"):
                 await handled(tg, store, [kurt.send(GROUP, text)])
-                await bot.outbox.idle()
+                await settled(tg, bot)
             tried = [m for _, m, p, status in tg.calls[mark:] if m in PRIVATE and int(p.get("chat_id", 0)) == kurt.id]
             assert tried == ["sendMessage"], tried  # refused once (403), then not tried again
             joins = [m.text for m in tg.chat(GROUP) if "blockiert" in m.text]
@@ -53,6 +53,6 @@ async def test_the_bot_stops_writing_to_whoever_blocked_it_until_he_writes_to_it
 
             await handled(tg, store, [kurt.send(None, "/start")])  # he unblocked the bot: Telegram sends /start
             await handled(tg, store, [kurt.send(GROUP, "/hand")])
-            await bot.outbox.idle()
+            await settled(tg, bot)
             again = newest(tg, kurt.id, tid)
             assert again.message_id > first[0].message_id, "his hand came again"

@@ -15,7 +15,7 @@ from tests.adapters.web.test_server import next_view, tap_of
 from tests.adapters.web.test_web_in_chats import telegram_with_web
 from tests.adapters.web.webkit import init_data
 from tests.e2e.test_hand_edits import edits
-from tests.fakes.telegram.harness import FAST, card_to_play, fake_for, newest, open_table, running_bot, until
+from tests.fakes.telegram.harness import FAST, card_to_play, fake_for, newest, open_table, running_bot, settled, until
 from tests.servicekit import TurnWatch
 
 GROUP = -100556
@@ -50,7 +50,7 @@ async def test_no_hand_edit_while_his_page_is_open_and_one_when_it_closes(store,
                 await until(held, "his hand's edit held back")
                 assert edits(tg, user.id, before) == 0, "no edit of his hand while his page is open"
             await tg.wait_for(lambda: edits(tg, user.id, before), what="the catch-up edit")
-            await bot.outbox.idle()
+            await settled(tg, bot)
         assert edits(tg, user.id, before) == 1, "one edit once the page is closed"
         assert "Weiter" not in [b["text"] for b in newest(tg, user.id, tid).buttons], "it shows his hand now"
 

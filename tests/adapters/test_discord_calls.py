@@ -34,6 +34,7 @@ from tests.fakes.discord.harness import (
     press,
     press_verb,
     running_bot,
+    settled,
     table_tokens,
 )
 
@@ -74,7 +75,7 @@ async def dealt(store, redis, key_prefix: str, service: Service | None = None, t
         async with running_bot(fake, store, redis, key_prefix, FAST, service=service) as bot:
             tid = await open_table(fake, CHANNEL, members[0], members[1:], game)
             await fake.wait_for(lambda: all(hand_of(fake, m, CHANNEL, tid) for m in members), what="every hand")
-            await bot.idle()
+            await settled(bot)
             bot.delivery.tuning = tuning
             yield fake, bot, members, tid
 
@@ -109,7 +110,7 @@ async def test_a_card_pressed_on_the_hand_dm_costs_one_answer_that_shows_the_new
             member, hand, token = await playable(fake, store, tid, members)
             first = len(fake.calls)
             answer = await press(fake, member, hand, token)
-            await bot.idle()
+            await settled(bot)
             calls = fake.calls[first:]
             assert answer["type"] == 7, "his changed hand rides on the answer"
             assert hand.content == answer["data"]["content"], "the message he pressed on shows it"
@@ -125,12 +126,12 @@ async def test_the_hand_an_answer_showed_is_not_queued_again_to_hold_back_his_ne
         for _ in range(2):  # past the first card, which takes Karten weg from the other hands
             member, hand, token = await playable(fake, store, tid, members)
             assert (await press(fake, member, hand, token))["type"] == 7
-        await bot.idle()
+        await settled(bot)
         bot.delivery.tuning = FAST.model_copy(update={"lazy_s": 60.0})  # a queued copy would wait a minute
         member, hand, token = await playable(fake, store, tid, members)
         first = len(fake.calls)
         assert (await press(fake, member, hand, token))["type"] == 7
-        await asyncio.wait_for(bot.idle(), 10)
+        await asyncio.wait_for(settled(bot), 10)
         assert not [c for c in fake.calls[first:] if c.channel == fake.dm_of[member.id]], "nothing more to his DM"
 
 
@@ -153,7 +154,7 @@ async def test_a_bid_edits_no_other_hand_than_the_next_bidders_whose_bids_come_a
             others = [m for m in members if m is not member and m is not nxt]
             first = len(fake.calls)
             assert (await press(fake, member, hand, token))["type"] == 7, "his hand, his bid made, on the answer"
-            await bot.idle()
+            await settled(bot)
             assert not [c for c in fake.calls[first:] if c.channel in {fake.dm_of[m.id] for m in others}], \
                 "no other hand is edited than the next bidder's, which now shows exactly what he may bid"
             if nxt is not None:
@@ -174,7 +175,7 @@ async def test_a_hand_of_first_cards_waits_for_the_rest_which_come_when_trump_is
             assert not any(hand_of(fake, m, CHANNEL, tid) for m in others), "their two cards wait"
             assert (await press(fake, forehand, hand, token))["type"] == 7
             await fake.wait_for(lambda: all(hand_of(fake, m, CHANNEL, tid) for m in others), what="their hands")
-            await bot.idle()
+            await settled(bot)
             for m in others:
                 shown = hand_of(fake, m, CHANNEL, tid)
                 assert len(shown.history) == 1 and len(table_tokens(shown, tid)) >= 5, "one message, all five cards"
@@ -199,7 +200,7 @@ async def test_during_a_deal_the_table_waits_for_the_next_card_but_not_behind_a_
             member, hand, token = await playable(fake, store, tid, members)
             assert (await press(fake, member, hand, token))["type"] == 7
         await fake.answer(members[0].slash(CHANNEL, "abort"))  # a notice in the channel: the table goes now
-        await bot.idle()
+        await settled(bot)
         assert len(table.history) == shown + 1, "one edit shows both cards and the vote"
         assert max(t.version for t in table_tokens(table, tid)) == (await store.load(tid))[0]
 
@@ -233,7 +234,7 @@ async def test_at_a_deals_end_its_result_goes_first_and_the_table_waits_behind_i
                             what="the result")
         assert len(table.history) == shown, "the table waits behind the result"
         await fake.answer(members[0].slash(CHANNEL, "abort"))  # a notice in the channel: the table goes now
-        await bot.idle()
+        await settled(bot)
         assert len(table.history) == shown + 1, "one edit"
 
 
@@ -242,17 +243,17 @@ async def test_a_press_on_the_table_message_costs_one_answer_that_shows_the_new_
         anna, ben, *_ = world(fake)
         async with running_bot(fake, store, redis, key_prefix) as bot:
             await fake.answer(anna.slash(CHANNEL, "new", game="bauer"))
-            await bot.idle()
+            await settled(bot)
             (table,) = [m for m in fake.seen_by(0, CHANNEL) if m.custom_ids()]
             join = next(c for c in table.custom_ids() if ":join:" in c)
             first = len(fake.calls)
             answer = await press(fake, ben, table, join)
-            await bot.idle()
+            await settled(bot)
             assert answer["type"] == 7 and "2 Ben" in table.content, "the answer shows him seated"
             assert [c.route for c in fake.calls[first:]] == ["/interactions/{interaction}/{token}/callback"]
             first = len(fake.calls)
             assert (await press(fake, ben, table, join))["type"] == 4, "seated already"
-            await bot.idle()
+            await settled(bot)
             assert [c.route for c in fake.calls[first:]] == ["/interactions/{interaction}/{token}/callback"]
 
 
@@ -260,7 +261,7 @@ async def test_a_stale_or_out_of_turn_press_is_answered_and_edits_nothing(store,
     async with dealt(store, redis, key_prefix) as (fake, bot, members, tid):
         member, hand, token = await playable(fake, store, tid, members)
         assert (await press(fake, member, hand, token))["type"] == 7
-        await bot.idle()
+        await settled(bot)
         version = (await store.load(tid))[0]
         other, _ = await to_act(store, tid, members)
         waiting = next(m for m in members if m is not other and m is not member)
@@ -269,7 +270,7 @@ async def test_a_stale_or_out_of_turn_press_is_answered_and_edits_nothing(store,
         for who, message, custom_id in presses:
             first = len(fake.calls)
             answer = await press(fake, who, message, custom_id)
-            await bot.idle()
+            await settled(bot)
             assert answer["type"] == 4 and answer["data"]["flags"] & 64, answer
             assert [c.route for c in fake.calls[first:]] == ["/interactions/{interaction}/{token}/callback"], \
                 [(c.method, c.route) for c in fake.calls[first:]]
@@ -281,12 +282,12 @@ async def test_an_edit_that_changes_nothing_is_not_sent_by_any_process(store, re
     async with dealt(store, redis, key_prefix, service) as (fake, bot, members, tid):
         member, hand, token = await playable(fake, store, tid, members)
         await press(fake, member, hand, token)
-        await bot.idle()
+        await settled(bot)
         shown = service.answers[-1]
         assert {type(o) for o in shown} >= {TableMessage, HandMessage}, shown
         first = len(fake.calls)
         bot.delivery.carry_out(shown)  # the table and every hand the press changed, once more
-        await bot.idle()
+        await settled(bot)
         assert fake.calls[first:] == [], "nothing was sent again"
         async with running_bot(fake, store, redis, key_prefix) as other:  # another process: it reads the refs
             first = len(fake.calls)
@@ -301,14 +302,14 @@ async def test_an_ephemeral_hand_is_not_edited_to_show_what_it_shows(store, redi
         *_, dora = members = world(fake, closed="Dora")
         async with running_bot(fake, store, redis, key_prefix, service=service) as bot:
             tid = await open_table(fake, CHANNEL, members[0], members[1:], "bauer")
-            await bot.idle()
+            await settled(bot)
             answer = await press_verb(fake, dora, CHANNEL, tid, "hand")
             assert answer["type"] == 4 and answer["data"]["flags"] & 64, answer
-            await bot.idle()
+            await settled(bot)
             (hand,) = [o for o in service.answers[-1] if isinstance(o, HandMessage)]
             first = len(fake.calls)
             bot.delivery.carry_out([hand])
-            await bot.idle()
+            await settled(bot)
             assert fake.calls[first:] == [], "her hand shows this already"
 
 
@@ -333,7 +334,7 @@ async def test_two_sessions_of_one_shard_answer_a_press_once_with_the_new_hand(s
                 member, hand, token = await playable(fake, store, tid, members)
                 first = len(fake.calls)
                 answer = await press(fake, member, hand, token)
-                await bot.idle()
+                await settled(bot)
                 await replacement.idle()
                 answers = [c.status for c in fake.calls[first:] if c.route.startswith("/interactions")]
                 assert answer["type"] == 7 and answers == [200], answers

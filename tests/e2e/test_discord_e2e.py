@@ -33,6 +33,7 @@ from tests.fakes.discord.harness import (
     press,
     press_verb,
     running_bot,
+    settled,
     table_message,
     table_tokens,
     version,
@@ -201,7 +202,7 @@ async def test_presses_that_must_not_count_are_refused_privately(store, redis, k
             assert (await store.load(tid))[0] == before + 1
             fake.replay(iid)  # carried out before: this process's first answer stands, the replay gets none
             await refused(who, hand, act, "Schon gespielt")  # the same card on the same (stale) message
-            await bot.idle()  # the replay, dispatched before the stale press, is handled too
+            await settled(bot)  # the replay, dispatched before the stale press, is handled too
             assert not [c for c in fake.calls if c.route.startswith("/interactions") and c.status != 200]
             assert (await store.load(tid))[0] == before + 1, "the duplicate and the stale press were not applied"
 
@@ -310,7 +311,7 @@ async def test_a_table_message_waits_for_redis_and_goes_out_when_it_is_back(key_
                         await fake.wait_for(lambda: any("needs Redis" in r.getMessage() for r in caplog.records),
                                             what="the first try failed")
                         server.start()
-                        await bot.idle()
+                        await settled(bot)
                     assert [m.content for m in fake.seen_by(0, CHANNEL)] == ["Tisch"]
         finally:
             await client.aclose()

@@ -10,7 +10,7 @@ import time
 from bot.ops.settings import load_settings
 from bot.service import Service
 from tests.fakes.discord.harness import (FAST, fake_for, hand_of, let_windows_pass, open_table, press, running_bot,
-                                        table_tokens, version)
+                                        settled, table_tokens, version)
 from tests.servicekit import TurnWatch
 
 GUILD = 82_000_000_000_000_000
@@ -51,7 +51,7 @@ async def test_a_slow_turn_is_a_new_dm_and_a_fast_one_an_edit(store, redis, key_
                 now[0] += step
                 await press(fake, member, message, str(token))
                 await fake.wait_for(lambda: version(fake, CHANNEL, tid) > shown, what="the table to show the move")
-                await bot.idle()  # what the move sent was queued with the table message
+                await settled(bot)  # what the move sent was queued with the table message
                 _, nxt, _ = await to_act()
                 dm_channels = {c: u for u, c in fake.dm_of.items()}
                 posts = [dm_channels[c.channel] for c in fake.rest_calls(since)
@@ -59,7 +59,7 @@ async def test_a_slow_turn_is_a_new_dm_and_a_fast_one_an_edit(store, redis, key_
                 return member.name, nxt.name, posts
 
             await fake.wait_for(lambda: all(hand_of(fake, m, CHANNEL, tid) for m in members), what="every hand")
-            await bot.idle()
+            await settled(bot)
             fast = [await move(3) for _ in range(8)]
             assert all(posts == [] for _, _, posts in fast), f"fast play only edits: {fast}"
             slow = [await move(600) for _ in range(8)]

@@ -118,7 +118,7 @@ async def test_discord_channel_remembers_its_matches(store, redis, key_prefix):
                 players = discord_kit.Players(fake, members, CHANNEL, tid, store, seed=seed, careful=True)
                 await players.play(lambda: _finished(fake, tid), timeout=240)
                 tables.append(await finished_table(store, tid))
-            await bot.idle()
+            await discord_kit.settled(bot)
             await bot.service.tables.counted()
             anna, ben = members[0], members[1]
             stats = await _answered(fake, anna.slash(CHANNEL, "stats", player="Ben"))
@@ -134,7 +134,7 @@ async def test_discord_channel_remembers_its_matches(store, redis, key_prefix):
             boss.admin = True
             season = await _answered(fake, boss.slash(CHANNEL, "season", action="new"))
             restarted = await _answered(fake, anna.slash(CHANNEL, "ranking", game="bauer"))
-            await bot.idle()
+            await discord_kit.settled(bot)
         won = sum("Ben" in winning_team(tb) for tb in tables)
         assert stats.startswith("📊 Ben · Saison 1") and f"Bauer: {MATCHES} Partien · {won} gewonnen" in stats, stats
         rows = ranking_rows(ranking)

@@ -136,12 +136,12 @@ async def test_every_game_and_the_memory_on_discord(store, redis, key_prefix, ps
         async with discord_kit.running_bot(fake, store, redis, key_prefix, **SETTINGS) as bot:
             await asyncio.gather(*(_discord_game(fake, store, channel, member, game, pseudo)
                                    for (channel, game), member in zip(channels.items(), members)))
-            await bot.idle()
+            await discord_kit.settled(bot)
             await bot.service.tables.counted()
             for (channel, game), member in zip(channels.items(), members):
                 if game in FINISHED:
                     await _discord_memory(fake, channel, member, game)
-            await bot.idle()
+            await discord_kit.settled(bot)
         refused = [c for c in fake.calls if c.status in (400, 413)]
         assert refused == [], refused[:3]
         found = {text: bad for text in _discord_texts(fake) if (bad := fallbacks(text, ALLOWED))}

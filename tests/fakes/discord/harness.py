@@ -24,12 +24,12 @@ from bot.store.outbox import Outbox
 from bot.store.ratelimit import Limiter
 from bot.store.tables import Store
 from bot.table.record import Table
-from tests.fakes.reading import reading
+from tests.fakes.reading import drained, reading
 from tests.servicekit import TurnWatch, watched
 
 from .server import FakeDiscord, Member, Msg
 
-__all__ = ["FAST", "fake_for", "running_bot", "table_tokens", "table_message", "hand_of", "let_windows_pass", "press",
+__all__ = ["FAST", "fake_for", "running_bot", "settled", "table_tokens", "table_message", "hand_of", "let_windows_pass", "press",
            "press_verb", "open_table", "version", "Players"]
 
 FAST = Tuning(channel_messages=5, channel_window_s=0.25, slack_s=0.01, lazy_s=0.03, partial_s=0.03, table_lazy_s=0.03,
@@ -60,6 +60,17 @@ async def running_bot(fake: FakeDiscord, store: Store, redis, key_prefix: str, t
             yield bot
     finally:
         await bot.stop()
+
+
+async def settled(bot: DiscordBot) -> None:
+    """Wait until every interaction under way is handled and everything it made is sent: handled (a handler writes
+    its effects to the outbox in Redis before it ends), the outbox read (its entries are deleted once their calls are
+    made or queued) and the bot's queues empty. The answer to an interaction comes before the rest."""
+    await bot.idle()
+    outbox = bot.service.outbox
+    if outbox is not None:
+        await drained(outbox.redis, outbox.prefix, "discord")
+        await bot.outbox.idle()
 
 
 def table_tokens(message: Msg | None, table_id: str) -> list[tokens.Token]:

@@ -21,8 +21,8 @@ from bot.store.outbox import Outbox
 from tests.adapters.web.test_server import next_view, tap_of
 from tests.adapters.web.webkit import SECRET, init_data
 from tests.fakes.reading import reading
-from tests.fakes.telegram.harness import (FAST, card_to_play, fake_for, handled, open_table, running_bot, until,
-                                          version, web_tapper)
+from tests.fakes.telegram.harness import (FAST, card_to_play, fake_for, open_table, running_bot, until, version,
+                                          web_tapper, written)
 
 GROUP = -100777
 SHOWN_S = 1.0
@@ -114,7 +114,8 @@ async def test_a_timer_and_a_command_for_one_chat_go_through_its_shard_in_the_or
             async def entries(n: int) -> bool:
                 return await redis.xlen(stream) >= n
             await until(lambda: entries(1), "the timer's effects in the outbox")
-            await handled(tg, store, [users[0].send(GROUP, "/tisch")])
+            users[0].send(GROUP, "/tisch")
+            await written(tg, bot)
             batches = [wire.unpack(fields["b"]) for _, fields in await redis.xrange(stream)]
             reposts = [any(isinstance(o, TableMessage) and o.repost for o in b) for b in batches]
             assert len(reposts) >= 2 and reposts[-1] and not any(reposts[:-1]), "the timer's batch, then the command's"

@@ -35,7 +35,7 @@ from .server import FakeTelegram, FakeUser, Sent
 
 __all__ = ["FAST", "PATIENCE", "WEBHOOK", "fake_for", "running_bot", "Players", "table_tokens", "newest",
            "let_windows_pass", "press_verb", "open_table", "version", "watching", "alive", "terminate", "tuning_env",
-           "until", "handled", "card_to_play", "web_tapper", "markup_version", "settled"]
+           "until", "handled", "card_to_play", "web_tapper", "markup_version", "settled", "written"]
 
 FAST = Tuning(group_messages=20, group_window_s=0.6, chat_messages=1, chat_window_s=0.03, slack_s=0.03,
               lazy_s=0.05, hand_wait_s=0.01, table_lazy_s=0.03, table_trick_s=0.08, tick_interval_s=0.2, poll_timeout_s=1,
@@ -229,14 +229,19 @@ async def handled(tg: FakeTelegram, store: Store, update_ids: list[int]) -> None
     await until(all_seen, f"{len(keys)} updates handled")
 
 
-async def settled(tg: FakeTelegram, bot: TelegramBot) -> None:
-    """Wait until all the bot was sent so far is handled and everything it made of it is sent: every update
-    taken (:meth:`~tests.fakes.telegram.server.FakeTelegram.drained`) and handled (PTB's update queue joined: a
-    handler writes its effects to the outbox in Redis before it ends), the outbox read (its entries are deleted once
-    their calls are made or queued) and the bot's queues empty. Its answer to a press or a command comes before
-    the rest (:func:`handled` and an answer say nothing of what the update made)."""
+async def written(tg: FakeTelegram, bot: TelegramBot) -> None:
+    """Wait until every update sent to the bot so far is taken
+    (:meth:`~tests.fakes.telegram.server.FakeTelegram.drained`) and handled, its effects written to the outbox in
+    Redis (PTB's update queue joined: a handler writes them before it ends; :func:`handled` and an answer come
+    before)."""
     await tg.drained()
     await bot.app.update_queue.join()
+
+
+async def settled(tg: FakeTelegram, bot: TelegramBot) -> None:
+    """Wait until every update sent to the bot so far is handled (:func:`written`) and everything it made is sent:
+    the outbox read (its entries are deleted once their calls are made or queued) and the bot's queues empty."""
+    await written(tg, bot)
     await drained(bot.service.outbox.redis, bot.service.outbox.prefix, "telegram")
     await bot.outbox.idle()
 

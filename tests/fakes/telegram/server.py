@@ -226,6 +226,7 @@ class FakeTelegram:
         self._taken: list[dict] = []
         self._replayed: set[int] = set()
         self._in_flight = 0
+        self._polled = -1  # the highest update id a long poll handed out: confirmed once the offset passes it
         self._offset = 0
         self._update_ids = itertools.count(1000)
         self._message_ids: dict[int, itertools.count] = defaultdict(lambda: itertools.count(1))  # by sequence
@@ -368,7 +369,8 @@ class FakeTelegram:
 
     async def drained(self, timeout: float | None = None) -> None:
         """Wait until every injected update was fetched and confirmed (polling) or delivered (webhook)."""
-        await self.wait_for(lambda: not self._updates and not self._in_flight, timeout, "the updates to be taken")
+        await self.wait_for(lambda: not self._updates and not self._in_flight and self._polled < self._offset, timeout,
+                            "the updates to be taken")
 
     @property
     def delivered(self) -> list[dict]:
@@ -580,6 +582,7 @@ class FakeTelegram:
             self._updates.remove(u)
             self._replayed.discard(u["update_id"])
             self._taken.append(u)
+            self._polled = max(self._polled, u["update_id"])
         return batch
 
     def _untake(self, batch: list[dict]) -> None:

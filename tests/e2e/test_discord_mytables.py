@@ -9,8 +9,8 @@ import re
 from bot.protocol.outgoing import ChatRef
 from bot.table.record import Seat, Table
 from bot.words import t
-from tests.fakes.discord.harness import (FAST, fake_for, let_windows_pass, press_verb, running_bot, table_message,
-                                        version)
+from tests.fakes.discord.harness import (FAST, fake_for, let_windows_pass, press_verb, running_bot, settled,
+                                        table_message, version)
 from bot.protocol import tokens
 
 GUILD = 82_000_000_000_000_000
@@ -39,7 +39,7 @@ async def test_his_tables_in_two_channels_lead_to_their_table_messages_and_a_cha
     async with fake_for(FAST) as fake:
         fake.guild(GUILD, "Stammtisch Lautern", CHANNELS)
         him = fake.member(2001, "Hans")
-        async with running_bot(fake, store, redis, key_prefix, clock=lambda: T0):
+        async with running_bot(fake, store, redis, key_prefix, clock=lambda: T0) as bot:
             tids = {channel: await _open(fake, channel, him) for channel in CHANNELS}
             for channel, tid in tids.items():
                 await let_windows_pass(fake, store, channel, tid, [him])
@@ -72,4 +72,5 @@ async def test_his_tables_in_two_channels_lead_to_their_table_messages_and_a_cha
             answer = await fake.answer(him.slash(channel, "tables"))
             assert answer["data"]["flags"] & 64, "only he sees the answer"
             assert answer["data"]["content"] == t("de", "mt.only_private")
+            await settled(bot)
             assert not [m for m in fake.seen_by(0, channel) if "discord.com/channels" in m.content]

@@ -146,7 +146,7 @@ async def test_no_refusal_or_answer_names_a_hidden_card_in_a_telegram_group(stor
 async def test_no_refusal_or_answer_names_a_hidden_card_in_a_discord_channel(store, redis, key_prefix):
     async with dc.fake_for(dc.FAST) as fake:
         fake.guild(900, "Stammtisch", {901 + no: f"tisch-{no}" for no in range(len(GAMES))})
-        async with dc.running_bot(fake, store, redis, key_prefix, service=_service()(store, _settings(fake))):
+        async with dc.running_bot(fake, store, redis, key_prefix, service=_service()(store, _settings(fake))) as bot:
             for no, (game, n) in enumerate(GAMES):
                 channel = 901 + no
                 kurt = fake.member(600 + no, "Kurt")
@@ -167,6 +167,7 @@ async def test_no_refusal_or_answer_names_a_hidden_card_in_a_discord_channel(sto
                 presses = [kurt.press(hand, tokens.make(tid, version, "act", arg)) for arg in _forged(state, seat)]
                 presses += [kurt.slash(channel, "hand"), kurt.slash(channel, "table")]
                 answers = [await fake.answer(i) for i in presses]
+                await dc.settled(bot)
                 assert sum(a["type"] == 4 and a["data"]["flags"] & 64 for a in answers) >= len(presses) // 2, answers
                 posted = [m.content for m in fake.seen_by(0, channel)[mark:]]
                 _assert_hidden(posted, Table.load((await store.load(tid))[1]), game)

@@ -29,8 +29,8 @@ from tests.servicekit import TurnWatch, watched
 
 from .server import FakeDiscord, Member, Msg
 
-__all__ = ["FAST", "fake_for", "running_bot", "settled", "table_tokens", "table_message", "hand_of", "let_windows_pass", "press",
-           "press_verb", "open_table", "version", "Players"]
+__all__ = ["FAST", "fake_for", "running_bot", "settled", "table_tokens", "table_message", "hand_of", "let_windows_pass",
+           "press", "press_verb", "open_table", "version", "Players"]
 
 FAST = Tuning(channel_messages=5, channel_window_s=0.25, slack_s=0.01, lazy_s=0.03, partial_s=0.03, table_lazy_s=0.03,
               ack_deadline_s=2.0, tick_interval_s=0.2)
@@ -194,7 +194,8 @@ class Players:
         deadline = time.monotonic() + timeout
         await self.watch.look()
         try:
-            await watched(self.watch.run(changed=self.fake.touch), [self._player(m, until, deadline) for m in self.members])
+            await watched(self.watch.run(changed=self.fake.touch),
+                          [self._player(m, until, deadline) for m in self.members])
         except AssertionError as exc:
             raise AssertionError(f"{exc}; last presses {self.presses[-4:]}; hands: " + " | ".join(
                 f"{m.name}: {(hand_of(self.fake, m, self.channel_id, self.table_id) or m).__dict__.get('content')!r} "

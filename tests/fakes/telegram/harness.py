@@ -140,7 +140,12 @@ async def web_tapper(store: Store, table_id: str, users: list[FakeUser]) -> Fake
 
 def table_tokens(message: Sent, table_id: str) -> list[tokens.Token]:
     """The parsed tokens of ``message``'s buttons that belong to ``table_id``."""
-    out = [tokens.parse(b.get("callback_data", "")) for b in message.buttons]
+    return _tokens(message.buttons, table_id)
+
+
+def _tokens(buttons: list[dict], table_id: str) -> list[tokens.Token]:
+    """The parsed tokens of ``buttons`` that belong to ``table_id``."""
+    out = [tokens.parse(b.get("callback_data", "")) for b in buttons]
     return [t for t in out if t and t.table == table_id]
 
 
@@ -271,8 +276,7 @@ def version(tg: FakeTelegram, chat_id: int, table_id: str) -> int:
 def markup_version(markup: dict | None, table_id: str) -> int:
     """The table version the buttons of ``markup`` (a message's or a call's ``reply_markup``) carry (-1 if none)."""
     buttons = [b for row in (markup or {}).get("inline_keyboard", []) for b in row]
-    found = [t for b in buttons if (t := tokens.parse(b.get("callback_data", ""))) and t.table == table_id]
-    return max((t.version for t in found), default=-1)
+    return max((t.version for t in _tokens(buttons, table_id)), default=-1)
 
 
 class Players:
